@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'E_MODEL' // the model module or model.json cannot give a LayersModel
   | 'E_DEVICES' // a GPU id does not exist, or more workers than GPUs
   | 'E_SHM' // the shared-memory directory is missing or too small
+  | 'E_BACKEND' // the requested tfjs backend is not installed or fails to start
   | 'E_LAYOUT' // workers disagree on the variable layout
   | 'E_WORKER' // a worker failed during a phase
   | 'E_INTERNAL';

@@ -1,0 +1,58 @@
+// mgpu-train's command line: parse, load + validate the experiment config, run the command.
+// Exit codes: 0 done, 2 usage / config / input errors, 1 a failure during the run.
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { loadConfig } from '../shared/config/load.ts';
+import { formatError, MgpuError } from '../shared/errors.ts';
+import { discoverGpus } from '../coordinator/devices.ts';
+import { makeProgress } from '../coordinator/progress.ts';
+import { train } from '../coordinator/train.ts';
+import { flagOverrides } from './flag-overrides.ts';
+
+const EXAMPLE = `Examples:
+  mgpu-train train examples/mnist-mlp/experiment.yaml              train on every visible GPU
+  mgpu-train train exp.yaml --gpus 0,1 --set optimizer.learningRate=3e-4
+  mgpu-train train exp.yaml --simulate 4                        4 simulated GPUs on the CPU
+  mgpu-train devices                                           what GPUs mgpu-train sees`;
+
+async function main(): Promise<void> {
+  await yargs(hideBin(process.argv))
+    .scriptName('mgpu-train')
+    .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.')
+    .command('train <config>', 'train the model an experiment config describes', (y) => y
+      .positional('config', { type: 'string', describe: 'experiment file (YAML or JSON)', demandOption: true })
+      .option('gpus', { type: 'string', describe: 'GPU ids to use, e.g. 0,1 (default: all visible)' })
+      .option('simulate', { type: 'number', describe: 'run N simulated GPUs on the CPU' })
+      .option('backend', { type: 'string', choices: ['auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'], describe: 'tfjs backend of the workers' })
+      .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' })
+      .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' }),
+    async (argv) => {
+      const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
+      await train(cfg, makeProgress(cfg.log.every));
+    })
+    .command('devices', 'list the GPUs mgpu-train can use, or say why there are none', () => {}, () => {
+      const found = discoverGpus();
+      if (found.gpus.length === 0) {
+        console.log(`no GPU: ${found.reason}`);
+        console.log('mgpu-train trains on simulated GPUs on the CPU instead (--simulate N).');
+        return;
+      }
+      found.gpus.forEach((g, i) => console.log(`GPU ${i}: ${g.name}, ${g.memoryMiB} MiB (nvidia-smi index ${g.index}, ${g.uuid})`));
+    })
+    .epilogue(EXAMPLE)
+    .demandCommand(1, 'name a command: train or devices')
+    .strict()
+    .help()
+    .fail((msg, err) => {
+      if (err) throw err;
+      throw new MgpuError('E_USAGE', msg, { hint: 'mgpu-train --help' });
+    })
+    .parseAsync();
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(formatError(err));
+  process.exitCode = err instanceof MgpuError ? err.exitCode : 1;
+}

@@ -1,0 +1,58 @@
+// Defaults of the experiment config, and which optimizer/schedule keys each name reads: a key
+// the chosen optimizer or schedule does not read is rejected rather than silently ignored.
+
+import type { DevicesConfig, OptimizerConfig, OptimizerName, ScheduleConfig, ScheduleName } from './types.ts';
+
+export const OPTIMIZER_NAMES = ['sgd', 'momentum', 'adam', 'adamw', 'rmsprop', 'adagrad'] as const satisfies readonly OptimizerName[];
+export const SCHEDULE_NAMES = ['constant', 'exponential', 'cosine'] as const satisfies readonly ScheduleName[];
+
+export const OPTIMIZER_PARAMS: Record<OptimizerName, readonly (keyof OptimizerConfig)[]> = {
+  sgd: ['learningRate'],
+  momentum: ['learningRate', 'momentum', 'nesterov'],
+  adam: ['learningRate', 'beta1', 'beta2', 'epsilon'],
+  adamw: ['learningRate', 'beta1', 'beta2', 'epsilon', 'weightDecay'],
+  rmsprop: ['learningRate', 'decay', 'momentum', 'epsilon', 'centered'],
+  adagrad: ['learningRate', 'initialAccumulatorValue', 'epsilon'],
+};
+
+export const SCHEDULE_PARAMS: Record<ScheduleName, readonly (keyof ScheduleConfig)[]> = {
+  constant: ['warmupSteps'],
+  exponential: ['decaySteps', 'decayRate', 'staircase', 'warmupSteps'],
+  cosine: ['decaySteps', 'alpha', 'warmupSteps'],
+};
+
+export function optimizerDefaults(name: OptimizerName): OptimizerConfig {
+  const slow = name === 'adam' || name === 'adamw' || name === 'rmsprop';
+  return {
+    name,
+    learningRate: slow ? 0.001 : 0.01,
+    momentum: name === 'momentum' ? 0.9 : 0,
+    nesterov: false,
+    beta1: 0.9,
+    beta2: 0.999,
+    epsilon: 1e-7,
+    weightDecay: 0.01,
+    decay: 0.9,
+    centered: false,
+    initialAccumulatorValue: 0.1,
+  };
+}
+
+/** decaySteps has no default: it is required by the schedules that read it, and 0 elsewhere. */
+export function scheduleDefaults(name: ScheduleName): ScheduleConfig {
+  return { name, decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 };
+}
+
+export const DEVICES_DEFAULTS: DevicesConfig = { gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm' };
+export const LOG_DEFAULTS = { every: 10 };
+export const EVAL_DEFAULTS = { every: 0, batchSize: null };
+export const TRAINING_DEFAULTS = { dropLast: false, seed: 0 };
+/** Used when neither training.epochs nor training.steps is set. */
+export const DEFAULT_EPOCHS = 1;
+
+/** The mnist package holds 10,000 digits; a split is [offset, offset + count) of them. */
+export const MNIST_SIZE = 10000;
+export const MNIST_DEFAULTS = { offset: 0, labels: 'onehot' as const };
+
+export const DEFAULT_NAME = 'run';
+export const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;

@@ -1,0 +1,105 @@
+// Reads an experiment config file (YAML or JSON), applies --set overrides and validates it;
+// serializeConfig writes the resolved config back out for the run directory.
+
+import { readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { parseDocument, stringify } from 'yaml';
+import { ConfigError } from '../errors.ts';
+import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS } from './defaults.ts';
+import { applyOverrides } from './overrides.ts';
+import type { Config } from './types.ts';
+import { isMapping, show, validateConfig } from './validate.ts';
+
+const EXTENSIONS = ['.yaml', '.yml', '.json'];
+
+export async function loadConfig(path: string, sets: string[] = [], cwd = process.cwd()): Promise<Config> {
+  const file = resolve(cwd, path);
+  const ext = extname(file).toLowerCase();
+  if (!EXTENSIONS.includes(ext)) {
+    throw new ConfigError('', `config file ${file}: unsupported extension ${JSON.stringify(ext)}`, `use one of ${EXTENSIONS.join(', ')}`);
+  }
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError('', code === 'ENOENT' ? `config file not found: ${file}` : `cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  const raw = ext === '.json' ? parseJson(file, source) : parseYaml(file, source);
+  if (!isMapping(raw)) {
+    throw new ConfigError('', `config file ${file}: expected a mapping of config keys at the top, got ${show(raw)}`);
+  }
+  return validateConfig(applyOverrides(raw, sets), { configPath: file, cwd });
+}
+
+function parseYaml(file: string, source: string): unknown {
+  const doc = parseDocument(source);
+  const err = doc.errors[0];
+  if (err) {
+    const at = err.linePos?.[0];
+    // The message is "<what> at line L, column C:\n\n<source excerpt with a caret>".
+    const [what, excerpt = ''] = err.message.split(/ at line \d+, column \d+:\n/);
+    throw new ConfigError('', `${file}${at ? `:${at.line}:${at.col}` : ''}: YAML syntax error: ${what}${excerpt.trimEnd() ? `\n${excerpt.trimEnd()}` : ''}`);
+  }
+  return doc.toJS();
+}
+
+function parseJson(file: string, source: string): unknown {
+  try {
+    return JSON.parse(source);
+  } catch (err) {
+    const message = (err as Error).message;
+    const before = source.slice(0, jsonErrorOffset(source, message)).split('\n');
+    throw new ConfigError('', `${file}:${before.length}:${before[before.length - 1].length + 1}: JSON syntax error: ${message}`);
+  }
+}
+
+/**
+ * V8 names the offset of some JSON errors but not of others ("Unexpected token"); then it is found
+ * as the end of the shortest prefix that fails before running out of input.
+ */
+function jsonErrorOffset(source: string, message: string): number {
+  const position = (m: string) => /at position (\d+)/.exec(m)?.[1];
+  if (position(message) !== undefined) return Number(position(message));
+  if (/end of JSON input/.test(message)) return source.length;
+  const failsWithin = (n: number) => {
+    try {
+      JSON.parse(source.slice(0, n));
+      return false;
+    } catch (e) {
+      const m = (e as Error).message;
+      return !/end of JSON input/.test(m) && Number(position(m) ?? -1) < n;
+    }
+  };
+  let [lo, hi] = [0, source.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (failsWithin(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return Math.max(0, lo - 1);
+}
+
+/**
+ * The resolved config as YAML. Keys the chosen optimizer, schedule or (absent) eval data do not
+ * use are left out, so the text validates back to the same Config.
+ */
+export function serializeConfig(c: Config): string {
+  const pick = <T extends object>(obj: T, keys: readonly (keyof T)[]) => Object.fromEntries(keys.map((k) => [k, obj[k]]));
+  const { model, training, optimizer, schedule, data } = c;
+  const out = {
+    name: c.name,
+    model: model.module !== null ? { module: model.module } : { json: model.json },
+    loss: c.loss,
+    data: data.eval === null ? { train: data.train } : data,
+    training: pick(training, ['batchSize', training.steps === null ? 'epochs' : 'steps', 'dropLast', 'seed']),
+    optimizer: pick(optimizer, ['name', ...OPTIMIZER_PARAMS[optimizer.name]]),
+    schedule: pick(schedule, ['name', ...SCHEDULE_PARAMS[schedule.name]]),
+    devices: c.devices,
+    log: c.log,
+    ...(data.eval === null ? {} : { eval: c.eval }),
+    runDir: c.runDir,
+  };
+  const header = c.configPath === null ? '' : `# resolved from ${c.configPath}\n`;
+  return header + stringify(out);
+}

@@ -1,0 +1,307 @@
+// Turns the raw parsed config (YAML or JSON, overrides applied) into a typed Config. Every
+// problem is a ConfigError naming its key path; the first one found is thrown, none is dropped.
+
+import { existsSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { ConfigError } from '../errors.ts';
+import {
+  DEFAULT_EPOCHS, DEFAULT_NAME, DEVICES_DEFAULTS, EVAL_DEFAULTS, LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE,
+  NAME_PATTERN, OPTIMIZER_NAMES, OPTIMIZER_PARAMS, SCHEDULE_NAMES, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
+  optimizerDefaults, scheduleDefaults,
+} from './defaults.ts';
+import type { BackendName, Config, DataSource, LossName, OptimizerConfig, ScheduleConfig } from './types.ts';
+
+type Mapping = Record<string, unknown>;
+
+const LOSSES: readonly LossName[] = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'];
+const BACKENDS: readonly BackendName[] = ['auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'];
+const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'runDir'];
+
+export function isMapping(v: unknown): v is Mapping {
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A value as an error message shows it: `"64" (string)`, `[0, 1] (list)`. */
+export function show(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  const kind = Array.isArray(v) ? 'list' : isMapping(v) ? 'mapping' : typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v;
+  let text = typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v));
+  if (text.length > 60) text = `${text.slice(0, 57)}...`;
+  return `${text} (${kind})`;
+}
+
+interface Check<T> {
+  expected: string;
+  test(v: unknown): v is T;
+}
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER): Check<number> => ({
+  expected: max !== Number.MAX_SAFE_INTEGER ? `an integer in [${min}, ${max}]` : min === 1 ? 'a positive integer' : `an integer >= ${min}`,
+  test: (v): v is number => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max,
+});
+const real = (expected: string, inRange: (x: number) => boolean): Check<number> => ({
+  expected,
+  test: (v): v is number => typeof v === 'number' && Number.isFinite(v) && inRange(v),
+});
+const positive = real('a finite number > 0', (x) => x > 0);
+const nonNegative = real('a finite number >= 0', (x) => x >= 0);
+const fraction = real('a number in [0, 1)', (x) => x >= 0 && x < 1);
+const bool: Check<boolean> = { expected: 'true or false', test: (v): v is boolean => typeof v === 'boolean' };
+const text: Check<string> = { expected: 'a non-empty string', test: (v): v is string => typeof v === 'string' && v !== '' };
+const oneOf = <T extends string>(values: readonly T[]): Check<T> => ({
+  expected: `one of ${values.map((v) => `'${v}'`).join(', ')}`,
+  test: (v): v is T => values.includes(v as T),
+});
+const orNull = <T>(c: Check<T>): Check<T | null> => ({
+  expected: `${c.expected} or null`,
+  test: (v): v is T | null => v === null || c.test(v),
+});
+const runName: Check<string> = {
+  expected: "a name of letters, digits, '.', '_' and '-'",
+  test: (v): v is string => typeof v === 'string' && NAME_PATTERN.test(v) && v !== '.' && v !== '..',
+};
+
+function fail(keyPath: string, expected: string, got: unknown, hint?: string): never {
+  throw new ConfigError(keyPath, `expected ${expected}, got ${show(got)}`, hint);
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+function closest(key: string, known: readonly string[]): string | undefined {
+  const scored = known.map((k) => ({ k, d: editDistance(key.toLowerCase(), k.toLowerCase()) })).sort((x, y) => x.d - y.d);
+  const best = scored[0];
+  return best && best.d <= Math.max(2, Math.floor(key.length / 3)) ? best.k : undefined;
+}
+
+/** One mapping of the config at a key path; reading a key checks it against its Check. */
+class Section {
+  private constructor(readonly path: string, readonly obj: Mapping) {}
+
+  static open(raw: unknown, path: string, known: readonly string[]): Section {
+    if (raw === undefined) return new Section(path, {});
+    if (!isMapping(raw)) fail(path, 'a mapping', raw);
+    for (const key of Object.keys(raw)) {
+      if (known.includes(key)) continue;
+      const near = closest(key, known);
+      const list = `known keys${path ? ` of ${path}` : ''}: ${known.join(', ')}`;
+      throw new ConfigError(Section.join(path, key), 'unknown key', near ? `did you mean '${near}'? ${list}` : list);
+    }
+    return new Section(path, raw);
+  }
+
+  static join(path: string, key: string): string {
+    return path ? `${path}.${key}` : key;
+  }
+
+  at(key: string): string {
+    return Section.join(this.path, key);
+  }
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.obj, key);
+  }
+
+  req<T>(key: string, check: Check<T>): T {
+    if (!this.has(key)) throw new ConfigError(this.at(key), `missing; expected ${check.expected}`);
+    return this.opt(key, check, undefined as T);
+  }
+
+  opt<T>(key: string, check: Check<T>, fallback: T): T {
+    if (!this.has(key)) return fallback;
+    const v = this.obj[key];
+    if (!check.test(v)) fail(this.at(key), check.expected, v);
+    return v;
+  }
+
+  /** An absolute path of an existing file, relative ones taken from `baseDir`. */
+  file(key: string, baseDir: string): string {
+    const p = resolve(baseDir, this.req(key, text));
+    if (!existsSync(p)) throw new ConfigError(this.at(key), `file not found: ${p}`, `relative paths are resolved against ${baseDir}`);
+    return p;
+  }
+
+  /** Rejects keys that `name` does not read, saying which names do. */
+  rejectUnread<N extends string>(name: N, reads: Record<N, readonly string[]>): void {
+    for (const key of Object.keys(this.obj)) {
+      if (key === 'name' || reads[name].includes(key)) continue;
+      const readers = (Object.keys(reads) as N[]).filter((n) => reads[n].includes(key));
+      throw new ConfigError(this.at(key), `is not used by ${this.path} '${name}'`, `only ${readers.join(', ')} use it; remove it or change ${this.at('name')}`);
+    }
+  }
+}
+
+function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
+  if (!isMapping(raw)) fail(path, "a mapping with a type ('npy' or 'mnist')", raw);
+  const types = oneOf(['npy', 'mnist'] as const);
+  const type = raw.type;
+  if (!types.test(type)) fail(`${path}.type`, types.expected, type);
+  if (type === 'npy') {
+    const s = Section.open(raw, path, ['type', 'features', 'labels']);
+    return { type, features: s.file('features', baseDir), labels: s.file('labels', baseDir) };
+  }
+  const s = Section.open(raw, path, ['type', 'offset', 'count', 'labels']);
+  const offset = s.opt('offset', int(0, MNIST_SIZE - 1), MNIST_DEFAULTS.offset);
+  const count = s.opt('count', int(1), MNIST_SIZE - offset);
+  if (offset + count > MNIST_SIZE) {
+    throw new ConfigError(s.at('count'), `offset ${offset} + count ${count} is past the ${MNIST_SIZE} mnist digits`, `use count <= ${MNIST_SIZE - offset}`);
+  }
+  return { type, offset, count, labels: s.opt('labels', oneOf(['onehot', 'index'] as const), MNIST_DEFAULTS.labels) };
+}
+
+function optimizer(raw: unknown): OptimizerConfig {
+  const s = Section.open(raw, 'optimizer', Object.keys(optimizerDefaults('sgd')));
+  const d = optimizerDefaults(s.req('name', oneOf(OPTIMIZER_NAMES)));
+  s.rejectUnread(d.name, OPTIMIZER_PARAMS);
+  return {
+    name: d.name,
+    learningRate: s.opt('learningRate', positive, d.learningRate),
+    momentum: s.opt('momentum', fraction, d.momentum),
+    nesterov: s.opt('nesterov', bool, d.nesterov),
+    beta1: s.opt('beta1', fraction, d.beta1),
+    beta2: s.opt('beta2', fraction, d.beta2),
+    epsilon: s.opt('epsilon', positive, d.epsilon),
+    weightDecay: s.opt('weightDecay', nonNegative, d.weightDecay),
+    decay: s.opt('decay', fraction, d.decay),
+    centered: s.opt('centered', bool, d.centered),
+    initialAccumulatorValue: s.opt('initialAccumulatorValue', nonNegative, d.initialAccumulatorValue),
+  };
+}
+
+function schedule(raw: unknown): ScheduleConfig {
+  const s = Section.open(raw, 'schedule', Object.keys(scheduleDefaults('constant')));
+  const d = scheduleDefaults(s.opt('name', oneOf(SCHEDULE_NAMES), 'constant'));
+  s.rejectUnread(d.name, SCHEDULE_PARAMS);
+  return {
+    name: d.name,
+    decaySteps: SCHEDULE_PARAMS[d.name].includes('decaySteps') ? s.req('decaySteps', int(1)) : d.decaySteps,
+    decayRate: s.opt('decayRate', positive, d.decayRate),
+    staircase: s.opt('staircase', bool, d.staircase),
+    alpha: s.opt('alpha', real('a number in [0, 1]', (x) => x >= 0 && x <= 1), d.alpha),
+    warmupSteps: s.opt('warmupSteps', int(0), d.warmupSteps),
+  };
+}
+
+function gpus(s: Section): 'all' | number[] {
+  const v = s.has('gpus') ? s.obj.gpus : DEVICES_DEFAULTS.gpus;
+  if (v === 'all') return v;
+  if (!Array.isArray(v) || v.length === 0) {
+    fail(s.at('gpus'), "'all' or a non-empty list of distinct GPU ids", v, typeof v === 'number' ? `for one GPU write [${v}]` : undefined);
+  }
+  v.forEach((id, i) => {
+    if (!int(0).test(id)) fail(`${s.at('gpus')}[${i}]`, 'a GPU id (an integer >= 0)', id);
+    if (v.indexOf(id) !== i) throw new ConfigError(`${s.at('gpus')}[${i}]`, `GPU ${id} is listed twice`);
+  });
+  return [...(v as number[])];
+}
+
+export function validateConfig(raw: unknown, opts: { configPath: string | null; cwd: string }): Config {
+  const configPath = opts.configPath === null ? null : resolve(opts.cwd, opts.configPath);
+  const baseDir = configPath === null ? opts.cwd : dirname(configPath);
+  if (isMapping(raw) && Object.hasOwn(raw, 'configPath')) {
+    throw new ConfigError('configPath', 'is set by the loader to the file it read; it cannot be given in the config', 'remove it');
+  }
+  const top = Section.open(raw, '', TOP_KEYS);
+
+  const fallbackName = configPath === null ? DEFAULT_NAME : basename(configPath, extname(configPath));
+  if (!top.has('name') && !runName.test(fallbackName)) {
+    throw new ConfigError('name', `the config file's name ${show(fallbackName)} is not ${runName.expected}`, 'set name in the config');
+  }
+  const name = top.opt('name', runName, fallbackName);
+
+  const m = Section.open(top.obj.model, 'model', ['module', 'json']);
+  const [module, json] = [m.opt('module', orNull(text), null), m.opt('json', orNull(text), null)];
+  if ((module === null) === (json === null)) {
+    throw new ConfigError('model', module === null ? 'neither model.module nor model.json is set' : 'both model.module and model.json are set',
+      'set exactly one: module (a JS/TS module whose default export builds the model) or json (a tfjs model.json)');
+  }
+  const model = { module: module === null ? null : m.file('module', baseDir), json: json === null ? null : m.file('json', baseDir) };
+
+  const loss = top.req('loss', oneOf(LOSSES));
+
+  const d = Section.open(top.obj.data, 'data', ['train', 'eval']);
+  if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy' or 'mnist')");
+  const data = {
+    train: dataSource(d.obj.train, d.at('train'), baseDir),
+    eval: d.has('eval') && d.obj.eval !== null ? dataSource(d.obj.eval, d.at('eval'), baseDir) : null,
+  };
+
+  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed']);
+  const batchSize = t.req('batchSize', int(1));
+  const epochs = t.opt('epochs', orNull(int(1)), null);
+  const steps = t.opt('steps', orNull(int(1)), null);
+  if (epochs !== null && steps !== null) {
+    throw new ConfigError('training', 'epochs and steps are both set', 'set one: epochs (passes over the data) or steps (optimizer steps)');
+  }
+  const training = {
+    batchSize,
+    epochs: epochs === null && steps === null ? DEFAULT_EPOCHS : epochs,
+    steps,
+    dropLast: t.opt('dropLast', bool, TRAINING_DEFAULTS.dropLast),
+    seed: t.opt('seed', int(0), TRAINING_DEFAULTS.seed),
+  };
+  const opt = optimizer(top.obj.optimizer);
+  const sched = schedule(top.obj.schedule);
+
+  const dev = Section.open(top.obj.devices, 'devices', Object.keys(DEVICES_DEFAULTS));
+  const devices = {
+    gpus: gpus(dev),
+    simulate: dev.opt('simulate', int(0), DEVICES_DEFAULTS.simulate),
+    backend: dev.opt('backend', oneOf(BACKENDS), DEVICES_DEFAULTS.backend),
+    shmDir: resolve(baseDir, dev.opt('shmDir', text, DEVICES_DEFAULTS.shmDir)),
+  };
+  // Simulated GPUs are workers on one CPU backend: a GPU list or the GPU backend would go unused.
+  if (devices.simulate > 0 && devices.gpus !== 'all') {
+    throw new ConfigError('devices.gpus', 'lists GPUs, but devices.simulate runs simulated ones', 'remove devices.gpus, or set devices.simulate to 0');
+  }
+  if (devices.simulate > 0 && devices.backend === 'tfjs-node-gpu') {
+    throw new ConfigError('devices.backend', "is 'tfjs-node-gpu', but devices.simulate runs on a CPU backend", "use 'auto', 'tfjs-node', 'wasm' or 'cpu'");
+  }
+
+  const log = { every: Section.open(top.obj.log, 'log', ['every']).opt('every', int(1), LOG_DEFAULTS.every) };
+
+  const e = Section.open(top.obj.eval, 'eval', ['every', 'batchSize']);
+  const evalKey = Object.keys(e.obj)[0];
+  if (data.eval === null && evalKey !== undefined) {
+    throw new ConfigError(e.at(evalKey), 'is set, but there is no data.eval to evaluate on', 'set data.eval, or remove the eval section');
+  }
+  const evaluation = { every: e.opt('every', int(0), EVAL_DEFAULTS.every), batchSize: e.opt('batchSize', orNull(int(1)), EVAL_DEFAULTS.batchSize) };
+
+  for (const [key, src] of [['data.train', data.train], ['data.eval', data.eval]] as const) {
+    if (src?.type !== 'mnist') continue;
+    const fits = src.labels === 'index' ? loss === 'sparseCategoricalCrossentropy' : loss !== 'sparseCategoricalCrossentropy';
+    if (!fits) {
+      throw new ConfigError(`${key}.labels`, `'${src.labels}' labels do not fit loss '${loss}'`, src.labels === 'index'
+        ? 'class-index labels need loss sparseCategoricalCrossentropy'
+        : 'sparseCategoricalCrossentropy needs class-index labels: set labels: index');
+    }
+  }
+  if (data.train.type === 'mnist' && training.dropLast && batchSize > data.train.count) {
+    throw new ConfigError('training.batchSize', `${batchSize} is more than the ${data.train.count} training samples, and dropLast drops that one short batch`,
+      'lower training.batchSize, or set training.dropLast: false');
+  }
+
+  return {
+    name,
+    model,
+    loss,
+    data,
+    training,
+    optimizer: opt,
+    schedule: sched,
+    devices,
+    log,
+    eval: evaluation,
+    runDir: resolve(opts.cwd, top.opt('runDir', text, join('runs', name))),
+    configPath,
+  };
+}

@@ -1,0 +1,281 @@
+// NumPy's .npy format (https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html),
+// read and written without numpy. In memory an array is one of three dtypes, the ones the data
+// path hands to tfjs; other stored dtypes are converted when that loses nothing a user would
+// miss (float64 -> float32, small or in-range ints -> int32) and refused otherwise. Every
+// defect is a DataError that starts with the file name and says what was expected.
+
+import fs from 'node:fs';
+import { DataError } from './errors.ts';
+
+export type DType = 'float32' | 'int32' | 'uint8';
+
+export interface NdArray {
+  dtype: DType;
+  shape: number[]; // [] for a scalar; the data holds the product of the shape (1 for a scalar), C order
+  data: Float32Array | Int32Array | Uint8Array;
+}
+
+type Fail = (message: string, hint?: string) => never;
+
+interface Stored {
+  name: string; // numpy's name, for messages
+  size: number; // bytes per element
+  view?: DType; // set when the stored bytes already are this in-memory dtype
+  convert(buf: ArrayBuffer, fail: Fail): Pick<NdArray, 'dtype' | 'data'>;
+}
+
+const INT32_MAX = 0x7fffffff;
+const INT32_HINT = "tfjs has no 64-bit integers; if these are features, save them as float32: np.save(path, a.astype('float32'))";
+
+function overflow(fail: Fail, name: string, value: bigint | number, index: number): never {
+  return fail(`${name} value ${value} at flat index ${index} does not fit int32 (expected every value in [-2^31, 2^31-1])`, INT32_HINT);
+}
+
+function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+// Keyed by kind + item size. Typed arrays read host byte order; every platform Node runs on is
+// little-endian, which is why only '<' (and '|' for single bytes) is accepted.
+const STORED: Record<string, Stored> = {
+  f4: { name: 'float32', size: 4, view: 'float32', convert: (b) => ({ dtype: 'float32', data: new Float32Array(b) }) },
+  i4: { name: 'int32', size: 4, view: 'int32', convert: (b) => ({ dtype: 'int32', data: new Int32Array(b) }) },
+  u1: { name: 'uint8', size: 1, view: 'uint8', convert: (b) => ({ dtype: 'uint8', data: new Uint8Array(b) }) },
+  b1: { name: 'bool', size: 1, view: 'uint8', convert: (b) => ({ dtype: 'uint8', data: new Uint8Array(b) }) },
+  i1: { name: 'int8', size: 1, convert: (b) => ({ dtype: 'int32', data: Int32Array.from(new Int8Array(b)) }) },
+  i2: { name: 'int16', size: 2, convert: (b) => ({ dtype: 'int32', data: Int32Array.from(new Int16Array(b)) }) },
+  u2: { name: 'uint16', size: 2, convert: (b) => ({ dtype: 'int32', data: Int32Array.from(new Uint16Array(b)) }) },
+  f2: { name: 'float16', size: 2, convert: (b) => ({ dtype: 'float32', data: Float32Array.from(new Uint16Array(b), halfToFloat) }) },
+  f8: { name: 'float64', size: 8, convert: (b) => ({ dtype: 'float32', data: Float32Array.from(new Float64Array(b)) }) },
+  u4: {
+    name: 'uint32',
+    size: 4,
+    convert(b, fail) {
+      const src = new Uint32Array(b);
+      for (let i = 0; i < src.length; i++) if (src[i]! > INT32_MAX) overflow(fail, 'uint32', src[i]!, i);
+      return { dtype: 'int32', data: new Int32Array(b) };
+    },
+  },
+  i8: {
+    name: 'int64',
+    size: 8,
+    convert(b, fail) {
+      // An int64 fits int32 exactly when its high word is the sign extension of its low word.
+      const w = new Int32Array(b);
+      const out = new Int32Array(w.length / 2);
+      for (let i = 0; i < out.length; i++) {
+        const lo = w[2 * i]!;
+        if (w[2 * i + 1] !== lo >> 31) overflow(fail, 'int64', new BigInt64Array(b)[i]!, i);
+        out[i] = lo;
+      }
+      return { dtype: 'int32', data: out };
+    },
+  },
+  u8: {
+    name: 'uint64',
+    size: 8,
+    convert(b, fail) {
+      const w = new Int32Array(b);
+      const out = new Int32Array(w.length / 2);
+      for (let i = 0; i < out.length; i++) {
+        const lo = w[2 * i]!;
+        if (w[2 * i + 1] !== 0 || lo < 0) overflow(fail, 'uint64', new BigUint64Array(b)[i]!, i);
+        out[i] = lo;
+      }
+      return { dtype: 'int32', data: out };
+    },
+  },
+};
+
+const VIEWS = { float32: Float32Array, int32: Int32Array, uint8: Uint8Array };
+
+const SUPPORTED = "'<f4', '<i4', '|u1', '|b1', '|i1', '<i2', '<u2', '<f2', '<f8', '<u4', '<i8', '<u8'";
+const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
+const MAX_HEADER = 100_000; // numpy itself refuses headers over 10,000 bytes by default
+const REMAKE = 'the file is damaged or not an .npy file; re-create it with numpy.save';
+
+interface Header {
+  descr: string;
+  fortranOrder: boolean;
+  shape: number[];
+}
+
+const STRING = /(['"])([^'"\\]*)\1/y;
+const BOOL = /(True|False)\b/y;
+const TUPLE = /\(\s*((?:\d+L?\s*,\s*)*(?:\d+L?\s*,?\s*)?)\)/y;
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
+}
+
+/** Reads the one literal numpy writes: {'descr': str, 'fortran_order': bool, 'shape': (int, ...)}. */
+function parseHeader(text: string, fail: Fail): Header {
+  let i = 0;
+  const skip = () => {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+  };
+  const take = (re: RegExp): RegExpExecArray | null => {
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (m) i = re.lastIndex;
+    return m;
+  };
+  const notDict = (what: string): never => fail(`header is not a Python dict literal (${what} at character ${i}): ${preview(text)}`, REMAKE);
+
+  const entries = new Map<string, string | boolean | number[]>();
+  skip();
+  if (text[i++] !== '{') notDict("expected '{'");
+  for (;;) {
+    skip();
+    if (text[i] === '}') break;
+    const key = take(STRING)?.[2] ?? notDict('expected a quoted key');
+    skip();
+    if (text[i++] !== ':') notDict("expected ':'");
+    skip();
+    let m: RegExpExecArray | null;
+    if ((m = take(STRING))) entries.set(key, m[2]!);
+    else if ((m = take(BOOL))) entries.set(key, m[1] === 'True');
+    else if ((m = take(TUPLE))) entries.set(key, m[1]!.split(',').map((s) => s.trim().replace(/L$/, '')).filter((s) => s !== '').map(Number));
+    else if (key === 'descr' && (text[i] === '[' || text[i] === '{')) fail('structured (record) dtypes are not supported; expected a plain dtype such as \'<f4\'', 'save each field as its own array');
+    else notDict(`unreadable value for '${key}'`);
+    skip();
+    if (text[i] === ',') i++;
+    else if (text[i] !== '}') notDict("expected ',' or '}'");
+  }
+  i++;
+  skip();
+  if (i !== text.length) notDict('text after the closing brace');
+
+  for (const key of entries.keys()) {
+    if (key !== 'descr' && key !== 'fortran_order' && key !== 'shape') fail(`header has the unexpected key '${key}' (expected exactly 'descr', 'fortran_order', 'shape')`, REMAKE);
+  }
+  const descr = entries.get('descr');
+  const fortranOrder = entries.get('fortran_order');
+  const shape = entries.get('shape');
+  if (typeof descr !== 'string') fail(`header's 'descr' is missing or not a string: ${preview(text)}`, REMAKE);
+  if (typeof fortranOrder !== 'boolean') fail(`header's 'fortran_order' is missing or not True/False: ${preview(text)}`, REMAKE);
+  if (!Array.isArray(shape)) fail(`header's 'shape' is missing or not a tuple of integers: ${preview(text)}`, REMAKE);
+  for (const d of shape) if (!Number.isSafeInteger(d)) fail(`shape dimension ${d} is too large`, REMAKE);
+  return { descr, fortranOrder, shape };
+}
+
+function storedType(descr: string, fail: Fail): Stored {
+  const m = /^([<>|=])([a-zA-Z])(\d+)$/.exec(descr);
+  const stored = m ? STORED[m[2]! + m[3]!] : undefined;
+  if (!m || !stored) fail(`unsupported dtype '${descr}' (expected one of ${SUPPORTED})`, "convert it in numpy first, e.g. np.save(path, a.astype('float32'))");
+  const order = m[1]!;
+  if (order === '>' && stored.size > 1) fail(`dtype '${descr}' is big-endian (expected little-endian '<${m[2]}${m[3]}')`, "convert it in numpy first: np.save(path, a.astype(a.dtype.newbyteorder('<')))");
+  if (order !== '<' && stored.size > 1) fail(`dtype '${descr}' has byte order '${order}' (expected '<' for a ${stored.size}-byte type)`, REMAKE);
+  return stored;
+}
+
+/** Parses the bytes of an .npy file (format versions 1.0, 2.0 and 3.0). `source` names it in errors. */
+export function parseNpy(bytes: Uint8Array, source: string): NdArray {
+  return decode(bytes, source, false);
+}
+
+// `owned`: nobody else holds `bytes`, so a stored dtype that needs no conversion may be a view
+// of them instead of a copy; that halves the peak memory of loading a large dataset.
+function decode(bytes: Uint8Array, source: string, owned: boolean): NdArray {
+  const fail: Fail = (message, hint) => {
+    throw new DataError(`${source}: ${message}`, hint);
+  };
+  const len = bytes.length;
+  if (!MAGIC.every((b, i) => i >= len || bytes[i] === b)) fail('not an .npy file: it does not start with the magic bytes \\x93NUMPY', REMAKE);
+  if (len < 8) fail(`file is ${len} bytes, shorter than the 8-byte .npy preamble (file truncated?)`, REMAKE);
+  const major = bytes[6]!;
+  const minor = bytes[7]!;
+  if (![1, 2, 3].includes(major) || minor !== 0) fail(`.npy format version ${major}.${minor} is not supported (expected 1.0, 2.0 or 3.0)`, REMAKE);
+
+  const lenBytes = major === 1 ? 2 : 4;
+  const start = 8 + lenBytes;
+  if (len < start) fail(`file is ${len} bytes, too short to hold the header length (file truncated?)`, REMAKE);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLen = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
+  if (headerLen > MAX_HEADER) fail(`header length ${headerLen} is implausibly large (expected at most ${MAX_HEADER} bytes)`, REMAKE);
+  if (start + headerLen > len) fail(`header truncated: it declares ${headerLen} bytes but only ${len - start} follow`, REMAKE);
+  const headerBytes = bytes.subarray(start, start + headerLen);
+  let text: string;
+  if (major === 3) {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(headerBytes);
+    } catch {
+      fail('header is not valid UTF-8 (expected a version 3.0 header in UTF-8)', REMAKE);
+    }
+  } else {
+    text = Buffer.from(headerBytes.buffer, headerBytes.byteOffset, headerBytes.byteLength).toString('latin1');
+  }
+
+  const header = parseHeader(text, fail);
+  const stored = storedType(header.descr, fail);
+  const shapeText = `[${header.shape.join(', ')}]`;
+  if (header.fortranOrder) fail(`array of shape ${shapeText} is stored in Fortran (column-major) order (expected C order)`, 'save a C-ordered copy: np.save(path, np.ascontiguousarray(a))');
+
+  const count = header.shape.includes(0) ? 0 : header.shape.reduce((a, b) => a * b, 1);
+  const need = count * stored.size;
+  if (!Number.isSafeInteger(need)) fail(`shape ${shapeText} is too large`, REMAKE);
+  const have = len - start - headerLen;
+  const needText = `shape ${shapeText} ${stored.name} needs ${need}`;
+  if (have < need) fail(`data holds ${have} bytes but ${needText} (file truncated?)`, REMAKE);
+  if (have > need) fail(`data holds ${have} bytes but ${needText} (extra bytes at the end: wrong shape in the header, or two files joined?)`, REMAKE);
+
+  const at = bytes.byteOffset + start + headerLen;
+  const View = stored.view && VIEWS[stored.view];
+  if (owned && View && at % stored.size === 0) return { dtype: stored.view!, shape: header.shape, data: new View(bytes.buffer, at, count) };
+  // A copy: aligned for the typed array, and independent of the caller's bytes.
+  const buf = new ArrayBuffer(need);
+  new Uint8Array(buf).set(bytes.subarray(start + headerLen));
+  return { ...stored.convert(buf, fail), shape: header.shape };
+}
+
+/** Reads and parses an .npy file; a missing or unreadable file is a DataError naming it. */
+export function readNpy(path: string): NdArray {
+  let bytes: Uint8Array;
+  try {
+    bytes = fs.readFileSync(path);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory, expected an .npy file' : `cannot be read (${e.code ?? e.message})`;
+    throw new DataError(`${path}: ${why}`, 'check the path; relative paths in a config are resolved against the config file\'s directory');
+  }
+  return decode(bytes, path, true);
+}
+
+const DESCR: Record<DType, string> = { float32: '<f4', int32: '<i4', uint8: '|u1' };
+const GROWTH_AXIS_MAX_DIGITS = 21; // numpy leaves this much room to grow shape[0] in place
+
+/** The bytes numpy.save would write for `arr` (format 1.0, header padded to 64 bytes). */
+export function encodeNpy(arr: NdArray): Uint8Array {
+  const count = arr.shape.reduce((a, b) => a * b, 1);
+  if (!arr.shape.every((d) => Number.isSafeInteger(d) && d >= 0) || arr.data.length !== count) {
+    throw new RangeError(`encodeNpy: shape [${arr.shape.join(', ')}] needs ${count} elements, data has ${arr.data.length}`);
+  }
+  const expected = VIEWS[arr.dtype];
+  if (!(arr.data instanceof expected)) throw new TypeError(`encodeNpy: dtype ${arr.dtype} but data is a ${arr.data.constructor.name}`);
+
+  const shape = arr.shape.length === 1 ? `(${arr.shape[0]},)` : `(${arr.shape.join(', ')})`;
+  let header = `{'descr': '${DESCR[arr.dtype]}', 'fortran_order': False, 'shape': ${shape}, }`;
+  if (arr.shape.length > 0) header += ' '.repeat(Math.max(0, GROWTH_AXIS_MAX_DIGITS - String(arr.shape[0]).length));
+  const pad = 64 - ((10 + header.length + 1) % 64);
+  header += ' '.repeat(pad) + '\n';
+  if (header.length > 0xffff) throw new RangeError(`encodeNpy: header of ${header.length} bytes does not fit format 1.0`);
+
+  const data = new Uint8Array(arr.data.buffer, arr.data.byteOffset, arr.data.byteLength);
+  const out = new Uint8Array(10 + header.length + data.length);
+  out.set(MAGIC);
+  out[6] = 1;
+  out[7] = 0;
+  new DataView(out.buffer).setUint16(8, header.length, true);
+  out.set(Buffer.from(header, 'latin1'), 10);
+  out.set(data, 10 + header.length);
+  return out;
+}
+
+export function writeNpy(path: string, arr: NdArray): void {
+  fs.writeFileSync(path, encodeNpy(arr));
+}

@@ -1,0 +1,132 @@
+// The control protocol between the coordinator and its workers.
+//
+// Each worker has one control pipe (a socket pair at stdio fd 4) carrying msgpack frames of
+// the messages below; tensors never travel on it, they go through the slab (fd 3).
+//
+// Start:
+//   a) coordinator → worker  `init`      : who you are, how to build the model, which backend
+//   b) worker → coordinator  `ready`     : the model layout (variables, shapes, topology)
+//      The coordinator checks that every rank reported the same layout, then sizes the slab.
+//   c) coordinator → worker  `attach`    : the slab layout; rank 0 also writes its initial
+//                                           weights into the weights region (they become the
+//                                           master weights, the same for every worker)
+//   d) worker → coordinator  `attached`
+// Each step:
+//   e) coordinator → worker  `step`      : this rank's shard is n rows in input buffer `slot`;
+//                                           refresh weights first if `weightsVersion` changed
+//   f) worker → coordinator  `grads`     : grads[rank] and state[rank] are written
+//      The coordinator sums grads in rank order, applies the optimizer, writes new weights.
+// Evaluation and prediction chunks work like steps without gradients:
+//   g) coordinator → worker  `eval`      → worker → coordinator `evaluated`
+// End:
+//   h) coordinator → worker  `shutdown`  : the worker exits 0. When the pipe closes for any
+//                                           other reason, the worker exits at once, so no
+//                                           orphan ever holds a GPU.
+// Any failure in a worker is reported as `error` (rank, phase, message, stack), then it exits.
+
+import type { BackendName, LossName } from './config/types.ts';
+import type { ModelLayout, SlabLayout } from './layout.ts';
+
+/** How rows of features and labels are laid out in an input buffer: all features, then all labels. */
+export interface RowFormat {
+  featureDtype: 'float32' | 'int32' | 'uint8';
+  featureShape: number[]; // per row, without the batch dimension
+  labelDtype: 'float32' | 'int32' | 'uint8';
+  labelShape: number[];
+}
+
+/** coordinator → worker */
+export interface InitMessage {
+  type: 'init';
+  rank: number;
+  workers: number;
+  gpu: string; // the CUDA_VISIBLE_DEVICES value this worker was given
+  simulated: boolean;
+  backend: BackendName;
+  model: { module: string | null; json: string | null };
+  seed: number;
+  loss: LossName;
+}
+
+/** worker → coordinator */
+export interface ReadyMessage {
+  type: 'ready';
+  rank: number;
+  backend: string; // the backend actually in use
+  layout: ModelLayout;
+  ms: number;
+}
+
+/** coordinator → worker */
+export interface AttachMessage {
+  type: 'attach';
+  slab: SlabLayout;
+  rows: RowFormat; // featureShape is the model's input shape: rows are reshaped to it
+  writeInitialWeights: boolean;
+}
+
+/** worker → coordinator */
+export interface AttachedMessage {
+  type: 'attached';
+  rank: number;
+}
+
+/** coordinator → worker */
+export interface StepMessage {
+  type: 'step';
+  step: number;
+  n: number; // rows in this rank's shard (never 0: a rank with none is not sent the step)
+  batch: number; // the global batch B: the loss is summed over the shard and divided by B
+  slot: 0 | 1; // which of the rank's two input buffers holds the shard
+  weightsVersion: number;
+}
+
+/** worker → coordinator */
+export interface GradsMessage {
+  type: 'grads';
+  rank: number;
+  step: number;
+  lossSum: number; // Σ per-sample loss over the shard (regularisation excluded)
+  n: number;
+  finite: boolean; // every gradient value is finite
+  ms: number; // compute time: weight refresh + forward + backward + write
+}
+
+/** coordinator → worker */
+export interface EvalMessage {
+  type: 'eval';
+  id: number;
+  n: number;
+  slot: 0 | 1;
+  weightsVersion: number;
+}
+
+/** worker → coordinator. Sums, so totals over ranks are exact: every sample counted once. */
+export interface EvaluatedMessage {
+  type: 'evaluated';
+  rank: number;
+  id: number;
+  n: number;
+  lossSum: number;
+  correct: number; // samples predicted right (accuracy); 0 where the loss has no accuracy
+  absErrorSum: number; // Σ mean absolute error per sample
+}
+
+/** coordinator → worker */
+export interface ShutdownMessage {
+  type: 'shutdown';
+}
+
+/** worker → coordinator */
+export interface ErrorMessage {
+  type: 'error';
+  rank: number;
+  phase: string; // init | attach | step <k> | eval
+  message: string;
+  code?: string; // an MgpuError code, when the worker raised one
+  hint?: string;
+  stack?: string;
+}
+
+export type ToWorker = InitMessage | AttachMessage | StepMessage | EvalMessage | ShutdownMessage;
+export type ToCoordinator = ReadyMessage | AttachedMessage | GradsMessage | EvaluatedMessage | ErrorMessage;

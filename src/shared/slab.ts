@@ -1,0 +1,94 @@
+// The slab: one shared-memory file that carries every tensor between the processes.
+// Created by the coordinator (0600), unlinked the moment it is open, so the kernel frees it
+// when the last process holding the descriptor exits, however they die. Workers inherit the
+// descriptor at spawn (stdio fd 3); its size is set once the model layout is known.
+//
+// Access is positional I/O (pread/pwrite through fs.readSync/writeSync with a position):
+// pure JS and safe from any thread that knows the descriptor number.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { MgpuError } from './errors.ts';
+import { HEADER_BYTES, type SlabLayout } from './layout.ts';
+
+const MAGIC = 0x4d475055; // "MGPU"
+const VERSION = 1;
+// fs.readSync/writeSync move at most 2 GiB - 1 per call.
+const MAX_IO = 0x40000000;
+
+export class Slab {
+  readonly fd: number;
+  constructor(fd: number) {
+    this.fd = fd;
+  }
+
+  /** Creates and unlinks the slab file in `dir`. Its size is 0 until `resize`. */
+  static create(dir: string): Slab {
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+      throw new MgpuError('E_SHM', `shared-memory directory ${dir} does not exist`, {
+        hint: 'set devices.shmDir (or --set devices.shmDir=/path) to a directory on a tmpfs or a fast local disk',
+      });
+    }
+    const file = path.join(dir, `mgpu-train-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+    let fd: number;
+    try {
+      fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+    } catch (err) {
+      throw new MgpuError('E_SHM', `cannot create the slab in ${dir}: ${(err as Error).message}`, {
+        hint: 'set devices.shmDir to a writable directory', cause: err,
+      });
+    }
+    fs.unlinkSync(file);
+    return new Slab(fd);
+  }
+
+  /** Grows the slab to the layout's size after checking that the directory can hold it. */
+  resize(layout: SlabLayout, dir: string): void {
+    const stat = fs.statfsSync(dir);
+    const free = stat.bavail * stat.bsize;
+    if (free < layout.size) {
+      const mib = (n: number) => `${Math.ceil(n / 2 ** 20)} MiB`;
+      throw new MgpuError('E_SHM', `the slab needs ${mib(layout.size)} but ${dir} has ${mib(free)} free`, {
+        hint: `give the container more shared memory (docker run --shm-size=${mib(layout.size * 1.25).replace(' MiB', 'm')}) or set devices.shmDir to a directory with room`,
+      });
+    }
+    fs.ftruncateSync(this.fd, layout.size);
+    const header = new Uint32Array([MAGIC, VERSION, layout.hash, layout.workers, layout.params, layout.trainable]);
+    this.write(0, header);
+  }
+
+  /** Workers check that the header matches the layout they computed themselves. */
+  checkHeader(layout: SlabLayout): void {
+    const header = new Uint32Array(6);
+    this.read(0, header);
+    const want = [MAGIC, VERSION, layout.hash, layout.workers, layout.params, layout.trainable];
+    const names = ['magic', 'version', 'layout hash', 'workers', 'params', 'trainable params'];
+    want.forEach((w, i) => {
+      if (header[i] !== w) {
+        throw new MgpuError('E_LAYOUT', `slab header ${names[i]} is ${header[i]}, this worker expected ${w}`);
+      }
+    });
+  }
+
+  read(position: number, into: ArrayBufferView): void {
+    const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
+    for (let done = 0; done < bytes.length;) {
+      const n = fs.readSync(this.fd, bytes, done, Math.min(MAX_IO, bytes.length - done), position + done);
+      if (n === 0) throw new MgpuError('E_INTERNAL', `slab read past its end at byte ${position + done}`);
+      done += n;
+    }
+  }
+
+  write(position: number, from: ArrayBufferView): void {
+    const bytes = new Uint8Array(from.buffer, from.byteOffset, from.byteLength);
+    for (let done = 0; done < bytes.length;) {
+      done += fs.writeSync(this.fd, bytes, done, Math.min(MAX_IO, bytes.length - done), position + done);
+    }
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}
+
+export { HEADER_BYTES };

@@ -1,0 +1,47 @@
+// Per-sample losses and metrics, built from tfjs-layers' own loss functions so that a shard's
+// loss is exactly what model.fit or a plain training loop would compute for those samples.
+import type { Tensor, Tensor1D } from '@tensorflow/tfjs';
+import type { LossName } from '../shared/config/types.ts';
+import type { TF } from './backend.ts';
+
+export interface LossFns {
+  /** Per-sample loss, shape [n]. */
+  perSample(yTrue: Tensor, yPred: Tensor): Tensor1D;
+  /** Per-sample 1 (right) or 0 (wrong), shape [n]; null when the loss has no notion of accuracy. */
+  correct: ((yTrue: Tensor, yPred: Tensor) => Tensor1D) | null;
+  /** Per-sample mean absolute error, shape [n]. */
+  absError(yTrue: Tensor, yPred: Tensor): Tensor1D;
+}
+
+export function lossFns(tf: TF, name: LossName): LossFns {
+  const flatLabels = (y: Tensor): Tensor1D => tf.cast(y.reshape([-1]), 'int32') as Tensor1D;
+  const asOneHot = (y: Tensor, pred: Tensor): Tensor => tf.oneHot(flatLabels(y), pred.shape[pred.shape.length - 1]!);
+  const argmaxEq = (a: Tensor, b: Tensor): Tensor1D => tf.cast(tf.equal(a, b), 'float32') as Tensor1D;
+  const mae = (yTrue: Tensor, yPred: Tensor): Tensor1D => tf.metrics.meanAbsoluteError(yTrue, yPred) as Tensor1D;
+  switch (name) {
+    case 'categoricalCrossentropy':
+      return {
+        perSample: (y, p) => tf.metrics.categoricalCrossentropy(y, p) as Tensor1D,
+        correct: (y, p) => argmaxEq(tf.argMax(y, -1), tf.argMax(p, -1)),
+        absError: mae,
+      };
+    case 'sparseCategoricalCrossentropy':
+      return {
+        perSample: (y, p) => tf.metrics.categoricalCrossentropy(asOneHot(y, p), p) as Tensor1D,
+        correct: (y, p) => argmaxEq(flatLabels(y), tf.cast(tf.argMax(p, -1), 'int32')),
+        absError: (y, p) => mae(asOneHot(y, p), p),
+      };
+    case 'binaryCrossentropy':
+      return {
+        perSample: (y, p) => tf.metrics.binaryCrossentropy(y, p) as Tensor1D,
+        correct: (y, p) => tf.mean(tf.cast(tf.equal(tf.greater(y, 0.5), tf.greater(p, 0.5)), 'float32'), -1) as Tensor1D,
+        absError: mae,
+      };
+    case 'meanSquaredError':
+      return {
+        perSample: (y, p) => tf.metrics.meanSquaredError(y, p) as Tensor1D,
+        correct: null,
+        absError: mae,
+      };
+  }
+}

@@ -1,0 +1,189 @@
+// One worker process: a tfjs model replica on one GPU (or a CPU backend when simulated).
+// It is started by the coordinator with CUDA_VISIBLE_DEVICES already set, the slab at fd 3 and
+// its control pipe at fd 4, and does what the messages of ../shared/protocol.ts say, in order.
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { LayersModel, LayerVariable, Tensor, Variable } from '@tensorflow/tfjs';
+import { Channel } from '../shared/channel.ts';
+import { MgpuError } from '../shared/errors.ts';
+import { flatten, type FlatLayout, type SlabLayout } from '../shared/layout.ts';
+import type { AttachMessage, EvalMessage, InitMessage, StepMessage, ToCoordinator, ToWorker } from '../shared/protocol.ts';
+import { withSeededMathRandom } from '../shared/rng.ts';
+import { Slab } from '../shared/slab.ts';
+import { loadBackend, type TF } from './backend.ts';
+import { lossFns, type LossFns } from './losses.ts';
+import { describe, loadModel } from './model-loader.ts';
+import { ShardReader } from './shard-reader.ts';
+
+const SLAB_FD = 3;
+const CONTROL_FD = 4;
+
+const slab = new Slab(SLAB_FD);
+const socket = new net.Socket({ fd: CONTROL_FD, readable: true, writable: true });
+// No orphan may hold a GPU: when the coordinator goes away, so does this process.
+socket.on('close', () => process.exit(0));
+socket.on('error', () => process.exit(0));
+const channel = new Channel<ToWorker, ToCoordinator>(socket, (m) => {
+  queue = queue.then(() => handle(m));
+});
+let queue: Promise<void> = Promise.resolve();
+
+// ---- state, set by init and attach ---------------------------------------------------------
+let rank = -1;
+let phase = 'init';
+let init: InitMessage;
+let tf: TF;
+let model: LayersModel;
+let loss: LossFns;
+let ordered: LayerVariable[]; // trainable first, then non-trainable: the flat layout's order
+let trainVars: Variable[];
+let flat: FlatLayout;
+let slabLayout: SlabLayout;
+let reader: ShardReader;
+let weightsVersion = -1;
+let weightsScratch: Float32Array;
+let gradScratch: Float32Array;
+let stateScratch: Float32Array;
+
+async function handle(m: ToWorker): Promise<void> {
+  try {
+    switch (m.type) {
+      case 'init':
+        return await onInit(m);
+      case 'attach':
+        return onAttach(m);
+      case 'step':
+        return await onStep(m);
+      case 'eval':
+        return await onEval(m);
+      case 'shutdown':
+        socket.end(() => process.exit(0));
+        return;
+    }
+  } catch (err) {
+    fail(err);
+  }
+}
+
+// ---- a) init: backend, model, layout -------------------------------------------------------
+async function onInit(m: InitMessage): Promise<void> {
+  const t0 = performance.now();
+  init = m;
+  rank = m.rank;
+  const backend = await loadBackend(m.backend, m.simulated);
+  tf = backend.tf;
+  model = await loadModel(tf, m.model, { rank: m.rank, seed: m.seed });
+  loss = lossFns(tf, m.loss);
+  const layout = describe(model);
+  ordered = [...model.trainableWeights, ...model.nonTrainableWeights];
+  trainVars = model.trainableWeights.map((w) => (w as unknown as { val: Variable }).val);
+  flat = flatten(layout.variables);
+  channel.send({ type: 'ready', rank, backend: backend.name, layout, ms: performance.now() - t0 });
+}
+
+// ---- c) attach: the slab is sized; rank 0 publishes the initial weights --------------------
+function onAttach(m: AttachMessage): void {
+  phase = 'attach';
+  slabLayout = m.slab;
+  slab.checkHeader(slabLayout);
+  weightsScratch = new Float32Array(flat.total);
+  gradScratch = new Float32Array(flat.trainable);
+  stateScratch = new Float32Array(flat.total - flat.trainable);
+  reader = new ShardReader(tf, slab, m.rows, slabLayout.inputBytes);
+  if (m.writeInitialWeights) {
+    ordered.forEach((v, i) => weightsScratch.set(v.read().dataSync() as Float32Array, flat.offsets[i]));
+    slab.write(slabLayout.weights, weightsScratch);
+  }
+  channel.send({ type: 'attached', rank });
+}
+
+function refreshWeights(version: number): void {
+  if (version === weightsVersion) return;
+  slab.read(slabLayout.weights, weightsScratch);
+  tf.tidy(() => {
+    ordered.forEach((v, i) => {
+      // slice(): the cpu backend keeps the array it is given, and the scratch is reused.
+      const values = weightsScratch.slice(flat.offsets[i], flat.offsets[i] + flat.sizes[i]);
+      v.write(tf.tensor(values, v.shape as number[], 'float32'));
+    });
+  });
+  weightsVersion = version;
+}
+
+// ---- e) step: forward + backward on this rank's shard, gradients into the slab -------------
+async function onStep(m: StepMessage): Promise<void> {
+  phase = `step ${m.step}`;
+  const t0 = performance.now();
+  refreshWeights(m.weightsVersion);
+  const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
+  let lossSum!: Tensor;
+  const scale = 1 / m.batch;
+  // Dropout and other random layers draw from Math.random: seed it per (seed, step, rank).
+  const { grads } = withSeededMathRandom(stepSeed(init.seed, m.step, rank), () =>
+    tf.variableGrads(() => {
+      const pred = model.apply(x, { training: true }) as Tensor;
+      lossSum = tf.keep(tf.sum(loss.perSample(y, pred)));
+      // Σ over the shard / B: summed over ranks this is the mean loss of the global batch.
+      let total = tf.mul(lossSum, scale);
+      const regs = model.calculateLosses();
+      if (regs.length > 0) total = tf.add(total, tf.mul(tf.addN(regs), m.n * scale));
+      return total as never;
+    }, trainVars),
+  );
+  const values = await Promise.all(trainVars.map((v) => grads[v.name].data()));
+  values.forEach((g, i) => gradScratch.set(g as Float32Array, flat.offsets[i]));
+  const finite = allFinite(gradScratch);
+  slab.write(slabLayout.grads[rank], gradScratch);
+  if (stateScratch.length > 0) {
+    const trainableCount = trainVars.length;
+    for (let i = trainableCount; i < ordered.length; i++) {
+      stateScratch.set(ordered[i].read().dataSync() as Float32Array, flat.offsets[i] - flat.trainable);
+    }
+    slab.write(slabLayout.state[rank], stateScratch);
+    // The moving statistics now differ from the slab's: reload them with the next weights.
+    weightsVersion = -1;
+  }
+  const lossValue = (await lossSum.data())[0];
+  tf.dispose([x, y, lossSum, ...Object.values(grads)]);
+  channel.send({ type: 'grads', rank, step: m.step, lossSum: lossValue, n: m.n, finite, ms: performance.now() - t0 });
+}
+
+// ---- g) eval: sums of loss and metrics over this rank's rows -------------------------------
+async function onEval(m: EvalMessage): Promise<void> {
+  phase = 'eval';
+  refreshWeights(m.weightsVersion);
+  const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
+  const sums = tf.tidy(() => {
+    const pred = model.apply(x, { training: false }) as Tensor;
+    return [
+      tf.sum(loss.perSample(y, pred)),
+      loss.correct ? tf.sum(loss.correct(y, pred)) : tf.scalar(0),
+      tf.sum(loss.absError(y, pred)),
+    ];
+  });
+  const [lossSum, correct, absErrorSum] = await Promise.all(sums.map(async (t) => (await t.data())[0]));
+  tf.dispose([x, y, ...sums]);
+  channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum, correct, absErrorSum });
+}
+
+function allFinite(a: Float32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return false;
+  return true;
+}
+
+function stepSeed(seed: number, step: number, r: number): number {
+  return (Math.imul(seed ^ 0x9e3779b9, 31) + Math.imul(step + 1, 0x85ebca6b) + Math.imul(r + 1, 0xc2b2ae35)) >>> 0;
+}
+
+function fail(err: unknown): void {
+  const e = err as Error & { code?: string; hint?: string };
+  channel.send({
+    type: 'error', rank, phase, message: e?.message ?? String(err),
+    code: err instanceof MgpuError ? e.code : undefined, hint: e?.hint, stack: e?.stack,
+  });
+  socket.end(() => process.exit(1));
+  setTimeout(() => process.exit(1), 1000).unref();
+}
+
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);

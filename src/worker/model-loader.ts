@@ -1,0 +1,93 @@
+// Builds the worker's model replica (from a model module or a model.json) and describes its
+// variables as the flat layout every rank must agree on.
+import { pathToFileURL } from 'node:url';
+import type { LayersModel, io } from '@tensorflow/tfjs';
+import { MgpuError } from '../shared/errors.ts';
+import type { ModelLayout, VariableSpec } from '../shared/layout.ts';
+import { readLayersModel } from '../shared/model-files.ts';
+import { withSeededMathRandomAsync } from '../shared/rng.ts';
+import type { TF } from './backend.ts';
+
+/** What a model module's builder receives besides `tf`. */
+export interface BuildContext {
+  rank: number;
+  seed: number;
+}
+
+export type ModelBuilder = (tf: TF, ctx: BuildContext) => LayersModel | Promise<LayersModel>;
+
+function isLayersModel(m: unknown): m is LayersModel {
+  const x = m as LayersModel;
+  return !!x && typeof x.apply === 'function' && Array.isArray(x.weights) && typeof x.toJSON === 'function' && Array.isArray(x.inputs);
+}
+
+async function fromModule(tf: TF, file: string, ctx: BuildContext): Promise<LayersModel> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (err) {
+    throw new MgpuError('E_MODEL', `model.module ${file} failed to load: ${(err as Error).message}`, {
+      hint: 'run it with node to see the full error',
+    });
+  }
+  const build = (mod.default ?? mod.buildModel ?? mod.createModel) as ModelBuilder | undefined;
+  if (typeof build !== 'function') {
+    throw new MgpuError('E_MODEL', `model.module ${file} exports no model builder function`, {
+      hint: 'export default function (tf, ctx) { return tf.sequential({...}) }',
+    });
+  }
+  let model: unknown;
+  try {
+    // tfjs's initialisers draw their seeds from Math.random when none is given: seeding it here
+    // makes the initial weights a function of the config seed.
+    model = await withSeededMathRandomAsync(ctx.seed, async () => build(tf, ctx));
+  } catch (err) {
+    throw new MgpuError('E_MODEL', `model.module ${file} threw while building the model: ${(err as Error).message}`);
+  }
+  if (!isLayersModel(model)) {
+    throw new MgpuError('E_MODEL', `model.module ${file} returned ${model === null ? 'null' : typeof model}, not a tf.LayersModel`, {
+      hint: 'return the model (tf.sequential(...) or tf.model(...)), built with the `tf` argument',
+    });
+  }
+  return model;
+}
+
+async function fromJson(tf: TF, file: string): Promise<LayersModel> {
+  const artifacts = readLayersModel(file);
+  const handler: io.IOHandler = { load: async () => artifacts as io.ModelArtifacts };
+  try {
+    return await tf.loadLayersModel(handler);
+  } catch (err) {
+    throw new MgpuError('E_MODEL', `model.json ${file} could not be loaded by tfjs: ${(err as Error).message}`);
+  }
+}
+
+export async function loadModel(tf: TF, spec: { module: string | null; json: string | null }, ctx: BuildContext): Promise<LayersModel> {
+  const model = spec.module ? await fromModule(tf, spec.module, ctx) : await fromJson(tf, spec.json!);
+  if (model.inputs.length !== 1 || model.outputs.length !== 1) {
+    throw new MgpuError('E_MODEL', `the model has ${model.inputs.length} inputs and ${model.outputs.length} outputs; mgpu-train trains models with one input and one output`);
+  }
+  return model;
+}
+
+export function describe(model: LayersModel): ModelLayout {
+  const spec = (w: LayersModel['weights'][number]): VariableSpec => {
+    if (w.dtype !== 'float32') {
+      throw new MgpuError('E_MODEL', `variable ${w.originalName} has dtype ${w.dtype}; only float32 variables can be trained`);
+    }
+    return { name: w.originalName, shape: [...w.shape] as number[], dtype: 'float32', trainable: w.trainable };
+  };
+  const ordered = [...model.trainableWeights, ...model.nonTrainableWeights];
+  const names = new Set<string>();
+  for (const w of ordered) {
+    if (names.has(w.originalName)) throw new MgpuError('E_MODEL', `two variables share the name ${w.originalName}`);
+    names.add(w.originalName);
+  }
+  return {
+    variables: ordered.map(spec),
+    saveOrder: model.weights.map((w) => ordered.indexOf(w)),
+    inputShape: [...model.inputs[0].shape],
+    outputShape: [...model.outputs[0].shape],
+    topology: model.toJSON(null, false),
+  };
+}

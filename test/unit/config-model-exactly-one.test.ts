@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { validateConfig } from '../../src/shared/config/validate.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-model-'));
+fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
+fs.writeFileSync(path.join(dir, 'model.json'), '{}\n');
+const withModel = (model: unknown) => {
+  const raw: Record<string, unknown> = {
+    loss: 'meanSquaredError',
+    data: { train: { type: 'mnist' } },
+    training: { batchSize: 4 },
+    optimizer: { name: 'sgd' },
+  };
+  if (model !== undefined) raw.model = model;
+  return () => validateConfig(raw, { configPath: null, cwd: dir });
+};
+
+test('neither module nor json is an error', () => {
+  assert.throws(withModel({}), { code: 'E_CONFIG', keyPath: 'model', message: /neither model\.module nor model\.json is set/ });
+  assert.throws(withModel(undefined), { code: 'E_CONFIG', keyPath: 'model', hint: /exactly one/ });
+  assert.throws(withModel({ module: null, json: null }), { keyPath: 'model', message: /neither/ });
+});
+
+test('both module and json is an error', () => {
+  assert.throws(withModel({ module: 'model.js', json: 'model.json' }), { code: 'E_CONFIG', keyPath: 'model', message: /both model\.module and model\.json are set/ });
+});
+
+test('exactly one is accepted, the other is null', () => {
+  assert.deepEqual(withModel({ module: 'model.js' })().model, { module: path.join(dir, 'model.js'), json: null });
+  assert.deepEqual(withModel({ json: 'model.json', module: null })().model, { module: null, json: path.join(dir, 'model.json') });
+});
