@@ -31,7 +31,7 @@ export class MgpuError extends Error {
 export class ConfigError extends MgpuError {
   readonly keyPath: string;
   constructor(keyPath: string, message: string, hint?: string) {
-    super('E_CONFIG', `${keyPath || '(root)'}: ${message}`, { hint });
+    super('E_CONFIG', keyPath ? `${keyPath}: ${message}` : message, { hint });
     this.keyPath = keyPath;
   }
 }

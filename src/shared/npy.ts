@@ -12,7 +12,7 @@ export type DType = 'float32' | 'int32' | 'uint8';
 export interface NdArray {
   dtype: DType;
   shape: number[]; // [] for a scalar; the data holds the product of the shape (1 for a scalar), C order
-  data: Float32Array | Int32Array | Uint8Array;
+  data: Float32Array | Int32Array | Uint8Array; // may start at a non-zero byteOffset of its buffer
 }
 
 type Fail = (message: string, hint?: string) => never;
@@ -224,12 +224,14 @@ function decode(bytes: Uint8Array, source: string, owned: boolean): NdArray {
   if (have < need) fail(`data holds ${have} bytes but ${needText} (file truncated?)`, REMAKE);
   if (have > need) fail(`data holds ${have} bytes but ${needText} (extra bytes at the end: wrong shape in the header, or two files joined?)`, REMAKE);
 
-  const at = bytes.byteOffset + start + headerLen;
-  const View = stored.view && VIEWS[stored.view];
-  if (owned && View && at % stored.size === 0) return { dtype: stored.view!, shape: header.shape, data: new View(bytes.buffer, at, count) };
+  const dataAt = start + headerLen;
+  // Whole-file buffers only: a small file's bytes are a slice of Node's shared Buffer pool.
+  if (owned && stored.view && bytes.byteOffset === 0 && bytes.buffer.byteLength === len && dataAt % stored.size === 0) {
+    return { dtype: stored.view, shape: header.shape, data: new VIEWS[stored.view](bytes.buffer as ArrayBuffer, dataAt, count) };
+  }
   // A copy: aligned for the typed array, and independent of the caller's bytes.
   const buf = new ArrayBuffer(need);
-  new Uint8Array(buf).set(bytes.subarray(start + headerLen));
+  new Uint8Array(buf).set(bytes.subarray(dataAt));
   return { ...stored.convert(buf, fail), shape: header.shape };
 }
 

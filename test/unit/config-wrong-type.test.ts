@@ -58,5 +58,5 @@ test('a missing required key says so and what it expects', () => {
 });
 
 test('the top level must be a mapping', () => {
-  assert.throws(() => validateConfig([1, 2], { configPath: null, cwd: dir }), { keyPath: '', message: /^\(root\): expected a mapping, got \[1,2\] \(list\)/ });
+  assert.throws(() => validateConfig([1, 2], { configPath: null, cwd: dir }), { keyPath: '', message: /^the config's top level: expected a mapping, got \[1,2\] \(list\)/ });
 });

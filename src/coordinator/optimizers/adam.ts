@@ -6,6 +6,7 @@
 // not Keras's "epsilon hat" form. tfjs keeps accBeta = beta^t as a float32 variable multiplied
 // once per step; here beta^t is Math.pow in float64 (the same value up to float32 rounding).
 
+import { MgpuError } from '../../shared/errors.ts';
 import type { UpdateRule } from './update-rule.ts';
 
 /** The Adam step shared by adam and adamw. wdFactor multiplies w first (1 for plain Adam). */
@@ -13,6 +14,7 @@ export function adamStep(
   w: Float32Array, g: Float32Array, slots: Float32Array[],
   lr: number, t: number, beta1: number, beta2: number, epsilon: number, wdFactor: number,
 ): void {
+  if (!(t >= 1)) throw new MgpuError('E_INTERNAL', `adam: the update count t is 1-based, got ${t}`);
   const n = w.length;
   const ms = slots[0];
   const vs = slots[1];

@@ -1,7 +1,7 @@
 // Reads an experiment config file (YAML or JSON), applies --set overrides and validates it;
 // serializeConfig writes the resolved config back out for the run directory.
 
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
 import { ConfigError } from '../errors.ts';
@@ -20,7 +20,8 @@ export async function loadConfig(path: string, sets: string[] = [], cwd = proces
   }
   let source: string;
   try {
-    source = readFileSync(file, 'utf8');
+    // A byte-order mark from some Windows editors is not part of the document.
+    source = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new ConfigError('', code === 'ENOENT' ? `config file not found: ${file}` : `cannot read config file ${file}: ${(err as Error).message}`);

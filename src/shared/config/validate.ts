@@ -89,7 +89,10 @@ class Section {
 
   static open(raw: unknown, path: string, known: readonly string[]): Section {
     if (raw === undefined) return new Section(path, {});
-    if (!isMapping(raw)) fail(path, 'a mapping', raw);
+    if (!isMapping(raw)) {
+      if (!path) throw new ConfigError('', `the config's top level: expected a mapping, got ${show(raw)}`);
+      fail(path, 'a mapping', raw);
+    }
     for (const key of Object.keys(raw)) {
       if (known.includes(key)) continue;
       const near = closest(key, known);
