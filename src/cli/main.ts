@@ -6,6 +6,7 @@ import { loadConfig } from '../shared/config/load.ts';
 import { formatError, MgpuError } from '../shared/errors.ts';
 import { discoverGpus } from '../coordinator/devices.ts';
 import { makeProgress } from '../coordinator/progress.ts';
+import { exitCodeFor } from '../coordinator/signals.ts';
 import { train } from '../coordinator/train.ts';
 import { flagOverrides } from './flag-overrides.ts';
 
@@ -13,6 +14,7 @@ const EXAMPLE = `Examples:
   mgpu-train train examples/mnist-mlp/experiment.yaml              train on every visible GPU
   mgpu-train train exp.yaml --gpus 0,1 --set optimizer.learningRate=3e-4
   mgpu-train train exp.yaml --simulate 4                        4 simulated GPUs on the CPU
+  mgpu-train train exp.yaml --resume                           continue from the newest checkpoint
   mgpu-train devices                                           what GPUs mgpu-train sees`;
 
 async function main(): Promise<void> {
@@ -25,10 +27,13 @@ async function main(): Promise<void> {
       .option('simulate', { type: 'number', describe: 'run N simulated GPUs on the CPU' })
       .option('backend', { type: 'string', choices: ['auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'], describe: 'tfjs backend of the workers' })
       .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' })
-      .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' }),
+      .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' })
+      .option('resume', { type: 'string', describe: 'continue from the newest checkpoint of the run (or of the directory given)' }),
     async (argv) => {
       const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
-      await train(cfg, makeProgress(cfg.log.every));
+      const resume = argv.resume === undefined ? null : argv.resume === '' ? cfg.runDir : argv.resume;
+      const result = await train(cfg, makeProgress(cfg.log.every), { resume });
+      if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
     })
     .command('devices', 'list the GPUs mgpu-train can use, or say why there are none', () => {}, () => {
       const found = discoverGpus();

@@ -14,6 +14,16 @@ export interface TrainLine {
   sync_ms: number; // reduce + optimizer + publish
   data_ms: number; // staging the next shards into the slab
   step_ms: number; // wall time of a step
+  grad_norm: number; // global L2 norm of the summed gradient (before clipping), last step
+}
+
+/** A step that was not applied, or a worker that failed, and what the run did about it. */
+export interface EventLine {
+  type: 'skip' | 'failure';
+  step: number;
+  ranks: number[];
+  message: string;
+  action: string;
 }
 
 export interface EvalLine {
@@ -23,15 +33,29 @@ export interface EvalLine {
   samples: number;
   loss: number;
   accuracy: number | null;
+  top_k: number | null;
+  k: number;
   mae: number;
 }
 
 export class MetricsLog {
   private readonly fd: number;
-  constructor(readonly file: string) {
+  /** `keepThrough`: on resume, lines after this step (from the interrupted run) are dropped. */
+  constructor(readonly file: string, keepThrough: number | null = null) {
+    if (keepThrough !== null && fs.existsSync(file)) {
+      const kept = fs.readFileSync(file, 'utf8').split('\n').filter((l) => {
+        if (!l.trim()) return false;
+        try {
+          return (JSON.parse(l) as { step: number }).step <= keepThrough;
+        } catch {
+          return false; // a line torn by the crash
+        }
+      });
+      fs.writeFileSync(file, kept.map((l) => l + '\n').join(''));
+    }
     this.fd = fs.openSync(file, 'a');
   }
-  write(line: TrainLine | EvalLine): void {
+  write(line: TrainLine | EvalLine | EventLine): void {
     fs.writeSync(this.fd, JSON.stringify(line) + '\n');
   }
   close(): void {

@@ -1,12 +1,12 @@
 // Everything a run needs before its first step, set up in order and torn down in reverse:
 // devices → slab → workers (each builds the model) → layout agreement → data fits model →
-// slab sized → initial weights published by rank 0 → master weights and optimizer state →
-// reduce pool. Train, eval and predict all start here.
+// slab sized → initial weights (rank 0's, or a checkpoint's) published → master weights and
+// optimizer state → reduce pool. Train, eval and predict all start here.
 import os from 'node:os';
 import type { Config } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
-import { flatten, layoutHash, slabLayout as makeSlabLayout, type FlatLayout, type SlabLayout } from '../shared/layout.ts';
-import type { RowFormat } from '../shared/protocol.ts';
+import { flatten, layoutHash, sizeOf, slabLayout as makeSlabLayout, type FlatLayout, type ModelLayout, type SlabLayout } from '../shared/layout.ts';
+import type { RowFormat, ToWorker } from '../shared/protocol.ts';
 import { Slab } from '../shared/slab.ts';
 import { rowBytes, type Dataset } from './data/dataset.ts';
 import { discoverGpus, selectDevices, type WorkerDevice } from './devices.ts';
@@ -19,6 +19,7 @@ import { Stager } from './stager.ts';
 import { WorkerGroup } from './worker-group.ts';
 
 export interface Session {
+  cfg: Config;
   group: WorkerGroup;
   slab: Slab;
   layout: SlabLayout;
@@ -27,8 +28,15 @@ export interface Session {
   stager: Stager;
   master: Float32Array; // P floats over a SharedArrayBuffer, shared with the reduce threads
   slots: Float32Array[];
+  ema: Float32Array | null;
   pool: ReducePool;
   weightsVersion: number;
+  /** The `attach` a restarted or re-sized worker gets. */
+  attachMessage(): ToWorker;
+  /** Grows the input buffers so that each active rank can hold `rows` rows (reshard). */
+  growInputs(rows: number): Promise<void>;
+  /** Writes weights into the slab's weights region and makes every worker reload them. */
+  publish(weights: Float32Array): void;
   close(): Promise<void>;
 }
 
@@ -44,8 +52,15 @@ export function runDevices(cfg: Config, out: Progress): WorkerDevice[] {
   return selectDevices(found, cfg.devices.gpus, 0);
 }
 
-/** `perRank`: the most rows one rank must hold at once (ceil of the largest batch / workers). */
-export async function openSession(cfg: Config, devices: WorkerDevice[], data: Dataset[], dataKeys: string[], maxBatch: number): Promise<Session> {
+export interface SessionOptions {
+  data: Dataset[];
+  dataKeys: string[]; // config key of each dataset, for messages
+  maxBatch: number; // the largest global batch a step, eval or predict chunk will split
+  /** Weights to start from (a checkpoint's), given the model layout; null: rank 0's freshly built model. */
+  initialWeights: ((layout: ModelLayout) => Float32Array) | null;
+}
+
+export async function openSession(cfg: Config, devices: WorkerDevice[], opts: SessionOptions): Promise<Session> {
   const slab = Slab.create(cfg.devices.shmDir);
   let group: WorkerGroup | null = null;
   try {
@@ -56,37 +71,69 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], data: Da
       loss: cfg.loss,
     });
     const modelLayout = group.layout;
-    const rowsAll = data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, dataKeys[i]));
+    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]));
     const rows = rowsAll[0];
     rowsAll.forEach((r, i) => {
       if (JSON.stringify(r) !== JSON.stringify(rows)) {
-        throw new DataError(`${dataKeys[i]} stores rows as ${JSON.stringify(r)} but ${dataKeys[0]} as ${JSON.stringify(rows)}`, 'give both splits the same dtypes and shapes');
+        throw new DataError(`${opts.dataKeys[i]} stores rows as ${JSON.stringify(r)} but ${opts.dataKeys[0]} as ${JSON.stringify(rows)}`, 'give both splits the same dtypes and shapes');
       }
     });
+    const initial = opts.initialWeights?.(modelLayout) ?? null;
     const flat = flatten(modelLayout.variables);
-    const perRank = Math.ceil(maxBatch / devices.length);
-    const inputBytes = Math.max(...data.map((ds) => perRank * (rowBytes(ds.features) + rowBytes(ds.labels))));
-    const layout = makeSlabLayout(flat, devices.length, inputBytes, layoutHash(modelLayout.variables));
+    const hash = layoutHash(modelLayout.variables);
+    const rowIn = Math.max(...opts.data.map((ds) => rowBytes(ds.features) + rowBytes(ds.labels)));
+    const rowOut = sizeOf(modelLayout.outputShape.slice(1) as number[]) * 4;
+    const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
+    let layout = sized(Math.ceil(opts.maxBatch / devices.length));
     slab.resize(layout, cfg.devices.shmDir);
-    await group.all((rank) => ({ type: 'attach', slab: layout, rows, writeInitialWeights: rank === 0 }), 'attach');
+    const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
+    await group.all((rank) => attachMessage(rank === 0 && initial === null), 'attach');
 
     const weights = new SharedArrayBuffer(flat.total * 4);
     const master = new Float32Array(weights);
-    slab.read(layout.weights, master);
+    if (initial) {
+      master.set(initial);
+      slab.write(layout.weights, master);
+    } else {
+      slab.read(layout.weights, master);
+    }
     const rule = makeUpdateRule(cfg.optimizer);
     const slotBuffers = rule.slotInit.map(() => new SharedArrayBuffer(flat.trainable * 4));
     const slots = slotBuffers.map((b, k) => new Float32Array(b).fill(rule.slotInit[k]));
-    const shared: ReduceShared = { fd: slab.fd, slab: layout, optimizer: cfg.optimizer, weights, slots: slotBuffers };
-    const pool = new ReducePool(shared, os.availableParallelism());
+    const emaBuffer = cfg.training.ema === null ? null : new SharedArrayBuffer(flat.total * 4);
+    const ema = emaBuffer ? new Float32Array(emaBuffer) : null;
+    ema?.set(master);
+    const shared: ReduceShared = {
+      fd: slab.fd, slab: layout, optimizer: cfg.optimizer, weights, slots: slotBuffers,
+      ema: emaBuffer, emaDecay: cfg.training.ema ?? 0,
+      gradSum: cfg.training.clipNorm === null ? null : new SharedArrayBuffer(flat.trainable * 4),
+    };
+    const pool = new ReducePool(shared, os.availableParallelism(), cfg.training.clipNorm);
     const g = group;
-    return {
-      group: g, slab, layout, flat, rows, stager: new Stager(slab, layout), master, slots, pool, weightsVersion: 0,
+    const session: Session = {
+      cfg, group: g, slab, layout, flat, rows, stager: new Stager(slab, layout), master, slots, ema, pool, weightsVersion: 0,
+      attachMessage: () => attachMessage(false),
+      async growInputs(rowsPerRank: number) {
+        const bigger = sized(rowsPerRank);
+        if (bigger.inputBytes <= layout.inputBytes) return;
+        // Inputs and outputs sit after the weights, gradients and state, which keep their offsets.
+        slab.resize(bigger, cfg.devices.shmDir);
+        layout = bigger;
+        session.layout = bigger;
+        session.stager = new Stager(slab, bigger);
+        await g.all(() => attachMessage(false), 'attach (reshard)');
+      },
+      publish(w: Float32Array) {
+        slab.write(layout.weights, w);
+        session.weightsVersion++;
+      },
       async close() {
         await pool.destroy();
         await g.stop();
         slab.close();
       },
     };
+    return session;
   } catch (err) {
     await group?.stop();
     slab.close();

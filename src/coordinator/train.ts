@@ -2,112 +2,232 @@
 //   a) plan      the step's B sample indices, split into shards that differ by at most one
 //   b) stage     each shard's rows into its rank's input buffer in the slab
 //   c) dispatch  `step` to every rank with samples     d) gather their `grads` replies
-//   e) reduce    Σ grads in rank order, optimizer update of the master weights, new weights
-//                into the slab; non-trainables averaged by shard size
+//                (a rank that dies or stalls is restarted, or dropped, and the step runs again)
+//   e) reduce    Σ grads in rank order, (clip,) optimizer update of the master weights, new
+//                weights into the slab; non-trainables averaged by shard size; EMA
 //   f) publish   weightsVersion++: each worker reloads the weights before its next step
-//   g) log / eval at their intervals
+//   g) log / eval / checkpoint at their intervals; stop here after Ctrl-C
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serializeConfig } from '../shared/config/load.ts';
 import type { Config } from '../shared/config/types.ts';
+import { MgpuError, WorkerError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
-import { shardRanges } from '../shared/shard.ts';
+import { assignShards } from '../shared/shard.ts';
 import { BatchPlan } from './batch-plan.ts';
-import { loadDataset, type Dataset } from './data/dataset.ts';
+import { checkpointDir, checkResumable, findCheckpoint, pruneCheckpoints, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
+import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
 import type { Progress } from './progress.ts';
 import { averageState } from './reduce/average-state.ts';
-import { learningRateAt } from './schedules.ts';
-import { openSession, runDevices, type Session } from './session.ts';
 import { printHeader } from './run-header.ts';
+import { learningRateAt } from './schedules.ts';
+import { openSession } from './session.ts';
+import { runDevices } from './session.ts';
+import { watchSignals } from './signals.ts';
+import { StepDeadline } from './step-deadline.ts';
+import { GroupFailure } from './worker-group.ts';
+
+export interface TrainOptions {
+  /** --resume: a run directory (its newest checkpoint) or a checkpoint directory. */
+  resume?: string | null;
+}
 
 export interface TrainResult {
   runDir: string;
-  modelPath: string;
-  steps: number;
+  modelPath: string | null; // null when the run was interrupted before its end
+  steps: number; // steps completed
   finalLoss: number;
   eval: EvalResult | null;
   weights: Float32Array; // the final master weights, flat (trainable first)
+  ema: Float32Array | null;
+  interrupted: NodeJS.Signals | null;
+  skippedSteps: number[];
+  restarts: number;
 }
 
-export async function train(cfg: Config, out: Progress): Promise<TrainResult> {
+export async function train(cfg: Config, out: Progress, opts: TrainOptions = {}): Promise<TrainResult> {
   // ---- setup -------------------------------------------------------------------------------
-  const trainSet = await loadDataset(cfg.data.train, 'data.train');
-  const evalSet: Dataset | null = cfg.data.eval ? await loadDataset(cfg.data.eval, 'data.eval') : null;
+  const { train: trainSet, eval: evalSet } = await loadSplits(cfg);
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
   const evalBatch = cfg.eval.batchSize ?? B;
   const devices = runDevices(cfg, out);
-  const data = evalSet ? [trainSet, evalSet] : [trainSet];
-  const s = await openSession(cfg, devices, data, evalSet ? ['data.train', 'data.eval'] : ['data.train'], Math.max(B, evalBatch));
+  const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
+  let ckpt: Checkpoint | null = null;
+  const s = await openSession(cfg, devices, {
+    data: evalSet ? [trainSet, evalSet] : [trainSet],
+    dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
+    maxBatch: Math.max(B, evalBatch),
+    initialWeights: resumeDir ? (layout) => {
+      ckpt = readCheckpoint(resumeDir, layout);
+      checkResumable(ckpt.state, cfg, layout);
+      return ckpt.weights;
+    } : null,
+  });
+  const resumed = ckpt as Checkpoint | null;
+  if (resumed) {
+    s.slots.forEach((slot, k) => slot.set(resumed.slots[k]));
+    if (s.ema && resumed.ema) s.ema.set(resumed.ema);
+  }
+  const startStep = resumed?.state.step ?? 0;
+  const skippedSteps = [...(resumed?.state.skippedSteps ?? [])];
+  let restarts = resumed?.state.restarts ?? 0;
+
   fs.mkdirSync(cfg.runDir, { recursive: true });
   fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
-  const metrics = new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'));
+  const metrics = new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null);
   printHeader(out, cfg, s, devices, plan, trainSet, evalSet);
+  if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
+
+  const saveCheckpoint = (completed: number): string => {
+    const dir = checkpointDir(cfg.runDir, completed);
+    writeCheckpoint(dir, s.group.layout, {
+      format: 'mgpu-train-checkpoint', version: 1, step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch),
+      seed: cfg.training.seed, batchSize: B, workers: s.group.size, optimizer: cfg.optimizer, ema: cfg.training.ema,
+      skippedSteps, restarts, variables: s.group.layout.variables, config: cfg, savedAt: new Date().toISOString(),
+    }, s.master, s.slots, s.ema);
+    pruneCheckpoints(cfg.runDir, cfg.checkpoint.keep);
+    return dir;
+  };
   const runEval = async (step: number, epoch: number): Promise<EvalResult> => {
-    const r = await evaluate(s, evalSet!, evalBatch, cfg.loss);
-    metrics.write({ type: 'eval', step, epoch, samples: r.samples, loss: r.loss, accuracy: r.accuracy, mae: r.mae });
-    out.line(`eval @ step ${step}: loss ${r.loss.toFixed(4)}` + (r.accuracy === null ? ` mae ${r.mae.toFixed(4)}` : ` accuracy ${(100 * r.accuracy).toFixed(2)}%`) + ` (${r.samples} samples)`);
+    if (cfg.eval.useEma) s.publish(s.ema!);
+    const r = await evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK);
+    if (cfg.eval.useEma) s.publish(s.master);
+    metrics.write({ type: 'eval', step, epoch, samples: r.samples, loss: r.loss, accuracy: r.accuracy, top_k: r.topK, k: r.k, mae: r.mae });
+    const acc = r.accuracy === null ? `mae ${r.mae.toFixed(4)}` : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
+    out.line(`eval @ step ${step}${cfg.eval.useEma ? ' (EMA weights)' : ''}: loss ${r.loss.toFixed(4)} ${acc} (${r.samples} samples)`);
     return r;
   };
 
+  /** A worker failed during a step: restart it, or go on without it, or give up (abort). */
+  const recover = async (err: unknown, step: number): Promise<void> => {
+    if (!(err instanceof GroupFailure)) throw err;
+    const policy = cfg.reliability.onWorkerFailure;
+    const userError = err.failures.find((f) => f.code !== 'E_WORKER');
+    if (userError || policy === 'abort') throw userError ?? err;
+    for (const f of err.failures) {
+      out.line(`step ${step}: ${f.message}`);
+      if (policy === 'restart') {
+        if (restarts >= cfg.reliability.maxRestarts) {
+          throw new MgpuError('E_WORKER', `${f.message}; reliability.maxRestarts (${cfg.reliability.maxRestarts}) restarts already used`, { hint: f.hint });
+        }
+        restarts++;
+        out.line(`restarting rank ${f.rank} on ${s.group.device(f.rank).label} (restart ${restarts} of ${cfg.reliability.maxRestarts}); step ${step} runs again`);
+        await s.group.restart(f.rank, s.attachMessage());
+      } else {
+        await s.group.retire(f.rank);
+        if (s.group.active.length === 0) throw err;
+        out.line(`rank ${f.rank} retired; ranks ${s.group.active.join(', ')} share the global batch ${B}; step ${step} runs again`);
+      }
+      metrics.write({ type: 'failure', step, ranks: [f.rank], message: f.message, action: policy });
+    }
+    if (policy === 'reshard') await s.growInputs(Math.ceil(Math.max(B, evalBatch) / s.group.active.length));
+  };
+
+  const deadline = new StepDeadline(cfg.reliability);
+  const signals = watchSignals((t) => out.line(t), () => s.group.killAll());
   const window = newWindow();
+  let completed = startStep;
   let lastLoss = NaN;
-  let epoch = 0;
+  let epoch = Math.floor(startStep / plan.stepsPerEpoch);
   try {
-    for (let step = 0; step < plan.totalSteps; step++) {
+    for (let step = startStep; step < plan.totalSteps && !signals.requested(); step++) {
       const t0 = performance.now();
       // ---- a) plan ---------------------------------------------------------------------------
       const batch = plan.batchAt(step);
       epoch = batch.epoch;
       const n = batch.indices.length;
-      const ranges = shardRanges(n, s.group.size);
-      const sizes = ranges.map(([a, b]) => b - a);
-      const ranks = sizes.flatMap((k, r) => (k > 0 ? [r] : []));
       const slot = (step % 2) as 0 | 1;
+      let shards = assignShards(n, s.group.active);
       // ---- b) stage --------------------------------------------------------------------------
-      s.stager.stage(trainSet, batch.indices, ranges, slot);
+      s.stager.stage(trainSet, batch.indices, shards, slot);
       const t1 = performance.now();
       // ---- c) dispatch + d) gather -----------------------------------------------------------
-      const replies = await s.group.all<GradsMessage>((r) => ({
-        type: 'step', step, n: sizes[r], batch: n, slot, weightsVersion: s.weightsVersion,
-      }), `step ${step}`, ranks);
+      let replies: GradsMessage[];
+      for (;;) {
+        try {
+          replies = await s.group.all<GradsMessage>((r) => {
+            const sh = shards.find((x) => x.rank === r)!;
+            return { type: 'step', step, n: sh.end - sh.start, batch: n, slot, weightsVersion: s.weightsVersion, micro: cfg.training.accumulateSteps };
+          }, `step ${step}`, shards.map((sh) => sh.rank), deadline.ms());
+          break;
+        } catch (err) {
+          await recover(err, step);
+          shards = assignShards(n, s.group.active);
+          s.stager.stage(trainSet, batch.indices, shards, slot);
+        }
+      }
       const t2 = performance.now();
-      // ---- e) reduce + apply -----------------------------------------------------------------
+      deadline.record(t2 - t1);
+      lastLoss = replies.reduce((a, m) => a + m.lossSum, 0) / n;
+      // ---- e) reduce + apply (not when a rank's loss or gradient is NaN or infinite) ---------
+      const bad = replies.filter((m) => !m.finite).map((m) => m.rank);
+      if (bad.length) {
+        const what = `step ${step}: non-finite loss or gradient from rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}`;
+        if (cfg.reliability.onNonFinite === 'stop') {
+          throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
+        }
+        skippedSteps.push(step);
+        metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
+        out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
+        completed = step + 1;
+        continue;
+      }
       const lr = learningRateAt(cfg.optimizer.learningRate, cfg.schedule, step);
-      await s.pool.run(ranks, lr, step + 1);
-      averageState(s, ranks, sizes, n);
+      const reduced = await s.pool.run(shards.map((sh) => sh.rank), lr, step + 1);
+      averageState(s, shards, n, step + 1);
       // ---- f) publish ------------------------------------------------------------------------
       s.weightsVersion++;
+      completed = step + 1;
       const t3 = performance.now();
-      // ---- g) log / eval ---------------------------------------------------------------------
-      lastLoss = replies.reduce((a, m) => a + m.lossSum, 0) / n;
+      // ---- g) log / eval / checkpoint --------------------------------------------------------
       const ms = replies.map((m) => m.ms);
       window.add(lastLoss, n, Math.max(...ms), Math.min(...ms), t3 - t2, t1 - t0, t3 - t0);
-      const done = step + 1;
-      const text = `epoch ${epoch + 1} loss ${lastLoss.toFixed(4)} lr ${lr.toPrecision(3)}`;
-      out.step(done, plan.totalSteps, text);
-      if (done % cfg.log.every === 0 || done === plan.totalSteps) {
-        metrics.write(window.flush(done, epoch, lr));
-      }
-      if (evalSet && cfg.eval.every > 0 && done % cfg.eval.every === 0 && done !== plan.totalSteps) {
-        await runEval(done, epoch);
-      }
+      out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss ${lastLoss.toFixed(4)} lr ${lr.toPrecision(3)}`);
+      if (completed % cfg.log.every === 0 || completed === plan.totalSteps) metrics.write(window.flush(completed, epoch, lr, reduced.gradNorm));
+      const last = completed === plan.totalSteps;
+      if (evalSet && cfg.eval.every > 0 && completed % cfg.eval.every === 0 && !last) await runEval(completed, epoch);
+      if (cfg.checkpoint.every > 0 && completed % cfg.checkpoint.every === 0 && !last) saveCheckpoint(completed);
     }
     out.done();
+    const interrupted = signals.requested();
+    if (interrupted) {
+      const dir = saveCheckpoint(completed);
+      out.line(`stopped by ${interrupted} after step ${completed}; checkpoint in ${dir} (continue with --resume ${cfg.runDir})`);
+      return result(null, null, interrupted);
+    }
     // ---- end: evaluate, save -----------------------------------------------------------------
-    const finalEval = evalSet ? await runEval(plan.totalSteps, epoch) : null;
-    const modelDir = path.join(cfg.runDir, 'final');
-    writeLayersModel(modelDir, s.group.layout, s.master);
-    const modelPath = path.join(modelDir, 'model.json');
-    out.line(`model saved to ${modelPath} (load with tf.loadLayersModel)`);
-    return { runDir: cfg.runDir, modelPath, steps: plan.totalSteps, finalLoss: lastLoss, eval: finalEval, weights: s.master.slice() };
+    const finalEval = evalSet ? await runEval(completed, epoch) : null;
+    saveCheckpoint(completed);
+    const modelPath = path.join(cfg.runDir, 'final', 'model.json');
+    writeLayersModel(path.dirname(modelPath), s.group.layout, s.master);
+    if (s.ema) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, s.ema);
+    out.line(`model saved to ${modelPath}${s.ema ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; load it with tf.loadLayersModel`);
+    return result(modelPath, finalEval, null);
+  } catch (err) {
+    // Nothing trained is lost: the last completed step goes into a checkpoint before the error.
+    if ((err instanceof MgpuError && (err.code === 'E_WORKER' || err.code === 'E_NONFINITE')) || err instanceof WorkerError) {
+      out.done();
+      const dir = saveCheckpoint(completed);
+      const e = err as MgpuError;
+      throw new MgpuError(e.code, e.message, { hint: [e.hint, `the last completed step (${completed}) is in ${dir}; continue with --resume ${cfg.runDir}`].filter(Boolean).join('\n  hint: '), exitCode: e.exitCode });
+    }
+    throw err;
   } finally {
+    signals.dispose();
     metrics.close();
     await s.close();
+  }
+
+  function result(modelPath: string | null, ev: EvalResult | null, interrupted: NodeJS.Signals | null): TrainResult {
+    return {
+      runDir: cfg.runDir, modelPath, steps: completed, finalLoss: lastLoss, eval: ev, weights: s.master.slice(),
+      ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts,
+    };
   }
 }
 
@@ -118,17 +238,15 @@ function newWindow() {
     add(l: number, n: number, max: number, min: number, syncMs: number, dataMs: number, stepMs: number) {
       steps++; loss += l; samples += n; cmax += max; cmin += min; sync += syncMs; data += dataMs; wall += stepMs;
     },
-    flush(step: number, epoch: number, lr: number): TrainLine {
+    flush(step: number, epoch: number, lr: number, gradNorm: number): TrainLine {
       const r = (x: number) => Math.round(x * 1000) / 1000;
       const line: TrainLine = {
         type: 'train', step, epoch, loss: loss / steps, lr, samples_per_sec: r(samples / (wall / 1000)),
         compute_max_ms: r(cmax / steps), compute_min_ms: r(cmin / steps), sync_ms: r(sync / steps),
-        data_ms: r(data / steps), step_ms: r(wall / steps),
+        data_ms: r(data / steps), step_ms: r(wall / steps), grad_norm: gradNorm,
       };
       steps = loss = samples = cmax = cmin = sync = data = wall = 0;
       return line;
     },
   };
 }
-
-export type { Session };

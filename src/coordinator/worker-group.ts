@@ -1,13 +1,15 @@
 // The worker processes of a run, as one explicit state machine:
 //
-//   starting ──ready+agree──▶ ready ──step──▶ stepping ──▶ ready ... ──stop──▶ stopped
-//       │                       │                │
-//       └──────────── any worker exits or reports an error ──▶ failed
+//   starting ──ready + layouts agree──▶ ready ◀──replies──▶ stepping
+//                                         │                    │ a worker exits, reports an
+//                                         │                    ▼ error, or misses its deadline
+//                                         │                 failed ──restart(rank) / retire(rank)──▶ ready
+//                                         └──────── stop() ──────▶ stopped
 //
 // Each worker is spawned with CUDA_VISIBLE_DEVICES set before anything can import tfjs, the
-// slab descriptor at fd 3 and a control socket at fd 4. Every request to a worker waits for one
-// reply; a worker that exits, closes its pipe or reports `error` fails every pending request
-// with a WorkerError naming its rank, its GPU and the phase it was in.
+// slab descriptor at fd 3 and a control socket at fd 4. A request waits for one reply, within
+// a deadline; `all` waits until every rank asked has answered or failed, so no reply is ever
+// in flight when the caller retries, and then reports each failure with rank, GPU and phase.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import { Channel } from '../shared/channel.ts';
@@ -22,69 +24,97 @@ import { checkLayoutsAgree } from './layout-agreement.ts';
 export type GroupState = 'starting' | 'ready' | 'stepping' | 'failed' | 'stopped';
 
 type Reply = Exclude<ToCoordinator, { type: 'error' }>;
+type InitFields = Omit<InitMessage, 'type' | 'rank' | 'workers' | 'gpu' | 'simulated'>;
 
-interface Pending {
-  resolve: (m: Reply) => void;
-  reject: (e: Error) => void;
-  phase: string;
+/** Thrown by `all` when one or more ranks failed; `failures` is in rank order. */
+export class GroupFailure extends MgpuError {
+  constructor(readonly failures: WorkerError[]) {
+    super('E_WORKER', failures.map((f) => f.message).join('; '), { hint: failures[0].hint });
+  }
 }
 
-const STDERR_TAIL = 30;
+const OUTPUT_TAIL = 30;
 const STOP_GRACE_MS = 3000;
 
 class WorkerHandle {
   readonly channel: Channel<ToCoordinator, ToWorker>;
-  pending: Pending | null = null;
-  phase = 'start';
+  private pending: { resolve: (m: Reply) => void; reject: (e: WorkerError) => void; timer?: NodeJS.Timeout } | null = null;
+  private phase = 'start';
+  private stall: WorkerError | null = null;
   exited = false;
   readonly tail: string[] = [];
+  readonly exitPromise: Promise<void>;
 
-  constructor(readonly rank: number, readonly device: WorkerDevice, readonly child: ChildProcess, onFail: (w: WorkerHandle, e: Error) => void) {
-    this.channel = new Channel<ToCoordinator, ToWorker>(child.stdio[4] as Duplex, (m) => this.onMessage(m, onFail));
-    const forward = (stream: NodeJS.ReadableStream | null) => {
-      let partial = '';
-      stream?.setEncoding('utf8');
-      stream?.on('data', (text: string) => {
-        const lines = (partial + text).split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines) {
-          this.tail.push(line);
-          if (this.tail.length > STDERR_TAIL) this.tail.shift();
-          if (!isNoise(line)) process.stderr.write(`[rank ${rank}] ${line}\n`);
-        }
-      });
-    };
-    forward(child.stdout);
-    forward(child.stderr);
+  constructor(readonly rank: number, readonly device: WorkerDevice, readonly child: ChildProcess) {
+    this.channel = new Channel<ToCoordinator, ToWorker>(child.stdio[4] as Duplex, (m) => this.onMessage(m));
     (child.stdio[4] as Duplex).on('error', () => {});
-    child.on('exit', (code, signal) => {
+    this.forward(child.stdout);
+    this.forward(child.stderr);
+    this.exitPromise = new Promise((resolve) => child.once('exit', (code, signal) => {
       this.exited = true;
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      onFail(this, new WorkerError(rank, device.cudaVisibleDevices, this.phase, `the worker process ${how}`, {
-        hint: this.tail.length ? `its last output:\n    ${this.tail.slice(-8).join('\n    ')}` : undefined,
-      }));
+      this.fail(this.stall ?? this.error(`the worker process ${how}`));
+      resolve();
+    }));
+  }
+
+  private forward(stream: NodeJS.ReadableStream | null): void {
+    let partial = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (text: string) => {
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        this.tail.push(line);
+        if (this.tail.length > OUTPUT_TAIL) this.tail.shift();
+        if (!isNoise(line)) process.stderr.write(`[rank ${this.rank}] ${line}\n`);
+      }
     });
   }
 
-  private onMessage(m: ToCoordinator, onFail: (w: WorkerHandle, e: Error) => void): void {
+  private error(message: string, opts: { stack?: string; hint?: string } = {}): WorkerError {
+    const tail = this.tail.filter((l) => l.trim()).slice(-8);
+    const hint = opts.hint ?? (tail.length ? `its last output:\n    ${tail.join('\n    ')}` : undefined);
+    return new WorkerError(this.rank, this.device.cudaVisibleDevices, this.phase, message, { stack: opts.stack, hint });
+  }
+
+  private onMessage(m: ToCoordinator): void {
     if (m.type === 'error') {
-      const err = m.code && m.code !== 'E_WORKER' && m.code !== 'E_INTERNAL'
-        ? new MgpuError(m.code as never, `rank ${this.rank} (GPU ${this.device.cudaVisibleDevices}): ${m.message}`, { hint: m.hint })
-        : new WorkerError(this.rank, this.device.cudaVisibleDevices, m.phase, m.message, { stack: m.stack, hint: m.hint });
-      onFail(this, err);
+      // A user-facing error raised in the worker (bad model, bad backend) keeps its own code.
+      const err = this.error(m.message, { stack: m.stack, hint: m.hint });
+      if (m.code && m.code !== 'E_WORKER' && m.code !== 'E_INTERNAL') {
+        Object.assign(err, { code: m.code, exitCode: 2 });
+        err.message = `rank ${this.rank} (GPU ${this.device.cudaVisibleDevices}): ${m.message}`;
+      }
+      this.fail(err);
       return;
     }
     const p = this.pending;
     this.pending = null;
+    if (p?.timer) clearTimeout(p.timer);
     p?.resolve(m);
   }
 
-  request<R extends Reply>(message: ToWorker, phase: string): Promise<R> {
-    if (this.exited) return Promise.reject(new WorkerError(this.rank, this.device.cudaVisibleDevices, phase, 'the worker is not running'));
-    if (this.pending) throw new MgpuError('E_INTERNAL', `rank ${this.rank} already has a request in flight (${this.pending.phase})`);
+  private fail(err: WorkerError): void {
+    const p = this.pending;
+    this.pending = null;
+    if (p?.timer) clearTimeout(p.timer);
+    p?.reject(err);
+  }
+
+  request<R extends Reply>(message: ToWorker, phase: string, deadlineMs?: number): Promise<R> {
     this.phase = phase;
+    if (this.exited) return Promise.reject(this.error('the worker is not running'));
+    if (this.pending) throw new MgpuError('E_INTERNAL', `rank ${this.rank} already has a request in flight`);
     return new Promise<R>((resolve, reject) => {
-      this.pending = { resolve: resolve as (m: Reply) => void, reject, phase };
+      const started = Date.now();
+      const timer = deadlineMs === undefined ? undefined : setTimeout(() => {
+        // A stalled worker is killed: its exit then fails the request with this message.
+        const secs = ((Date.now() - started) / 1000).toFixed(1);
+        this.stall = this.error(`stalled: no reply after ${secs} s (deadline ${(deadlineMs / 1000).toFixed(1)} s)`, { hint: 'the worker was killed; see reliability.stepTimeout and reliability.stallFactor' });
+        this.child.kill('SIGKILL');
+      }, deadlineMs);
+      this.pending = { resolve: resolve as (m: Reply) => void, reject, timer };
       this.channel.send(message);
     });
   }
@@ -104,34 +134,36 @@ export class WorkerGroup {
   state: GroupState = 'starting';
   layout!: ModelLayout;
   backend = '';
-  private failure: Error | null = null;
+  /** Ranks that take part in steps, ascending; reshard retires failed ones. */
+  active: number[];
 
-  private constructor(private readonly workers: WorkerHandle[]) {}
+  private constructor(private readonly workers: WorkerHandle[], private readonly slab: Slab, private readonly init: InitFields) {
+    this.active = workers.map((w) => w.rank);
+  }
 
   get size(): number {
     return this.workers.length;
+  }
+
+  device(rank: number): WorkerDevice {
+    return this.workers[rank].device;
   }
 
   devices(): WorkerDevice[] {
     return this.workers.map((w) => w.device);
   }
 
+  pids(): number[] {
+    return this.workers.map((w) => w.child.pid ?? -1);
+  }
+
   /** Spawns one worker per device, sends `init`, and checks that every rank reports the same layout. */
-  static async start(devices: WorkerDevice[], slab: Slab, init: Omit<InitMessage, 'type' | 'rank' | 'workers' | 'gpu' | 'simulated'>): Promise<WorkerGroup> {
-    const entry = projectFile('worker/main');
-    const handles: WorkerHandle[] = [];
-    const group = new WorkerGroup(handles);
-    devices.forEach((device, rank) => {
-      const child = spawn(process.execPath, [...childExecArgv(), entry], {
-        env: { ...process.env, CUDA_VISIBLE_DEVICES: device.cudaVisibleDevices, MGPU_RANK: String(rank) },
-        stdio: ['ignore', 'pipe', 'pipe', slab.fd, 'pipe'],
-      });
-      handles.push(new WorkerHandle(rank, device, child, (w, e) => group.onWorkerFailure(w, e)));
-    });
+  static async start(devices: WorkerDevice[], slab: Slab, init: InitFields): Promise<WorkerGroup> {
+    const group = new WorkerGroup([], slab, init);
+    devices.forEach((device, rank) => group.workers.push(group.spawn(rank, device)));
+    group.active = devices.map((_, r) => r);
     try {
-      const ready = await group.all<ReadyMessage>((rank) => ({
-        type: 'init', rank, workers: devices.length, gpu: devices[rank].cudaVisibleDevices, simulated: devices[rank].simulated, ...init,
-      }), 'init');
+      const ready = await group.all<ReadyMessage>((rank) => group.initMessage(rank), 'init');
       checkLayoutsAgree(ready.map((r) => r.layout));
       group.layout = ready[0].layout;
       group.backend = ready[0].backend;
@@ -139,37 +171,66 @@ export class WorkerGroup {
       return group;
     } catch (err) {
       await group.stop();
-      throw err;
+      throw err instanceof GroupFailure ? err.failures[0] : err;
     }
   }
 
-  /** Sends each rank its message and waits for every reply, in rank order. */
-  all<R extends Reply>(message: (rank: number) => ToWorker, phase: string, ranks?: number[]): Promise<R[]> {
-    const chosen = ranks ?? this.workers.map((w) => w.rank);
-    return Promise.all(chosen.map((r) => this.request<R>(r, message(r), phase)));
+  private spawn(rank: number, device: WorkerDevice): WorkerHandle {
+    const child: ChildProcess = spawn(process.execPath, [...childExecArgv(), projectFile('worker/main')], {
+      env: { ...process.env, CUDA_VISIBLE_DEVICES: device.cudaVisibleDevices, MGPU_RANK: String(rank) },
+      stdio: ['ignore', 'pipe', 'pipe', this.slab.fd, 'pipe'],
+    });
+    return new WorkerHandle(rank, device, child);
   }
 
-  request<R extends Reply>(rank: number, message: ToWorker, phase: string): Promise<R> {
-    if (this.failure) return Promise.reject(this.failure);
-    return this.workers[rank].request<R>(message, phase);
+  private initMessage(rank: number): ToWorker {
+    const d = this.workers[rank].device;
+    return { type: 'init', rank, workers: this.workers.length, gpu: d.cudaVisibleDevices, simulated: d.simulated, ...this.init };
   }
 
-  private onWorkerFailure(w: WorkerHandle, err: Error): void {
-    if (this.state === 'stopped') return;
-    // The first failure is the cause; later exits are usually its consequence.
-    if (!this.failure) {
-      this.failure = err;
+  /**
+   * Sends each rank its message and waits until every one has replied or failed. Replies come
+   * back in rank order; any failure throws a GroupFailure after all have settled.
+   */
+  async all<R extends Reply>(message: (rank: number) => ToWorker, phase: string, ranks: number[] = this.active, deadlineMs?: number): Promise<R[]> {
+    if (this.state === 'stopped') throw new MgpuError('E_INTERNAL', 'the worker group is stopped');
+    const settled = await Promise.allSettled(ranks.map((r) => this.workers[r].request<R>(message(r), phase, deadlineMs)));
+    const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as WorkerError] : []));
+    if (failures.length) {
       this.state = 'failed';
+      throw new GroupFailure(failures);
     }
-    for (const h of this.workers) {
-      const p = h.pending;
-      h.pending = null;
-      p?.reject(h === w ? err : this.failure);
+    return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
+  }
+
+  /** Replaces a failed rank with a new worker on the same GPU; it loads the weights at its next step. */
+  async restart(rank: number, attach: ToWorker): Promise<void> {
+    const old = this.workers[rank];
+    if (!old.exited) {
+      old.child.kill('SIGKILL');
+      await old.exitPromise;
     }
+    const w = this.spawn(rank, old.device);
+    this.workers[rank] = w;
+    const ready = await w.request<ReadyMessage>(this.initMessage(rank), 'init (restart)');
+    checkLayoutsAgree([this.layout, ready.layout]);
+    await w.request(attach, 'attach (restart)');
+    this.state = 'ready';
+  }
+
+  /** Takes a failed rank out of the step: the survivors share the global batch. */
+  async retire(rank: number): Promise<void> {
+    const w = this.workers[rank];
+    if (!w.exited) {
+      w.child.kill('SIGKILL');
+      await w.exitPromise;
+    }
+    this.active = this.active.filter((r) => r !== rank);
+    this.state = 'ready';
   }
 
   /** Asks every worker to exit, then kills whoever is still there after a grace period. */
-  async stop(): Promise<void> {
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
     const alive = this.workers.filter((w) => !w.exited);
@@ -181,13 +242,15 @@ export class WorkerGroup {
         // a broken pipe means it is already going
       }
     }
-    await Promise.all(alive.map((w) => new Promise<void>((resolve) => {
-      if (w.exited) return resolve();
-      const timer = setTimeout(() => w.child.kill('SIGKILL'), STOP_GRACE_MS);
-      w.child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    })));
+    await Promise.all(alive.map(async (w) => {
+      const timer = setTimeout(() => w.child.kill('SIGKILL'), graceMs);
+      await w.exitPromise;
+      clearTimeout(timer);
+    }));
+  }
+
+  /** Kills every worker at once (a second Ctrl-C). */
+  killAll(): void {
+    for (const w of this.workers) if (!w.exited) w.child.kill('SIGKILL');
   }
 }

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'E_BACKEND' // the requested tfjs backend is not installed or fails to start
   | 'E_LAYOUT' // workers disagree on the variable layout
   | 'E_WORKER' // a worker failed during a phase
+  | 'E_NONFINITE' // a loss or gradient became NaN or infinite
   | 'E_INTERNAL';
 
 export class MgpuError extends Error {
@@ -23,7 +24,7 @@ export class MgpuError extends Error {
     this.name = 'MgpuError';
     this.code = code;
     this.hint = opts.hint;
-    this.exitCode = opts.exitCode ?? (code === 'E_WORKER' || code === 'E_INTERNAL' ? 1 : 2);
+    this.exitCode = opts.exitCode ?? (code === 'E_WORKER' || code === 'E_INTERNAL' || code === 'E_NONFINITE' ? 1 : 2);
   }
 }
 

@@ -58,14 +58,16 @@ export interface SlabLayout {
   weights: number;
   grads: number[]; // per rank: Pt floats, pre-scaled by n_i / B
   state: number[]; // per rank: P - Pt floats, the non-trainables after the step
-  input: number[][]; // per rank, two buffers: staged while the other is read
+  outputBytes: number; // capacity of one output buffer
+  output: number[]; // per rank: predictions, float32 rows
+  input: number[][]; // per rank, two buffers: staged while the other is read (last, so they can grow)
   size: number;
   hash: number; // of the model layout: workers check it against the header
 }
 
 export const HEADER_BYTES = PAGE;
 
-export function slabLayout(flat: FlatLayout, workers: number, inputBytes: number, hash: number): SlabLayout {
+export function slabLayout(flat: FlatLayout, workers: number, inputBytes: number, outputBytes: number, hash: number): SlabLayout {
   let at = HEADER_BYTES;
   const take = (bytes: number): number => {
     const start = at;
@@ -75,10 +77,11 @@ export function slabLayout(flat: FlatLayout, workers: number, inputBytes: number
   const weights = take(flat.total * 4);
   const grads = Array.from({ length: workers }, () => take(flat.trainable * 4));
   const state = Array.from({ length: workers }, () => take((flat.total - flat.trainable) * 4));
+  const output = Array.from({ length: workers }, () => take(outputBytes));
   const input = Array.from({ length: workers }, () => [take(inputBytes), take(inputBytes)]);
   return {
-    workers, params: flat.total, trainable: flat.trainable, inputBytes,
-    header: 0, weights, grads, state, input, size: at, hash,
+    workers, params: flat.total, trainable: flat.trainable, inputBytes, outputBytes,
+    header: 0, weights, grads, state, output, input, size: at, hash,
   };
 }
 

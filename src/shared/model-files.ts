@@ -25,7 +25,7 @@ interface ModelJson {
  * Writes model.json + weights.bin into `dir`. The files go to a sibling temporary directory
  * that is renamed into place, so a crash mid-write never leaves a directory that looks complete.
  */
-export function writeLayersModel(dir: string, layout: ModelLayout, weights: Float32Array, extra: Record<string, string> = {}): void {
+export function writeLayersModel(dir: string, layout: ModelLayout, weights: Float32Array, extra: Record<string, string | Uint8Array> = {}): void {
   const flat = flatten(layout.variables);
   const specs: WeightSpec[] = [];
   const bin = new Float32Array(flat.total);
@@ -46,12 +46,54 @@ export function writeLayersModel(dir: string, layout: ModelLayout, weights: Floa
   const tmp = `${dir}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
-  fs.writeFileSync(path.join(tmp, 'weights.bin'), new Uint8Array(bin.buffer, bin.byteOffset, bin.byteLength));
-  for (const [name, text] of Object.entries(extra)) fs.writeFileSync(path.join(tmp, name), text);
-  // model.json last: its presence marks the directory complete.
-  fs.writeFileSync(path.join(tmp, 'model.json'), JSON.stringify(json));
+  writeDurably(path.join(tmp, 'weights.bin'), new Uint8Array(bin.buffer, bin.byteOffset, bin.byteLength));
+  for (const [name, data] of Object.entries(extra)) writeDurably(path.join(tmp, name), data);
+  writeDurably(path.join(tmp, 'model.json'), JSON.stringify(json));
+  // The rename is the commit: before it only the .tmp directory exists, after it all files do.
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
+  syncDir(path.dirname(dir));
+}
+
+/** Writes a file and flushes it to the disk, so a crash after the rename finds it whole. */
+function writeDurably(file: string, data: string | Uint8Array): void {
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function syncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+  } catch {
+    // some filesystems refuse fsync on a directory; the rename itself is still atomic
+  }
+}
+
+/** Reads the weights of a LayersModel directory back into the flat layout (trainable first). */
+export function readFlatWeights(modelJsonPath: string, layout: ModelLayout): Float32Array {
+  const artifacts = readLayersModel(modelJsonPath);
+  const flat = flatten(layout.variables);
+  const out = new Float32Array(flat.total);
+  const index = new Map(layout.variables.map((v, i) => [v.name, i]));
+  const data = new Float32Array(artifacts.weightData);
+  let at = 0;
+  for (const spec of artifacts.weightSpecs) {
+    const i = index.get(spec.name);
+    const n = spec.shape.reduce((a, b) => a * b, 1);
+    if (i === undefined || spec.dtype !== 'float32' || n !== flat.sizes[i]) {
+      throw new MgpuError('E_MODEL', `${modelJsonPath}: weight ${spec.name} (${spec.dtype} ${JSON.stringify(spec.shape)}) does not match the model`);
+    }
+    out.set(data.subarray(at, at + n), flat.offsets[i]);
+    at += n;
+  }
+  return out;
 }
 
 /** The artifacts tf.loadLayersModel wants, read from a model.json and the weight files beside it. */

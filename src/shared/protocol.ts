@@ -17,7 +17,10 @@
 //   f) worker → coordinator  `grads`     : grads[rank] and state[rank] are written
 //      The coordinator sums grads in rank order, applies the optimizer, writes new weights.
 // Evaluation and prediction chunks work like steps without gradients:
-//   g) coordinator → worker  `eval`      → worker → coordinator `evaluated`
+//   g) coordinator → worker  `eval`      → worker → coordinator `evaluated` (sums)
+//      coordinator → worker  `predict`   → worker → coordinator `predicted` (rows in output[rank])
+// After a failure the coordinator may restart a rank (a new process gets `init` and `attach`)
+// or re-`attach` the survivors to a slab with larger input buffers (reshard).
 // End:
 //   h) coordinator → worker  `shutdown`  : the worker exits 0. When the pipe closes for any
 //                                           other reason, the worker exits at once, so no
@@ -79,6 +82,7 @@ export interface StepMessage {
   batch: number; // the global batch B: the loss is summed over the shard and divided by B
   slot: 0 | 1; // which of the rank's two input buffers holds the shard
   weightsVersion: number;
+  micro: number; // run the shard as this many micro-batches, summing their gradients (accumulation)
 }
 
 /** worker → coordinator */
@@ -97,6 +101,7 @@ export interface EvalMessage {
   type: 'eval';
   id: number;
   n: number;
+  topK: number;
   slot: 0 | 1;
   weightsVersion: number;
 }
@@ -110,6 +115,24 @@ export interface EvaluatedMessage {
   lossSum: number;
   correct: number; // samples predicted right (accuracy); 0 where the loss has no accuracy
   absErrorSum: number; // Σ mean absolute error per sample
+  topKCorrect: number; // samples whose class is among the k most probable; 0 without classes
+}
+
+/** coordinator → worker: predict n rows; outputs go to output[rank] as float32 rows. */
+export interface PredictMessage {
+  type: 'predict';
+  id: number;
+  n: number;
+  slot: 0 | 1;
+  weightsVersion: number;
+}
+
+/** worker → coordinator */
+export interface PredictedMessage {
+  type: 'predicted';
+  rank: number;
+  id: number;
+  n: number;
 }
 
 /** coordinator → worker */
@@ -128,5 +151,5 @@ export interface ErrorMessage {
   stack?: string;
 }
 
-export type ToWorker = InitMessage | AttachMessage | StepMessage | EvalMessage | ShutdownMessage;
-export type ToCoordinator = ReadyMessage | AttachedMessage | GradsMessage | EvaluatedMessage | ErrorMessage;
+export type ToWorker = InitMessage | AttachMessage | StepMessage | EvalMessage | PredictMessage | ShutdownMessage;
+export type ToCoordinator = ReadyMessage | AttachedMessage | GradsMessage | EvaluatedMessage | PredictedMessage | ErrorMessage;

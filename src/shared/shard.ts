@@ -14,3 +14,17 @@ export function shardRanges(batch: number, workers: number): Array<[number, numb
   let at = 0;
   return shardSizes(batch, workers).map((n) => [at, (at += n)]);
 }
+
+/** One rank's part of a batch: rows [start, end) of the batch. */
+export interface Shard {
+  rank: number;
+  start: number;
+  end: number;
+}
+
+/** Splits a batch over the given ranks (ascending), dropping the ranks that get no rows. */
+export function assignShards(batch: number, ranks: readonly number[]): Shard[] {
+  return shardRanges(batch, ranks.length)
+    .map(([start, end], i) => ({ rank: ranks[i], start, end }))
+    .filter((s) => s.end > s.start);
+}

@@ -7,8 +7,9 @@ import type { LayersModel, LayerVariable, Tensor, Variable } from '@tensorflow/t
 import { Channel } from '../shared/channel.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { flatten, type FlatLayout, type SlabLayout } from '../shared/layout.ts';
-import type { AttachMessage, EvalMessage, InitMessage, StepMessage, ToCoordinator, ToWorker } from '../shared/protocol.ts';
-import { withSeededMathRandom } from '../shared/rng.ts';
+import type { AttachMessage, EvalMessage, InitMessage, PredictMessage, StepMessage, ToCoordinator, ToWorker } from '../shared/protocol.ts';
+import { streamState, withSeededMathRandom } from '../shared/rng.ts';
+import { shardSizes } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
 import { loadBackend, type TF } from './backend.ts';
 import { lossFns, type LossFns } from './losses.ts';
@@ -23,6 +24,10 @@ const socket = new net.Socket({ fd: CONTROL_FD, readable: true, writable: true }
 // No orphan may hold a GPU: when the coordinator goes away, so does this process.
 socket.on('close', () => process.exit(0));
 socket.on('error', () => process.exit(0));
+// Ctrl-C reaches the whole process group: the coordinator decides when workers stop (it finishes
+// the step and checkpoints first), and a worker whose coordinator is gone exits on its own.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
 const channel = new Channel<ToWorker, ToCoordinator>(socket, (m) => {
   queue = queue.then(() => handle(m));
 });
@@ -56,6 +61,8 @@ async function handle(m: ToWorker): Promise<void> {
         return await onStep(m);
       case 'eval':
         return await onEval(m);
+      case 'predict':
+        return await onPredict(m);
       case 'shutdown':
         socket.end(() => process.exit(0));
         return;
@@ -116,54 +123,90 @@ async function onStep(m: StepMessage): Promise<void> {
   const t0 = performance.now();
   refreshWeights(m.weightsVersion);
   const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
-  let lossSum!: Tensor;
-  const scale = 1 / m.batch;
-  // Dropout and other random layers draw from Math.random: seed it per (seed, step, rank).
-  const { grads } = withSeededMathRandom(stepSeed(init.seed, m.step, rank), () =>
-    tf.variableGrads(() => {
-      const pred = model.apply(x, { training: true }) as Tensor;
-      lossSum = tf.keep(tf.sum(loss.perSample(y, pred)));
-      // Σ over the shard / B: summed over ranks this is the mean loss of the global batch.
-      let total = tf.mul(lossSum, scale);
-      const regs = model.calculateLosses();
-      if (regs.length > 0) total = tf.add(total, tf.mul(tf.addN(regs), m.n * scale));
-      return total as never;
-    }, trainVars),
-  );
-  const values = await Promise.all(trainVars.map((v) => grads[v.name].data()));
-  values.forEach((g, i) => gradScratch.set(g as Float32Array, flat.offsets[i]));
-  const finite = allFinite(gradScratch);
+  let lossTotal = 0;
+  let at = 0;
+  // Accumulation: the shard runs as `micro` micro-batches; each one's loss is divided by the
+  // global B, so the summed gradients equal those of the whole shard at once.
+  for (const [k, size] of shardSizes(m.n, m.micro).entries()) {
+    if (size === 0) continue;
+    const xs = m.micro === 1 ? x : tf.slice(x, at, size);
+    const ys = m.micro === 1 ? y : tf.slice(y, at, size);
+    at += size;
+    const { lossSum, grads } = microStep(xs, ys, size, m.batch, stepSeed(init.seed, m.step, rank, k));
+    const values = await Promise.all(trainVars.map((v) => grads[v.name].data()));
+    values.forEach((g, i) => {
+      const off = flat.offsets[i];
+      if (k === 0) gradScratch.set(g as Float32Array, off);
+      else for (let j = 0; j < g.length; j++) gradScratch[off + j] += (g as Float32Array)[j];
+    });
+    lossTotal += (await lossSum.data())[0];
+    tf.dispose([lossSum, ...Object.values(grads)]);
+    if (xs !== x) tf.dispose([xs, ys]);
+  }
+  tf.dispose([x, y]);
+  const finite = Number.isFinite(lossTotal) && allFinite(gradScratch);
   slab.write(slabLayout.grads[rank], gradScratch);
   if (stateScratch.length > 0) {
-    const trainableCount = trainVars.length;
-    for (let i = trainableCount; i < ordered.length; i++) {
+    for (let i = trainVars.length; i < ordered.length; i++) {
       stateScratch.set(ordered[i].read().dataSync() as Float32Array, flat.offsets[i] - flat.trainable);
     }
     slab.write(slabLayout.state[rank], stateScratch);
     // The moving statistics now differ from the slab's: reload them with the next weights.
     weightsVersion = -1;
   }
-  const lossValue = (await lossSum.data())[0];
-  tf.dispose([x, y, lossSum, ...Object.values(grads)]);
-  channel.send({ type: 'grads', rank, step: m.step, lossSum: lossValue, n: m.n, finite, ms: performance.now() - t0 });
+  channel.send({ type: 'grads', rank, step: m.step, lossSum: lossTotal, n: m.n, finite, ms: performance.now() - t0 });
 }
 
-// ---- g) eval: sums of loss and metrics over this rank's rows -------------------------------
+/** Gradients of (Σ per-sample loss over these rows) / B, plus the regularisation share n / B. */
+function microStep(x: Tensor, y: Tensor, n: number, batch: number, seed: number): { lossSum: Tensor; grads: Record<string, Tensor> } {
+  let lossSum!: Tensor;
+  const scale = 1 / batch;
+  // Dropout and other random layers draw from Math.random: seeded per (seed, step, rank, micro).
+  const { grads } = withSeededMathRandom(seed, () =>
+    tf.variableGrads(() => {
+      const pred = model.apply(x, { training: true }) as Tensor;
+      lossSum = tf.keep(tf.sum(loss.perSample(y, pred)));
+      let total = tf.mul(lossSum, scale);
+      const regs = model.calculateLosses();
+      if (regs.length > 0) total = tf.add(total, tf.mul(tf.addN(regs), n * scale));
+      return total as never;
+    }, trainVars),
+  );
+  return { lossSum, grads };
+}
+
+// ---- g) eval and predict: sums of loss and metrics, or outputs, over this rank's rows ------
 async function onEval(m: EvalMessage): Promise<void> {
   phase = 'eval';
   refreshWeights(m.weightsVersion);
   const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
   const sums = tf.tidy(() => {
     const pred = model.apply(x, { training: false }) as Tensor;
+    const classes = pred.shape[pred.shape.length - 1]!;
     return [
       tf.sum(loss.perSample(y, pred)),
       loss.correct ? tf.sum(loss.correct(y, pred)) : tf.scalar(0),
       tf.sum(loss.absError(y, pred)),
+      loss.topK && classes > m.topK ? tf.sum(loss.topK(y, pred, m.topK)) : tf.scalar(0),
     ];
   });
-  const [lossSum, correct, absErrorSum] = await Promise.all(sums.map(async (t) => (await t.data())[0]));
+  const [lossSum, correct, absErrorSum, topKCorrect] = await Promise.all(sums.map(async (t) => (await t.data())[0]));
   tf.dispose([x, y, ...sums]);
-  channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum, correct, absErrorSum });
+  channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum, correct, absErrorSum, topKCorrect });
+}
+
+async function onPredict(m: PredictMessage): Promise<void> {
+  phase = 'predict';
+  refreshWeights(m.weightsVersion);
+  const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
+  const pred = tf.tidy(() => tf.cast(model.apply(x, { training: false }) as Tensor, 'float32'));
+  const values = (await pred.data()) as Float32Array;
+  if (values.byteLength > slabLayout.outputBytes) {
+    throw new MgpuError('E_INTERNAL', `predictions of ${m.n} rows need ${values.byteLength} bytes; the output buffer holds ${slabLayout.outputBytes}`);
+  }
+  slab.write(slabLayout.output[rank], values);
+  tf.dispose([x, y, pred]);
+  channel.send({ type: 'predicted', rank, id: m.id, n: m.n });
 }
 
 function allFinite(a: Float32Array): boolean {
@@ -171,8 +214,8 @@ function allFinite(a: Float32Array): boolean {
   return true;
 }
 
-function stepSeed(seed: number, step: number, r: number): number {
-  return (Math.imul(seed ^ 0x9e3779b9, 31) + Math.imul(step + 1, 0x85ebca6b) + Math.imul(r + 1, 0xc2b2ae35)) >>> 0;
+function stepSeed(seed: number, step: number, r: number, micro: number): number {
+  return streamState(0x53544550 /* 'STEP' */, seed, step, r, micro);
 }
 
 function fail(err: unknown): void {

@@ -21,7 +21,7 @@ test('the slab file is unlinked at birth and mode 0600 while it existed', () => 
 test('positional writes read back from another descriptor number of the same file', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slab-'));
   const slab = Slab.create(dir);
-  const layout = slabLayout(flat, 2, 100, 42);
+  const layout = slabLayout(flat, 2, 100, 64, 42);
   slab.resize(layout, dir);
   const data = Float32Array.from({ length: 1000 }, (_, i) => i * 0.5);
   slab.write(layout.grads[1], data);
@@ -37,8 +37,8 @@ test('positional writes read back from another descriptor number of the same fil
 test('a worker with another layout is refused by the header check', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slab-'));
   const slab = Slab.create(dir);
-  slab.resize(slabLayout(flat, 2, 100, 42), dir);
-  assert.throws(() => slab.checkHeader(slabLayout(flat, 2, 100, 43)), /layout hash is 42, this worker expected 43/);
+  slab.resize(slabLayout(flat, 2, 100, 64, 42), dir);
+  assert.throws(() => slab.checkHeader(slabLayout(flat, 2, 100, 64, 43)), /layout hash is 42, this worker expected 43/);
   slab.close();
 });
 

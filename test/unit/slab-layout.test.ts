@@ -17,14 +17,15 @@ test('the flat layout puts trainables first and counts both parts', () => {
 
 test('every region is page-aligned, disjoint and inside the slab', () => {
   const flat = flatten(vars);
-  const l = slabLayout(flat, 3, 5000, 7);
+  const l = slabLayout(flat, 3, 5000, 300, 7);
   const regions: Array<[number, number]> = [
     [l.header, 64], [l.weights, flat.total * 4],
     ...l.grads.map((o): [number, number] => [o, flat.trainable * 4]),
     ...l.state.map((o): [number, number] => [o, (flat.total - flat.trainable) * 4]),
+    ...l.output.map((o): [number, number] => [o, 300]),
     ...l.input.flat().map((o): [number, number] => [o, 5000]),
   ];
-  assert.equal(regions.length, 2 + 3 + 3 + 6);
+  assert.equal(regions.length, 2 + 3 + 3 + 3 + 6);
   for (const [start] of regions) assert.equal(start % PAGE, 0);
   const sorted = [...regions].sort((a, b) => a[0] - b[0]);
   for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i - 1][0] + sorted[i - 1][1] <= sorted[i][0], 'regions overlap');

@@ -6,7 +6,9 @@
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
 import { readNpy, type NdArray } from '../../shared/npy.ts';
+import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
+import { loadSampleModule } from './sample-module.ts';
 
 export interface Dataset {
   features: NdArray;
@@ -21,6 +23,8 @@ export async function loadDataset(src: DataSource, keyPath: string): Promise<Dat
     const { features, labels } = loadMnist(src.offset, src.count, src.labels, keyPath);
     return { features, labels, count: src.count, source: `mnist digits [${src.offset}, ${src.offset + src.count})` };
   }
+  if (src.type === 'csv') return loadCsv(src, keyPath);
+  if (src.type === 'module') return loadSampleModule(src, keyPath);
   const features = readNpy(src.features);
   const labels = readNpy(src.labels);
   for (const [path, a] of [[src.features, features], [src.labels, labels]] as const) {

@@ -1,18 +1,25 @@
 // Non-trainable weights after a step (BatchNorm moving statistics): each rank updated them on
 // its own shard, as towers do; the new value is their average weighted by shard size n_i / B,
-// summed in rank order.
+// summed in rank order. The EMA, when kept, follows them like the trainable weights.
+import type { Shard } from '../../shared/shard.ts';
+import { emaDecayAt } from './reducer.ts';
 import type { Session } from '../session.ts';
 
-export function averageState(s: Session, ranks: number[], sizes: number[], batch: number): void {
+export function averageState(s: Session, shards: Shard[], batch: number, t: number): void {
   const pn = s.flat.total - s.flat.trainable;
   if (pn === 0) return;
   const acc = s.master.subarray(s.flat.trainable);
   const tmp = new Float32Array(pn);
-  ranks.forEach((rank, k) => {
-    s.slab.read(s.layout.state[rank], tmp);
-    const wgt = sizes[rank] / batch;
+  shards.forEach((sh, k) => {
+    s.slab.read(s.layout.state[sh.rank], tmp);
+    const wgt = (sh.end - sh.start) / batch;
     if (k === 0) for (let i = 0; i < pn; i++) acc[i] = tmp[i] * wgt;
     else for (let i = 0; i < pn; i++) acc[i] += tmp[i] * wgt;
   });
+  if (s.ema && s.cfg.training.ema !== null) {
+    const e = s.ema.subarray(s.flat.trainable);
+    const keep = 1 - emaDecayAt(s.cfg.training.ema, t);
+    for (let i = 0; i < pn; i++) e[i] -= keep * (e[i] - acc[i]);
+  }
   s.slab.write(s.layout.weights + s.flat.trainable * 4, acc);
 }

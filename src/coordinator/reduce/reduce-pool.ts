@@ -3,20 +3,27 @@
 // piscina thread. The pool starts once per run; its threads keep their buffers between steps.
 import { Piscina } from 'piscina';
 import { childExecArgv, projectFile } from '../../shared/runtime.ts';
-import { makeReducer, type Reducer, type ReduceShared } from './reducer.ts';
+import { CHUNK, makeReducer, type Reducer, type ReduceShared, type ReduceTask } from './reducer.ts';
 
 // Below this many trainable floats the reduce stays on the coordinator's thread.
 const INLINE_BELOW = 1 << 18;
-// Range boundaries fall on multiples of this many floats (64 KiB, page-aligned).
-const CHUNK = 1 << 14;
+
+export interface ReduceResult {
+  gradNorm: number; // global L2 norm of the summed gradient, before clipping
+  clipScale: number; // 1 when not clipped
+}
 
 export class ReducePool {
   private readonly inline: Reducer | null;
   private readonly pool: Piscina | null;
   private readonly ranges: Array<[number, number]>;
 
-  constructor(readonly shared: ReduceShared, threads: number) {
+  constructor(readonly shared: ReduceShared, threads: number, private readonly clipNorm: number | null) {
     const pt = shared.slab.trainable;
+    const per = Math.max(CHUNK, Math.ceil(pt / Math.max(1, threads) / CHUNK) * CHUNK);
+    this.ranges = [];
+    for (let s = 0; s < pt; s += per) this.ranges.push([s, Math.min(pt, s + per)]);
+    if (this.ranges.length === 0) this.ranges.push([0, 0]);
     if (pt < INLINE_BELOW || threads <= 1) {
       this.inline = makeReducer(shared);
       this.pool = null;
@@ -26,14 +33,11 @@ export class ReducePool {
       this.pool = new Piscina({
         filename: projectFile('coordinator/reduce/reduce-thread'),
         workerData: shared,
-        minThreads: threads,
-        maxThreads: threads,
+        minThreads: this.ranges.length,
+        maxThreads: this.ranges.length,
         idleTimeout: Infinity,
         execArgv: childExecArgv(),
       });
-      const per = Math.ceil(pt / threads / CHUNK) * CHUNK;
-      this.ranges = [];
-      for (let s = 0; s < pt; s += per) this.ranges.push([s, Math.min(pt, s + per)]);
     }
   }
 
@@ -41,15 +45,32 @@ export class ReducePool {
     return this.pool ? this.ranges.length : 0;
   }
 
-  async run(ranks: number[], lr: number, t: number): Promise<void> {
-    if (this.inline) {
-      this.inline({ start: 0, end: this.shared.slab.trainable, ranks, lr, t });
-      return;
+  private async each(task: (start: number, end: number) => ReduceTask): Promise<number[]> {
+    if (this.inline) return this.inline(task(0, this.shared.slab.trainable));
+    const parts = await Promise.all(this.ranges.map(([s, e]) => this.pool!.run(task(s, e)) as Promise<number[]>));
+    return parts.flat();
+  }
+
+  /** Sums the ranks' gradients, (clips,) updates the master weights and writes them to the slab. */
+  async run(ranks: number[], lr: number, t: number): Promise<ReduceResult> {
+    if (this.clipNorm === null) {
+      const sq = await this.each((start, end) => ({ kind: 'fused', start, end, ranks, lr, t }));
+      return { gradNorm: Math.sqrt(sumInOrder(sq)), clipScale: 1 };
     }
-    await Promise.all(this.ranges.map(([start, end]) => this.pool!.run({ start, end, ranks, lr, t })));
+    const sq = await this.each((start, end) => ({ kind: 'sum', start, end, ranks }));
+    const gradNorm = Math.sqrt(sumInOrder(sq));
+    const scale = gradNorm > this.clipNorm ? this.clipNorm / gradNorm : 1;
+    await this.each((start, end) => ({ kind: 'apply', start, end, lr, t, scale }));
+    return { gradNorm, clipScale: scale };
   }
 
   async destroy(): Promise<void> {
     await this.pool?.destroy();
   }
+}
+
+function sumInOrder(a: number[]): number {
+  let s = 0;
+  for (const x of a) s += x;
+  return s;
 }

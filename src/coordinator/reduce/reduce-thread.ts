@@ -5,7 +5,7 @@ import { makeReducer, type Reducer, type ReduceShared, type ReduceTask } from '.
 
 let reducer: Reducer | null = null;
 
-export default function run(task: ReduceTask): void {
+export default function run(task: ReduceTask): number[] {
   reducer ??= makeReducer(workerData as ReduceShared);
-  reducer(task);
+  return reducer(task);
 }

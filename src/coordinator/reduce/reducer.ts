@@ -1,13 +1,19 @@
 // The reduce/apply kernel over one slice [start, end) of the trainable vector:
-//   g = grads[r0] + grads[r1] + ...   (rank order, float32: the same bits whoever runs it)
-//   w, slots <- update rule (w, g, slots, lr, t)   (in the shared master weights)
+//   g = grads[r0] + grads[r1] + ...        rank order, float32: the same bits whoever runs it
+//   (clipping: g *= min(1, clipNorm / ‖g‖), ‖g‖ from a first pass over every slice)
+//   w, slots <- update rule (w, g, slots, lr, t)      in the shared master weights
+//   ema <- ema - (1 - d_t) (ema - w)                   when an EMA is kept
 //   weights region of the slab <- w
 // It runs on the coordinator's thread for small models and in the piscina threads for large
-// ones; since every operation is elementwise, the cut into slices never changes the result.
+// ones. Every operation is elementwise except the squared norm, which is summed per fixed
+// CHUNK of the vector and combined in chunk order: the cut into slices never changes a bit.
 import type { OptimizerConfig } from '../../shared/config/types.ts';
 import type { SlabLayout } from '../../shared/layout.ts';
 import { Slab } from '../../shared/slab.ts';
 import { makeUpdateRule } from '../optimizers/index.ts';
+
+/** Floats per partial sum of squares; slice boundaries are multiples of it. */
+export const CHUNK = 1 << 14;
 
 /** What every thread of the reduce needs, sent once when the pool starts. */
 export interface ReduceShared {
@@ -16,41 +22,90 @@ export interface ReduceShared {
   optimizer: OptimizerConfig;
   weights: SharedArrayBuffer; // P float32: the master weights
   slots: SharedArrayBuffer[]; // optimizer state, Pt float32 each
+  ema: SharedArrayBuffer | null; // P float32
+  emaDecay: number;
+  gradSum: SharedArrayBuffer | null; // Pt float32: the summed gradient between the two passes of clipping
 }
 
-export interface ReduceTask {
-  start: number;
-  end: number;
-  ranks: number[]; // the ranks that computed this step, ascending
-  lr: number;
-  t: number; // 1-based update count
-}
+export type ReduceTask =
+  /** One pass: sum, update, EMA, publish. */
+  | { kind: 'fused'; start: number; end: number; ranks: number[]; lr: number; t: number }
+  /** Clipping, pass 1: sum into gradSum. */
+  | { kind: 'sum'; start: number; end: number; ranks: number[] }
+  /** Clipping, pass 2: update from gradSum scaled, EMA, publish. */
+  | { kind: 'apply'; start: number; end: number; lr: number; t: number; scale: number };
 
-export type Reducer = (task: ReduceTask) => void;
+/** Per-CHUNK sums of squares of the summed gradient over the slice (before clipping). */
+export type Reducer = (task: ReduceTask) => number[];
+
+/** TensorFlow's ExponentialMovingAverage with num_updates: the decay ramps up early in a run. */
+export const emaDecayAt = (decay: number, t: number): number => Math.min(decay, (1 + t) / (10 + t));
 
 export function makeReducer(shared: ReduceShared): Reducer {
   const slab = new Slab(shared.fd);
   const rule = makeUpdateRule(shared.optimizer);
   const weights = new Float32Array(shared.weights);
   const slots = shared.slots.map((s) => new Float32Array(s));
+  const ema = shared.ema ? new Float32Array(shared.ema) : null;
+  const gradSum = shared.gradSum ? new Float32Array(shared.gradSum) : null;
   let g = new Float32Array(0);
   let tmp = new Float32Array(0);
-  return ({ start, end, ranks, lr, t }) => {
-    const len = end - start;
-    if (g.length < len) {
-      g = new Float32Array(len);
-      tmp = new Float32Array(len);
-    }
-    const gs = g.subarray(0, len);
-    const ts = tmp.subarray(0, len);
+
+  const sumInto = (out: Float32Array, start: number, ranks: number[]): void => {
+    if (tmp.length < out.length) tmp = new Float32Array(out.length);
+    const ts = tmp.subarray(0, out.length);
     ranks.forEach((rank, k) => {
       const at = shared.slab.grads[rank] + start * 4;
-      if (k === 0) return slab.read(at, gs);
+      if (k === 0) return slab.read(at, out);
       slab.read(at, ts);
-      for (let i = 0; i < len; i++) gs[i] += ts[i];
+      for (let i = 0; i < out.length; i++) out[i] += ts[i];
     });
+  };
+
+  const squares = (a: Float32Array): number[] => {
+    const sums: number[] = [];
+    for (let c = 0; c < a.length; c += CHUNK) {
+      let s = 0;
+      const end = Math.min(a.length, c + CHUNK);
+      for (let i = c; i < end; i++) s += a[i] * a[i];
+      sums.push(s);
+    }
+    return sums;
+  };
+
+  const applyAndPublish = (gs: Float32Array, start: number, end: number, lr: number, t: number): void => {
     const w = weights.subarray(start, end);
     rule.apply(w, gs, slots.map((s) => s.subarray(start, end)), lr, t);
+    if (ema) {
+      const e = ema.subarray(start, end);
+      const keep = 1 - emaDecayAt(shared.emaDecay, t);
+      for (let i = 0; i < e.length; i++) e[i] -= keep * (e[i] - w[i]);
+    }
     slab.write(shared.slab.weights + start * 4, w);
+  };
+
+  return (task) => {
+    const len = task.end - task.start;
+    if (g.length < len) g = new Float32Array(len);
+    const gs = g.subarray(0, len);
+    switch (task.kind) {
+      case 'fused': {
+        sumInto(gs, task.start, task.ranks);
+        const sq = squares(gs);
+        applyAndPublish(gs, task.start, task.end, task.lr, task.t);
+        return sq;
+      }
+      case 'sum': {
+        const out = gradSum!.subarray(task.start, task.end);
+        sumInto(out, task.start, task.ranks);
+        return squares(out);
+      }
+      case 'apply': {
+        const src = gradSum!.subarray(task.start, task.end);
+        for (let i = 0; i < len; i++) gs[i] = src[i] * task.scale;
+        applyAndPublish(gs, task.start, task.end, task.lr, task.t);
+        return [];
+      }
+    }
   };
 }

@@ -1,7 +1,7 @@
 // Defaults of the experiment config, and which optimizer/schedule keys each name reads: a key
 // the chosen optimizer or schedule does not read is rejected rather than silently ignored.
 
-import type { DevicesConfig, OptimizerConfig, OptimizerName, ScheduleConfig, ScheduleName } from './types.ts';
+import type { CheckpointConfig, DevicesConfig, ReliabilityConfig, OptimizerConfig, OptimizerName, ScheduleConfig, ScheduleName } from './types.ts';
 
 export const OPTIMIZER_NAMES = ['sgd', 'momentum', 'adam', 'adamw', 'rmsprop', 'adagrad'] as const satisfies readonly OptimizerName[];
 export const SCHEDULE_NAMES = ['constant', 'exponential', 'cosine'] as const satisfies readonly ScheduleName[];
@@ -45,8 +45,12 @@ export function scheduleDefaults(name: ScheduleName): ScheduleConfig {
 
 export const DEVICES_DEFAULTS: DevicesConfig = { gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm' };
 export const LOG_DEFAULTS = { every: 10 };
-export const EVAL_DEFAULTS = { every: 0, batchSize: null };
-export const TRAINING_DEFAULTS = { dropLast: false, seed: 0 };
+export const EVAL_DEFAULTS = { every: 0, batchSize: null, topK: 5, useEma: false };
+export const TRAINING_DEFAULTS = { dropLast: false, seed: 0, accumulateSteps: 1, clipNorm: null, ema: null };
+export const CHECKPOINT_DEFAULTS: CheckpointConfig = { every: 0, keep: 3 };
+export const RELIABILITY_DEFAULTS: ReliabilityConfig = {
+  onWorkerFailure: 'restart', maxRestarts: 3, stepTimeout: 600, stallFactor: 10, stallMinSeconds: 10, onNonFinite: 'stop',
+};
 /** Used when neither training.epochs nor training.steps is set. */
 export const DEFAULT_EPOCHS = 1;
 

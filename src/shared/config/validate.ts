@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import {
-  DEFAULT_EPOCHS, DEFAULT_NAME, DEVICES_DEFAULTS, EVAL_DEFAULTS, LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE,
+  CHECKPOINT_DEFAULTS, DEFAULT_EPOCHS, DEFAULT_NAME, RELIABILITY_DEFAULTS, DEVICES_DEFAULTS, EVAL_DEFAULTS, LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE,
   NAME_PATTERN, OPTIMIZER_NAMES, OPTIMIZER_PARAMS, SCHEDULE_NAMES, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
@@ -15,7 +15,7 @@ type Mapping = Record<string, unknown>;
 
 const LOSSES: readonly LossName[] = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'];
 const BACKENDS: readonly BackendName[] = ['auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'];
-const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'runDir'];
+const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'checkpoint', 'reliability', 'runDir'];
 
 export function isMapping(v: unknown): v is Mapping {
   if (typeof v !== 'object' || v === null) return false;
@@ -144,13 +144,21 @@ class Section {
 }
 
 function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
-  if (!isMapping(raw)) fail(path, "a mapping with a type ('npy' or 'mnist')", raw);
-  const types = oneOf(['npy', 'mnist'] as const);
+  if (!isMapping(raw)) fail(path, "a mapping with a type ('npy', 'csv', 'module' or 'mnist')", raw);
+  const types = oneOf(['npy', 'csv', 'module', 'mnist'] as const);
   const type = raw.type;
   if (!types.test(type)) fail(`${path}.type`, types.expected, type);
   if (type === 'npy') {
     const s = Section.open(raw, path, ['type', 'features', 'labels']);
     return { type, features: s.file('features', baseDir), labels: s.file('labels', baseDir) };
+  }
+  if (type === 'csv') {
+    const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType']);
+    return { type, path: s.file('path', baseDir), label: s.req('label', text), labelType: s.opt('labelType', oneOf(['index', 'float'] as const), 'index') };
+  }
+  if (type === 'module') {
+    const s = Section.open(raw, path, ['type', 'module']);
+    return { type, module: s.file('module', baseDir) };
   }
   const s = Section.open(raw, path, ['type', 'offset', 'count', 'labels']);
   const offset = s.opt('offset', int(0, MNIST_SIZE - 1), MNIST_DEFAULTS.offset);
@@ -231,14 +239,18 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
 
   const loss = top.req('loss', oneOf(LOSSES));
 
-  const d = Section.open(top.obj.data, 'data', ['train', 'eval']);
-  if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy' or 'mnist')");
+  const d = Section.open(top.obj.data, 'data', ['train', 'eval', 'evalFraction']);
+  if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module' or 'mnist')");
   const data = {
     train: dataSource(d.obj.train, d.at('train'), baseDir),
     eval: d.has('eval') && d.obj.eval !== null ? dataSource(d.obj.eval, d.at('eval'), baseDir) : null,
+    evalFraction: d.opt('evalFraction', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), null),
   };
+  if (data.eval !== null && data.evalFraction !== null) {
+    throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');
+  }
 
-  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed']);
+  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed', 'accumulateSteps', 'clipNorm', 'ema']);
   const batchSize = t.req('batchSize', int(1));
   const epochs = t.opt('epochs', orNull(int(1)), null);
   const steps = t.opt('steps', orNull(int(1)), null);
@@ -251,6 +263,9 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     steps,
     dropLast: t.opt('dropLast', bool, TRAINING_DEFAULTS.dropLast),
     seed: t.opt('seed', int(0), TRAINING_DEFAULTS.seed),
+    accumulateSteps: t.opt('accumulateSteps', int(1), TRAINING_DEFAULTS.accumulateSteps),
+    clipNorm: t.opt('clipNorm', orNull(positive), TRAINING_DEFAULTS.clipNorm),
+    ema: t.opt('ema', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), TRAINING_DEFAULTS.ema),
   };
   const opt = optimizer(top.obj.optimizer);
   const sched = schedule(top.obj.schedule);
@@ -272,12 +287,34 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
 
   const log = { every: Section.open(top.obj.log, 'log', ['every']).opt('every', int(1), LOG_DEFAULTS.every) };
 
-  const e = Section.open(top.obj.eval, 'eval', ['every', 'batchSize']);
-  const evalKey = Object.keys(e.obj)[0];
-  if (data.eval === null && evalKey !== undefined) {
-    throw new ConfigError(e.at(evalKey), 'is set, but there is no data.eval to evaluate on', 'set data.eval, or remove the eval section');
+  const e = Section.open(top.obj.eval, 'eval', ['every', 'batchSize', 'topK', 'useEma']);
+  const evalKey = Object.keys(e.obj).find((k) => k === 'every');
+  if (data.eval === null && data.evalFraction === null && evalKey !== undefined) {
+    throw new ConfigError(e.at(evalKey), 'is set, but there is no data.eval (or data.evalFraction) to evaluate on', 'set data.eval, or remove eval.every');
   }
-  const evaluation = { every: e.opt('every', int(0), EVAL_DEFAULTS.every), batchSize: e.opt('batchSize', orNull(int(1)), EVAL_DEFAULTS.batchSize) };
+  const evaluation = {
+    every: e.opt('every', int(0), EVAL_DEFAULTS.every),
+    batchSize: e.opt('batchSize', orNull(int(1)), EVAL_DEFAULTS.batchSize),
+    topK: e.opt('topK', int(1), EVAL_DEFAULTS.topK),
+    useEma: e.opt('useEma', bool, EVAL_DEFAULTS.useEma),
+  };
+  if (evaluation.useEma && training.ema === null) {
+    throw new ConfigError('eval.useEma', 'is true, but training.ema is not set, so there are no EMA weights', 'set training.ema (e.g. 0.9999)');
+  }
+
+  const c = Section.open(top.obj.checkpoint, 'checkpoint', ['every', 'keep']);
+  const checkpoint = { every: c.opt('every', int(0), CHECKPOINT_DEFAULTS.every), keep: c.opt('keep', int(1), CHECKPOINT_DEFAULTS.keep) };
+
+  const r = Section.open(top.obj.reliability, 'reliability', Object.keys(RELIABILITY_DEFAULTS));
+  const RD = RELIABILITY_DEFAULTS;
+  const reliability = {
+    onWorkerFailure: r.opt('onWorkerFailure', oneOf(['restart', 'reshard', 'abort'] as const), RD.onWorkerFailure),
+    maxRestarts: r.opt('maxRestarts', int(0), RD.maxRestarts),
+    stepTimeout: r.opt('stepTimeout', positive, RD.stepTimeout),
+    stallFactor: r.opt('stallFactor', nonNegative, RD.stallFactor),
+    stallMinSeconds: r.opt('stallMinSeconds', positive, RD.stallMinSeconds),
+    onNonFinite: r.opt('onNonFinite', oneOf(['stop', 'skip'] as const), RD.onNonFinite),
+  };
 
   for (const [key, src] of [['data.train', data.train], ['data.eval', data.eval]] as const) {
     if (src?.type !== 'mnist') continue;
@@ -304,6 +341,8 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     devices,
     log,
     eval: evaluation,
+    checkpoint,
+    reliability,
     runDir: resolve(opts.cwd, top.opt('runDir', text, join('runs', name))),
     configPath,
   };

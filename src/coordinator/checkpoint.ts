@@ -1,0 +1,149 @@
+// Checkpoints: runs/<name>/checkpoints/step-<k>/ holds the model in the tfjs LayersModel format
+// (model.json + weights.bin, loadable by tf.loadLayersModel as it is) and, beside it, what the
+// trainer needs to continue bit-identically: trainer-state.json (step, data cursor, seed, the
+// resolved config), optimizer.bin (the optimizer's slots) and ema.bin (EMA weights).
+//
+// Written into step-<k>.tmp-<pid> and renamed into place: a directory named step-<k> is always
+// complete, and --resume never looks at anything else.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config, OptimizerConfig } from '../shared/config/types.ts';
+import { MgpuError } from '../shared/errors.ts';
+import type { ModelLayout, VariableSpec } from '../shared/layout.ts';
+import { flatten } from '../shared/layout.ts';
+import { readFlatWeights, writeLayersModel } from '../shared/model-files.ts';
+
+export const STATE_FILE = 'trainer-state.json';
+const FORMAT = 'mgpu-train-checkpoint';
+
+export interface TrainerState {
+  format: typeof FORMAT;
+  version: 1;
+  step: number; // updates applied: the next step to run
+  epoch: number; // the epoch of the next step
+  seed: number; // the shuffle seed: with `step`, the data cursor
+  batchSize: number;
+  workers: number; // how many workers trained it (a resume may use another number)
+  optimizer: OptimizerConfig;
+  ema: number | null;
+  skippedSteps: number[];
+  restarts: number;
+  variables: VariableSpec[];
+  config: Config;
+  savedAt: string;
+}
+
+export interface Checkpoint {
+  dir: string;
+  state: TrainerState;
+  weights: Float32Array; // flat, trainable first
+  slots: Float32Array[];
+  ema: Float32Array | null;
+}
+
+const bytes = (a: Float32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+export function checkpointDir(runDir: string, step: number): string {
+  return path.join(runDir, 'checkpoints', `step-${step}`);
+}
+
+export function writeCheckpoint(dir: string, layout: ModelLayout, state: TrainerState, weights: Float32Array, slots: Float32Array[], ema: Float32Array | null): void {
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const pt = flatten(layout.variables).trainable;
+  const opt = new Float32Array(slots.length * pt);
+  slots.forEach((s, k) => opt.set(s, k * pt));
+  const extra: Record<string, string | Uint8Array> = { 'optimizer.bin': bytes(opt), [STATE_FILE]: JSON.stringify(state, null, 1) };
+  if (ema) extra['ema.bin'] = bytes(ema);
+  writeLayersModel(dir, layout, weights, extra);
+}
+
+/** Keeps the newest `keep` checkpoints, and removes temporary directories of dead writers. */
+export function pruneCheckpoints(runDir: string, keep: number): void {
+  const root = path.join(runDir, 'checkpoints');
+  if (!fs.existsSync(root)) return;
+  for (const dir of listComplete(root).slice(keep)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const name of fs.readdirSync(root)) {
+    const m = /\.tmp-(\d+)$/.exec(name);
+    if (m && !alive(Number(m[1]))) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Complete checkpoint directories under `root`, newest first. */
+function listComplete(root: string): string[] {
+  return fs.readdirSync(root)
+    .map((name) => ({ name, m: /^step-(\d+)$/.exec(name) }))
+    .filter((e) => e.m && fs.existsSync(path.join(root, e.name, STATE_FILE)))
+    .sort((a, b) => Number(b.m![1]) - Number(a.m![1]))
+    .map((e) => path.join(root, e.name));
+}
+
+/**
+ * The checkpoint --resume continues from: `target` is a checkpoint directory, or a run directory
+ * whose newest complete checkpoint is taken.
+ */
+export function findCheckpoint(target: string): string {
+  if (fs.existsSync(path.join(target, STATE_FILE))) return target;
+  const root = path.join(target, 'checkpoints');
+  const found = fs.existsSync(root) ? listComplete(root) : [];
+  if (found.length === 0) {
+    throw new MgpuError('E_USAGE', `no checkpoint to resume from in ${target}`, {
+      hint: 'name a run directory with checkpoints/step-<k>/ inside, or a checkpoint directory; set checkpoint.every to write them',
+    });
+  }
+  return found[0];
+}
+
+export function readCheckpoint(dir: string, layout: ModelLayout): Checkpoint {
+  let state: TrainerState;
+  try {
+    state = JSON.parse(fs.readFileSync(path.join(dir, STATE_FILE), 'utf8')) as TrainerState;
+  } catch (err) {
+    throw new MgpuError('E_USAGE', `cannot read ${path.join(dir, STATE_FILE)}: ${(err as Error).message}`);
+  }
+  if (state.format !== FORMAT || state.version !== 1) throw new MgpuError('E_USAGE', `${dir} is not an mgpu-train checkpoint (format ${state.format} version ${state.version})`);
+  const flat = flatten(layout.variables);
+  const weights = readFlatWeights(path.join(dir, 'model.json'), layout);
+  const opt = readFloats(path.join(dir, 'optimizer.bin'));
+  if (opt.length % Math.max(1, flat.trainable) !== 0) throw new MgpuError('E_USAGE', `${dir}/optimizer.bin holds ${opt.length} floats, not a multiple of the ${flat.trainable} trainable parameters`);
+  const slots = Array.from({ length: flat.trainable ? opt.length / flat.trainable : 0 }, (_, k) => opt.slice(k * flat.trainable, (k + 1) * flat.trainable));
+  const emaFile = path.join(dir, 'ema.bin');
+  const ema = fs.existsSync(emaFile) ? readFloats(emaFile) : null;
+  if (ema && ema.length !== flat.total) throw new MgpuError('E_USAGE', `${emaFile} holds ${ema.length} floats, the model has ${flat.total}`);
+  return { dir, state, weights, slots, ema };
+}
+
+function readFloats(file: string): Float32Array {
+  const b = fs.readFileSync(file);
+  const copy = new Uint8Array(b.byteLength);
+  copy.set(b);
+  return new Float32Array(copy.buffer);
+}
+
+/** Refuses a resume whose config changes the model or the global batch, saying what differs. */
+export function checkResumable(state: TrainerState, cfg: Config, layout: ModelLayout): void {
+  const refuse = (what: string) => {
+    throw new MgpuError('E_CONFIG', `cannot resume from this checkpoint: ${what}`, {
+      hint: 'resume with the config the checkpoint was written with (it is saved in trainer-state.json), or start a new run',
+    });
+  };
+  const a = state.variables;
+  const b = layout.variables;
+  if (a.length !== b.length) refuse(`the model has ${b.length} variables, the checkpoint ${a.length}`);
+  a.forEach((v, i) => {
+    if (v.name !== b[i].name) refuse(`variable ${i} is ${b[i].name} in the model but ${v.name} in the checkpoint`);
+    if (v.shape.join('x') !== b[i].shape.join('x')) refuse(`variable ${v.name} has shape [${b[i].shape}] in the model but [${v.shape}] in the checkpoint`);
+  });
+  if (state.batchSize !== cfg.training.batchSize) refuse(`training.batchSize is ${cfg.training.batchSize}, the checkpoint was trained with ${state.batchSize}`);
+  if (state.optimizer.name !== cfg.optimizer.name) refuse(`optimizer.name is ${cfg.optimizer.name}, the checkpoint's optimizer state is ${state.optimizer.name}'s`);
+  if (state.seed !== cfg.training.seed) refuse(`training.seed is ${cfg.training.seed}, the checkpoint's data order used seed ${state.seed}`);
+  if ((state.ema === null) !== (cfg.training.ema === null)) refuse(`training.ema is ${cfg.training.ema}, the checkpoint's is ${state.ema}`);
+}

@@ -1,0 +1,60 @@
+// Shared plumbing for the gradient kernels this directory adds to tfjs-backend-wasm.
+//
+// A kernel here gets `tf` at registration time (never imports @tensorflow/tfjs itself, so this
+// module costs nothing on tfjs-node), reads its inputs as views of the wasm heap, and either
+// fills a heap output in plain JS or hands heap tensors to the wasm backend's own kernels
+// (BatchMatMul, Transpose, Reshape) through their kernelFunc, as the wasm backend's kernels do
+// among themselves.
+//
+// The wasm heap may grow whenever a tensor is allocated, and growing it detaches every
+// Float32Array view of the old buffer: take views only after the last allocation.
+import type { DataType, NamedAttrMap, NamedTensorInfoMap, TensorInfo, backend_util } from '@tensorflow/tfjs';
+import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+
+export type TF = typeof import('@tensorflow/tfjs');
+export type Conv2DInfo = backend_util.Conv2DInfo;
+export type Pad = 'valid' | 'same' | number | backend_util.ExplicitPadding;
+
+export const BACKEND = 'wasm';
+
+/** What each kernel receives. */
+export interface KernelArgs<A> {
+  inputs: NamedTensorInfoMap;
+  backend: BackendWasm;
+  attrs: A;
+}
+
+/** Runs another kernel of the wasm backend on heap tensors (no engine bookkeeping, no tape). */
+export function runKernel(tf: TF, backend: BackendWasm, name: string, inputs: NamedTensorInfoMap, attrs: NamedAttrMap = {}): TensorInfo {
+  const k = tf.getKernel(name, BACKEND);
+  if (!k) throw new Error(`mgpu wasm kernels: the wasm backend has no '${name}' kernel to build on`);
+  return k.kernelFunc({ inputs, backend, attrs }) as TensorInfo;
+}
+
+export function dispose(backend: BackendWasm, ...infos: TensorInfo[]): void {
+  for (const t of infos) backend.disposeData(t.dataId);
+}
+
+/** A float32 view of a heap tensor; valid until the next allocation. */
+export function f32(backend: BackendWasm, t: TensorInfo): Float32Array {
+  return backend.typedArrayFromHeap(t) as Float32Array;
+}
+
+export function requireFloat32(kernel: string, ...ts: [string, TensorInfo][]): void {
+  for (const [name, t] of ts) {
+    if (t.dtype !== 'float32') throw new Error(`${kernel} (wasm, mgpu): ${name} must be float32, got ${t.dtype}`);
+  }
+}
+
+/** Refuses dilations other than 1: tfjs's own gradients of these ops refuse them too. */
+export function requireUnitDilations(kernel: string, dilations: number | [number, number] | undefined | null): void {
+  if (dilations == null) return;
+  const [dh, dw] = typeof dilations === 'number' ? [dilations, dilations] : dilations;
+  if (dh !== 1 || dw !== 1) {
+    throw new Error(`${kernel} (wasm, mgpu): dilations [${dh}, ${dw}] are not supported, only 1`);
+  }
+}
+
+export function makeOutput(backend: BackendWasm, shape: number[], dtype: DataType = 'float32', values?: Float32Array | Int32Array): TensorInfo {
+  return backend.makeOutput(shape, dtype, undefined, values);
+}
