@@ -6,7 +6,7 @@ import { loadConfig } from '../shared/config/load.ts';
 import { formatError, MgpuError } from '../shared/errors.ts';
 import { discoverGpus } from '../coordinator/devices.ts';
 import { makeProgress } from '../coordinator/progress.ts';
-import { exitCodeFor } from '../coordinator/signals.ts';
+import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
 import { train } from '../coordinator/train.ts';
 import { flagOverrides } from './flag-overrides.ts';
 
@@ -32,8 +32,14 @@ async function main(): Promise<void> {
     async (argv) => {
       const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
       const resume = argv.resume === undefined ? null : argv.resume === '' ? cfg.runDir : argv.resume;
-      const result = await train(cfg, makeProgress(cfg.log.every), { resume });
-      if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
+      const progress = makeProgress(cfg.log.every);
+      const signals = watchSignals((text) => progress.line(text));
+      try {
+        const result = await train(cfg, progress, { resume, signals });
+        if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
+      } finally {
+        signals.dispose();
+      }
     })
     .command('devices', 'list the GPUs mgpu-train can use, or say why there are none', () => {}, () => {
       const found = discoverGpus();

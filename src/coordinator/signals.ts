@@ -6,13 +6,16 @@ import os from 'node:os';
 export interface SignalWatch {
   /** The signal that asked the run to stop, if any. */
   requested(): NodeJS.Signals | null;
+  /** What a second Ctrl-C does before the process exits (kill the workers). */
+  onStopNow(fn: () => void): void;
   dispose(): void;
 }
 
 export const exitCodeFor = (signal: NodeJS.Signals): number => 128 + (os.constants.signals[signal] ?? 0);
 
-export function watchSignals(say: (text: string) => void, stopNow: () => void): SignalWatch {
+export function watchSignals(say: (text: string) => void): SignalWatch {
   let first: NodeJS.Signals | null = null;
+  let stopNow = () => {};
   const on = (signal: NodeJS.Signals) => {
     if (first === null) {
       first = signal;
@@ -27,6 +30,9 @@ export function watchSignals(say: (text: string) => void, stopNow: () => void): 
   process.on('SIGTERM', on);
   return {
     requested: () => first,
+    onStopNow(fn) {
+      stopNow = fn;
+    },
     dispose() {
       process.off('SIGINT', on);
       process.off('SIGTERM', on);

@@ -27,13 +27,15 @@ import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import { openSession } from './session.ts';
 import { runDevices } from './session.ts';
-import { watchSignals } from './signals.ts';
+import type { SignalWatch } from './signals.ts';
 import { StepDeadline } from './step-deadline.ts';
 import { GroupFailure } from './worker-group.ts';
 
 export interface TrainOptions {
   /** --resume: a run directory (its newest checkpoint) or a checkpoint directory. */
   resume?: string | null;
+  /** Ctrl-C / SIGTERM, watched by the CLI: the loop stops after the step in progress. */
+  signals?: SignalWatch;
 }
 
 export interface TrainResult {
@@ -129,7 +131,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   };
 
   const deadline = new StepDeadline(cfg.reliability);
-  const signals = watchSignals((t) => out.line(t), () => s.group.killAll());
+  const signals = opts.signals ?? { requested: () => null, onStopNow: () => {}, dispose: () => {} };
+  signals.onStopNow(() => s.group.killAll());
   const window = newWindow();
   let completed = startStep;
   let lastLoss = NaN;
@@ -196,8 +199,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     out.done();
     const interrupted = signals.requested();
     if (interrupted) {
-      const dir = saveCheckpoint(completed);
-      out.line(`stopped by ${interrupted} after step ${completed}; checkpoint in ${dir} (continue with --resume ${cfg.runDir})`);
+      const saved = completed > startStep ? `; checkpoint in ${saveCheckpoint(completed)} (continue with --resume)` : '';
+      out.line(`stopped by ${interrupted} after step ${completed}${saved}`);
       return result(null, null, interrupted);
     }
     // ---- end: evaluate, save -----------------------------------------------------------------
@@ -218,7 +221,6 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     }
     throw err;
   } finally {
-    signals.dispose();
     metrics.close();
     await s.close();
   }

@@ -100,3 +100,8 @@ test('a missing file or a directory', async () => {
     return true;
   });
 });
+
+test('a long header is listed shortened', async () => {
+  const names = Array.from({ length: 100 }, (_, i) => `pixel${i}`);
+  await rejects(`${names.join(',')}\n${names.map(() => 0).join(',')}\n`, /its columns are "pixel0", .*"pixel29", \.\.\. \(100 in all\)$/);
+});

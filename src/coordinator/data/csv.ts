@@ -292,7 +292,8 @@ class CsvParser {
       const trimmed = names.map((n) => n.trim());
       if (trimmed.filter((n) => n === wanted.trim()).length === 1) at = trimmed.indexOf(wanted.trim());
     }
-    const list = names.map(quote).join(', ');
+    const shown = names.length > 30 ? [...names.slice(0, 30).map(quote), `... (${names.length} in all)`] : names.map(quote);
+    const list = shown.join(', ');
     if (at < 0) {
       this.fail(`line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.label); its columns are ${list}`, `set ${this.keyPath}.label to the label column's name`);
     }
@@ -493,7 +494,8 @@ export async function loadCsv(src: CsvSource, keyPath: string): Promise<Dataset>
   const parser = new CsvParser(src, keyPath);
   try {
     const stream = fs.createReadStream(src.path, { highWaterMark: CHUNK_BYTES });
-    for await (const chunk of stream) parser.chunk(chunk as Buffer);
+    // A plain Uint8Array view: the hot loops then see one array type, not Buffer and Uint8Array.
+    for await (const chunk of stream) parser.chunk(new Uint8Array((chunk as Buffer).buffer, (chunk as Buffer).byteOffset, (chunk as Buffer).length));
   } catch (err) {
     if (err instanceof DataError) throw err;
     const e = err as NodeJS.ErrnoException;
