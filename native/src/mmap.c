@@ -10,6 +10,7 @@
 //     runtime refuses or copies external buffers (V8 sandbox builds such as Electron's): the
 //     caller then falls back to positional I/O.
 //   pageSize() -> number
+//   allocate(fd, offset, length) -> undefined  (posix_fallocate: reserve the pages before mapping)
 //   externalBuffersAllowed() -> boolean  (a probe: the same check map() makes, without a file)
 //
 // Errors are thrown as JS errors: a system call failure carries `code` (e.g. 'EBADF'), `errno`
@@ -20,6 +21,7 @@
 #include <node_api.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +41,11 @@ static const char* errno_name(int err) {
     case EBADF: return "EBADF";
     case EEXIST: return "EEXIST";
     case EFBIG: return "EFBIG";
+    case EINTR: return "EINTR";
+    case EIO: return "EIO";
+    case EISDIR: return "EISDIR";
+    case ENOTSUP: return "ENOTSUP";
+    case ESPIPE: return "ESPIPE";
     case EINVAL: return "EINVAL";
     case EMFILE: return "EMFILE";
     case ENFILE: return "ENFILE";
@@ -78,12 +85,13 @@ static void throw_range(napi_env env, const char* code, const char* fmt, double 
   napi_throw_range_error(env, code, message);
 }
 
-// Reads args[i] as an integer in [min, max]; throws and returns 0 otherwise.
-static int get_integer(napi_env env, napi_value value, const char* name, double min, double max, double* out) {
+// Reads `value` as an integer in [min, max]; throws (naming fn and the argument) and returns 0 otherwise.
+static int get_integer(napi_env env, const char* fn, napi_value value, const char* name, double min, double max,
+                       double* out) {
   napi_valuetype type;
   if (napi_typeof(env, value, &type) != napi_ok || type != napi_number) {
     char message[160];
-    snprintf(message, sizeof message, "map: %s must be a number", name);
+    snprintf(message, sizeof message, "%s: %s must be a number", fn, name);
     napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", message);
     return 0;
   }
@@ -91,7 +99,7 @@ static int get_integer(napi_env env, napi_value value, const char* name, double 
   napi_get_value_double(env, value, &v);
   if (!isfinite(v) || v != floor(v) || v < min || v > max) {
     char message[200];
-    snprintf(message, sizeof message, "map: %s must be an integer in [%.0f, %.0f], got %g", name, min, max, v);
+    snprintf(message, sizeof message, "%s: %s must be an integer in [%.0f, %.0f], got %g", fn, name, min, max, v);
     napi_throw_range_error(env, "ERR_OUT_OF_RANGE", message);
     return 0;
   }
@@ -144,9 +152,9 @@ static napi_value Map(napi_env env, napi_callback_info info) {
     return NULL;
   }
   double fd_d, offset_d, length_d;
-  if (!get_integer(env, args[0], "fd", 0, 2147483647.0, &fd_d)) return NULL;
-  if (!get_integer(env, args[1], "offset", 0, MAX_SAFE, &offset_d)) return NULL;
-  if (!get_integer(env, args[2], "length", 0, MAX_SAFE, &length_d)) return NULL;
+  if (!get_integer(env, "map", args[0], "fd", 0, 2147483647.0, &fd_d)) return NULL;
+  if (!get_integer(env, "map", args[1], "offset", 0, MAX_SAFE, &offset_d)) return NULL;
+  if (!get_integer(env, "map", args[2], "length", 0, MAX_SAFE, &length_d)) return NULL;
 
   const double page = (double)sysconf(_SC_PAGESIZE);
   if (length_d == 0) {
@@ -226,6 +234,38 @@ static napi_value Map(napi_env env, napi_callback_info info) {
   }
 }
 
+// allocate(fd, offset, length): posix_fallocate, so the pages of a tmpfs file exist before they
+// are touched through a mapping. Without it a store into a sparse page of a full /dev/shm raises
+// SIGBUS (the process dies with no message); with it the shortage is an ENOSPC error here.
+static napi_value Allocate(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value args[3];
+  if (napi_get_cb_info(env, info, &argc, args, NULL, NULL) != napi_ok) return NULL;
+  if (argc < 3) {
+    napi_throw_type_error(env, "ERR_MISSING_ARGS", "allocate(fd, offset, length) takes three numbers");
+    return NULL;
+  }
+  double fd_d, offset_d, length_d;
+  if (!get_integer(env, "allocate", args[0], "fd", 0, 2147483647.0, &fd_d)) return NULL;
+  if (!get_integer(env, "allocate", args[1], "offset", 0, MAX_SAFE, &offset_d)) return NULL;
+  if (!get_integer(env, "allocate", args[2], "length", 1, MAX_SAFE, &length_d)) return NULL;
+  char context[128];
+  snprintf(context, sizeof context, "(fd %.0f, offset %.0f, length %.0f)", fd_d, offset_d, length_d);
+  if (sizeof(off_t) < 8 && offset_d + length_d > 2147483647.0) {
+    throw_errno(env, "posix_fallocate", EFBIG, context);
+    return NULL;
+  }
+  int err;
+  do {
+    err = posix_fallocate((int)fd_d, (off_t)offset_d, (off_t)length_d);
+  } while (err == EINTR);
+  if (err != 0) {
+    throw_errno(env, "posix_fallocate", err, context);
+    return NULL;
+  }
+  return NULL;  // undefined
+}
+
 static napi_value PageSize(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value v;
@@ -254,6 +294,7 @@ NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
     {"map", NULL, Map, NULL, NULL, NULL, napi_enumerable, NULL},
     {"pageSize", NULL, PageSize, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"allocate", NULL, Allocate, NULL, NULL, NULL, napi_enumerable, NULL},
     {"externalBuffersAllowed", NULL, ExternalBuffersAllowed, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok) return NULL;

@@ -1,10 +1,12 @@
 // mgpu-train's command line: parse, load + validate the experiment config, run the command.
 // Exit codes: 0 done, 2 usage / config / input errors, 1 a failure during the run.
-import yargs from 'yargs';
+import path from 'node:path';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadConfig } from '../shared/config/load.ts';
 import { formatError, MgpuError } from '../shared/errors.ts';
 import { discoverGpus } from '../coordinator/devices.ts';
+import { runEval, runPredict } from '../coordinator/inference.ts';
 import { makeProgress } from '../coordinator/progress.ts';
 import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
 import { train } from '../coordinator/train.ts';
@@ -15,18 +17,25 @@ const EXAMPLE = `Examples:
   mgpu-train train exp.yaml --gpus 0,1 --set optimizer.learningRate=3e-4
   mgpu-train train exp.yaml --simulate 4                        4 simulated GPUs on the CPU
   mgpu-train train exp.yaml --resume                           continue from the newest checkpoint
+  mgpu-train eval exp.yaml --checkpoint runs/exp               evaluate the newest checkpoint
+  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.npy
   mgpu-train devices                                           what GPUs mgpu-train sees`;
+
+/** The flags every command that starts workers takes. */
+function withDevices<T>(y: Argv<T>) {
+  return y
+    .positional('config', { type: 'string', describe: 'experiment file (YAML or JSON)', demandOption: true })
+    .option('gpus', { type: 'string', describe: 'GPU ids to use, e.g. 0,1 (default: all visible)' })
+    .option('simulate', { type: 'number', describe: 'run N simulated GPUs on the CPU' })
+    .option('backend', { type: 'string', choices: ['auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'], describe: 'tfjs backend of the workers' })
+    .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' });
+}
 
 async function main(): Promise<void> {
   await yargs(hideBin(process.argv))
     .scriptName('mgpu-train')
     .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.')
-    .command('train <config>', 'train the model an experiment config describes', (y) => y
-      .positional('config', { type: 'string', describe: 'experiment file (YAML or JSON)', demandOption: true })
-      .option('gpus', { type: 'string', describe: 'GPU ids to use, e.g. 0,1 (default: all visible)' })
-      .option('simulate', { type: 'number', describe: 'run N simulated GPUs on the CPU' })
-      .option('backend', { type: 'string', choices: ['auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'], describe: 'tfjs backend of the workers' })
-      .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' })
+    .command('train <config>', 'train the model an experiment config describes', (y) => withDevices(y)
       .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' })
       .option('resume', { type: 'string', describe: 'continue from the newest checkpoint of the run (or of the directory given)' }),
     async (argv) => {
@@ -40,6 +49,22 @@ async function main(): Promise<void> {
       } finally {
         signals.dispose();
       }
+    })
+    .command('eval <config>', 'evaluate a checkpoint or model on the eval data, sharded over the workers', (y) => withDevices(y)
+      .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory (its newest checkpoint) or a model directory' })
+      .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" }),
+    async (argv) => {
+      const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
+      await runEval(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
+    })
+    .command('predict <config>', 'write the model\'s outputs for the rows of an .npy file, in input order', (y) => withDevices(y)
+      .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory or a model directory' })
+      .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" })
+      .option('input', { type: 'string', demandOption: true, describe: 'features, .npy with one row per sample' })
+      .option('output', { type: 'string', demandOption: true, describe: 'where the predictions go (.npy, float32)' }),
+    async (argv) => {
+      const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
+      await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, path.resolve(argv.input), path.resolve(argv.output));
     })
     .command('devices', 'list the GPUs mgpu-train can use, or say why there are none', () => {}, () => {
       const found = discoverGpus();

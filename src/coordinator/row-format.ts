@@ -24,6 +24,10 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyP
   const outRow = layout.outputShape.slice(1) as number[];
   const labelRow = ds.labels.shape.slice(1);
   const outSize = sizeOf(outRow);
+  if (labelRow.length === 1 && labelRow[0] === 0) {
+    // Rows without labels (prediction): nothing to check, nothing to copy.
+    return { featureDtype: ds.features.dtype, featureShape: featureShape as number[], labelDtype: 'float32', labelShape: [0] };
+  }
   if (loss === 'sparseCategoricalCrossentropy') {
     if (sizeOf(labelRow) !== 1) {
       throw new DataError(`${keyPath}: sparseCategoricalCrossentropy wants one class index per sample, but label rows of ${ds.source} have shape ${shape(labelRow)}`, 'use categoricalCrossentropy for one-hot labels');

@@ -23,12 +23,19 @@ export interface MmapAddon {
    */
   map(fd: number, offset: number, length: number): ArrayBuffer;
   pageSize(): number;
+  /**
+   * posix_fallocate: makes the pages of [offset, offset + length) exist. On tmpfs, a store
+   * through a mapping into a page that does not exist yet, when the filesystem is full, raises
+   * SIGBUS and kills the process; after this, the shortage was an ENOSPC error here instead.
+   */
+  allocate(fd: number, offset: number, length: number): void;
 }
 
 /** The binary's own surface (see native/src/mmap.c). */
 interface RawAddon {
   map(fd: number, offset: number, length: number): ArrayBuffer | null;
   pageSize(): number;
+  allocate(fd: number, offset: number, length: number): void;
   externalBuffersAllowed(): boolean;
 }
 
@@ -67,7 +74,7 @@ export function loadMmap(): MmapAddon | null {
     mmapUnavailableReason = `the mmap addon ${file} does not load: ${(err as Error).message.split('\n')[0]} (rebuild it with \`npm run build:native\`)`;
     return null;
   }
-  if (typeof raw.map !== 'function' || typeof raw.pageSize !== 'function' || typeof raw.externalBuffersAllowed !== 'function') {
+  if (!['map', 'pageSize', 'allocate', 'externalBuffersAllowed'].every((f) => typeof (raw as unknown as Record<string, unknown>)[f] === 'function')) {
     mmapUnavailableReason = `the mmap addon ${file} is from another version of the project (rebuild it with \`npm run build:native\`)`;
     return null;
   }
@@ -77,6 +84,7 @@ export function loadMmap(): MmapAddon | null {
   }
   loaded = {
     pageSize: () => raw.pageSize(),
+    allocate: (fd, offset, length) => raw.allocate(fd, offset, length),
     map(fd, offset, length) {
       const buffer = raw.map(fd, offset, length);
       if (buffer === null) throw new Error('map: this runtime refused an external ArrayBuffer over the mapping');
@@ -196,4 +204,24 @@ export function openSlabAccess(fd: number, size: number, options: { mmap?: boole
   } catch (err) {
     return new PositionalAccess(fd, size, `mapping the slab failed: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Makes every page of the slab's first `size` bytes exist (posix_fallocate through the addon),
+ * so that writes through a mapping can never meet a full tmpfs (SIGBUS). For the coordinator,
+ * once, right after the slab is sized. Returns false, doing nothing, when the addon is not
+ * available (positional I/O then reports ENOSPC as an ordinary error). Throws the system's error
+ * (code ENOSPC, EFBIG, ...) when the pages cannot be had.
+ */
+export function reserveSlab(fd: number, size: number): boolean {
+  const addon = loadMmap();
+  if (!addon || size === 0) return false;
+  try {
+    addon.allocate(fd, 0, size);
+  } catch (err) {
+    // A filesystem without fallocate (EOPNOTSUPP) has nothing to reserve: not an error.
+    if ((err as { code?: string }).code === 'ENOTSUP') return false;
+    throw err;
+  }
+  return true;
 }

@@ -31,9 +31,14 @@ export class ShardReader {
     const l = new VIEW[ld](buf.slice(fBytes).buffer);
     const x = this.tf.tensor(f, [n, ...featureShape], fd === 'uint8' ? 'int32' : fd);
     const y = this.tf.tensor(l, [n, ...labelShape], ld === 'uint8' ? 'int32' : ld);
-    if (x.dtype === 'float32') return { x, y };
-    const xf = this.tf.cast(x, 'float32');
-    x.dispose();
-    return { x: xf, y };
+    // Models and losses compute in float32; integer labels (class indices) stay exact in it.
+    return { x: this.asFloat(x), y: this.asFloat(y) };
+  }
+
+  private asFloat(t: Tensor): Tensor {
+    if (t.dtype === 'float32') return t;
+    const f = this.tf.cast(t, 'float32');
+    t.dispose();
+    return f;
   }
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
-import { loadMmap, mmapUnavailableReason, openSlabAccess } from '../../src/shared/mapped-memory.ts';
+import { loadMmap, mmapUnavailableReason, openSlabAccess, reserveSlab } from '../../src/shared/mapped-memory.ts';
 
 const mm = loadMmap();
 const skip = mm ? false : `the mmap addon is unavailable: ${mmapUnavailableReason}`;
@@ -106,5 +106,18 @@ test('many mappings made and dropped are unmapped by the garbage collector', { s
     await new Promise((r) => setTimeout(r, 20)); // finalisers run from the event loop
   }
   assert.ok(maps() <= before, `every dropped mapping was unmapped (${maps()} left, ${before} before)`);
+  fs.closeSync(fd);
+});
+
+test('reserveSlab makes the pages exist up front (no SIGBUS on a full tmpfs later); an impossible size is ENOSPC/EFBIG', { skip }, () => {
+  const size = 64 * 4096;
+  const fd = slabFile(size);
+  assert.equal(fs.fstatSync(fd).blocks, 0, 'a fresh ftruncate is sparse');
+  assert.equal(reserveSlab(fd, size), true);
+  assert.ok(fs.fstatSync(fd).blocks * 512 >= size, 'every page is allocated');
+  assert.equal(fs.fstatSync(fd).size, size, 'the size is unchanged');
+  assert.throws(() => mm!.allocate(fd, 0, 2 ** 52), (e: Error & { code?: string; syscall?: string }) =>
+    ['ENOSPC', 'EFBIG'].includes(e.code ?? '') && e.syscall === 'posix_fallocate');
+  assert.throws(() => mm!.allocate(fd, 0, 0), /allocate: length must be an integer/);
   fs.closeSync(fd);
 });

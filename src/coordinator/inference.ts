@@ -1,0 +1,75 @@
+// `mgpu-train eval` and `mgpu-train predict`: a trained model (a checkpoint, or any LayersModel
+// directory such as runs/<name>/final) evaluated or applied by the same workers that train,
+// each rank taking its share of every chunk.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../shared/config/types.ts';
+import { MgpuError } from '../shared/errors.ts';
+import type { ModelLayout } from '../shared/layout.ts';
+import { readFlatWeights } from '../shared/model-files.ts';
+import { readNpy, writeNpy } from '../shared/npy.ts';
+import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
+import type { Dataset } from './data/dataset.ts';
+import { loadSplits } from './data/splits.ts';
+import { evaluate, predict, type EvalResult } from './evaluate.ts';
+import type { Progress } from './progress.ts';
+import { openSession, runDevices } from './session.ts';
+
+export interface ModelSource {
+  dir: string; // a checkpoint, a run directory (its newest checkpoint) or a LayersModel directory
+  ema: boolean; // use the checkpoint's EMA weights
+}
+
+/** The weights to run, read once the workers have reported the model layout. */
+function weightsFrom(src: ModelSource): (layout: ModelLayout) => Float32Array {
+  return (layout) => {
+    const isModelDir = fs.existsSync(path.join(src.dir, 'model.json')) && !fs.existsSync(path.join(src.dir, STATE_FILE));
+    if (isModelDir) {
+      if (src.ema) throw new MgpuError('E_USAGE', `--ema needs a checkpoint with EMA weights; ${src.dir} is a plain model directory`);
+      return readFlatWeights(path.join(src.dir, 'model.json'), layout);
+    }
+    const ckpt = readCheckpoint(findCheckpoint(src.dir), layout);
+    if (!src.ema) return ckpt.weights;
+    if (!ckpt.ema) throw new MgpuError('E_USAGE', `${ckpt.dir} holds no EMA weights (the run had no training.ema)`);
+    return ckpt.ema;
+  };
+}
+
+export async function runEval(cfg: Config, out: Progress, src: ModelSource): Promise<EvalResult> {
+  const { eval: evalSet } = await loadSplits(cfg);
+  if (!evalSet) throw new MgpuError('E_CONFIG', 'data.eval: nothing to evaluate on', { hint: 'set data.eval or data.evalFraction in the config' });
+  const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
+  const s = await openSession(cfg, runDevices(cfg, out), {
+    data: [evalSet], dataKeys: [cfg.data.eval ? 'data.eval' : 'data.evalFraction'], maxBatch: batch, initialWeights: weightsFrom(src),
+  });
+  try {
+    const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK);
+    out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${s.group.active.length} worker(s):`);
+    out.line(`  samples   ${r.samples}`);
+    out.line(`  loss      ${r.loss.toFixed(6)}`);
+    if (r.accuracy !== null) out.line(`  accuracy  ${(100 * r.accuracy).toFixed(2)}%`);
+    if (r.topK !== null) out.line(`  top-${r.k}     ${(100 * r.topK).toFixed(2)}%`);
+    out.line(`  mae       ${r.mae.toFixed(6)}`);
+    return r;
+  } finally {
+    await s.close();
+  }
+}
+
+export async function runPredict(cfg: Config, out: Progress, src: ModelSource, input: string, output: string): Promise<{ shape: number[] }> {
+  const features = readNpy(input);
+  const count = features.shape[0];
+  if (count === undefined || count === 0) throw new MgpuError('E_DATA', `--input ${input} holds no rows (shape [${features.shape}])`);
+  // Unlabeled rows: labels with zero values per row.
+  const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source: input };
+  const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
+  const s = await openSession(cfg, runDevices(cfg, out), { data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src) });
+  try {
+    const { values, shape } = await predict(s, ds, batch);
+    writeNpy(output, { dtype: 'float32', shape, data: values });
+    out.line(`predicted ${count} rows with ${s.group.active.length} worker(s) → ${output} (float32 [${shape.join(', ')}])`);
+    return { shape };
+  } finally {
+    await s.close();
+  }
+}
