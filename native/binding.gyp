@@ -6,7 +6,9 @@
     {
       "target_name": "mgpu_mmap",
       "sources": ["src/mmap.c"],
-      "cflags_c": ["-std=c11", "-O2", "-Wall", "-Wextra", "-D_GNU_SOURCE"],
+      "defines": ["_GNU_SOURCE"],
+      "cflags_c": ["-std=c11", "-O2", "-Wall", "-Wextra"],
+      "libraries": ["-lm"],
       "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O2", "-Wall", "-Wextra"] },
       "conditions": [
         ["OS=='win'", { "type": "none" }]

@@ -161,12 +161,12 @@ static napi_value Map(napi_env env, napi_callback_info info) {
     napi_throw_range_error(env, "ERR_OUT_OF_RANGE", "map: length is 0; a mapping needs at least one page");
     return NULL;
   }
-  if (fmod(offset_d, page) != 0) {
+  if ((uint64_t)offset_d % (uint64_t)page != 0) {
     throw_range(env, "ERR_INVALID_ARG_VALUE", "map: offset %.0f is not a multiple of the page size (%.0f); the nearest aligned offset below is %.0f",
                 offset_d, page, floor(offset_d / page) * page);
     return NULL;
   }
-  if (fmod(length_d, page) != 0) {
+  if ((uint64_t)length_d % (uint64_t)page != 0) {
     throw_range(env, "ERR_INVALID_ARG_VALUE", "map: length %.0f is not a multiple of the page size (%.0f); round it up to %.0f",
                 length_d, page, ceil(length_d / page) * page);
     return NULL;

@@ -7,18 +7,27 @@ import { gatherRows, type Dataset } from './data/dataset.ts';
 
 export class Stager {
   private readonly buffer: Uint8Array;
+  // What each slot holds, so a batch staged ahead is not staged twice; eval and predict chunks
+  // overwrite a slot and leave no tag, so a staged batch can never be mistaken for another.
+  private readonly tags: [string | null, string | null] = [null, null];
 
   constructor(private readonly slab: Slab, private readonly layout: SlabLayout) {
     this.buffer = new Uint8Array(layout.inputBytes);
   }
 
-  /** `indices[s.start..s.end)` are the dataset rows of shard s. */
-  stage(ds: Dataset, indices: Uint32Array, shards: Shard[], slot: 0 | 1): void {
+  /** `indices[s.start..s.end)` are the dataset rows of shard s; `tag` names the content. */
+  stage(ds: Dataset, indices: Uint32Array, shards: Shard[], slot: 0 | 1, tag: string | null = null): void {
+    this.tags[slot] = null;
     for (const s of shards) {
       const rows = indices.subarray(s.start, s.end);
       const f = gatherRows(ds.features, rows, this.buffer, 0);
       const l = gatherRows(ds.labels, rows, this.buffer, f);
       this.slab.write(this.layout.input[s.rank][slot], this.buffer.subarray(0, f + l));
     }
+    this.tags[slot] = tag;
+  }
+
+  holds(slot: 0 | 1, tag: string): boolean {
+    return this.tags[slot] === tag;
   }
 }

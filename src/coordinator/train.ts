@@ -15,7 +15,7 @@ import type { Config } from '../shared/config/types.ts';
 import { MgpuError, WorkerError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
-import { assignShards } from '../shared/shard.ts';
+import { assignShards, type Shard } from '../shared/shard.ts';
 import { BatchPlan } from './batch-plan.ts';
 import { checkpointDir, checkResumable, findCheckpoint, pruneCheckpoints, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { loadSplits } from './data/splits.ts';
@@ -25,8 +25,8 @@ import type { Progress } from './progress.ts';
 import { averageState } from './reduce/average-state.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
-import { openSession } from './session.ts';
-import { runDevices } from './session.ts';
+import type { Dataset } from './data/dataset.ts';
+import { openSession, runDevices, type Session } from './session.ts';
 import type { SignalWatch } from './signals.ts';
 import { StepDeadline } from './step-deadline.ts';
 import { GroupFailure } from './worker-group.ts';
@@ -131,6 +131,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   };
 
   const deadline = new StepDeadline(cfg.reliability);
+  const staged = stagedBatches(s, trainSet);
   const signals = opts.signals ?? { requested: () => null, onStopNow: () => {}, dispose: () => {} };
   signals.onStopNow(() => s.group.killAll());
   const window = newWindow();
@@ -146,22 +147,27 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       const n = batch.indices.length;
       const slot = (step % 2) as 0 | 1;
       let shards = assignShards(n, s.group.active);
-      // ---- b) stage --------------------------------------------------------------------------
-      s.stager.stage(trainSet, batch.indices, shards, slot);
+      // ---- b) stage (usually done already: the previous step staged this batch) -------------
+      if (!staged.matches(step, shards)) staged.stage(step, batch.indices, shards);
       const t1 = performance.now();
-      // ---- c) dispatch + d) gather -----------------------------------------------------------
+      // ---- c) dispatch + d) gather; meanwhile the next batch goes into the other buffer --------
       let replies: GradsMessage[];
       for (;;) {
+        const gathering = s.group.all<GradsMessage>((r) => {
+          const sh = shards.find((x) => x.rank === r)!;
+          return { type: 'step', step, n: sh.end - sh.start, batch: n, slot, weightsVersion: s.weightsVersion, micro: cfg.training.accumulateSteps };
+        }, `step ${step}`, shards.map((sh) => sh.rank), deadline.ms());
+        if (step + 1 < plan.totalSteps) {
+          const next = plan.batchAt(step + 1);
+          staged.stage(step + 1, next.indices, assignShards(next.indices.length, s.group.active));
+        }
         try {
-          replies = await s.group.all<GradsMessage>((r) => {
-            const sh = shards.find((x) => x.rank === r)!;
-            return { type: 'step', step, n: sh.end - sh.start, batch: n, slot, weightsVersion: s.weightsVersion, micro: cfg.training.accumulateSteps };
-          }, `step ${step}`, shards.map((sh) => sh.rank), deadline.ms());
+          replies = await gathering;
           break;
         } catch (err) {
           await recover(err, step);
           shards = assignShards(n, s.group.active);
-          s.stager.stage(trainSet, batch.indices, shards, slot);
+          staged.stage(step, batch.indices, shards);
         }
       }
       const t2 = performance.now();
@@ -231,6 +237,16 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts,
     };
   }
+}
+
+/** Stages a step's shards into its slot once: a batch staged ahead is not staged again. */
+function stagedBatches(s: Session, ds: Dataset) {
+  const tag = (step: number, shards: Shard[]) => `${step}|${shards.map((x) => `${x.rank}:${x.start}-${x.end}`).join(',')}`;
+  const slotOf = (step: number) => (step % 2) as 0 | 1;
+  return {
+    matches: (step: number, shards: Shard[]) => s.stager.holds(slotOf(step), tag(step, shards)),
+    stage: (step: number, indices: Uint32Array, shards: Shard[]) => s.stager.stage(ds, indices, shards, slotOf(step), tag(step, shards)),
+  };
 }
 
 /** Per-step figures accumulated between two metrics lines. */
