@@ -11,7 +11,9 @@ export interface TrainLine {
   samples_per_sec: number;
   compute_max_ms: number; // per step, averaged since the previous line: slowest worker
   compute_min_ms: number; // fastest worker
-  sync_ms: number; // reduce + optimizer + publish
+  refresh_ms: number; // slowest worker: new weights from the slab into its model
+  write_ms: number; // slowest worker: gradients out of tfjs into the slab
+  sync_ms: number; // coordinator: reduce + optimizer + publish
   data_ms: number; // staging the next shards into the slab
   step_ms: number; // wall time of a step
   grad_norm: number; // global L2 norm of the summed gradient (before clipping), last step

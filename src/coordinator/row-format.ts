@@ -32,16 +32,31 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyP
     if (sizeOf(labelRow) !== 1) {
       throw new DataError(`${keyPath}: sparseCategoricalCrossentropy wants one class index per sample, but label rows of ${ds.source} have shape ${shape(labelRow)}`, 'use categoricalCrossentropy for one-hot labels');
     }
+    checkLabels(ds, keyPath, (v) => Number.isInteger(v) && v >= 0 && v < outSize, `class indices 0..${outSize - 1} (the model has ${outSize} outputs)`);
   } else if (sizeOf(labelRow) !== outSize) {
     throw new DataError(
       `${keyPath}: label rows of ${ds.source} have shape ${shape(labelRow)} (${sizeOf(labelRow)} values) but the model's output is ${shape(layout.outputShape)} (${outSize} values per sample)`,
       loss === 'categoricalCrossentropy' && sizeOf(labelRow) === 1 ? 'class-index labels need loss: sparseCategoricalCrossentropy' : undefined,
     );
   }
+  if (loss === 'binaryCrossentropy') checkLabels(ds, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
+  if (loss === 'categoricalCrossentropy') checkLabels(ds, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
   return {
     featureDtype: ds.features.dtype,
     featureShape: featureShape as number[],
     labelDtype: ds.labels.dtype,
     labelShape: loss === 'sparseCategoricalCrossentropy' ? [] : (outRow.length ? outRow : labelRow),
   };
+}
+
+/** Names the first label that the loss cannot take: its sample, its value and what was expected. */
+function checkLabels(ds: Dataset, keyPath: string, ok: (v: number) => boolean, expected: string): void {
+  const data = ds.labels.data;
+  const per = Math.max(1, data.length / Math.max(1, ds.count));
+  for (let i = 0; i < data.length; i++) {
+    if (!ok(data[i])) {
+      throw new DataError(`${keyPath}: label of sample ${Math.floor(i / per)} in ${ds.source} is ${data[i]}; the loss expects ${expected}`,
+        'check the labels file and the loss in the config');
+    }
+  }
 }

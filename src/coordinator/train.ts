@@ -195,7 +195,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       const t3 = performance.now();
       // ---- g) log / eval / checkpoint --------------------------------------------------------
       const ms = replies.map((m) => m.ms);
-      window.add(lastLoss, n, Math.max(...ms), Math.min(...ms), t3 - t2, t1 - t0, t3 - t0);
+      window.add(lastLoss, n, Math.max(...ms), Math.min(...ms), Math.max(...replies.map((m) => m.refreshMs)), Math.max(...replies.map((m) => m.writeMs)), t3 - t2, t1 - t0, t3 - t0);
       out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss ${lastLoss.toFixed(4)} lr ${lr.toPrecision(3)}`);
       if (completed % cfg.log.every === 0 || completed === plan.totalSteps) metrics.write(window.flush(completed, epoch, lr, reduced.gradNorm));
       const last = completed === plan.totalSteps;
@@ -251,19 +251,19 @@ function stagedBatches(s: Session, ds: Dataset) {
 
 /** Per-step figures accumulated between two metrics lines. */
 function newWindow() {
-  let steps = 0, loss = 0, samples = 0, cmax = 0, cmin = 0, sync = 0, data = 0, wall = 0;
+  let steps = 0, loss = 0, samples = 0, cmax = 0, cmin = 0, refresh = 0, write = 0, sync = 0, data = 0, wall = 0;
   return {
-    add(l: number, n: number, max: number, min: number, syncMs: number, dataMs: number, stepMs: number) {
-      steps++; loss += l; samples += n; cmax += max; cmin += min; sync += syncMs; data += dataMs; wall += stepMs;
+    add(l: number, n: number, max: number, min: number, refreshMs: number, writeMs: number, syncMs: number, dataMs: number, stepMs: number) {
+      steps++; loss += l; samples += n; cmax += max; cmin += min; refresh += refreshMs; write += writeMs; sync += syncMs; data += dataMs; wall += stepMs;
     },
     flush(step: number, epoch: number, lr: number, gradNorm: number): TrainLine {
       const r = (x: number) => Math.round(x * 1000) / 1000;
       const line: TrainLine = {
         type: 'train', step, epoch, loss: loss / steps, lr, samples_per_sec: r(samples / (wall / 1000)),
-        compute_max_ms: r(cmax / steps), compute_min_ms: r(cmin / steps), sync_ms: r(sync / steps),
+        compute_max_ms: r(cmax / steps), compute_min_ms: r(cmin / steps), refresh_ms: r(refresh / steps), write_ms: r(write / steps), sync_ms: r(sync / steps),
         data_ms: r(data / steps), step_ms: r(wall / steps), grad_norm: gradNorm,
       };
-      steps = loss = samples = cmax = cmin = sync = data = wall = 0;
+      steps = loss = samples = cmax = cmin = refresh = write = sync = data = wall = 0;
       return line;
     },
   };

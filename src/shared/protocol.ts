@@ -93,7 +93,9 @@ export interface GradsMessage {
   lossSum: number; // Σ per-sample loss over the shard (regularisation excluded)
   n: number;
   finite: boolean; // every gradient value is finite
-  ms: number; // compute time: weight refresh + forward + backward + write
+  ms: number; // the whole step in the worker: refresh + forward/backward + write
+  refreshMs: number; // reading new weights from the slab into the model
+  writeMs: number; // gradients and state out of tfjs and into the slab
 }
 
 /** coordinator → worker */

@@ -122,8 +122,10 @@ async function onStep(m: StepMessage): Promise<void> {
   phase = `step ${m.step}`;
   const t0 = performance.now();
   refreshWeights(m.weightsVersion);
+  const tRefreshed = performance.now();
   const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
   let lossTotal = 0;
+  let writeMs = 0;
   let at = 0;
   // Accumulation: the shard runs as `micro` micro-batches; each one's loss is divided by the
   // global B, so the summed gradients equal those of the whole shard at once.
@@ -134,16 +136,19 @@ async function onStep(m: StepMessage): Promise<void> {
     at += size;
     const { lossSum, grads } = microStep(xs, ys, size, m.batch, stepSeed(init.seed, m.step, rank, k));
     const values = await Promise.all(trainVars.map((v) => grads[v.name].data()));
+    const tOut = performance.now();
     values.forEach((g, i) => {
       const off = flat.offsets[i];
       if (k === 0) gradScratch.set(g as Float32Array, off);
       else for (let j = 0; j < g.length; j++) gradScratch[off + j] += (g as Float32Array)[j];
     });
+    writeMs += performance.now() - tOut;
     lossTotal += (await lossSum.data())[0];
     tf.dispose([lossSum, ...Object.values(grads)]);
     if (xs !== x) tf.dispose([xs, ys]);
   }
   tf.dispose([x, y]);
+  const tWrite = performance.now();
   const finite = Number.isFinite(lossTotal) && allFinite(gradScratch);
   slab.write(slabLayout.grads[rank], gradScratch);
   if (stateScratch.length > 0) {
@@ -154,7 +159,9 @@ async function onStep(m: StepMessage): Promise<void> {
     // The moving statistics now differ from the slab's: reload them with the next weights.
     weightsVersion = -1;
   }
-  channel.send({ type: 'grads', rank, step: m.step, lossSum: lossTotal, n: m.n, finite, ms: performance.now() - t0 });
+  const tEnd = performance.now();
+  writeMs += tEnd - tWrite;
+  channel.send({ type: 'grads', rank, step: m.step, lossSum: lossTotal, n: m.n, finite, ms: tEnd - t0, refreshMs: tRefreshed - t0, writeMs });
 }
 
 /** Gradients of (Σ per-sample loss over these rows) / B, plus the regularisation share n / B. */

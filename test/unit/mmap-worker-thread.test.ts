@@ -11,7 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { loadMmap, mmapUnavailableReason } from '../../src/shared/mapped-memory.ts';
+import { childExecArgv } from '../../src/shared/runtime.ts';
 
 interface Job {
   fd: number;
@@ -134,11 +136,8 @@ if (isMainThread) {
     const { Piscina } = await import('piscina');
     const bytes = 8 * mm!.pageSize();
     const fd = slabFile(bytes);
-    // Piscina's threads do not get tsx from `--import` either: its entry is a small ES module
-    // (in a temporary directory) that registers tsx, then re-exports this file's task.
-    const entry = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mmap-piscina-')), 'entry.mjs');
-    fs.writeFileSync(entry, `${BOOTSTRAP_REGISTER}\nexport default (await import(${JSON.stringify(import.meta.url)})).default;\n`);
-    const pool = new Piscina({ filename: entry, minThreads: 2, maxThreads: 2 });
+    // Started as the reduce pool starts its threads: this file's path, and childExecArgv().
+    const pool = new Piscina({ filename: fileURLToPath(import.meta.url), minThreads: 2, maxThreads: 2, execArgv: childExecArgv() });
     const n = bytes / 4 / 8;
     const done = await Promise.all(Array.from({ length: 8 }, (_, k) =>
       pool.run({ fd, bytes, start: k * n, count: n, value: k + 1, mode: 'gc' } satisfies Job)));

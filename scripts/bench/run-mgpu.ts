@@ -1,0 +1,65 @@
+// Runs mgpu-train in this process on synthetic MNIST-shaped data and returns the steady-state
+// figures from its metrics.jsonl (the first logged window, which holds the warm-up, is dropped).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { validateConfig } from '../../src/shared/config/validate.ts';
+import { writeNpy } from '../../src/shared/npy.ts';
+import { train } from '../../src/coordinator/train.ts';
+import type { TrainLine } from '../../src/coordinator/metrics-log.ts';
+import { syntheticMnistLike } from './synthetic.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const silent = { step() {}, line() {}, done() {} };
+
+export interface MgpuFigures {
+  workers: number;
+  samples_per_sec: number;
+  step_ms: number;
+  compute_max_ms: number;
+  compute_min_ms: number;
+  refresh_ms: number;
+  write_ms: number;
+  sync_ms: number;
+  data_ms: number;
+}
+
+export function syntheticDataDir(rows: number): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-bench-'));
+  const { features, labels, count } = syntheticMnistLike(rows);
+  writeNpy(path.join(dir, 'x.npy'), { dtype: 'float32', shape: [count, 784], data: features });
+  writeNpy(path.join(dir, 'y.npy'), { dtype: 'float32', shape: [count, 10], data: labels });
+  return dir;
+}
+
+export async function runMgpu(opts: { dataDir: string; workers: number; batch: number; steps: number; backend: string; model?: string; logEvery?: number }): Promise<MgpuFigures> {
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-bench-run-'));
+  const logEvery = opts.logEvery ?? 5;
+  const cfg = validateConfig({
+    name: 'bench',
+    model: { module: opts.model ?? path.join(here, 'mlp-model.mjs') },
+    loss: 'categoricalCrossentropy',
+    data: { train: { type: 'npy', features: path.join(opts.dataDir, 'x.npy'), labels: path.join(opts.dataDir, 'y.npy') } },
+    training: { batchSize: opts.batch, steps: opts.steps, seed: 1 },
+    optimizer: { name: 'sgd', learningRate: 0.01 },
+    devices: { simulate: opts.workers, backend: opts.backend },
+    log: { every: logEvery },
+    runDir,
+  }, { configPath: null, cwd: process.cwd() });
+  await train(cfg, silent);
+  const lines = fs.readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n')
+    .map((l) => JSON.parse(l) as TrainLine).filter((l) => l.type === 'train').slice(1);
+  fs.rmSync(runDir, { recursive: true, force: true });
+  const med = (k: keyof TrainLine) => median(lines.map((l) => l[k] as number));
+  return {
+    workers: opts.workers, samples_per_sec: (opts.batch * 1000) / med('step_ms'), step_ms: med('step_ms'),
+    compute_max_ms: med('compute_max_ms'), compute_min_ms: med('compute_min_ms'), refresh_ms: med('refresh_ms'),
+    write_ms: med('write_ms'), sync_ms: med('sync_ms'), data_ms: med('data_ms'),
+  };
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1] : NaN;
+}
