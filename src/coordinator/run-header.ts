@@ -21,6 +21,6 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   out.line(`  batch       global ${cfg.training.batchSize} = ${devices.length} worker(s) x ${per} per worker`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
   out.line(`  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`);
-  out.line(`  reduce      ${s.pool.threads ? `${s.pool.threads} threads` : 'on the coordinator thread'}; slab ${(s.layout.size / 2 ** 20).toFixed(1)} MiB`);
+  out.line(`  reduce      ${s.pool.threads ? `${s.pool.threads} threads` : 'on the coordinator thread'}; slab ${(s.layout.size / 2 ** 20).toFixed(1)} MiB, ${s.slab.mode === 'mapped' ? 'mapped' : `positional I/O (${s.slab.fallbackReason})`}`);
   out.line(`  run dir     ${cfg.runDir}`);
 }

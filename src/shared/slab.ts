@@ -3,23 +3,43 @@
 // when the last process holding the descriptor exits, however they die. Workers inherit the
 // descriptor at spawn (stdio fd 3); its size is set once the model layout is known.
 //
-// Access is positional I/O (pread/pwrite through fs.readSync/writeSync with a position):
-// pure JS and safe from any thread that knows the descriptor number.
+// Access, behind one interface: mapped (the project's N-API addon maps the descriptor in each
+// process and thread; hot paths then read and write the shared pages in place) or, where the
+// addon is not built, positional I/O (pread/pwrite): pure JS, safe from any thread.
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { MgpuError } from './errors.ts';
 import { HEADER_BYTES, type SlabLayout } from './layout.ts';
+import { openSlabAccess, reserveSlab, type SlabAccess } from './mapped-memory.ts';
 
 const MAGIC = 0x4d475055; // "MGPU"
 const VERSION = 1;
-// fs.readSync/writeSync move at most 2 GiB - 1 per call.
-const MAX_IO = 0x40000000;
-
 export class Slab {
   readonly fd: number;
+  private io: SlabAccess;
   constructor(fd: number) {
     this.fd = fd;
+    this.io = openSlabAccess(fd, 0, { mmap: false });
+  }
+
+  /** Maps the slab at its layout's size (once per process or thread, and again after it grows). */
+  attach(layout: SlabLayout): void {
+    this.io = openSlabAccess(this.fd, layout.size);
+  }
+
+  get mode(): 'mapped' | 'positional' {
+    return this.io.kind;
+  }
+
+  /** Why the slab is not mapped, when it is not. */
+  get fallbackReason(): string | null {
+    return this.io.fallbackReason;
+  }
+
+  /** `count` floats at byte `position`, in place in the shared pages; null under positional I/O. */
+  floats(position: number, count: number): Float32Array | null {
+    return this.io.float32(position, count);
   }
 
   /** Creates and unlinks the slab file in `dir`. Its size is 0 until `resize`. */
@@ -53,6 +73,15 @@ export class Slab {
       });
     }
     fs.ftruncateSync(this.fd, layout.size);
+    // Reserve the pages now: a full tmpfs then fails here with ENOSPC, not later with SIGBUS.
+    try {
+      reserveSlab(this.fd, layout.size);
+    } catch (err) {
+      throw new MgpuError('E_SHM', `cannot reserve ${Math.ceil(layout.size / 2 ** 20)} MiB in ${dir}: ${(err as Error).message}`, {
+        hint: 'give the container more shared memory (docker run --shm-size=...) or set devices.shmDir to a directory with room',
+      });
+    }
+    this.attach(layout);
     const header = new Uint32Array([MAGIC, VERSION, layout.hash, layout.workers, layout.params, layout.trainable]);
     this.write(0, header);
   }
@@ -71,19 +100,11 @@ export class Slab {
   }
 
   read(position: number, into: ArrayBufferView): void {
-    const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
-    for (let done = 0; done < bytes.length;) {
-      const n = fs.readSync(this.fd, bytes, done, Math.min(MAX_IO, bytes.length - done), position + done);
-      if (n === 0) throw new MgpuError('E_INTERNAL', `slab read past its end at byte ${position + done}`);
-      done += n;
-    }
+    this.io.read(position, into);
   }
 
   write(position: number, from: ArrayBufferView): void {
-    const bytes = new Uint8Array(from.buffer, from.byteOffset, from.byteLength);
-    for (let done = 0; done < bytes.length;) {
-      done += fs.writeSync(this.fd, bytes, done, Math.min(MAX_IO, bytes.length - done), position + done);
-    }
+    this.io.write(position, from);
   }
 
   close(): void {

@@ -93,20 +93,23 @@ function onAttach(m: AttachMessage): void {
   phase = 'attach';
   slabLayout = m.slab;
   slab.checkHeader(slabLayout);
-  weightsScratch = new Float32Array(flat.total);
-  gradScratch = new Float32Array(flat.trainable);
+  slab.attach(slabLayout);
+  // Mapped: gradients go straight into this rank's region and weights come straight from the
+  // shared pages; otherwise through local buffers and positional I/O.
+  weightsScratch = slab.floats(slabLayout.weights, flat.total) ?? new Float32Array(flat.total);
+  gradScratch = slab.floats(slabLayout.grads[rank], flat.trainable) ?? new Float32Array(flat.trainable);
   stateScratch = new Float32Array(flat.total - flat.trainable);
   reader = new ShardReader(tf, slab, m.rows, slabLayout.inputBytes);
   if (m.writeInitialWeights) {
     ordered.forEach((v, i) => weightsScratch.set(v.read().dataSync() as Float32Array, flat.offsets[i]));
-    slab.write(slabLayout.weights, weightsScratch);
+    if (slab.mode === 'positional') slab.write(slabLayout.weights, weightsScratch);
   }
   channel.send({ type: 'attached', rank });
 }
 
 function refreshWeights(version: number): void {
   if (version === weightsVersion) return;
-  slab.read(slabLayout.weights, weightsScratch);
+  if (slab.mode === 'positional') slab.read(slabLayout.weights, weightsScratch);
   tf.tidy(() => {
     ordered.forEach((v, i) => {
       // slice(): the cpu backend keeps the array it is given, and the scratch is reused.
@@ -150,7 +153,7 @@ async function onStep(m: StepMessage): Promise<void> {
   tf.dispose([x, y]);
   const tWrite = performance.now();
   const finite = Number.isFinite(lossTotal) && allFinite(gradScratch);
-  slab.write(slabLayout.grads[rank], gradScratch);
+  if (slab.mode === 'positional') slab.write(slabLayout.grads[rank], gradScratch);
   if (stateScratch.length > 0) {
     for (let i = trainVars.length; i < ordered.length; i++) {
       stateScratch.set(ordered[i].read().dataSync() as Float32Array, flat.offsets[i] - flat.trainable);

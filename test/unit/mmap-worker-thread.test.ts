@@ -9,7 +9,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { loadMmap, mmapUnavailableReason } from '../../src/shared/mapped-memory.ts';
@@ -58,14 +57,16 @@ function slabFile(size: number): number {
   return fd;
 }
 
-// Node 20 (checked on 20.20) ignores `--import` in a Worker's execArgv, so tsx is not loaded in
-// a thread that way: a raw worker's entry registers tsx itself, then imports this file.
-const BOOTSTRAP_REGISTER = `(await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})).register();`;
-const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+// A raw worker's entry is an ES module, and Node 20 (checked on 20.20) does not apply tsx's ESM
+// hooks from `--import tsx` in a Worker's execArgv to it (only tsx's require hooks take effect
+// there): so the entry registers tsx itself, then imports this file.
+function bootstrap(): string {
+  return `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+    .then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+}
 
 function runThread(job: Job): Promise<number> {
-  const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { mmapTestJob: job } });
+  const worker = new Worker(bootstrap(), { eval: true, workerData: { mmapTestJob: job } });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
     worker.once('message', (m) => {
@@ -75,20 +76,24 @@ function runThread(job: Job): Promise<number> {
   });
 }
 
+// No top-level await in this file: piscina loads it with require() (through tsx's require
+// hooks), as it loads the reduce thread.
 if (!isMainThread && workerData?.mmapTestJob) {
-  const job = workerData.mmapTestJob as Job;
-  const mm = loadMmap();
-  if (!mm) throw new Error(`no mmap addon in this thread: ${mmapUnavailableReason}`);
-  let view: Float32Array | null = new Float32Array(mm.map(job.fd, 0, job.bytes));
-  view.fill(job.value, job.start, job.start + job.count);
-  if (job.mode === 'gc') {
-    view = null;
-    await collect();
-  } else {
-    (globalThis as Record<string, unknown>).keepMapping = view; // still referenced at exit
-  }
-  parentPort!.postMessage('written');
-  if (job.mode === 'terminate') setInterval(() => {}, 1000); // stays alive until terminated
+  void (async () => {
+    const job = workerData.mmapTestJob as Job;
+    const mm = loadMmap();
+    if (!mm) throw new Error(`no mmap addon in this thread: ${mmapUnavailableReason}`);
+    let view: Float32Array | null = new Float32Array(mm.map(job.fd, 0, job.bytes));
+    view.fill(job.value, job.start, job.start + job.count);
+    if (job.mode === 'gc') {
+      view = null;
+      await collect();
+    } else {
+      (globalThis as Record<string, unknown>).keepMapping = view; // still referenced at exit
+    }
+    parentPort!.postMessage('written');
+    if (job.mode === 'terminate') setInterval(() => {}, 1000); // stays alive until terminated
+  })();
 }
 
 if (isMainThread) {

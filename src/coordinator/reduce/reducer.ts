@@ -43,6 +43,7 @@ export const emaDecayAt = (decay: number, t: number): number => Math.min(decay, 
 
 export function makeReducer(shared: ReduceShared): Reducer {
   const slab = new Slab(shared.fd);
+  slab.attach(shared.slab);
   const rule = makeUpdateRule(shared.optimizer);
   const weights = new Float32Array(shared.weights);
   const slots = shared.slots.map((s) => new Float32Array(s));
@@ -51,14 +52,21 @@ export function makeReducer(shared: ReduceShared): Reducer {
   let g = new Float32Array(0);
   let tmp = new Float32Array(0);
 
+  // Mapped: each rank's gradient is read in place; positional: copied into tmp first.
+  const gradsOf = (rank: number, start: number, len: number): Float32Array => {
+    const at = shared.slab.grads[rank] + start * 4;
+    const view = slab.floats(at, len);
+    if (view) return view;
+    if (tmp.length < len) tmp = new Float32Array(len);
+    const ts = tmp.subarray(0, len);
+    slab.read(at, ts);
+    return ts;
+  };
   const sumInto = (out: Float32Array, start: number, ranks: number[]): void => {
-    if (tmp.length < out.length) tmp = new Float32Array(out.length);
-    const ts = tmp.subarray(0, out.length);
     ranks.forEach((rank, k) => {
-      const at = shared.slab.grads[rank] + start * 4;
-      if (k === 0) return slab.read(at, out);
-      slab.read(at, ts);
-      for (let i = 0; i < out.length; i++) out[i] += ts[i];
+      const g = gradsOf(rank, start, out.length);
+      if (k === 0) out.set(g);
+      else for (let i = 0; i < out.length; i++) out[i] += g[i];
     });
   };
 

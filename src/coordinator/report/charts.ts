@@ -1,0 +1,148 @@
+// The report's charts, from the metrics of a run: which series go on which chart, in which
+// colours, and the notes under each one (values left out, bars cut).
+import { fmtInt, fmtLoss, fmtPct, fmtSig, listSteps } from './format.ts';
+import type { RunData } from './read-run.ts';
+import { lineWeights, otherMs } from './summary.ts';
+import { lineChart, stackedBarChart, type Marker, type Point, type Series } from './svg.ts';
+
+export const COLORS = {
+  train: '#2563eb',
+  eval: '#ea580c',
+  accuracy: '#16a34a',
+  topK: '#7c3aed',
+  mae: '#0891b2',
+  lr: '#0891b2',
+  throughput: '#4f46e5',
+  gradNorm: '#db2777',
+  computeMax: '#3b82f6',
+  computeMin: '#1e3a8a',
+  sync: '#f59e0b',
+  data: '#10b981',
+  other: '#a3a3a3',
+  skip: '#d97706',
+  failure: '#9333ea',
+};
+
+export interface Chart {
+  id: string;
+  title: string;
+  subtitle: string;
+  svg: string;
+  notes: string[];
+  size: 'half' | 'third' | 'full';
+}
+
+const HALF = { width: 560, height: 300 };
+const THIRD = { width: 370, height: 260 };
+
+/**
+ * A centred moving average over `half` points either side (fewer at the ends), of the finite
+ * values only; a NaN/Inf point stays as it is. Centred, so the curve does not lag the data.
+ */
+export function smooth(points: Point[], half: number): Point[] {
+  return points.map((p, i) => {
+    if (!Number.isFinite(p.y)) return p;
+    let sum = 0;
+    let n = 0;
+    const h = Math.min(half, i, points.length - 1 - i);
+    for (let j = i - h; j <= i + h; j++) {
+      if (Number.isFinite(points[j].y)) {
+        sum += points[j].y;
+        n++;
+      }
+    }
+    return { x: p.x, y: sum / n };
+  });
+}
+
+function droppedNote(what: string, dropped: { x: number; y: number }[]): string[] {
+  if (!dropped.length) return [];
+  const kinds = new Set(dropped.map((d) => (Number.isNaN(d.y) ? 'NaN' : 'infinite')));
+  return [`${dropped.length} ${what} value${dropped.length === 1 ? ' is' : 's are'} ${[...kinds].join(' or ')} and left out (step${dropped.length === 1 ? '' : 's'} ${listSteps(dropped.map((d) => d.x))}); red marks show where.`];
+}
+
+export function buildCharts(run: RunData): Chart[] {
+  const steps = [...run.train, ...run.evals, ...run.events].map((r) => r.step).filter(Number.isFinite);
+  const xMax = steps.length ? Math.max(...steps) : 1;
+  const T = run.train;
+  const pts = (get: (t: (typeof T)[number]) => number) => T.map((t) => ({ x: t.step, y: get(t) }));
+  const charts: Chart[] = [];
+  const noTrain = 'no training line in metrics.jsonl';
+
+  // ---- loss ----------------------------------------------------------------------------------
+  const markers: Marker[] = run.events.map((e) => ({
+    x: e.type === 'skip' ? e.step + 1 : e.step,
+    color: e.type === 'skip' ? COLORS.skip : COLORS.failure,
+    legend: e.type === 'skip' ? 'skipped step' : 'worker failure',
+    label: `${e.type === 'skip' ? 'skipped' : 'failure'} at step ${e.step}${e.ranks.length ? ` (rank ${e.ranks.join(', ')})` : ''}: ${e.message}${e.action ? ` -> ${e.action}` : ''}`,
+  }));
+  const trainLoss = pts((t) => t.loss);
+  const lossSeries: Series[] = [];
+  const manyPoints = trainLoss.filter((p) => Number.isFinite(p.y)).length >= 40;
+  if (manyPoints) {
+    lossSeries.push({ name: 'train loss (raw)', color: COLORS.train, points: trainLoss, style: 'line', width: 1.25, opacity: 0.3, hideLegend: true, format: fmtLoss });
+    lossSeries.push({ name: 'train loss (smoothed)', color: COLORS.train, points: smooth(trainLoss, Math.max(2, Math.round(trainLoss.length / 30))), style: 'line', width: 2.25, format: fmtLoss });
+  } else {
+    lossSeries.push({ name: 'train loss', color: COLORS.train, points: trainLoss, style: 'line', format: fmtLoss });
+  }
+  if (run.evals.length) lossSeries.push({ name: 'eval loss', color: COLORS.eval, points: run.evals.map((e) => ({ x: e.step, y: e.loss })), style: 'points', format: fmtLoss });
+  const loss = lineChart({ ...HALF, yLabel: 'loss', series: lossSeries, xMax, yScale: 'auto', logRatio: 10, markers, emptyText: noTrain });
+  // The smoothed line repeats the raw NaNs: report each step once.
+  const lossDropped = loss.dropped.filter((d, i, all) => all.findIndex((o) => o.x === d.x && (o.series.startsWith('train') === d.series.startsWith('train'))) === i);
+  charts.push({
+    id: 'loss', size: 'half', title: 'Loss', subtitle: manyPoints ? 'training loss per log line (faint) and smoothed; eval loss as points' : 'training loss per log line; eval loss as points',
+    svg: loss.svg,
+    notes: [
+      ...droppedNote('training loss', lossDropped.filter((d) => d.series.startsWith('train'))),
+      ...droppedNote('eval loss', lossDropped.filter((d) => d.series === 'eval loss')),
+    ],
+  });
+
+  // ---- eval accuracy / top-k (or MAE for a regression) ---------------------------------------
+  const hasAcc = run.evals.some((e) => e.accuracy !== null);
+  const k = run.evals.find((e) => Number.isFinite(e.k))?.k;
+  if (!run.evals.length || hasAcc) {
+    const series: Series[] = [];
+    if (hasAcc) series.push({ name: 'accuracy', color: COLORS.accuracy, points: run.evals.filter((e) => e.accuracy !== null).map((e) => ({ x: e.step, y: e.accuracy! })), style: 'line', format: (v) => fmtPct(v) });
+    if (run.evals.some((e) => e.top_k !== null)) series.push({ name: `top-${k ?? 'k'} accuracy`, color: COLORS.topK, points: run.evals.filter((e) => e.top_k !== null).map((e) => ({ x: e.step, y: e.top_k! })), style: 'line', format: (v) => fmtPct(v) });
+    const acc = lineChart({ ...HALF, yLabel: 'accuracy', series, xMax, yFormat: 'percent', clamp: [0, 1], emptyText: 'no eval in this run (set data.eval or data.evalFraction)' });
+    charts.push({ id: 'accuracy', size: 'half', title: 'Eval accuracy', subtitle: run.evals.length ? `on ${fmtInt(run.evals[0].samples)} eval samples, ${run.evals.length} eval${run.evals.length === 1 ? '' : 's'}` : 'no eval lines', svg: acc.svg, notes: droppedNote('eval accuracy', acc.dropped) });
+  } else {
+    const mae = lineChart({ ...HALF, yLabel: 'mean absolute error', series: [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: fmtLoss }], xMax, yScale: 'auto' });
+    charts.push({ id: 'accuracy', size: 'half', title: 'Eval mean absolute error', subtitle: 'no accuracy: the loss is not a classification loss', svg: mae.svg, notes: droppedNote('eval MAE', mae.dropped) });
+  }
+
+  // ---- learning rate ------------------------------------------------------------------------
+  const lr = lineChart({ ...THIRD, yLabel: 'learning rate', series: [{ name: 'learning rate', color: COLORS.lr, points: pts((t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }], xMax, includeZero: true, emptyText: noTrain });
+  charts.push({ id: 'lr', size: 'third', title: 'Learning rate', subtitle: 'at each log line', svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) });
+
+  // ---- throughput ---------------------------------------------------------------------------
+  const sps = lineChart({ ...THIRD, yLabel: 'samples / s', series: [{ name: 'samples/s', color: COLORS.throughput, points: pts((t) => t.samples_per_sec), style: 'line', format: (v) => fmtInt(v) }], xMax, includeZero: true, emptyText: noTrain });
+  charts.push({ id: 'throughput', size: 'third', title: 'Throughput', subtitle: 'training samples per second of step time, all workers', svg: sps.svg, notes: droppedNote('samples/s', sps.dropped) });
+
+  // ---- gradient norm ------------------------------------------------------------------------
+  const gn = lineChart({ ...THIRD, yLabel: 'gradient norm', series: [{ name: 'gradient L2 norm', color: COLORS.gradNorm, points: pts((t) => t.grad_norm), style: 'line', format: (v) => fmtSig(v, 4) }], xMax, yScale: 'auto', emptyText: noTrain });
+  charts.push({ id: 'grad-norm', size: 'third', title: 'Gradient norm', subtitle: 'global L2 norm of the summed gradient, before clipping', svg: gn.svg, notes: droppedNote('gradient norm', gn.dropped) });
+
+  // ---- phase breakdown ----------------------------------------------------------------------
+  const weights = lineWeights(T, run.events.filter((e) => e.type === 'skip').map((e) => e.step));
+  const spans = T.map((t, i) => ({ start: Math.max(0, t.step - weights[i]), end: t.step }));
+  const stacked = stackedBarChart({
+    width: 1160, height: 300, yLabel: 'ms per step', xMax, spans,
+    layers: [
+      { name: 'compute (slowest worker)', color: COLORS.computeMax, values: T.map((t) => t.compute_max_ms) },
+      { name: 'sync', color: COLORS.sync, values: T.map((t) => t.sync_ms) },
+      { name: 'data', color: COLORS.data, values: T.map((t) => t.data_ms) },
+      { name: 'other', color: COLORS.other, values: T.map(otherMs) },
+    ],
+    overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, points: T.map((t, i) => ({ x: (spans[i].start + spans[i].end) / 2, y: t.compute_min_ms })), style: 'line', dash: '5 3', width: 1.75 },
+    emptyText: noTrain,
+  });
+  const phaseNotes: string[] = [];
+  if (stacked.cappedAt !== null) phaseNotes.push(`The axis stops at ${fmtSig(stacked.cappedAt, 3)} ms so the typical step stays readable; bars marked ▲ are taller (hover for their values).`);
+  if (stacked.negativeOther) phaseNotes.push(`${stacked.negativeOther} line${stacked.negativeOther === 1 ? ' has' : 's have'} compute + sync + data above the step time (timer overlap); their "other" is drawn as 0.`);
+  charts.push({
+    id: 'phases', title: 'Where a step goes', subtitle: 'mean ms per step over each log interval: slowest worker\'s compute, sync (reduce + update + publish), data staging, other', svg: stacked.svg, notes: phaseNotes, size: 'full',
+  });
+  return charts;
+}

@@ -1,0 +1,266 @@
+// The numbers of a run, computed once from what read-run.ts read, and printed as a text table.
+// The HTML page shows the same rows (html.ts), so the terminal and the page never disagree.
+import { fmtInt, fmtLoss, fmtMs, fmtPct, listSteps } from './format.ts';
+import type { RunData, TrainPoint } from './read-run.ts';
+
+export interface At {
+  step: number;
+  value: number;
+}
+
+/** The last value of a metric (which may be NaN/Infinity) and its best finite value. */
+export interface LastBest {
+  last: At | null;
+  best: At | null;
+}
+
+export const PHASES = ['compute_max', 'compute_min', 'sync', 'data', 'other', 'step'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export interface Summary {
+  name: string;
+  runDir: string;
+  steps: number | null; // the highest step any line names
+  epochs: number | null; // epochs touched: the highest (0-based) epoch + 1
+  trainLines: number;
+  workers: string | null;
+  backend: string | null;
+  batchSize: number | null;
+  trainLoss: LastBest;
+  nonFiniteLossSteps: number[]; // train lines whose loss is NaN or infinite
+  evalCount: number;
+  k: number | null;
+  evalLoss: LastBest;
+  evalAccuracy: LastBest;
+  evalTopK: LastBest;
+  evalMae: LastBest;
+  medianSamplesPerSec: number | null;
+  /** Mean ms per step, weighted by the steps each line covers; null without a usable line. */
+  phaseMs: Record<Phase, number> | null;
+  phaseSteps: number; // the steps those means cover
+  skippedSteps: number[];
+  failures: { step: number; ranks: number[]; action: string; message: string }[];
+  checkpoints: number[];
+  finalModel: string | null;
+  finalEmaModel: string | null;
+  unreadableLines: number;
+  tornLastLine: boolean;
+}
+
+const finite = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function lastBest<T extends { step: number }>(rows: T[], get: (r: T) => number | null, better: 'min' | 'max'): LastBest {
+  let last: At | null = null;
+  let best: At | null = null;
+  for (const r of rows) {
+    const v = get(r);
+    if (v === null) continue; // not measured (e.g. accuracy of a regression)
+    last = { step: r.step, value: v };
+    if (!Number.isFinite(v)) continue;
+    if (!best || (better === 'min' ? v < best.value : v > best.value)) best = { step: r.step, value: v };
+  }
+  return { last, best };
+}
+
+export function median(xs: number[]): number | null {
+  const v = xs.filter(finite).sort((a, b) => a - b);
+  if (v.length === 0) return null;
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+/** "other": the part of a step that is neither the slowest worker's compute, sync nor data. */
+export function otherMs(t: TrainPoint): number {
+  return t.step_ms - t.compute_max_ms - t.sync_ms - t.data_ms;
+}
+
+/**
+ * How many steps each train line averages over: the steps since the previous line, less the
+ * skipped steps among them (a skip line's `step` is the 0-based index of the step not applied).
+ */
+export function lineWeights(train: TrainPoint[], skipSteps: number[]): number[] {
+  let prev = 0;
+  return train.map((t) => {
+    const skipped = skipSteps.filter((s) => s + 1 > prev && s + 1 <= t.step).length;
+    const w = Math.max(1, t.step - prev - skipped);
+    prev = t.step;
+    return w;
+  });
+}
+
+function meanPhases(run: RunData, skipSteps: number[]): { ms: Record<Phase, number> | null; steps: number } {
+  const weights = lineWeights(run.train, skipSteps);
+  const sum: Record<Phase, number> = { compute_max: 0, compute_min: 0, sync: 0, data: 0, other: 0, step: 0 };
+  let total = 0;
+  run.train.forEach((t, i) => {
+    const row: Record<Phase, number> = {
+      compute_max: t.compute_max_ms, compute_min: t.compute_min_ms, sync: t.sync_ms, data: t.data_ms, other: otherMs(t), step: t.step_ms,
+    };
+    if (!PHASES.every((p) => finite(row[p]))) return;
+    for (const p of PHASES) sum[p] += row[p] * weights[i];
+    total += weights[i];
+  });
+  if (total === 0) return { ms: null, steps: 0 };
+  for (const p of PHASES) sum[p] /= total;
+  return { ms: sum, steps: total };
+}
+
+function describeDevices(run: RunData): { workers: string | null; backend: string | null } {
+  const dev = run.config?.devices as { gpus?: unknown; simulate?: unknown; backend?: unknown } | undefined;
+  const recorded = run.trainerState?.workers;
+  let workers: string | null = null;
+  if (dev && typeof dev.simulate === 'number' && dev.simulate > 0) {
+    workers = `${recorded ?? dev.simulate} (simulated GPUs on the CPU)`;
+  } else if (dev && Array.isArray(dev.gpus)) {
+    workers = `${recorded ?? dev.gpus.length} (GPUs ${dev.gpus.join(', ')})`;
+  } else if (typeof recorded === 'number') {
+    workers = `${recorded}${dev?.gpus === 'all' ? ' (all visible GPUs)' : ''}`;
+  } else if (dev?.gpus === 'all') {
+    workers = 'all visible GPUs';
+  }
+  const backend = typeof dev?.backend === 'string' ? (dev.backend === 'auto' ? 'auto (chosen at run time)' : dev.backend) : null;
+  return { workers, backend };
+}
+
+export function summarize(run: RunData): Summary {
+  const skippedSteps = run.events.filter((e) => e.type === 'skip').map((e) => e.step);
+  const allSteps = [...run.train, ...run.evals, ...run.events].map((r) => r.step).filter(finite);
+  const epochs = [...run.train, ...run.evals].map((r) => r.epoch).filter(finite);
+  const evalRows = run.evals;
+  const phases = meanPhases(run, skippedSteps);
+  const training = run.config?.training as { batchSize?: unknown } | undefined;
+  return {
+    name: run.name,
+    runDir: run.runDir,
+    steps: allSteps.length ? Math.max(...allSteps) : null,
+    epochs: epochs.length ? Math.max(...epochs) + 1 : null,
+    trainLines: run.train.length,
+    ...describeDevices(run),
+    batchSize: typeof training?.batchSize === 'number' ? training.batchSize : (run.trainerState?.batchSize ?? null),
+    trainLoss: lastBest(run.train, (t) => t.loss, 'min'),
+    nonFiniteLossSteps: run.train.filter((t) => !finite(t.loss)).map((t) => t.step),
+    evalCount: evalRows.length,
+    k: evalRows.find((e) => finite(e.k))?.k ?? null,
+    evalLoss: lastBest(evalRows, (e) => e.loss, 'min'),
+    evalAccuracy: lastBest(evalRows, (e) => e.accuracy, 'max'),
+    evalTopK: lastBest(evalRows, (e) => e.top_k, 'max'),
+    evalMae: lastBest(evalRows, (e) => e.mae, 'min'),
+    medianSamplesPerSec: median(run.train.map((t) => t.samples_per_sec)),
+    phaseMs: phases.ms,
+    phaseSteps: phases.steps,
+    skippedSteps,
+    failures: run.events.filter((e) => e.type === 'failure').map(({ step, ranks, action, message }) => ({ step, ranks, action, message })),
+    checkpoints: run.checkpoints.map((c) => c.step),
+    finalModel: run.finalModel,
+    finalEmaModel: run.finalEmaModel,
+    unreadableLines: run.unreadable.length,
+    tornLastLine: run.unreadable.some((u) => u.torn),
+  };
+}
+
+// ---- rows: what both the terminal table and the HTML table show ------------------------------
+
+export interface Row {
+  label: string;
+  value: string;
+  warn?: boolean; // something the reader should look at
+}
+
+const at = (a: At | null, fmt: (v: number) => string) => (a ? `${fmt(a.value)} (step ${a.step})` : '-');
+
+function lastBestText(lb: LastBest, fmt: (v: number) => string): string {
+  if (!lb.last) return '-';
+  if (!lb.best) return `last ${at(lb.last, fmt)}`;
+  if (lb.best.step === lb.last.step && lb.best.value === lb.last.value) return `${at(lb.last, fmt)}, last and best`;
+  return `last ${at(lb.last, fmt)}, best ${at(lb.best, fmt)}`;
+}
+
+export function summaryRows(s: Summary): Row[] {
+  const rows: Row[] = [];
+  rows.push({ label: 'run', value: `${s.name} (${s.runDir})` });
+  const steps = s.steps === null ? '-' : `${fmtInt(s.steps)}`;
+  rows.push({ label: 'steps', value: `${steps}${s.epochs === null ? '' : `, ${s.epochs} epoch${s.epochs === 1 ? '' : 's'}`}${s.batchSize ? `, global batch ${s.batchSize}` : ''}` });
+  rows.push({ label: 'workers', value: s.workers ?? 'not recorded (no config.yaml)' });
+  rows.push({ label: 'backend', value: s.backend ?? 'not recorded' });
+  if (s.trainLines === 0) {
+    rows.push({ label: 'train loss', value: 'no training line', warn: true });
+  } else {
+    rows.push({ label: 'train loss', value: `final ${at(s.trainLoss.last, fmtLoss)}, best ${at(s.trainLoss.best, fmtLoss)}` });
+  }
+  if (s.nonFiniteLossSteps.length) {
+    rows.push({ label: 'non-finite loss', value: `${s.nonFiniteLossSteps.length} line(s), steps ${listSteps(s.nonFiniteLossSteps)}; left out of the charts`, warn: true });
+  }
+  if (s.evalCount === 0) {
+    rows.push({ label: 'eval', value: 'none in this run' });
+  } else {
+    rows.push({ label: 'eval loss', value: `${lastBestText(s.evalLoss, fmtLoss)}; ${s.evalCount} eval${s.evalCount === 1 ? '' : 's'}` });
+    if (s.evalAccuracy.last) rows.push({ label: 'eval accuracy', value: lastBestText(s.evalAccuracy, (v) => fmtPct(v)) });
+    if (s.evalTopK.last) rows.push({ label: `eval top-${s.k ?? 'k'}`, value: lastBestText(s.evalTopK, (v) => fmtPct(v)) });
+    if (!s.evalAccuracy.last && s.evalMae.last) rows.push({ label: 'eval MAE', value: lastBestText(s.evalMae, fmtLoss) });
+  }
+  rows.push({ label: 'samples/s', value: s.medianSamplesPerSec === null ? '-' : `${fmtInt(s.medianSamplesPerSec)} (median over ${s.trainLines} line${s.trainLines === 1 ? '' : 's'})` });
+  rows.push({
+    label: 'skipped steps', value: s.skippedSteps.length ? `${s.skippedSteps.length}: ${listSteps(s.skippedSteps)}` : 'none', warn: s.skippedSteps.length > 0,
+  });
+  rows.push({
+    label: 'worker failures',
+    value: s.failures.length ? `${s.failures.length}: ${s.failures.slice(0, 4).map((f) => `step ${f.step} rank ${f.ranks.join(',')} (${f.action})`).join('; ')}${s.failures.length > 4 ? '; ...' : ''}` : 'none',
+    warn: s.failures.length > 0,
+  });
+  rows.push({ label: 'checkpoints', value: s.checkpoints.length ? `${s.checkpoints.length}: ${s.checkpoints.map((k) => `step-${k}`).join(', ')}` : 'none' });
+  rows.push({
+    label: 'final model',
+    value: s.finalModel ? `${s.finalModel}${s.finalEmaModel ? ` (EMA: ${s.finalEmaModel})` : ''}` : 'none (the run did not finish, or is still running)',
+    warn: !s.finalModel,
+  });
+  if (s.unreadableLines) {
+    const torn = s.tornLastLine ? 'a torn last line' : '';
+    const other = s.unreadableLines - (s.tornLastLine ? 1 : 0);
+    rows.push({ label: 'ignored lines', value: [torn, other ? `${other} malformed line${other === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and '), warn: true });
+  }
+  return rows;
+}
+
+export interface PhaseRow {
+  phase: Phase;
+  label: string;
+  ms: number;
+  pct: number; // of the step
+  additive: boolean; // part of compute max + sync + data + other = step
+}
+
+export const PHASE_LABELS: Record<Phase, string> = {
+  compute_max: 'compute (slowest worker)',
+  compute_min: 'compute (fastest worker)',
+  sync: 'sync (reduce + update)',
+  data: 'data (staging)',
+  other: 'other',
+  step: 'step',
+};
+
+export function phaseRows(s: Summary): PhaseRow[] {
+  if (!s.phaseMs) return [];
+  const step = s.phaseMs.step;
+  return PHASES.map((p) => ({ phase: p, label: PHASE_LABELS[p], ms: s.phaseMs![p], pct: step > 0 ? s.phaseMs![p] / step : NaN, additive: p !== 'compute_min' && p !== 'step' }));
+}
+
+/** The summary as aligned text lines, for the terminal. */
+export function summaryText(s: Summary): string[] {
+  const rows = summaryRows(s);
+  const w = Math.max(...rows.map((r) => r.label.length));
+  const out = rows.map((r) => `  ${r.label.padEnd(w)}  ${r.value}`);
+  const phases = phaseRows(s);
+  if (phases.length) {
+    out.push('');
+    out.push(`  time per step (mean over ${fmtInt(s.phaseSteps)} step${s.phaseSteps === 1 ? '' : 's'})`);
+    const lw = Math.max(...phases.map((p) => p.label.length));
+    const ms = phases.map((p) => fmtMs(p.ms));
+    const mw = Math.max(...ms.map((m) => m.length), 'ms'.length);
+    out.push(`    ${''.padEnd(lw)}  ${'ms'.padStart(mw)}  ${'% step'.padStart(7)}`);
+    phases.forEach((p, i) => {
+      const pct = p.phase === 'step' ? '100%' : fmtPct(p.pct, 1);
+      out.push(`    ${p.label.padEnd(lw)}  ${ms[i].padStart(mw)}  ${pct.padStart(7)}${p.additive ? '' : p.phase === 'compute_min' ? '  (not part of the sum)' : ''}`);
+    });
+  }
+  return out;
+}
