@@ -3,7 +3,7 @@
 //   node --import tsx scripts/bench/plain-tfjs.ts <backend> <batch> <steps> <warmup>
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
-import buildModel from './mlp-model.mjs';
+import buildModel from './mlp-model.ts';
 import { syntheticMnistLike } from './synthetic.ts';
 
 const [backend = 'wasm', batchArg = '512', stepsArg = '30', warmupArg = '5'] = process.argv.slice(2);
@@ -11,7 +11,7 @@ const batch = Number(batchArg);
 const steps = Number(stepsArg);
 const warmup = Number(warmupArg);
 await tf.setBackend(backend);
-const model = buildModel(tf) as tf.LayersModel;
+const model = buildModel(tf);
 const opt = tf.train.sgd(0.01);
 const { features, labels, count } = syntheticMnistLike(batch * 8);
 const times: number[] = [];

@@ -38,7 +38,7 @@ export async function runMgpu(opts: { dataDir: string; workers: number; batch: n
   const logEvery = opts.logEvery ?? 5;
   const cfg = validateConfig({
     name: 'bench',
-    model: { module: opts.model ?? path.join(here, 'mlp-model.mjs') },
+    model: { module: opts.model ?? path.join(here, 'mlp-model.ts') },
     loss: 'categoricalCrossentropy',
     data: { train: { type: 'npy', features: path.join(opts.dataDir, 'x.npy'), labels: path.join(opts.dataDir, 'y.npy') } },
     training: { batchSize: opts.batch, steps: opts.steps, seed: 1 },

@@ -1,8 +1,8 @@
 // runs/<name>/final/model.json + weights.bin is a plain tfjs LayersModel: tf.loadLayersModel
 // loads it (here through an IOHandler reading the files) and its predictions equal those of
-// the single-process reference model. The BatchNorm case checks the save order too: model.json
-// lists the weights in model.weights order (kernel, bias, gamma, beta, moving mean, moving
-// variance, ...), not in the flat trainable-first order.
+// the single-process reference model. Every saved tensor is compared, by position in
+// model.weights, with the reference's: the BatchNorm case checks that the moving statistics
+// (non-trainable, last in the flat vector) are saved under their own names too.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -55,6 +55,42 @@ export function smooth(points: Point[], half: number): Point[] {
   });
 }
 
+/** A noisy series: with many points, a faint raw line under a smoothed one. */
+function noisy(name: string, color: string, points: Point[], format: (v: number) => string): { series: Series[]; smoothed: boolean } {
+  const finite = points.filter((p) => Number.isFinite(p.y)).length;
+  if (finite < 40) return { series: [{ name, color, points, style: 'line', format }], smoothed: false };
+  return {
+    smoothed: true,
+    series: [
+      { name: `${name} (raw)`, color, points, style: 'line', width: 1.25, opacity: 0.3, hideLegend: true, format },
+      { name: `${name} (smoothed)`, color, points: smooth(points, Math.max(2, Math.round(points.length / 30))), style: 'line', width: 2.25, format, derived: true },
+    ],
+  };
+}
+
+/** At most `max` bars: consecutive lines merged, each value the step-weighted mean. */
+export function binLines<T extends Record<string, number>>(rows: T[], spans: { start: number; end: number }[], weights: number[], max: number): { rows: T[]; spans: { start: number; end: number }[]; per: number } {
+  if (rows.length <= max) return { rows, spans, per: 1 };
+  const per = Math.ceil(rows.length / max);
+  const outRows: T[] = [];
+  const outSpans: { start: number; end: number }[] = [];
+  for (let i = 0; i < rows.length; i += per) {
+    const idx = rows.slice(i, i + per).map((_, j) => i + j);
+    const acc = {} as Record<string, number>;
+    let wsum = 0;
+    for (const j of idx) {
+      const okRow = Object.values(rows[j]).every(Number.isFinite);
+      if (!okRow) continue;
+      wsum += weights[j];
+      for (const [k, v] of Object.entries(rows[j])) acc[k] = (acc[k] ?? 0) + v * weights[j];
+    }
+    for (const k of Object.keys(rows[i])) acc[k] = wsum > 0 ? acc[k] / wsum : NaN;
+    outRows.push(acc as T);
+    outSpans.push({ start: spans[idx[0]].start, end: spans[idx[idx.length - 1]].end });
+  }
+  return { rows: outRows, spans: outSpans, per };
+}
+
 function droppedNote(what: string, dropped: { x: number; y: number }[]): string[] {
   if (!dropped.length) return [];
   const kinds = new Set(dropped.map((d) => (Number.isNaN(d.y) ? 'NaN' : 'infinite')));
@@ -76,25 +112,16 @@ export function buildCharts(run: RunData): Chart[] {
     legend: e.type === 'skip' ? 'skipped step' : 'worker failure',
     label: `${e.type === 'skip' ? 'skipped' : 'failure'} at step ${e.step}${e.ranks.length ? ` (rank ${e.ranks.join(', ')})` : ''}: ${e.message}${e.action ? ` -> ${e.action}` : ''}`,
   }));
-  const trainLoss = pts((t) => t.loss);
-  const lossSeries: Series[] = [];
-  const manyPoints = trainLoss.filter((p) => Number.isFinite(p.y)).length >= 40;
-  if (manyPoints) {
-    lossSeries.push({ name: 'train loss (raw)', color: COLORS.train, points: trainLoss, style: 'line', width: 1.25, opacity: 0.3, hideLegend: true, format: fmtLoss });
-    lossSeries.push({ name: 'train loss (smoothed)', color: COLORS.train, points: smooth(trainLoss, Math.max(2, Math.round(trainLoss.length / 30))), style: 'line', width: 2.25, format: fmtLoss });
-  } else {
-    lossSeries.push({ name: 'train loss', color: COLORS.train, points: trainLoss, style: 'line', format: fmtLoss });
-  }
+  const train = noisy('train loss', COLORS.train, pts((t) => t.loss), fmtLoss);
+  const lossSeries: Series[] = [...train.series];
   if (run.evals.length) lossSeries.push({ name: 'eval loss', color: COLORS.eval, points: run.evals.map((e) => ({ x: e.step, y: e.loss })), style: 'points', format: fmtLoss });
   const loss = lineChart({ ...HALF, yLabel: 'loss', series: lossSeries, xMax, yScale: 'auto', logRatio: 10, markers, emptyText: noTrain });
-  // The smoothed line repeats the raw NaNs: report each step once.
-  const lossDropped = loss.dropped.filter((d, i, all) => all.findIndex((o) => o.x === d.x && (o.series.startsWith('train') === d.series.startsWith('train'))) === i);
   charts.push({
-    id: 'loss', size: 'half', title: 'Loss', subtitle: manyPoints ? 'training loss per log line (faint) and smoothed; eval loss as points' : 'training loss per log line; eval loss as points',
+    id: 'loss', size: 'half', title: 'Loss', subtitle: `training loss per log line${train.smoothed ? ' (faint) and smoothed' : ''}${run.evals.length ? '; eval loss as points' : ''}`,
     svg: loss.svg,
     notes: [
-      ...droppedNote('training loss', lossDropped.filter((d) => d.series.startsWith('train'))),
-      ...droppedNote('eval loss', lossDropped.filter((d) => d.series === 'eval loss')),
+      ...droppedNote('training loss', loss.dropped.filter((d) => d.series !== 'eval loss')),
+      ...droppedNote('eval loss', loss.dropped.filter((d) => d.series === 'eval loss')),
     ],
   });
 
@@ -114,35 +141,41 @@ export function buildCharts(run: RunData): Chart[] {
 
   // ---- learning rate ------------------------------------------------------------------------
   const lr = lineChart({ ...THIRD, yLabel: 'learning rate', series: [{ name: 'learning rate', color: COLORS.lr, points: pts((t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }], xMax, includeZero: true, emptyText: noTrain });
-  charts.push({ id: 'lr', size: 'third', title: 'Learning rate', subtitle: 'at each log line', svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) });
+  const lrs = [...new Set(T.map((t) => t.lr).filter(Number.isFinite))];
+  const lrSub = lrs.length === 1 ? `constant at ${fmtSig(lrs[0], 4)}` : lrs.length ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig(T.findLast((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line` : 'at each log line';
+  charts.push({ id: 'lr', size: 'third', title: 'Learning rate', subtitle: lrSub, svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) });
 
   // ---- throughput ---------------------------------------------------------------------------
-  const sps = lineChart({ ...THIRD, yLabel: 'samples / s', series: [{ name: 'samples/s', color: COLORS.throughput, points: pts((t) => t.samples_per_sec), style: 'line', format: (v) => fmtInt(v) }], xMax, includeZero: true, emptyText: noTrain });
+  const sps = lineChart({ ...THIRD, yLabel: 'samples / s', series: noisy('samples/s', COLORS.throughput, pts((t) => t.samples_per_sec), fmtInt).series, xMax, includeZero: true, emptyText: noTrain });
   charts.push({ id: 'throughput', size: 'third', title: 'Throughput', subtitle: 'training samples per second of step time, all workers', svg: sps.svg, notes: droppedNote('samples/s', sps.dropped) });
 
   // ---- gradient norm ------------------------------------------------------------------------
-  const gn = lineChart({ ...THIRD, yLabel: 'gradient norm', series: [{ name: 'gradient L2 norm', color: COLORS.gradNorm, points: pts((t) => t.grad_norm), style: 'line', format: (v) => fmtSig(v, 4) }], xMax, yScale: 'auto', emptyText: noTrain });
+  const gn = lineChart({ ...THIRD, yLabel: 'gradient norm', series: noisy('L2 norm', COLORS.gradNorm, pts((t) => t.grad_norm), (v) => fmtSig(v, 4)).series, xMax, yScale: 'auto', emptyText: noTrain });
   charts.push({ id: 'grad-norm', size: 'third', title: 'Gradient norm', subtitle: 'global L2 norm of the summed gradient, before clipping', svg: gn.svg, notes: droppedNote('gradient norm', gn.dropped) });
 
   // ---- phase breakdown ----------------------------------------------------------------------
   const weights = lineWeights(T, run.events.filter((e) => e.type === 'skip').map((e) => e.step));
-  const spans = T.map((t, i) => ({ start: Math.max(0, t.step - weights[i]), end: t.step }));
+  const allSpans = T.map((t, i) => ({ start: Math.max(0, t.step - weights[i]), end: t.step }));
+  const phaseRowsAll = T.map((t) => ({ cmax: t.compute_max_ms, cmin: t.compute_min_ms, sync: t.sync_ms, data: t.data_ms, other: otherMs(t) }));
+  const binned = binLines(phaseRowsAll, allSpans, weights, 120);
+  const P = binned.rows;
+  const spans = binned.spans;
   const stacked = stackedBarChart({
     width: 1160, height: 300, yLabel: 'ms per step', xMax, spans,
     layers: [
-      { name: 'compute (slowest worker)', color: COLORS.computeMax, values: T.map((t) => t.compute_max_ms) },
-      { name: 'sync', color: COLORS.sync, values: T.map((t) => t.sync_ms) },
-      { name: 'data', color: COLORS.data, values: T.map((t) => t.data_ms) },
-      { name: 'other', color: COLORS.other, values: T.map(otherMs) },
+      { name: 'compute (slowest worker)', color: COLORS.computeMax, values: P.map((r) => r.cmax) },
+      { name: 'sync', color: COLORS.sync, values: P.map((r) => r.sync) },
+      { name: 'data', color: COLORS.data, values: P.map((r) => r.data) },
+      { name: 'other', color: COLORS.other, values: P.map((r) => r.other) },
     ],
-    overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, points: T.map((t, i) => ({ x: (spans[i].start + spans[i].end) / 2, y: t.compute_min_ms })), style: 'line', dash: '5 3', width: 1.75 },
+    overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, points: P.map((r, i) => ({ x: (spans[i].start + spans[i].end) / 2, y: r.cmin })), style: 'line', dash: '5 3', width: 1.75 },
     emptyText: noTrain,
   });
   const phaseNotes: string[] = [];
   if (stacked.cappedAt !== null) phaseNotes.push(`The axis stops at ${fmtSig(stacked.cappedAt, 3)} ms so the typical step stays readable; bars marked ▲ are taller (hover for their values).`);
   if (stacked.negativeOther) phaseNotes.push(`${stacked.negativeOther} line${stacked.negativeOther === 1 ? ' has' : 's have'} compute + sync + data above the step time (timer overlap); their "other" is drawn as 0.`);
   charts.push({
-    id: 'phases', title: 'Where a step goes', subtitle: 'mean ms per step over each log interval: slowest worker\'s compute, sync (reduce + update + publish), data staging, other', svg: stacked.svg, notes: phaseNotes, size: 'full',
+    id: 'phases', title: 'Where a step goes', subtitle: `mean ms per step over each ${binned.per > 1 ? `bar (${binned.per} log lines)` : 'log interval'}: slowest worker's compute, sync (reduce + update + publish), data staging, other`, svg: stacked.svg, notes: phaseNotes, size: 'full',
   });
   return charts;
 }

@@ -171,7 +171,7 @@ const at = (a: At | null, fmt: (v: number) => string) => (a ? `${fmt(a.value)} (
 function lastBestText(lb: LastBest, fmt: (v: number) => string): string {
   if (!lb.last) return '-';
   if (!lb.best) return `last ${at(lb.last, fmt)}`;
-  if (lb.best.step === lb.last.step && lb.best.value === lb.last.value) return `${at(lb.last, fmt)}, last and best`;
+  if (lb.best.step === lb.last.step && lb.best.value === lb.last.value) return `last ${at(lb.last, fmt)}, also the best`;
   return `last ${at(lb.last, fmt)}, best ${at(lb.best, fmt)}`;
 }
 

@@ -21,6 +21,8 @@ export interface Series {
   format?: (v: number) => string;
   /** Not in the legend (e.g. a faint raw line under its smoothed version). */
   hideLegend?: boolean;
+  /** Computed from another series (smoothed): its NaN/Inf points are that series', not reported twice. */
+  derived?: boolean;
 }
 
 export interface Marker {
@@ -155,7 +157,11 @@ export function lineChart(spec: LineChartSpec): ChartResult {
   const H = spec.height ?? 300;
   const percent = spec.yFormat === 'percent';
   const dropped: ChartResult['dropped'] = [];
-  for (const s of spec.series) for (const p of s.points) if (!Number.isFinite(p.y) && Number.isFinite(p.x)) dropped.push({ series: s.name, x: p.x, y: p.y });
+  for (const s of spec.series) {
+    if (s.derived) continue;
+    for (const p of s.points) if (!Number.isFinite(p.y) && Number.isFinite(p.x)) dropped.push({ series: s.name, x: p.x, y: p.y });
+  }
+  const droppedSteps = [...new Set(dropped.map((d) => d.x))];
   const ys = spec.series.flatMap((s) => s.points.filter((p) => Number.isFinite(p.y) && Number.isFinite(p.x)).map((p) => p.y));
   if (ys.length === 0) {
     return { svg: emptyChart(W, H, spec.yLabel, spec.xMax, spec.emptyText ?? (dropped.length ? 'every value is NaN or infinite' : 'no data')), dropped };
@@ -171,7 +177,7 @@ export function lineChart(spec: LineChartSpec): ChartResult {
   }));
   const markers = spec.markers ?? [];
   for (const m of markers) if (!items.some((i) => i.name === m.legend)) items.push({ name: m.legend, color: m.color, kind: 'marker' });
-  if (dropped.length) items.push({ name: `NaN/Inf (${dropped.length} left out)`, color: '#dc2626', kind: 'marker' });
+  if (dropped.length) items.push({ name: `NaN/Inf, left out (${droppedSteps.length} step${droppedSteps.length === 1 ? '' : 's'})`, color: '#dc2626', kind: 'marker' });
 
   const left = leftMargin(yScale.ticks.map((t) => tickLabel(yScale, t, percent)));
   const lg = legend(items, left, W - left - 18);
@@ -187,9 +193,10 @@ export function lineChart(spec: LineChartSpec): ChartResult {
     const x = X(m.x);
     body.push(`<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="${escapeHtml(m.color)}" stroke-width="1.5" stroke-dasharray="3 2" opacity="0.8"><title>${escapeHtml(m.label)}</title></line>`);
   }
-  for (const d of dropped) {
-    const x = X(d.x);
-    body.push(`<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="3 2"><title>${escapeHtml(`${d.series} at step ${d.x}: ${Number.isNaN(d.y) ? 'NaN' : 'infinite'} (left out)`)}</title></line>`);
+  for (const step of droppedSteps) {
+    const x = X(step);
+    const what = dropped.filter((d) => d.x === step).map((d) => `${d.series} ${Number.isNaN(d.y) ? 'NaN' : 'infinite'}`).join(', ');
+    body.push(`<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="3 2"><title>${escapeHtml(`step ${step}: ${what} (left out)`)}</title></line>`);
     body.push(`<path d="M${r1(x - 4)} ${f.top - 1}h8l-4 7z" fill="#dc2626"/>`);
   }
   for (const s of spec.series) {
@@ -213,7 +220,7 @@ export function lineChart(spec: LineChartSpec): ChartResult {
         for (const p of finitePts) {
           const lone = runs.some((r) => r.length === 1 && r[0] === p);
           const visible = dots || lone;
-          body.push(`<circle cx="${X(p.x)}" cy="${Y(p.y)}" r="${visible ? 3 : 5}" fill="${visible ? color : 'transparent'}"${visible ? ' stroke="#fff" stroke-width="1"' : ''}><title>${escapeHtml(`${s.name}, step ${p.x}: ${fmt(p.y)}`)}</title></circle>`);
+          body.push(`<circle cx="${X(p.x)}" cy="${Y(p.y)}" r="${lone ? 4.5 : visible ? 3 : 5}" fill="${visible ? color : 'transparent'}"${visible ? ' stroke="#fff" stroke-width="1"' : ''}><title>${escapeHtml(`${s.name}, step ${p.x}: ${fmt(p.y)}`)}</title></circle>`);
         }
       }
     } else {
@@ -253,7 +260,6 @@ export interface StackedResult {
 export function stackedBarChart(spec: StackedSpec): StackedResult {
   const W = spec.width ?? 1200;
   const H = spec.height ?? 320;
-  const n = spec.spans.length;
   const value = (l: StackLayer, i: number) => (Number.isFinite(l.values[i]) ? Math.max(0, l.values[i]) : NaN);
   const valid = spec.spans.map((_, i) => spec.layers.every((l) => Number.isFinite(value(l, i))));
   const totals = spec.spans.map((_, i) => spec.layers.reduce((a, l) => a + (value(l, i) || 0), 0)).filter((_, i) => valid[i]);
@@ -281,37 +287,27 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
   const Y = (y: number) => f.top + f.plotH - Math.min(1, Math.max(0, yScale.norm(y))) * f.plotH;
 
   const body: string[] = [];
-  if (n <= 400) {
-    spec.spans.forEach((span, i) => {
-      if (!valid[i]) return;
-      const x0 = X(span.start);
-      const x1 = X(span.end);
-      const gap = x1 - x0 >= 6 ? 1 : 0;
-      let acc = 0;
-      const tip = `steps ${span.start + 1}-${span.end}: ` + spec.layers.map((l) => `${l.name} ${fmtSig(l.values[i], 3)} ms`).join(', ');
-      const rects: string[] = [];
-      for (const l of spec.layers) {
-        const v = value(l, i);
-        const ya = Y(acc);
-        const yb = Y(acc + v);
-        acc += v;
-        if (ya - yb < 0.05) continue;
-        rects.push(`<rect x="${r1(x0 + gap / 2)}" y="${r1(yb)}" width="${r1(Math.max(0.5, x1 - x0 - gap))}" height="${r1(ya - yb)}" fill="${escapeHtml(l.color)}"/>`);
-      }
-      if (cap !== null && acc > cap) rects.push(`<path d="M${r1((x0 + x1) / 2 - 4)} ${r1(f.top + 7)}l4 -6l4 6z" fill="#111827"/>`);
-      body.push(`<g><title>${escapeHtml(tip)}</title>${rects.join('')}</g>`);
-    });
-  } else {
-    // Many lines: stacked step areas, one polygon per layer.
-    let below = spec.spans.map(() => 0);
+  spec.spans.forEach((span, i) => {
+    if (!valid[i]) return;
+    // A bar spans the steps its line averages; one or two lines would make a slab: at most 48 px.
+    let x0 = X(span.start);
+    let x1 = X(span.end);
+    if (x1 - x0 > 48) [x0, x1] = [(x0 + x1) / 2 - 24, (x0 + x1) / 2 + 24];
+    const gap = x1 - x0 >= 6 ? 1 : 0;
+    let acc = 0;
+    const tip = `${span.end - span.start > 1 ? `steps ${span.start + 1}-${span.end}` : `step ${span.end}`}: ` + spec.layers.map((l) => `${l.name} ${fmtSig(l.values[i], 3)} ms`).join(', ');
+    const rects: string[] = [];
     for (const l of spec.layers) {
-      const above = below.map((b, i) => b + (valid[i] ? value(l, i) : 0));
-      const top = spec.spans.flatMap((s, i) => [[X(s.start), Y(above[i])], [X(s.end), Y(above[i])]]);
-      const bot = spec.spans.flatMap((s, i) => [[X(s.start), Y(below[i])], [X(s.end), Y(below[i])]]).reverse();
-      body.push(`<polygon points="${[...top, ...bot].map(([x, y]) => `${r1(x)},${r1(y)}`).join(' ')}" fill="${escapeHtml(l.color)}"/>`);
-      below = above;
+      const v = value(l, i);
+      const ya = Y(acc);
+      const yb = Y(acc + v);
+      acc += v;
+      if (ya - yb < 0.05) continue;
+      rects.push(`<rect x="${r1(x0 + gap / 2)}" y="${r1(yb)}" width="${r1(Math.max(0.5, x1 - x0 - gap))}" height="${r1(ya - yb)}" fill="${escapeHtml(l.color)}"/>`);
     }
-  }
+    if (cap !== null && acc > cap) rects.push(`<path d="M${r1((x0 + x1) / 2 - 4)} ${r1(f.top + 7)}l4 -6l4 6z" fill="#111827"/>`);
+    body.push(`<g><title>${escapeHtml(tip)}</title>${rects.join('')}</g>`);
+  });
   if (spec.overlay) {
     const pts = spec.overlay.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
     if (pts.length >= 2) {
