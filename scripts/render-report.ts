@@ -64,6 +64,10 @@ if (fs.statSync(html).isDirectory()) {
 const out = path.resolve(positional[1] ?? html.replace(/\.html?$/i, '') + '.png');
 
 const chromium = findChromium();
+if (!chromium && process.env.CHROMIUM) {
+  console.error(`render-report: CHROMIUM=${process.env.CHROMIUM} does not exist; unset it to look for chromium on PATH.`);
+  process.exit(2);
+}
 if (!chromium) {
   console.error('render-report: chromium is not installed (none of chromium, chromium-browser, google-chrome on PATH).');
   console.error('  install it: apt-get install -y chromium   (Debian/Ubuntu; as root)');

@@ -8,6 +8,7 @@ import { formatError, MgpuError } from '../shared/errors.ts';
 import { discoverGpus } from '../coordinator/devices.ts';
 import { runEval, runPredict } from '../coordinator/inference.ts';
 import { makeProgress } from '../coordinator/progress.ts';
+import { report } from '../coordinator/report/index.ts';
 import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
 import { train } from '../coordinator/train.ts';
 import { flagOverrides } from './flag-overrides.ts';
@@ -19,6 +20,7 @@ const EXAMPLE = `Examples:
   mgpu-train train exp.yaml --resume                           continue from the newest checkpoint
   mgpu-train eval exp.yaml --checkpoint runs/exp               evaluate the newest checkpoint
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.npy
+  mgpu-train report runs/exp                                   table + runs/exp/report.html
   mgpu-train devices                                           what GPUs mgpu-train sees`;
 
 /** The flags every command that starts workers takes. */
@@ -65,6 +67,11 @@ async function main(): Promise<void> {
     async (argv) => {
       const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
       await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, path.resolve(argv.input), path.resolve(argv.output));
+    })
+    .command('report <run>', 'summarize a run: a table here, and <run>/report.html with its charts (opens offline)', (y) => y
+      .positional('run', { type: 'string', describe: 'a run directory: runs/<name>, or the --run-dir of the run', demandOption: true }),
+    async (argv) => {
+      await report(argv.run!, { line: (text) => console.log(text) });
     })
     .command('devices', 'list the GPUs mgpu-train can use, or say why there are none', () => {}, () => {
       const found = discoverGpus();

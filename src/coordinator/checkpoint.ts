@@ -24,6 +24,7 @@ export interface TrainerState {
   seed: number; // the shuffle seed: with `step`, the data cursor
   batchSize: number;
   workers: number; // how many workers trained it (a resume may use another number)
+  backend: string; // the tfjs backend the workers used
   optimizer: OptimizerConfig;
   ema: number | null;
   skippedSteps: number[];

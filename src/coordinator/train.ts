@@ -89,7 +89,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     const dir = checkpointDir(cfg.runDir, completed);
     writeCheckpoint(dir, s.group.layout, {
       format: 'mgpu-train-checkpoint', version: 1, step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch),
-      seed: cfg.training.seed, batchSize: B, workers: s.group.size, optimizer: cfg.optimizer, ema: cfg.training.ema,
+      seed: cfg.training.seed, batchSize: B, workers: s.group.active.length, backend: s.group.backend, optimizer: cfg.optimizer, ema: cfg.training.ema,
       skippedSteps, restarts, variables: s.group.layout.variables, config: cfg, savedAt: new Date().toISOString(),
     }, s.master, s.slots, s.ema);
     pruneCheckpoints(cfg.runDir, cfg.checkpoint.keep);

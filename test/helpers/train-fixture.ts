@@ -231,7 +231,7 @@ export function setFlatWeights(tf: TF, model: LayersModel, flat: Float32Array): 
   const vs = [...model.trainableWeights, ...model.nonTrainableWeights];
   let at = 0;
   for (const v of vs) {
-    const n = v.shape.reduce((a, b) => a * b, 1);
+    const n = (v.shape as number[]).reduce((a, b) => a * b, 1);
     v.write(tf.tensor(flat.slice(at, at + n), v.shape as number[], 'float32'));
     at += n;
   }
@@ -383,19 +383,26 @@ export interface ReferenceEval {
 /** Single-process evaluation of `model` (inference mode) over a whole split, in one batch. */
 export function evaluateReference(tf: TF, model: LayersModel, src: DataSource, loss: LossName): ReferenceEval {
   const data = loadData(tf, src);
-  const out = tf.tidy(() => {
+  const classed = loss !== 'meanSquaredError';
+  // [loss sum, right answers (an exact count), absolute error sum], each over every sample
+  const sums = tf.tidy(() => {
     const pred = model.apply(data.x, { training: false }) as Tensor;
     const yDense = loss === 'sparseCategoricalCrossentropy'
       ? tf.oneHot(tf.cast(tf.reshape(data.y, [-1]), 'int32') as Tensor1D, pred.shape[1]!)
       : data.y;
-    const l = tf.mean(perSampleLoss(tf, loss, data.y, pred)).dataSync()[0]!;
-    // accuracy: an exact count of right answers over the sample count, as a float64 ratio
-    let acc: number | null = null;
-    if (loss === 'binaryCrossentropy') acc = tf.sum(tf.cast(tf.equal(tf.greater(data.y, 0.5), tf.greater(pred, 0.5)), 'int32')).dataSync()[0]! / data.count;
-    else if (loss !== 'meanSquaredError') acc = tf.sum(tf.cast(tf.equal(tf.argMax(yDense, -1), tf.argMax(pred, -1)), 'int32')).dataSync()[0]! / data.count;
-    const mae = tf.mean(tf.metrics.meanAbsoluteError(yDense, pred)).dataSync()[0]!;
-    return { loss: l, accuracy: acc, mae };
+    const right = loss === 'binaryCrossentropy'
+      ? tf.equal(tf.greater(data.y, 0.5), tf.greater(pred, 0.5))
+      : tf.equal(tf.argMax(yDense, -1), tf.argMax(pred, -1));
+    return [
+      tf.sum(perSampleLoss(tf, loss, data.y, pred)),
+      tf.sum(tf.cast(right, 'int32')),
+      tf.sum(tf.metrics.meanAbsoluteError(yDense, pred)),
+    ];
   });
+  const [lossSum, right, absSum] = sums.map((t) => t.dataSync()[0]!);
+  tf.dispose(sums);
+  // float64 ratios, as the coordinator computes them from its sums
+  const out = { loss: lossSum! / data.count, accuracy: classed ? right! / data.count : null, mae: absSum! / data.count };
   tf.dispose([data.x, data.y]);
   return { samples: data.count, ...out };
 }

@@ -22,7 +22,7 @@ for (const [n, batchSize] of [[2, 10], [3, 10]] as const) {
     };
     const cfg = buildConfig(dir, raw, n);
     const ref = await towerReferenceTrain(cfg, n);
-    const trainable = ref.model.trainableWeights.reduce((a, w) => a + w.shape.reduce((p, d) => p * d, 1), 0);
+    const trainable = ref.model.trainableWeights.reduce((a, w) => a + (w.shape as number[]).reduce((p, d) => p * d, 1), 0);
     assert.equal(ref.model.nonTrainableWeights.length, 2, 'moving mean and moving variance');
     const r = await train(cfg, silent);
     assert.equal(r.steps, ref.steps);

@@ -5,7 +5,7 @@ import { Duplex } from 'node:stream';
 import { Channel, encodeFrame } from '../../src/shared/channel.ts';
 import type { StepMessage, ToCoordinator } from '../../src/shared/protocol.ts';
 
-const step: StepMessage = { type: 'step', step: 7, n: 8, batch: 15, slot: 1, weightsVersion: 7 };
+const step: StepMessage = { type: 'step', step: 7, n: 8, batch: 15, slot: 1, weightsVersion: 7, micro: 1 };
 
 function receiver() {
   const input = new PassThrough();

@@ -36,8 +36,10 @@ const HALF = { width: 560, height: 300 };
 const THIRD = { width: 370, height: 260 };
 
 /**
- * A centred moving average over `half` points either side (fewer at the ends), of the finite
- * values only; a NaN/Inf point stays as it is. Centred, so the curve does not lag the data.
+ * A centred moving average over `half` points either side, of the finite values only; a NaN/Inf
+ * point stays as it is. Centred and symmetric (narrower towards the ends, the end points as they
+ * are), so the curve neither lags the data nor bends at the ends: a loss that falls fast in its
+ * first lines still starts where it started.
  */
 export function smooth(points: Point[], half: number): Point[] {
   return points.map((p, i) => {
@@ -58,12 +60,12 @@ export function smooth(points: Point[], half: number): Point[] {
 /** A noisy series: with many points, a faint raw line under a smoothed one. */
 function noisy(name: string, color: string, points: Point[], format: (v: number) => string): { series: Series[]; smoothed: boolean } {
   const finite = points.filter((p) => Number.isFinite(p.y)).length;
-  if (finite < 40) return { series: [{ name, color, points, style: 'line', format }], smoothed: false };
+  if (finite < 100) return { series: [{ name, color, points, style: 'line', format }], smoothed: false };
   return {
     smoothed: true,
     series: [
       { name: `${name} (raw)`, color, points, style: 'line', width: 1.25, opacity: 0.3, hideLegend: true, format },
-      { name: `${name} (smoothed)`, color, points: smooth(points, Math.max(2, Math.round(points.length / 30))), style: 'line', width: 2.25, format, derived: true },
+      { name: `${name} (smoothed)`, color, points: smooth(points, Math.max(2, Math.round(points.length / 50))), style: 'line', width: 2.25, format, derived: true },
     ],
   };
 }
@@ -142,7 +144,7 @@ export function buildCharts(run: RunData): Chart[] {
   // ---- learning rate ------------------------------------------------------------------------
   const lr = lineChart({ ...THIRD, yLabel: 'learning rate', series: [{ name: 'learning rate', color: COLORS.lr, points: pts((t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }], xMax, includeZero: true, emptyText: noTrain });
   const lrs = [...new Set(T.map((t) => t.lr).filter(Number.isFinite))];
-  const lrSub = lrs.length === 1 ? `constant at ${fmtSig(lrs[0], 4)}` : lrs.length ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig(T.findLast((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line` : 'at each log line';
+  const lrSub = lrs.length === 1 ? `constant at ${fmtSig(lrs[0], 4)}` : lrs.length ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig([...T].reverse().find((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line` : 'at each log line';
   charts.push({ id: 'lr', size: 'third', title: 'Learning rate', subtitle: lrSub, svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) });
 
   // ---- throughput ---------------------------------------------------------------------------

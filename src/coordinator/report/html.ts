@@ -27,7 +27,7 @@ h3{font-size:15px;margin:0;font-weight:650;color:#111827}
 .summary{display:grid;grid-template-columns:minmax(0,1.35fr) minmax(0,1fr);gap:14px;margin-bottom:14px}
 table{border-collapse:collapse;width:100%}
 td,th{padding:5px 8px 5px 0;vertical-align:top;text-align:left;border-bottom:1px solid #f1f2f4}
-tr:last-child td{border-bottom:0}
+tr:last-child td,tr:last-child th{border-bottom:0}
 th{color:#6b7280;font-weight:500;white-space:nowrap;width:1%;padding-right:18px}
 td{word-break:break-word}
 tr.warn td{color:#b45309}

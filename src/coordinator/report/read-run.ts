@@ -29,7 +29,7 @@ export interface RunData {
   config: Record<string, unknown> | null;
   checkpoints: CheckpointInfo[]; // complete step-<k> directories, oldest first
   /** From the newest checkpoint's trainer-state.json, when there is one. */
-  trainerState: { workers?: number; batchSize?: number; restarts?: number; skippedSteps?: number[] } | null;
+  trainerState: { workers?: number; backend?: string; batchSize?: number; restarts?: number; skippedSteps?: number[] } | null;
   finalModel: string | null; // <runDir>/final/model.json when present
   finalEmaModel: string | null;
 }

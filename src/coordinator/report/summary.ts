@@ -118,7 +118,7 @@ function describeDevices(run: RunData): { workers: string | null; backend: strin
   } else if (dev?.gpus === 'all') {
     workers = 'all visible GPUs';
   }
-  const backend = typeof dev?.backend === 'string' ? (dev.backend === 'auto' ? 'auto (chosen at run time)' : dev.backend) : null;
+  const backend = run.trainerState?.backend ?? (typeof dev?.backend === 'string' ? (dev.backend === 'auto' ? 'auto (chosen at run time)' : dev.backend) : null);
   return { workers, backend };
 }
 

@@ -143,12 +143,17 @@ function svgOpen(W: number, H: number, label: string): string {
   return `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(label)}" preserveAspectRatio="xMidYMid meet">`;
 }
 
-function emptyChart(W: number, H: number, yLabel: string, xMax: number, text: string): string {
+/** Axes and a message; `marks`: steps whose values were all NaN/Inf, drawn as red dashed lines. */
+function emptyChart(W: number, H: number, yLabel: string, xMax: number, text: string, marks: number[] = []): string {
   const f = frame(W, H, 8, 52);
   const xs = stepScale(xMax);
   const ys = linearScale([0, 1]);
   ys.ticks = [];
-  return svgOpen(W, H, yLabel) + axes(f, xs, ys, yLabel, false)
+  const lines = marks.map((m) => {
+    const x = r1(f.left + Math.min(1, Math.max(0, xs.norm(m))) * f.plotW);
+    return `<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="3 2"><title>step ${m}: NaN or infinite</title></line>`;
+  }).join('');
+  return svgOpen(W, H, yLabel) + axes(f, xs, ys, yLabel, false) + lines
     + `<text x="${r1(f.left + f.plotW / 2)}" y="${r1(f.top + f.plotH / 2)}" text-anchor="middle" class="empty">${escapeHtml(text)}</text></svg>`;
 }
 
@@ -164,7 +169,8 @@ export function lineChart(spec: LineChartSpec): ChartResult {
   const droppedSteps = [...new Set(dropped.map((d) => d.x))];
   const ys = spec.series.flatMap((s) => s.points.filter((p) => Number.isFinite(p.y) && Number.isFinite(p.x)).map((p) => p.y));
   if (ys.length === 0) {
-    return { svg: emptyChart(W, H, spec.yLabel, spec.xMax, spec.emptyText ?? (dropped.length ? 'every value is NaN or infinite' : 'no data')), dropped };
+    const text = dropped.length ? 'every value is NaN or infinite' : (spec.emptyText ?? 'no data');
+    return { svg: emptyChart(W, H, spec.yLabel, spec.xMax, text, droppedSteps), dropped };
   }
 
   const useLog = spec.yScale === 'log' ? ys.every((v) => v > 0) : spec.yScale === 'auto' ? wantsLog(ys, spec.logRatio) : false;

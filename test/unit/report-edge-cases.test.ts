@@ -1,0 +1,175 @@
+// `mgpu-train report` on the runs that are not the happy path: no eval, one line, NaN/Infinity
+// losses, a torn last line, an empty or missing metrics.jsonl.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { formatError, MgpuError } from '../../src/shared/errors.ts';
+import { report } from '../../src/coordinator/report/index.ts';
+import { readRun } from '../../src/coordinator/report/read-run.ts';
+import { summarize, summaryText } from '../../src/coordinator/report/summary.ts';
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function runDir(metrics: string | null, config = 'name: edge\ndevices:\n  gpus: all\n  simulate: 2\n  backend: cpu\n'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-report-edge-'));
+  dirs.push(dir);
+  if (metrics !== null) fs.writeFileSync(path.join(dir, 'metrics.jsonl'), metrics);
+  fs.writeFileSync(path.join(dir, 'config.yaml'), config);
+  return dir;
+}
+
+const line = (step: number, loss: number | string = 1 / step, extra: object = {}) => JSON.stringify({
+  type: 'train', step, epoch: 0, loss, lr: 0.01, samples_per_sec: 100 * step, compute_max_ms: 10, compute_min_ms: 9, sync_ms: 2, data_ms: 1, step_ms: 14, grad_norm: 0.5, ...extra,
+});
+const lines = (...ls: string[]) => ls.map((l) => l + '\n').join('');
+
+async function run(dir: string) {
+  const out: string[] = [];
+  const { htmlPath } = await report(dir, { line: (t) => out.push(t) });
+  return { text: out.join('\n'), page: fs.readFileSync(htmlPath, 'utf8') };
+}
+
+/** Every polyline point: two finite numbers. */
+function assertFinitePolylines(page: string): number {
+  const all = [...page.matchAll(/<polyline\b[^>]*\bpoints="([^"]*)"/g)];
+  for (const m of all) for (const p of m[1].trim().split(/\s+/)) assert.match(p, /^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/, `polyline point ${p}`);
+  assert.doesNotMatch(page.replace(/<pre>[\s\S]*?<\/pre>/, ''), /="[^"]*(NaN|Infinity|undefined)/, 'NaN/Infinity in an attribute');
+  return all.length;
+}
+
+test('a run with no eval lines: the accuracy chart says so, the summary says none', async () => {
+  const { text, page } = await run(runDir(lines(line(10), line(20), line(30))));
+  assert.match(text, /eval +none in this run/);
+  assert.equal((page.match(/<svg\b/g) ?? []).length, 6);
+  assert.match(page, /no eval in this run/);
+  assert.doesNotMatch(page, /eval loss<\/text>/, 'no eval legend entry on the loss chart');
+  assertFinitePolylines(page);
+});
+
+test('a single train line: points instead of lines, every chart drawn', async () => {
+  const { text, page } = await run(runDir(lines(line(7, 2.5))));
+  assert.match(text, /steps +7, 1 epoch/);
+  assert.match(text, /train loss +final 2\.5000 \(step 7\), best 2\.5000 \(step 7\)/);
+  assert.match(text, /samples\/s +700 \(median over 1 line\)/);
+  assert.match(text, /time per step \(mean over 7 steps\)/);
+  assert.equal((page.match(/<svg\b/g) ?? []).length, 6);
+  assert.equal(assertFinitePolylines(page), 0, 'a polyline needs two points');
+  assert.match(page, /<title>train loss, step 7: 2\.5000<\/title>/, 'the one value is a visible point');
+  assert.match(page, /<g><title>steps 1-7: compute/, 'one bar for the one line');
+});
+
+test('NaN and Infinity losses (null from JSON.stringify, bare tokens from other writers) are left out and reported', async () => {
+  const metrics = lines(
+    line(10, 2.0),
+    line(20, 'NaN').replace('"NaN"', 'null'), // what JSON.stringify(NaN) writes
+    line(30, 1.0),
+    line(40, 'x').replace('"x"', 'NaN'), // Python's json.dumps
+    line(50, 'x').replace('"x"', 'Infinity'),
+    line(60, 0.5, { grad_norm: '-Infinity' }).replace('"-Infinity"', '-Infinity'),
+    line(70, 0.4),
+  );
+  const dir = runDir(metrics);
+  const data = await readRun(dir);
+  assert.equal(data.train.length, 7, 'no line is dropped for a NaN');
+  assert.deepEqual(data.unreadable, []);
+  assert.ok(Number.isNaN(data.train[1].loss));
+  assert.ok(Number.isNaN(data.train[3].loss));
+  assert.equal(data.train[4].loss, Infinity);
+  assert.equal(data.train[5].grad_norm, -Infinity);
+  const s = summarize(data);
+  assert.deepEqual(s.nonFiniteLossSteps, [20, 40, 50]);
+  assert.deepEqual(s.trainLoss.best, { step: 70, value: 0.4 });
+  const { text, page } = await run(dir);
+  assert.match(text, /non-finite loss +3 line\(s\), steps 20, 40, 50; left out of the charts/);
+  assert.match(page, /3 training loss values are NaN or infinite and left out \(steps 20, 40, 50\)/);
+  assert.match(page, /1 gradient norm value is infinite and left out \(step 60\)/);
+  assert.match(page, /NaN\/Inf, left out \(3 steps\)/, 'legend entry for the marks');
+  assertFinitePolylines(page);
+  // The loss line breaks at each left-out value: 10 | 30 | 60-70.
+  const loss = /<figure[^>]*id="chart-loss">([\s\S]*?)<\/figure>/.exec(page)![1];
+  assert.equal((loss.match(/<polyline/g) ?? []).length, 1, 'only 60-70 has two points in a row');
+  assert.match(loss, /<title>train loss, step 10: 2\.0000<\/title>/);
+  assert.match(loss, /<title>train loss, step 30: 1\.0000<\/title>/);
+});
+
+test('every loss non-finite: the chart says so instead of drawing nothing', async () => {
+  const { page } = await run(runDir(lines(line(10, 'x').replace('"x"', 'null'), line(20, 'x').replace('"x"', 'null'))));
+  const loss = /<figure[^>]*id="chart-loss">([\s\S]*?)<\/figure>/.exec(page)![1];
+  assert.match(loss, /every value is NaN or infinite/);
+  assertFinitePolylines(page);
+});
+
+test('a torn last line is ignored, and said so', async () => {
+  const dir = runDir(lines(line(10), line(20)) + line(30).slice(0, 40));
+  const data = await readRun(dir);
+  assert.equal(data.train.length, 2);
+  assert.equal(data.unreadable.length, 1);
+  assert.equal(data.unreadable[0].torn, true);
+  const { text, page } = await run(dir);
+  assert.match(text, /steps +20,/);
+  assert.match(text, /ignored lines +a torn last line/);
+  assert.match(page, /The last line of metrics.jsonl is torn/);
+});
+
+test('a malformed line in the middle is ignored too, with its line number', async () => {
+  const dir = runDir(lines(line(10), 'garbage {', line(20), JSON.stringify({ type: 'mystery', step: 3 })));
+  const data = await readRun(dir);
+  assert.equal(data.train.length, 2);
+  assert.deepEqual(data.unreadable.map((u) => [u.line, u.torn]), [[2, false], [4, false]]);
+  const { text, page } = await run(dir);
+  assert.match(text, /ignored lines +2 malformed lines/);
+  assert.match(page, /Line 2 of metrics.jsonl is not a metrics line/);
+});
+
+async function usageError(dir: string): Promise<MgpuError> {
+  const err = await report(dir, { line: () => {} }).then(() => null, (e: unknown) => e);
+  assert.ok(err instanceof MgpuError, `an MgpuError, got ${String(err)}`);
+  assert.equal(err.code, 'E_USAGE');
+  assert.equal(err.exitCode, 2);
+  return err;
+}
+
+test('a missing metrics.jsonl, or no directory at all: E_USAGE naming the directory as given', async () => {
+  const dir = runDir(null);
+  const rel = path.relative(process.cwd(), dir);
+  const err = await usageError(rel);
+  assert.equal(err.message, `${rel} has no metrics.jsonl — is it a run directory?`);
+  assert.match(formatError(err), new RegExp(`^error E_USAGE: ${rel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has no metrics\\.jsonl — is it a run directory\\?`));
+  const gone = await usageError(path.join(dir, 'nope') + '/');
+  assert.equal(gone.message, `${path.join(dir, 'nope')} has no metrics.jsonl — is it a run directory?`);
+  assert.equal(fs.existsSync(path.join(dir, 'report.html')), false, 'nothing written');
+});
+
+test('an empty metrics.jsonl (or only blank lines): the same E_USAGE, with a hint that it is empty', async () => {
+  for (const content of ['', '\n\n']) {
+    const dir = runDir(content);
+    const err = await usageError(dir);
+    assert.equal(err.message, `${dir} has no metrics.jsonl — is it a run directory?`);
+    assert.match(err.hint!, /is empty/);
+  }
+  const torn = await usageError(runDir(line(5).slice(0, 30)));
+  assert.match(torn.hint!, /no readable metrics line/);
+});
+
+test('a regression run (accuracy null): the eval chart shows the mean absolute error', async () => {
+  const ev = (step: number, mae: number) => JSON.stringify({ type: 'eval', step, epoch: 0, samples: 100, loss: mae * 2, accuracy: null, top_k: null, k: 5, mae });
+  const { text, page } = await run(runDir(lines(line(10), ev(10, 0.4), line(20), ev(20, 0.3))));
+  assert.match(text, /eval MAE +last 0\.3000 \(step 20\), also the best/);
+  assert.doesNotMatch(text, /eval accuracy/);
+  assert.match(page, /Eval mean absolute error/);
+  assertFinitePolylines(page);
+});
+
+test('events without train lines (a run that failed at its first step): still a report', async () => {
+  const fail = JSON.stringify({ type: 'failure', step: 0, ranks: [1], message: 'worker rank 1 failed in compute: OOM', action: 'restart' });
+  const s = summarize(await readRun(runDir(lines(fail))));
+  assert.equal(s.trainLines, 0);
+  assert.equal(s.phaseMs, null);
+  assert.match(summaryText(s).join('\n'), /train loss +no training line/);
+  const { page } = await run(runDir(lines(fail)));
+  assert.match(page, /no training line in metrics.jsonl/);
+  assert.equal((page.match(/<svg\b/g) ?? []).length, 6);
+});
