@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
 import {
-  assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule,
+  assertWeightsClose, buildConfig, initialWeights, referenceTrain, tempDir, writeDataset, writeModelModule,
 } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('wasm');
@@ -20,7 +20,11 @@ test('wasm backend: sgd on N = 2 matches the single-process cpu reference', asyn
   const cfg = buildConfig(dir, raw, 2, 'wasm');
   assert.equal(cfg.devices.backend, 'wasm');
   const ref = await referenceTrain(cfg);
-  const r = await train(cfg, silent);
+  const lines: string[] = [];
+  const r = await train(cfg, { step() {}, line: (text) => lines.push(text), done() {} });
+  // The run header names the backend the workers report: make sure it really is wasm.
+  const header = lines.join('\n');
+  assert.match(header, /^\s*backend\s+wasm\b/m, `the run header should name the wasm backend:\n${header}`);
   assert.equal(r.steps, ref.steps);
   assertWeightsClose(t, r.weights, ref.weights, 'wasm N=2 vs cpu reference', { rtol: 1e-4, atol: 1e-5, initial: await initialWeights(cfg) });
   ref.model.dispose();
