@@ -107,9 +107,14 @@ export interface CliRun {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Starts `mgpu-train <args>` as a child process (not waited for). */
-export function startCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `mgpu-train <args>` as a child process (not waited for); `ownProcessGroup`: as the
+ * leader of a new process group (its pid is the group id), as a shell starts a job.
+ */
+export function startCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ownProcessGroup?: boolean } = {}): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.ownProcessGroup ?? false,
+  });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));

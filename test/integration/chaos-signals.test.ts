@@ -1,0 +1,80 @@
+// Ctrl-C and SIGTERM sent to the CLI process mid-run: it finishes the step in progress, writes a
+// checkpoint and exits 128 + the signal number (130, 143); --resume then continues from that
+// checkpoint and ends with final weights bit-identical to an uninterrupted run's.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { checkpointSteps, finalWeights, isAlive, lastTrainStep, runCliAsync, startCli, waitForStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
+import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+
+const dir = tempDir('chaos-signals');
+const STEPS = 150;
+const file = writeConfigFile(dir, 'signals', {
+  model: { module: writeModelModule(dir, 'batchnorm') }, loss: 'categoricalCrossentropy',
+  data: { train: writeDataset(dir, 'train', 120, 'onehot', 31) },
+  training: { batchSize: 12, steps: STEPS, seed: 4 }, optimizer: { name: 'adam', learningRate: 0.01 }, log: { every: 1 },
+});
+const base = ['--simulate', '2', '--backend', 'cpu'];
+const cleanDir = path.join(dir, 'runs', 'clean');
+let clean: Promise<Buffer> | null = null;
+/** The final weights of the uninterrupted run, trained once for both tests. */
+function cleanWeights(): Promise<Buffer> {
+  clean ??= runCliAsync(['train', file, ...base, '--run-dir', cleanDir]).then((r) => {
+    assert.equal(r.code, 0, r.stderr);
+    return finalWeights(cleanDir);
+  });
+  return clean;
+}
+
+async function interruptAndResume(t: { diagnostic(s: string): void }, signal: 'SIGINT' | 'SIGTERM', exitCode: number): Promise<void> {
+  const expected = await cleanWeights();
+  const runDir = path.join(dir, 'runs', signal);
+  const cli = startCli(['train', file, ...base, '--run-dir', runDir]);
+  const metrics = path.join(runDir, 'metrics.jsonl');
+  const at = await waitForStep(metrics, 5);
+  const workers = [...workerPids(cli.child.pid!).values()];
+  process.kill(cli.child.pid!, signal);
+  const r = await cli.done;
+  t.diagnostic(`${signal} after step ${at}: exit ${r.code}; ${r.stdout.split('\n').filter((l) => /stopped|SIGINT|SIGTERM/.test(l)).join(' | ')}`);
+  assert.equal(r.code, exitCode, `exit code after ${signal}\n${r.stderr}`);
+  const m = new RegExp(`stopped by ${signal} after step (\\d+); checkpoint in (\\S+) \\(continue with --resume\\)`).exec(r.stdout);
+  assert.ok(m, r.stdout);
+  const stoppedAt = Number(m[1]);
+  assert.ok(stoppedAt >= at && stoppedAt < STEPS, `stopped after step ${stoppedAt}`);
+  assert.equal(m[2], path.join(runDir, 'checkpoints', `step-${stoppedAt}`));
+  assert.deepEqual(checkpointSteps(runDir), [stoppedAt]);
+  assert.equal(lastTrainStep(metrics), stoppedAt, 'the metrics end at the step the checkpoint holds');
+  assert.ok(!fs.existsSync(path.join(runDir, 'final')), 'an interrupted run wrote a final model');
+  assert.ok(workers.length === 2 && workers.every((p) => !isAlive(p)), `workers ${workers} still alive after the CLI exited`);
+
+  const resumed = await runCliAsync(['train', file, ...base, '--run-dir', runDir, '--resume']);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stdout, new RegExp(`resuming from .*step-${stoppedAt} at step ${stoppedAt} of ${STEPS}`));
+  assert.ok(finalWeights(runDir).equals(expected), `the run interrupted by ${signal} and resumed is not bit-identical to the uninterrupted run`);
+}
+
+test('SIGINT mid-run: exit 130, a checkpoint, and --resume ends bit-identical to an uninterrupted run', async (t) => {
+  await interruptAndResume(t, 'SIGINT', 130);
+});
+
+test('SIGTERM mid-run: exit 143, a checkpoint, and --resume ends bit-identical to an uninterrupted run', async (t) => {
+  await interruptAndResume(t, 'SIGTERM', 143);
+});
+
+test('Ctrl-C to the whole process group (as a terminal sends it): the workers ignore it, the CLI checkpoints and exits 130', async (t) => {
+  const runDir = path.join(dir, 'runs', 'group');
+  const cli = startCli(['train', file, ...base, '--run-dir', runDir], { ownProcessGroup: true });
+  const at = await waitForStep(path.join(runDir, 'metrics.jsonl'), 5);
+  const workers = [...workerPids(cli.child.pid!).values()];
+  assert.equal(workers.length, 2);
+  process.kill(-cli.child.pid!, 'SIGINT');
+  const r = await cli.done;
+  t.diagnostic(`SIGINT to process group ${cli.child.pid} after step ${at}: exit ${r.code}`);
+  assert.equal(r.code, 130, r.stderr);
+  assert.doesNotMatch(r.stderr, /E_WORKER|failed in/, 'a worker died of the Ctrl-C');
+  const m = /stopped by SIGINT after step (\d+); checkpoint in/.exec(r.stdout);
+  assert.ok(m, r.stdout);
+  assert.deepEqual(checkpointSteps(runDir), [Number(m[1])]);
+  assert.ok(workers.every((p) => !isAlive(p)), `workers ${workers} still alive after the CLI exited`);
+});
