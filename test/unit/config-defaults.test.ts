@@ -21,8 +21,8 @@ test('a minimal config gets every default', () => {
     name: 'mnist-mlp',
     model: { module: path.join(dir, 'model.js'), json: null },
     loss: 'categoricalCrossentropy',
-    data: { train: { type: 'mnist', offset: 0, count: 10000, labels: 'onehot' }, eval: null },
-    training: { batchSize: 32, epochs: 1, steps: null, dropLast: false, seed: 0 },
+    data: { train: { type: 'mnist', offset: 0, count: 10000, labels: 'onehot' }, eval: null, evalFraction: null },
+    training: { batchSize: 32, epochs: 1, steps: null, dropLast: false, seed: 0, accumulateSteps: 1, clipNorm: null, ema: null },
     optimizer: {
       name: 'sgd', learningRate: 0.01, momentum: 0, nesterov: false, beta1: 0.9, beta2: 0.999, epsilon: 1e-7,
       weightDecay: 0.01, decay: 0.9, centered: false, initialAccumulatorValue: 0.1,
@@ -30,7 +30,9 @@ test('a minimal config gets every default', () => {
     schedule: { name: 'constant', decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 },
     devices: { gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm' },
     log: { every: 10 },
-    eval: { every: 0, batchSize: null },
+    eval: { every: 0, batchSize: null, topK: 5, useEma: false },
+    checkpoint: { every: 0, keep: 3 },
+    reliability: { onWorkerFailure: 'restart', maxRestarts: 3, stepTimeout: 600, stallFactor: 10, stallMinSeconds: 10, onNonFinite: 'stop' },
     runDir: '/work/runs/mnist-mlp',
     configPath: path.join(dir, 'mnist-mlp.yaml'),
   });
