@@ -1,11 +1,14 @@
 // Ctrl-C and SIGTERM sent to the CLI process mid-run: it finishes the step in progress, writes a
 // checkpoint and exits 128 + the signal number (130, 143); --resume then continues from that
-// checkpoint and ends with final weights bit-identical to an uninterrupted run's.
+// checkpoint and ends with final weights bit-identical to an uninterrupted run's. Also: Ctrl-C
+// to the whole process group (workers ignore it), during setup, and twice (stop at once).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkpointSteps, finalWeights, isAlive, lastTrainStep, runCliAsync, startCli, waitForStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
+import {
+  checkpointSteps, finalWeights, isAlive, lastTrainStep, processState, runCliAsync, startCli, waitFor, waitForStep, workerPids, writeConfigFile,
+} from '../helpers/chaos.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('chaos-signals');
@@ -77,4 +80,37 @@ test('Ctrl-C to the whole process group (as a terminal sends it): the workers ig
   assert.ok(m, r.stdout);
   assert.deepEqual(checkpointSteps(runDir), [Number(m[1])]);
   assert.ok(workers.every((p) => !isAlive(p)), `workers ${workers} still alive after the CLI exited`);
+});
+
+test('Ctrl-C during setup (workers still loading): exit 130, no checkpoint, no worker left', async (t) => {
+  const runDir = path.join(dir, 'runs', 'setup');
+  const cli = startCli(['train', file, ...base, '--run-dir', runDir]);
+  const workers = await waitFor(() => {
+    const w = [...workerPids(cli.child.pid!).values()];
+    return w.length === 2 ? w : null;
+  }, 60_000, 'the workers to start');
+  assert.equal(lastTrainStep(path.join(runDir, 'metrics.jsonl')), 0, 'too late: a step is done already');
+  process.kill(cli.child.pid!, 'SIGINT');
+  const r = await cli.done;
+  t.diagnostic(r.stdout.split('\n').filter((l) => /SIGINT/.test(l)).join(' | '));
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stdout, /stopped by SIGINT after step 0\n/);
+  assert.deepEqual(checkpointSteps(runDir), []);
+  await waitFor(() => workers.every((p) => !isAlive(p)), 10_000, 'the workers to exit');
+});
+
+test('a second Ctrl-C stops at once, even while a worker hangs in its step: exit 130, every worker killed', async (t) => {
+  const runDir = path.join(dir, 'runs', 'twice');
+  const cli = startCli(['train', file, ...base, '--run-dir', runDir]);
+  await waitForStep(path.join(runDir, 'metrics.jsonl'), 3);
+  const workers = [...workerPids(cli.child.pid!).values()];
+  process.kill(workers[1]!, 'SIGSTOP'); // the step in progress cannot finish (stepTimeout is 600 s)
+  process.kill(cli.child.pid!, 'SIGINT');
+  await waitFor(() => /finishing this step/.test(cli.stdout()), 10_000, 'the first SIGINT to be seen');
+  process.kill(cli.child.pid!, 'SIGINT');
+  const r = await cli.done;
+  t.diagnostic(r.stdout.split('\n').filter((l) => /SIGINT/.test(l)).join(' | '));
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stdout, /SIGINT again: stopping now/);
+  await waitFor(() => workers.every((p) => !isAlive(p)), 10_000, `the workers to exit (${workers.map((p) => `${p}: ${processState(p) ?? 'gone'}`).join(', ')})`);
 });

@@ -44,10 +44,12 @@ test('stall: a SIGSTOPped worker misses its deadline, is named and killed, and t
   assert.ok(step >= at && step < 80, `stalled in step ${step}`);
   assert.ok(deadline >= 1, `deadline ${deadline} s is below stallMinSeconds`);
   assert.ok(waited >= deadline - 0.05, `waited ${waited} s, deadline ${deadline} s`);
-  const failures = readMetrics(metrics).filter((l) => l.type === 'failure' && /stalled/.test(l.message ?? ''));
-  assert.equal(failures.length, 1, JSON.stringify(failures));
-  assert.deepEqual(failures[0]!.ranks, [1]);
-  assert.equal(failures[0]!.action, 'restart');
+  // (On a loaded machine a slow but healthy step may be called stalled too: more lines, all restarts.)
+  const failures = readMetrics(metrics).filter((l) => l.type === 'failure');
+  const first = failures.find((l) => /stalled/.test(l.message ?? '') && l.step === step);
+  assert.ok(first, JSON.stringify(failures));
+  assert.deepEqual(first.ranks, [1]);
+  assert.ok(failures.every((l) => l.action === 'restart'), JSON.stringify(failures));
   // The stopped process was killed, not left stopped.
   await waitFor(() => !isAlive(pid), 5000, `the stopped worker ${pid} to be gone (state ${processState(pid)})`);
   assert.equal(r!.steps, 80);

@@ -37,6 +37,7 @@ export async function loadDataset(src: DataSource, keyPath: string): Promise<Dat
       'each label row belongs to the feature row with the same index; check that the two files come from the same split',
     );
   }
+  if (count === 0) throw new DataError(`${keyPath}: ${src.features} holds no samples (shape [${features.shape}])`, 'expected one row per sample');
   return { features, labels, count, source: `${src.features} + ${src.labels}` };
 }
 

@@ -42,7 +42,12 @@ function parseYaml(file: string, source: string): unknown {
     const [what, excerpt = ''] = err.message.split(/ at line \d+, column \d+:\n/);
     throw new ConfigError('', `${file}${at ? `:${at.line}:${at.col}` : ''}: YAML syntax error: ${what}${excerpt.trimEnd() ? `\n${excerpt.trimEnd()}` : ''}`);
   }
-  return doc.toJS();
+  try {
+    return doc.toJS();
+  } catch (err) {
+    // Some YAML errors surface only here: an alias before its anchor, too many aliases.
+    throw new ConfigError('', `${file}: YAML error: ${(err as Error).message}`);
+  }
 }
 
 function parseJson(file: string, source: string): unknown {

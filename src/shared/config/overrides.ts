@@ -21,6 +21,12 @@ export function applyOverrides(raw: Record<string, unknown>, sets: string[]): Re
     if (doc.errors.length > 0) {
       throw new ConfigError(keyPath, `--set ${JSON.stringify(set)}: the value is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`, SET_FORM);
     }
+    let value: unknown;
+    try {
+      value = doc.toJS();
+    } catch (err) {
+      throw new ConfigError(keyPath, `--set ${JSON.stringify(set)}: the value is not valid YAML: ${(err as Error).message}`, SET_FORM);
+    }
     let obj = out;
     keys.slice(0, -1).forEach((key, i) => {
       if (!Object.hasOwn(obj, key)) define(obj, key, {});
@@ -30,7 +36,7 @@ export function applyOverrides(raw: Record<string, unknown>, sets: string[]): Re
       }
       obj = next;
     });
-    define(obj, keys[keys.length - 1], doc.toJS());
+    define(obj, keys[keys.length - 1], value);
   }
   return out;
 }

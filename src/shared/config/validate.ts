@@ -27,7 +27,12 @@ export function isMapping(v: unknown): v is Mapping {
 export function show(v: unknown): string {
   if (v === null || v === undefined) return String(v);
   const kind = Array.isArray(v) ? 'list' : isMapping(v) ? 'mapping' : typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v;
-  let text = typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v));
+  let text: string;
+  try {
+    text = typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v));
+  } catch {
+    text = Array.isArray(v) ? '[...]' : '{...}'; // it contains itself (a YAML anchor used inside itself)
+  }
   if (text.length > 60) text = `${text.slice(0, 57)}...`;
   return `${text} (${kind})`;
 }
@@ -97,7 +102,7 @@ class Section {
       if (known.includes(key)) continue;
       const near = closest(key, known);
       const list = `known keys${path ? ` of ${path}` : ''}: ${known.join(', ')}`;
-      throw new ConfigError(Section.join(path, key), 'unknown key', near ? `did you mean '${near}'? ${list}` : list);
+      throw new ConfigError(Section.join(path, key === '' ? '""' : key), 'unknown key', near ? `did you mean '${near}'? ${list}` : list);
     }
     return new Section(path, raw);
   }

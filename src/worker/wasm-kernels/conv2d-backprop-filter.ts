@@ -7,7 +7,7 @@
 // keep the patch matrix under PATCH_FLOATS, so a large batch never needs a huge buffer.
 import type { Conv2DBackpropFilterAttrs, TensorInfo } from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { dispose, f32, type KernelArgs, makeOutput, requireFloat32, runKernel, type TF } from './util.ts';
+import { type Conv2DInfo, dispose, dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, runKernel, type TF } from './util.ts';
 
 const KERNEL = 'Conv2DBackpropFilter';
 /** Upper bound on one chunk's patch matrix, in floats (16 MB). */
@@ -33,9 +33,8 @@ export function conv2DBackpropFilter(tf: TF, args: KernelArgs<Conv2DBackpropFilt
   const info = tf.backend_util.computeConv2DInfo(
     x.shape as [number, number, number, number], filterShape, strides, 1, pad, dimRoundingMode, false, 'channelsLast',
   );
-  if (dy.shape[1] !== info.outHeight || dy.shape[2] !== info.outWidth || dy.shape[3] !== info.outChannels || dy.shape[0] !== info.batchSize) {
-    throw new Error(`${KERNEL} (wasm, mgpu): dy has shape [${dy.shape}], expected [${[info.batchSize, info.outHeight, info.outWidth, info.outChannels]}]`);
-  }
+  const [dyH, dyW] = dySpatial(KERNEL, dy, info);
+  const compact = dyH === info.outHeight && dyW === info.outWidth;
   const K = info.filterHeight * info.filterWidth * info.inChannels;
   const N = info.batchSize * info.outHeight * info.outWidth;
   const CO = info.outChannels;
@@ -44,7 +43,7 @@ export function conv2DBackpropFilter(tf: TF, args: KernelArgs<Conv2DBackpropFilt
   let result: TensorInfo;
   if (N === 0 || K === 0 || CO === 0) {
     result = makeOutput(backend, filterShape, 'float32', new Float32Array(K * CO));
-  } else if (rowsPerChunk >= N) {
+  } else if (rowsPerChunk >= N && compact) {
     const prod = chunkProduct(tf, backend, info, x, dy, 0, N, true);
     result = runKernel(tf, backend, 'Reshape', { x: prod }, { shape: filterShape });
     dispose(backend, prod);
@@ -65,7 +64,7 @@ export function conv2DBackpropFilter(tf: TF, args: KernelArgs<Conv2DBackpropFilt
 
 /** patchesᵀ[:, n0:n1] · dy[n0:n1, :] as a [1, K, outC] heap tensor. */
 function chunkProduct(
-  tf: TF, backend: BackendWasm, info: import('./util.ts').Conv2DInfo, x: TensorInfo, dy: TensorInfo, n0: number, n1: number, wholeDy: boolean,
+  tf: TF, backend: BackendWasm, info: Conv2DInfo, x: TensorInfo, dy: TensorInfo, n0: number, n1: number, wholeDy: boolean,
 ): TensorInfo {
   const K = info.filterHeight * info.filterWidth * info.inChannels;
   const CO = info.outChannels;
@@ -76,7 +75,7 @@ function chunkProduct(
     dyChunk = runKernel(tf, backend, 'Reshape', { x: dy }, { shape: [1, nc, CO] });
   } else {
     dyChunk = makeOutput(backend, [1, nc, CO]);
-    f32(backend, dyChunk).set(f32(backend, dy).subarray(n0 * CO, n1 * CO));
+    copyDyRows(f32(backend, dy), dy.shape, f32(backend, dyChunk), info, n0, n1);
   }
   // Views only now: the allocations above may have grown (and detached) the heap.
   fillPatchesT(f32(backend, x), f32(backend, patches), info, n0, n1);
@@ -85,11 +84,29 @@ function chunkProduct(
   return prod;
 }
 
+/** Output positions n0..n1-1 of dy (whose spatial size may exceed outH x outW) as rows of out. */
+function copyDyRows(dy: Float32Array, dyShape: number[], out: Float32Array, info: Conv2DInfo, n0: number, n1: number): void {
+  const { outHeight: OH, outWidth: OW, outChannels: CO } = info;
+  const [, dyH, dyW] = dyShape as [number, number, number];
+  if (dyH === OH && dyW === OW) {
+    out.set(dy.subarray(n0 * CO, n1 * CO));
+    return;
+  }
+  for (let n = n0; n < n1; n++) {
+    const b = Math.floor(n / (OH * OW));
+    const rem = n - b * OH * OW;
+    const oh = Math.floor(rem / OW);
+    const ow = rem - oh * OW;
+    const src = ((b * dyH + oh) * dyW + ow) * CO;
+    out.set(dy.subarray(src, src + CO), (n - n0) * CO);
+  }
+}
+
 /**
  * out[k, j] = x[b, oh·sh + kh − top, ow·sw + kw − left, ci] (0 in the padding), for k = (kh, kw, ci)
  * and output position n0 + j = (b, oh, ow).
  */
-export function fillPatchesT(x: Float32Array, out: Float32Array, info: import('./util.ts').Conv2DInfo, n0: number, n1: number): void {
+export function fillPatchesT(x: Float32Array, out: Float32Array, info: Conv2DInfo, n0: number, n1: number): void {
   const { inHeight: H, inWidth: W, inChannels: C, outHeight: OH, outWidth: OW, strideHeight: sh, strideWidth: sw, filterHeight: KH, filterWidth: KW } = info;
   const top = info.padInfo.top;
   const left = info.padInfo.left;

@@ -55,6 +55,20 @@ export function requireUnitDilations(kernel: string, dilations: number | [number
   }
 }
 
+/**
+ * Checks dy against the geometry computed from the attrs and returns its spatial size. dy may be
+ * larger than [outH, outW]: tfjs-core's Conv2D gradient drops dimRoundingMode, so with 'ceil' it
+ * hands over one more row/column than the attrs give. Like the cpu backend, the kernels then use
+ * the first outH x outW positions.
+ */
+export function dySpatial(kernel: string, dy: TensorInfo, info: Conv2DInfo): [number, number] {
+  const [b, h, w, c] = dy.shape as [number, number, number, number];
+  if (dy.shape.length !== 4 || b !== info.batchSize || c !== info.outChannels || h < info.outHeight || w < info.outWidth) {
+    throw new Error(`${kernel} (wasm, mgpu): dy has shape [${dy.shape}], expected [${[info.batchSize, info.outHeight, info.outWidth, info.outChannels]}]`);
+  }
+  return [h, w];
+}
+
 export function makeOutput(backend: BackendWasm, shape: number[], dtype: DataType = 'float32', values?: Float32Array | Int32Array): TensorInfo {
   return backend.makeOutput(shape, dtype, undefined, values);
 }

@@ -1,0 +1,114 @@
+// Gradient kernels for @tensorflow/tfjs-backend-wasm 4.22, so that conv nets (Conv2D,
+// SeparableConv2D, DepthwiseConv2D, Conv1D, Conv2DTranspose), Embedding layers and max-pooling
+// train on it with the right gradients. Nothing registers itself on import: call
+// registerWasmGradKernels(tf) once, after the wasm backend is set (or before: there is no setup
+// step), e.g. in the worker's backend loader.
+//
+// Missing from the wasm backend, added:
+//   Conv2DBackpropFilter                  im2col in JS + the wasm BatchMatMul (XNNPACK)
+//   DepthwiseConv2dNativeBackpropFilter   plain JS, per-channel planes, float64 sums
+//   DepthwiseConv2dNativeBackpropInput    plain JS, per-channel planes, float64 sums
+//   UnsortedSegmentSum                    plain JS (the gradient of Gather / Embedding)
+// Present but wrong, replaced (see max-pool-grad.ts; opt out with { replaceMaxPoolGrad: false }):
+//   MaxPoolGrad                           plain JS, the cpu backend's semantics
+//
+// Supported: NHWC (and NCHW for Conv2DBackpropFilter), any strides, 'same' / 'valid' / numeric /
+// explicit padding, dimRoundingMode; dilations other than 1 are refused with an error (tfjs's own
+// gradients of these ops refuse them too).
+import type { KernelConfig, KernelFunc } from '@tensorflow/tfjs';
+import { conv2DBackpropFilter } from './conv2d-backprop-filter.ts';
+import { depthwiseConv2dNativeBackpropFilter } from './depthwise-backprop-filter.ts';
+import { depthwiseConv2dNativeBackpropInput } from './depthwise-backprop-input.ts';
+import { maxPoolGrad } from './max-pool-grad.ts';
+import { unsortedSegmentSum } from './unsorted-segment-sum.ts';
+import { BACKEND, type KernelArgs, type TF } from './util.ts';
+
+/** The kernels the wasm backend lacks, which this module adds. */
+export const WASM_MISSING_KERNELS = [
+  'Conv2DBackpropFilter',
+  'DepthwiseConv2dNativeBackpropFilter',
+  'DepthwiseConv2dNativeBackpropInput',
+  'UnsortedSegmentSum',
+] as const;
+/** The kernels the wasm backend has but gets wrong, which this module replaces. */
+export const WASM_REPLACED_KERNELS = ['MaxPoolGrad'] as const;
+export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number];
+
+export interface RegisterOptions {
+  /** Replace wasm's MaxPoolGrad (wrong for windows whose values are all <= 0). Default true. */
+  replaceMaxPoolGrad?: boolean;
+}
+
+export interface Registered {
+  /** Kernels that were missing and are now registered. */
+  added: WasmGradKernel[];
+  /** wasm's own kernels that were unregistered and replaced. */
+  replaced: WasmGradKernel[];
+}
+
+function configs(tf: TF): Map<WasmGradKernel, KernelConfig> {
+  // The attrs each kernel reads are the ones tfjs-core's ops pass for that kernel name.
+  const k = (f: (args: KernelArgs<never>) => unknown) => f as unknown as KernelFunc;
+  const all: [WasmGradKernel, KernelFunc][] = [
+    ['Conv2DBackpropFilter', k((a) => conv2DBackpropFilter(tf, a))],
+    ['DepthwiseConv2dNativeBackpropFilter', k((a) => depthwiseConv2dNativeBackpropFilter(tf, a))],
+    ['DepthwiseConv2dNativeBackpropInput', k((a) => depthwiseConv2dNativeBackpropInput(tf, a))],
+    ['UnsortedSegmentSum', k((a) => unsortedSegmentSum(a))],
+    ['MaxPoolGrad', k((a) => maxPoolGrad(tf, a))],
+  ];
+  return new Map(all.map(([kernelName, kernelFunc]) => [kernelName, { kernelName, backendName: BACKEND, kernelFunc }]));
+}
+
+/** Our kernel functions, and the wasm kernels they displaced (to put back on unregister). */
+const ours = new WeakSet<KernelFunc>();
+const displaced = new Map<string, KernelConfig>();
+
+/**
+ * Registers the missing gradient kernels for the 'wasm' backend in tf's kernel registry (any that
+ * is already registered, by an earlier call or by a newer tfjs-backend-wasm, is left alone), and
+ * replaces wasm's MaxPoolGrad unless told not to. Safe to call more than once.
+ */
+export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Registered {
+  const result: Registered = { added: [], replaced: [] };
+  const mine = configs(tf);
+  for (const name of WASM_MISSING_KERNELS) {
+    if (tf.getKernel(name, BACKEND)) continue;
+    register(tf, mine.get(name)!);
+    result.added.push(name);
+  }
+  if (opts.replaceMaxPoolGrad ?? true) {
+    for (const name of WASM_REPLACED_KERNELS) {
+      const existing = tf.getKernel(name, BACKEND);
+      if (existing && ours.has(existing.kernelFunc)) continue;
+      if (existing) {
+        displaced.set(name, existing);
+        tf.unregisterKernel(name, BACKEND);
+      }
+      register(tf, mine.get(name)!);
+      result.replaced.push(name);
+    }
+  }
+  return result;
+}
+
+function register(tf: TF, config: KernelConfig): void {
+  ours.add(config.kernelFunc);
+  tf.registerKernel(config);
+}
+
+/** Removes what registerWasmGradKernels registered and puts back the kernels it replaced. */
+export function unregisterWasmGradKernels(tf: TF): WasmGradKernel[] {
+  const removed: WasmGradKernel[] = [];
+  for (const name of [...WASM_MISSING_KERNELS, ...WASM_REPLACED_KERNELS]) {
+    const k = tf.getKernel(name, BACKEND);
+    if (!k || !ours.has(k.kernelFunc)) continue;
+    tf.unregisterKernel(name, BACKEND);
+    const original = displaced.get(name);
+    if (original) {
+      tf.registerKernel(original);
+      displaced.delete(name);
+    }
+    removed.push(name);
+  }
+  return removed;
+}
