@@ -39,6 +39,7 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyP
       loss === 'categoricalCrossentropy' && sizeOf(labelRow) === 1 ? 'class-index labels need loss: sparseCategoricalCrossentropy' : undefined,
     );
   }
+  checkFinite(ds, keyPath);
   if (loss === 'binaryCrossentropy') checkLabels(ds, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
   if (loss === 'categoricalCrossentropy') checkLabels(ds, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
   return {
@@ -57,6 +58,18 @@ function checkLabels(ds: Dataset, keyPath: string, ok: (v: number) => boolean, e
     if (!ok(data[i])) {
       throw new DataError(`${keyPath}: label of sample ${Math.floor(i / per)} in ${ds.source} is ${data[i]}; the loss expects ${expected}`,
         'check the labels file and the loss in the config');
+    }
+  }
+}
+
+/** A NaN or infinite feature would only show up mid-run as a NaN loss: name it now. */
+function checkFinite(ds: Dataset, keyPath: string): void {
+  if (ds.features.dtype !== 'float32') return;
+  const data = ds.features.data;
+  const per = Math.max(1, data.length / Math.max(1, ds.count));
+  for (let i = 0; i < data.length; i++) {
+    if (!Number.isFinite(data[i])) {
+      throw new DataError(`${keyPath}: feature ${i % per} of sample ${Math.floor(i / per)} in ${ds.source} is ${data[i]}`, 'clean or impute the features before training');
     }
   }
 }

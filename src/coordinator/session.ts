@@ -69,7 +69,7 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,
-    });
+    }, cfg.reliability.stepTimeout * 1000);
     const modelLayout = group.layout;
     const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]));
     const rows = rowsAll[0];
@@ -87,7 +87,7 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
     let layout = sized(Math.ceil(opts.maxBatch / devices.length));
     slab.resize(layout, cfg.devices.shmDir);
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
-    await group.all((rank) => attachMessage(rank === 0 && initial === null), 'attach');
+    await group.all((rank) => attachMessage(rank === 0 && initial === null), 'attach', group.active, group.startDeadlineMs);
 
     const weights = new SharedArrayBuffer(flat.total * 4);
     const master = new Float32Array(weights);

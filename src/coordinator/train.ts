@@ -96,16 +96,43 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     return dir;
   };
   const runEval = async (step: number, epoch: number): Promise<EvalResult> => {
-    if (cfg.eval.useEma) s.publish(s.ema!);
-    const r = await evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK);
-    if (cfg.eval.useEma) s.publish(s.master);
+    let r: EvalResult;
+    for (;;) {
+      try {
+        if (cfg.eval.useEma) s.publish(s.ema!);
+        r = await evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK);
+        break;
+      } catch (err) {
+        await recover(err, step);
+      } finally {
+        if (cfg.eval.useEma) s.publish(s.master);
+      }
+    }
     metrics.write({ type: 'eval', step, epoch, samples: r.samples, loss: r.loss, accuracy: r.accuracy, top_k: r.topK, k: r.k, mae: r.mae });
     const acc = r.accuracy === null ? `mae ${r.mae.toFixed(4)}` : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
     out.line(`eval @ step ${step}${cfg.eval.useEma ? ' (EMA weights)' : ''}: loss ${r.loss.toFixed(4)} ${acc} (${r.samples} samples)`);
     return r;
   };
 
-  /** A worker failed during a step: restart it, or go on without it, or give up (abort). */
+  /** Replaces a failed rank; a replacement that fails to start costs a restart too. */
+  const restartRank = async (rank: number, step: number): Promise<void> => {
+    for (;;) {
+      if (restarts >= cfg.reliability.maxRestarts) {
+        throw new MgpuError('E_WORKER', `reliability.maxRestarts (${cfg.reliability.maxRestarts}) restarts already used`);
+      }
+      restarts++;
+      out.line(`restarting rank ${rank} on ${s.group.device(rank).label} (restart ${restarts} of ${cfg.reliability.maxRestarts}); step ${step} runs again`);
+      try {
+        await s.group.restart(rank, s.attachMessage());
+        return;
+      } catch (err) {
+        if (!(err instanceof WorkerError) || err.code !== 'E_WORKER') throw err;
+        out.line(`the new rank ${rank} failed to start: ${err.message}`);
+      }
+    }
+  };
+
+  /** A worker failed: restart it, or go on without it, or give up (abort). The caller retries. */
   const recover = async (err: unknown, step: number): Promise<void> => {
     if (!(err instanceof GroupFailure)) throw err;
     const policy = cfg.reliability.onWorkerFailure;
@@ -114,12 +141,9 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     for (const f of err.failures) {
       out.line(`step ${step}: ${f.message}`);
       if (policy === 'restart') {
-        if (restarts >= cfg.reliability.maxRestarts) {
-          throw new MgpuError('E_WORKER', `${f.message}; reliability.maxRestarts (${cfg.reliability.maxRestarts}) restarts already used`, { hint: f.hint });
-        }
-        restarts++;
-        out.line(`restarting rank ${f.rank} on ${s.group.device(f.rank).label} (restart ${restarts} of ${cfg.reliability.maxRestarts}); step ${step} runs again`);
-        await s.group.restart(f.rank, s.attachMessage());
+        await restartRank(f.rank, step).catch((e: Error) => {
+          throw new MgpuError('E_WORKER', `${f.message}; ${e.message}`, { hint: f.hint });
+        });
       } else {
         await s.group.retire(f.rank);
         if (s.group.active.length === 0) throw err;

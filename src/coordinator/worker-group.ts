@@ -137,7 +137,13 @@ export class WorkerGroup {
   /** Ranks that take part in steps, ascending; reshard retires failed ones. */
   active: number[];
 
-  private constructor(private readonly workers: WorkerHandle[], private readonly slab: Slab, private readonly init: InitFields) {
+  private constructor(
+    private readonly workers: WorkerHandle[],
+    private readonly slab: Slab,
+    private readonly init: InitFields,
+    /** How long a worker may take to start (load tfjs, build the model) or to attach. */
+    readonly startDeadlineMs: number,
+  ) {
     this.active = workers.map((w) => w.rank);
   }
 
@@ -158,12 +164,12 @@ export class WorkerGroup {
   }
 
   /** Spawns one worker per device, sends `init`, and checks that every rank reports the same layout. */
-  static async start(devices: WorkerDevice[], slab: Slab, init: InitFields): Promise<WorkerGroup> {
-    const group = new WorkerGroup([], slab, init);
+  static async start(devices: WorkerDevice[], slab: Slab, init: InitFields, startDeadlineMs: number): Promise<WorkerGroup> {
+    const group = new WorkerGroup([], slab, init, startDeadlineMs);
     devices.forEach((device, rank) => group.workers.push(group.spawn(rank, device)));
     group.active = devices.map((_, r) => r);
     try {
-      const ready = await group.all<ReadyMessage>((rank) => group.initMessage(rank), 'init');
+      const ready = await group.all<ReadyMessage>((rank) => group.initMessage(rank), 'init', group.active, startDeadlineMs);
       checkLayoutsAgree(ready.map((r) => r.layout));
       group.layout = ready[0].layout;
       group.backend = ready[0].backend;
@@ -212,9 +218,9 @@ export class WorkerGroup {
     }
     const w = this.spawn(rank, old.device);
     this.workers[rank] = w;
-    const ready = await w.request<ReadyMessage>(this.initMessage(rank), 'init (restart)');
+    const ready = await w.request<ReadyMessage>(this.initMessage(rank), 'init (restart)', this.startDeadlineMs);
     checkLayoutsAgree([this.layout, ready.layout]);
-    await w.request(attach, 'attach (restart)');
+    await w.request(attach, 'attach (restart)', this.startDeadlineMs);
     this.state = 'ready';
   }
 

@@ -42,16 +42,17 @@ const NOT_REGISTERED = /Kernel '([^']+)' not registered for backend '([^']+)'/;
 
 /** What a kernel is for, to make the error readable; kernels not listed are named as they are. */
 const KERNEL_ROLE: Record<string, string> = {
-  Conv2DBackpropFilter: 'the gradient of a convolution with respect to its filter (Conv1D, Conv2D, SeparableConv2D, Conv2DTranspose layers)',
-  Conv2DBackpropInput: 'the gradient of a convolution with respect to its input (Conv1D, Conv2D, SeparableConv2D; the forward pass of Conv2DTranspose)',
-  DepthwiseConv2dNativeBackpropFilter: 'the gradient of a depthwise convolution with respect to its filter (DepthwiseConv2D, SeparableConv2D layers)',
-  DepthwiseConv2dNativeBackpropInput: 'the gradient of a depthwise convolution with respect to its input (DepthwiseConv2D, SeparableConv2D layers)',
-  MaxPoolGrad: 'the gradient of max pooling (MaxPooling2D, MaxPooling1D layers)',
-  AvgPoolGrad: 'the gradient of average pooling (AveragePooling2D, AveragePooling1D layers)',
-  UnsortedSegmentSum: 'the gradient of gather (Embedding layers)',
-  Conv3DBackpropFilterV2: 'the gradient of a 3-D convolution with respect to its filter (Conv3D layers)',
-  ResizeNearestNeighborGrad: 'the gradient of nearest-neighbour resizing (UpSampling2D layers)',
-  ResizeBilinearGrad: 'the gradient of bilinear resizing (UpSampling2D with bilinear interpolation)',
+  Conv2DBackpropFilter: 'gradient of a convolution w.r.t. its filter',
+  Conv2DBackpropInput: 'gradient of a convolution w.r.t. its input',
+  DepthwiseConv2dNativeBackpropFilter: 'gradient of a depthwise convolution w.r.t. its filter',
+  DepthwiseConv2dNativeBackpropInput: 'gradient of a depthwise convolution w.r.t. its input',
+  Conv3DBackpropFilterV2: 'gradient of a 3-D convolution w.r.t. its filter',
+  Conv3DBackpropInputV2: 'gradient of a 3-D convolution w.r.t. its input',
+  MaxPoolGrad: 'gradient of max pooling',
+  AvgPoolGrad: 'gradient of average pooling',
+  UnsortedSegmentSum: 'gradient of gather, as in Embedding',
+  ResizeNearestNeighborGrad: 'gradient of nearest-neighbour resizing',
+  ResizeBilinearGrad: 'gradient of bilinear resizing',
 };
 
 /** The kernel a "not registered" error names, or null for any other error. */
@@ -92,14 +93,13 @@ export function checkModelOps(tf: TF, model: LayersModel, backendName: string, o
 
 function backendError(missing: MissingKernel[], backendName: string): MgpuError {
   const parts = missing.map((m) => {
-    const role = KERNEL_ROLE[m.kernel] ? `, ${KERNEL_ROLE[m.kernel]}` : '';
-    const who = m.layers.length > 0 ? `; needed by layer${m.layers.length > 1 ? 's' : ''} ${m.layers.join(', ')}` : '';
+    const role = KERNEL_ROLE[m.kernel] ? ` (${KERNEL_ROLE[m.kernel]})` : '';
+    const who = m.layers.length > 0 ? ` needed by layer${m.layers.length > 1 ? 's' : ''} ${m.layers.join(', ')}` : '';
     return `${m.kernel}${role}${who}`;
   });
-  const s = missing.length > 1 ? 's' : '';
   return new MgpuError(
     'E_BACKEND',
-    `backend ${backendName} cannot train this model: it has no kernel${s} for ${parts.join('; and ')}`,
+    `backend ${backendName} cannot train this model; it has no kernel for ${parts.join('; ')}`,
     { hint: 'use --backend cpu (every kernel, slower), or install @tensorflow/tfjs-node and use --backend tfjs-node' },
   );
 }
@@ -137,7 +137,7 @@ function probeLayers(tf: TF, model: LayersModel): MissingKernel[] {
     if (!entry.layers.includes(name)) entry.layers.push(name);
     found.set(m.kernel, entry);
   };
-  for (const layer of leafLayers(model)) {
+  for (const { layer, onModelInput } of leafLayers(model, true)) {
     const node = layer.inboundNodes[0];
     if (!node) continue;
     const inputs = node.inputTensors;
@@ -152,8 +152,7 @@ function probeLayers(tf: TF, model: LayersModel): MissingKernel[] {
     // One variable at a time, so that two kernels missing for one layer are both found.
     for (const v of vars) note(tryPass(tf, gradsOf(tf, () => run(zeros()), [v])), layer);
     // The input's gradient, which training needs unless the layer sits on the model's input.
-    const fedByModelInput = node.inboundLayers.every((l) => l.getClassName() === 'InputLayer');
-    if (!fedByModelInput && inputs.every((t) => t.dtype === 'float32')) {
+    if (!onModelInput && inputs.every((t) => t.dtype === 'float32')) {
       note(tryPass(tf, () => {
         tf.grads((...xs: Tensor[]) => run(xs))(zeros());
       }), layer);
@@ -163,13 +162,22 @@ function probeLayers(tf: TF, model: LayersModel): MissingKernel[] {
   return [...found.values()];
 }
 
-/** The model's layers, nested models opened up, input layers left out. */
-function leafLayers(model: LayersModel): Layer[] {
-  const out: Layer[] = [];
+/**
+ * The model's layers, nested models opened up, input layers left out; `onModelInput` when all of
+ * a layer's inputs come straight from the outermost model's input (no gradient flows past it).
+ */
+function leafLayers(model: LayersModel, modelOnInput: boolean): { layer: Layer; onModelInput: boolean }[] {
+  const out: { layer: Layer; onModelInput: boolean }[] = [];
   for (const layer of model.layers) {
+    if (layer.getClassName() === 'InputLayer') continue;
+    // A layer fed only by input layers sits on the model's input: the outer one's, or for a
+    // nested model, wherever that model itself sits. (A nested model's first node links its own
+    // inputs to its outputs and has no inbound layers: only the nodes that apply it count.)
+    const applied = layer.inboundNodes.filter((n) => n.inboundLayers.length > 0);
+    const onInput = modelOnInput && applied.every((n) => n.inboundLayers.every((l) => l.getClassName() === 'InputLayer'));
     const nested = (layer as unknown as { layers?: Layer[] }).layers;
-    if (Array.isArray(nested)) out.push(...leafLayers(layer as unknown as LayersModel));
-    else if (layer.getClassName() !== 'InputLayer') out.push(layer);
+    if (Array.isArray(nested)) out.push(...leafLayers(layer as unknown as LayersModel, onInput));
+    else out.push({ layer, onModelInput: onInput });
   }
   return out;
 }

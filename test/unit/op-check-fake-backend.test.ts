@@ -48,7 +48,7 @@ test('a backend without MaxPoolGrad: the max-pooling layers are named', () => {
   });
   const err = without(['MaxPoolGrad'], () => error(() => checkModelOps(tf, model, 'cpu')));
   assert.equal(err.code, 'E_BACKEND');
-  assert.equal(err.message, 'backend cpu cannot train this model: it has no kernel for MaxPoolGrad, the gradient of max pooling (MaxPooling2D, MaxPooling1D layers); needed by layer pool_a (MaxPooling2D)');
+  assert.equal(err.message, 'backend cpu cannot train this model; it has no kernel for MaxPoolGrad (gradient of max pooling) needed by layer pool_a (MaxPooling2D)');
   assert.deepEqual(checkModelOps(tf, model, 'cpu'), { checked: true });
   model.dispose();
 });
@@ -63,17 +63,16 @@ test('a backend without UnsortedSegmentSum and MaxPoolGrad: both found, also ins
   h = inner.apply(h) as tf.SymbolicTensor;
   const model = tf.model({ inputs: input, outputs: tf.layers.dense({ units: 1 }).apply(h) as tf.SymbolicTensor });
   const err = without(['MaxPoolGrad', 'UnsortedSegmentSum'], () => error(() => checkModelOps(tf, model, 'cpu')));
-  assert.match(err.message, /no kernels for /);
-  assert.match(err.message, /UnsortedSegmentSum, the gradient of gather \(Embedding layers\); needed by layer embed \(Embedding\)/);
-  assert.match(err.message, /MaxPoolGrad, [^;]*; needed by layer pool_1d \(MaxPooling1D\)/);
+  assert.match(err.message, /UnsortedSegmentSum \(gradient of gather, as in Embedding\) needed by layer embed \(Embedding\)(;|$)/);
+  assert.match(err.message, /MaxPoolGrad \(gradient of max pooling\) needed by layer pool_1d \(MaxPooling1D\)(;|$)/);
   assert.deepEqual(checkModelOps(tf, model, 'cpu'), { checked: true });
   model.dispose();
 });
 
 test('a kernel only the objective needs is reported without a layer', () => {
   const model = tf.sequential({ layers: [tf.layers.dense({ inputShape: [3], units: 2 })] });
-  const objective = (t: typeof tf, out: tf.Tensor) => t.sum(t.atan(out)) as tf.Scalar; // Atan's gradient needs Square, Add, Reciprocal ...
+  const objective = (t: typeof import('@tensorflow/tfjs'), out: tf.Tensor) => t.sum(t.atan(out)) as tf.Scalar;
   const err = without(['Atan'], () => error(() => checkModelOps(tf, model, 'cpu', { objective })));
-  assert.equal(err.message, 'backend cpu cannot train this model: it has no kernel for Atan');
+  assert.equal(err.message, 'backend cpu cannot train this model; it has no kernel for Atan');
   model.dispose();
 });

@@ -51,8 +51,7 @@ test('without the wasm kernels: a CNN is refused, naming Conv2DBackpropFilter an
   const err = catchError(() => checkModelOps(tf, model, 'wasm (wasm)'));
   assert.equal(err.code, 'E_BACKEND');
   assert.equal(err.exitCode, 2);
-  assert.match(err.message, /^backend wasm \(wasm\) cannot train this model: it has no kernel for Conv2DBackpropFilter, the gradient of a convolution with respect to its filter/);
-  assert.match(err.message, /needed by layers c1 \(Conv2D\), c2 \(Conv2D\)$/);
+  assert.equal(err.message, 'backend wasm (wasm) cannot train this model; it has no kernel for Conv2DBackpropFilter (gradient of a convolution w.r.t. its filter) needed by layers c1 (Conv2D), c2 (Conv2D)');
   assert.match(err.hint!, /--backend cpu/);
   assert.match(err.hint!, /tfjs-node/);
   model.dispose();
@@ -62,10 +61,9 @@ test('without the wasm kernels: every missing kernel is reported with its layers
   const model = separableNet();
   const err = catchError(() => checkModelOps(tf, model, 'wasm'));
   assert.equal(err.code, 'E_BACKEND');
-  assert.match(err.message, /no kernels for /);
-  assert.match(err.message, /Conv2DBackpropFilter, [^;]*; needed by layer stem \(Conv2D\)/);
-  assert.match(err.message, /DepthwiseConv2dNativeBackpropFilter, [^;]*; needed by layer dw \(DepthwiseConv2D\)/);
-  assert.match(err.message, /DepthwiseConv2dNativeBackpropInput, [^;]*; needed by layer dw \(DepthwiseConv2D\)/);
+  assert.match(err.message, /Conv2DBackpropFilter \([^)]*\) needed by layer stem \(Conv2D\)(;|$)/);
+  assert.match(err.message, /DepthwiseConv2dNativeBackpropFilter \([^)]*\) needed by layer dw \(DepthwiseConv2D\)(;|$)/);
+  assert.match(err.message, /DepthwiseConv2dNativeBackpropInput \([^)]*\) needed by layer dw \(DepthwiseConv2D\)(;|$)/);
   model.dispose();
 });
 
