@@ -1,7 +1,8 @@
 // DepthwiseConv2dNativeBackpropInput on wasm (registerWasmGradKernels) == the cpu backend's, for
 // several shapes, channel multipliers, strides and paddings, through tf.grad of depthwiseConv2d
-// with respect to its input (what a DepthwiseConv2D layer that is not the first layer needs).
-// rtol 1e-4 (+ an atol floor of 1e-5 x max|expected|).
+// with respect to its input (what a DepthwiseConv2D layer that is not the first layer needs):
+// stride 1 runs on wasm's DepthwiseConv2dNative, other strides in JS. IS_TEST makes tfjs check
+// every kernel call for leaked tensors. rtol 1e-4 (+ an atol floor of 1e-5 x max|expected|).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
@@ -24,6 +25,9 @@ const CASES: Case[] = [
   { x: [2, 8, 8, 5], f: [1, 1, 5, 2], s: 2, pad: 'valid' },
   { x: [2, 9, 9, 2], f: [3, 3, 2, 1], s: 3, pad: 'valid' },
   { x: [4, 10, 10, 8], f: [3, 3, 8, 1], s: 1, pad: 'same' },
+  { x: [2, 6, 7, 3], f: [3, 2, 3, 2], s: 1, pad: 'valid' },
+  // Stride 1 with a pad larger than the filter: not the XNNPACK path, the JS one.
+  { x: [1, 5, 5, 2], f: [3, 3, 2, 1], s: 1, pad: [[0, 0], [3, 1], [0, 4], [0, 0]] },
 ];
 
 const label = (c: Case) => `x [${c.x}] f [${c.f}] strides ${JSON.stringify(c.s)} pad ${JSON.stringify(c.pad)}`;
