@@ -4,5 +4,5 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 for (const script of ['scaling.ts', 'sync.ts']) {
-  execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url)), ...process.argv.slice(2)], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url))], { stdio: 'inherit' });
 }

@@ -62,21 +62,47 @@ export function makeReducer(shared: ReduceShared): Reducer {
     slab.read(at, ts);
     return ts;
   };
-  const sumInto = (out: Float32Array, start: number, ranks: number[]): void => {
-    ranks.forEach((rank, k) => {
-      const g = gradsOf(rank, start, out.length);
-      if (k === 0) out.set(g);
-      else for (let i = 0; i < out.length; i++) out[i] += g[i];
-    });
-  };
-
   const squares = (a: Float32Array): number[] => {
     const sums: number[] = [];
     for (let c = 0; c < a.length; c += CHUNK) {
-      let s = 0;
+      let sq = 0;
       const end = Math.min(a.length, c + CHUNK);
-      for (let i = c; i < end; i++) s += a[i] * a[i];
-      sums.push(s);
+      for (let i = c; i < end; i++) sq += a[i] * a[i];
+      sums.push(sq);
+    }
+    return sums;
+  };
+
+  /**
+   * out = Σ grads in rank order, and the per-CHUNK sums of squares of out, in as few passes as
+   * the rank count allows: the first two ranks and the squares share one loop.
+   */
+  const sumInto = (out: Float32Array, start: number, ranks: number[]): number[] => {
+    const len = out.length;
+    const last = ranks.length - 1;
+    if (ranks.length === 1) out.set(gradsOf(ranks[0], start, len));
+    for (let k = 1; k < ranks.length; k++) {
+      // gradsOf may reuse tmp: copy the first rank into out before reading the second.
+      if (k === 1) out.set(gradsOf(ranks[0], start, len));
+      const g = gradsOf(ranks[k], start, len);
+      if (k < last) for (let i = 0; i < len; i++) out[i] += g[i];
+      else return addAndSquare(out, g);
+    }
+    return squares(out);
+  };
+
+  /** out += g, returning the per-CHUNK sums of squares of the result (float32 sums, as stored). */
+  const addAndSquare = (out: Float32Array, g: Float32Array): number[] => {
+    const sums: number[] = [];
+    for (let c = 0; c < out.length; c += CHUNK) {
+      const end = Math.min(out.length, c + CHUNK);
+      let sq = 0;
+      for (let i = c; i < end; i++) {
+        out[i] += g[i];
+        const v = out[i];
+        sq += v * v;
+      }
+      sums.push(sq);
     }
     return sums;
   };
@@ -98,16 +124,12 @@ export function makeReducer(shared: ReduceShared): Reducer {
     const gs = g.subarray(0, len);
     switch (task.kind) {
       case 'fused': {
-        sumInto(gs, task.start, task.ranks);
-        const sq = squares(gs);
+        const sq = sumInto(gs, task.start, task.ranks);
         applyAndPublish(gs, task.start, task.end, task.lr, task.t);
         return sq;
       }
-      case 'sum': {
-        const out = gradSum!.subarray(task.start, task.end);
-        sumInto(out, task.start, task.ranks);
-        return squares(out);
-      }
+      case 'sum':
+        return sumInto(gradSum!.subarray(task.start, task.end), task.start, task.ranks);
       case 'apply': {
         const src = gradSum!.subarray(task.start, task.end);
         for (let i = 0; i < len; i++) gs[i] = src[i] * task.scale;

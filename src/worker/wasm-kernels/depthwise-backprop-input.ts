@@ -30,6 +30,10 @@ export function depthwiseConv2dNativeBackpropInput(tf: TF, args: KernelArgs<Dept
   const { strideHeight: sh, strideWidth: sw, filterHeight: KH, filterWidth: KW } = info;
   const M = CO / C;
   const [dyH, dyW] = dySpatial(KERNEL, dy, info);
+  if (sh === 1 && sw === 1 && dyH === OH && dyW === OW && OH > 0 && OW > 0) {
+    const viaWasm = stride1(tf, backend, info, dy, filter);
+    if (viaWasm) return viaWasm;
+  }
   const out = makeOutput(backend, [B, H, W, C]);
   // Views after the allocation (it may grow the heap).
   const dx = f32(backend, out);
