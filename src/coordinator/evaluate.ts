@@ -5,7 +5,7 @@ import type { LossName } from '../shared/config/types.ts';
 import { sizeOf } from '../shared/layout.ts';
 import type { EvaluatedMessage, PredictedMessage } from '../shared/protocol.ts';
 import { assignShards, type Shard } from '../shared/shard.ts';
-import type { Dataset } from './data/dataset.ts';
+import type { Dataset } from './data/rows.ts';
 import type { Session } from './session.ts';
 
 export interface EvalResult {

@@ -9,7 +9,7 @@ import type { ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
 import { readNpy, writeNpy } from '../shared/npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
-import type { Dataset } from './data/dataset.ts';
+import type { Dataset } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, predict, type EvalResult } from './evaluate.ts';
 import type { Progress } from './progress.ts';

@@ -4,7 +4,7 @@ import type { LossName } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { sizeOf, type ModelLayout } from '../shared/layout.ts';
 import type { RowFormat } from '../shared/protocol.ts';
-import type { Dataset } from './data/dataset.ts';
+import type { Dataset } from './data/rows.ts';
 
 const shape = (s: readonly (number | null)[]) => `[${s.map((d) => d ?? 'batch').join(', ')}]`;
 

@@ -3,7 +3,7 @@
 import type { Config } from '../shared/config/types.ts';
 import { shardSizes } from '../shared/shard.ts';
 import type { BatchPlan } from './batch-plan.ts';
-import type { Dataset } from './data/dataset.ts';
+import type { Dataset } from './data/rows.ts';
 import type { WorkerDevice } from './devices.ts';
 import type { Progress } from './progress.ts';
 import type { Session } from './session.ts';

@@ -8,7 +8,7 @@ import { DataError } from '../shared/errors.ts';
 import { flatten, layoutHash, sizeOf, slabLayout as makeSlabLayout, type FlatLayout, type ModelLayout, type SlabLayout } from '../shared/layout.ts';
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
 import { Slab } from '../shared/slab.ts';
-import { rowBytes, type Dataset } from './data/dataset.ts';
+import { rowBytes, type Dataset } from './data/rows.ts';
 import { discoverGpus, selectDevices, type WorkerDevice } from './devices.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
 import type { Progress } from './progress.ts';

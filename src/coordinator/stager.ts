@@ -3,7 +3,7 @@
 import type { SlabLayout } from '../shared/layout.ts';
 import type { Shard } from '../shared/shard.ts';
 import type { Slab } from '../shared/slab.ts';
-import { gatherRows, type Dataset } from './data/dataset.ts';
+import { gatherRows, type Dataset } from './data/rows.ts';
 
 export class Stager {
   private readonly buffer: Uint8Array;

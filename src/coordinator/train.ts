@@ -25,7 +25,7 @@ import type { Progress } from './progress.ts';
 import { averageState } from './reduce/average-state.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
-import type { Dataset } from './data/dataset.ts';
+import type { Dataset } from './data/rows.ts';
 import { openSession, runDevices, type Session } from './session.ts';
 import type { SignalWatch } from './signals.ts';
 import { StepDeadline } from './step-deadline.ts';

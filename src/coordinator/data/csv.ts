@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
-import type { Dataset } from './dataset.ts';
+import type { Dataset } from './rows.ts';
 
 type CsvSource = Extract<DataSource, { type: 'csv' }>;
 

@@ -1,21 +1,15 @@
-// A split of data held whole by the coordinator, and the copy of one step's rows into the
-// shared-memory slab the workers read. Row r of an array is the byte range
-// [r * rowBytes, (r+1) * rowBytes) of its data (C order), which is what makes gathering a
-// batch a handful of memcpy-like Uint8Array.set calls.
+// Loads one split of data, whatever its source (npy, csv, a sample module, the mnist package),
+// into the typed arrays of a Dataset (rows.ts).
 
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
-import { readNpy, type NdArray } from '../../shared/npy.ts';
+import { readNpy } from '../../shared/npy.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
+import type { Dataset } from './rows.ts';
 import { loadSampleModule } from './sample-module.ts';
 
-export interface Dataset {
-  features: NdArray;
-  labels: NdArray;
-  count: number; // shape[0] of both
-  source: string; // for messages, e.g. "mnist digits [0, 8000)"
-}
+export type { Dataset } from './rows.ts';
 
 /** Loads one split; `keyPath` (e.g. `data.train`) names its config entry in errors. */
 export async function loadDataset(src: DataSource, keyPath: string): Promise<Dataset> {
@@ -41,33 +35,3 @@ export async function loadDataset(src: DataSource, keyPath: string): Promise<Dat
   return { features, labels, count, source: `${src.features} + ${src.labels}` };
 }
 
-/** Bytes per row: the product of the shape after the first dimension, times the element size. */
-export function rowBytes(a: NdArray): number {
-  if (a.shape.length === 0) throw new RangeError('rowBytes: a scalar has no rows');
-  return a.shape.slice(1).reduce((p, d) => p * d, a.data.BYTES_PER_ELEMENT);
-}
-
-/**
- * Copies rows `indices` of `src`, in that order, to `out` starting at byte `outOffset`; returns
- * the bytes written. Runs of consecutive indices are copied as one range.
- */
-export function gatherRows(src: NdArray, indices: ArrayLike<number>, out: Uint8Array, outOffset: number): number {
-  const rb = rowBytes(src);
-  const rows = src.shape[0]!;
-  const total = indices.length * rb;
-  if (!Number.isInteger(outOffset) || outOffset < 0 || outOffset + total > out.length) {
-    throw new RangeError(`gatherRows: ${indices.length} rows of ${rb} bytes at offset ${outOffset} do not fit an output of ${out.length} bytes`);
-  }
-  const bytes = new Uint8Array(src.data.buffer, src.data.byteOffset, src.data.byteLength);
-  let k = 0;
-  while (k < indices.length) {
-    const first = indices[k]!;
-    let end = k + 1;
-    while (end < indices.length && indices[end] === first + (end - k)) end++;
-    const last = first + (end - k) - 1;
-    if (!Number.isInteger(first) || first < 0 || last >= rows) throw new RangeError(`gatherRows: row index ${first < 0 || !Number.isInteger(first) ? first : last} is outside [0, ${rows})`);
-    out.set(bytes.subarray(first * rb, (last + 1) * rb), outOffset + k * rb);
-    k = end;
-  }
-  return total;
-}

@@ -10,7 +10,7 @@
 import { DataError } from '../../shared/errors.ts';
 import type { NdArray } from '../../shared/npy.ts';
 import { epochPermutation } from '../../shared/rng.ts';
-import { gatherRows, rowBytes, type Dataset } from './dataset.ts';
+import { gatherRows, rowBytes, type Dataset } from './rows.ts';
 
 /** The epoch number of the hold-out permutation; never a training epoch. */
 export const HOLDOUT_EPOCH = -1;

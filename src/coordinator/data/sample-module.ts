@@ -19,7 +19,7 @@
 import { pathToFileURL } from 'node:url';
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
-import type { Dataset } from './dataset.ts';
+import type { Dataset } from './rows.ts';
 
 type ModuleSource = Extract<DataSource, { type: 'module' }>;
 
