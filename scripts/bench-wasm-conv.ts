@@ -6,7 +6,8 @@
 //
 // Times are medians, in ms, of single-threaded runs (wasm SIMD, no threads in Node). The cpu
 // backend's conv filter gradient is a naive JS loop and takes seconds per call: it runs
-// --cpu-reps times (default 1), after one warm-up only for the cheap rows.
+// --cpu-reps times (default 1), after one warm-up only for the cheap rows. Rows marked "wasm's
+// own" are kernels tfjs-backend-wasm has, shown for where a training step's time goes.
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { registerWasmGradKernels } from '../src/worker/wasm-kernels/index.ts';
@@ -65,7 +66,7 @@ function convRows(name: string, x: Shape4, f: Shape4): Row[] {
 
 function poolRow(x: Shape4): Row {
   return {
-    what: 'pool dx  MaxPoolGrad (ours, replaces wasm\'s)',
+    what: 'pool fwd+dx  MaxPool + MaxPoolGrad (ours)',
     shape: `x [${x}], 2x2 / 2`,
     setup: () => {
       const xt = rand(x);

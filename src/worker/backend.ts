@@ -4,6 +4,7 @@
 // install time, so a plain `npm install` never depends on them.
 import type { BackendName } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
+import { registerWasmGradKernels } from './wasm-kernels/index.ts';
 
 export type TF = typeof import('@tensorflow/tfjs');
 
@@ -34,6 +35,8 @@ async function startJs(backend: 'wasm' | 'cpu'): Promise<TF> {
   if (backend === 'wasm') await import('@tensorflow/tfjs-backend-wasm');
   if (!(await tf.setBackend(backend))) throw new Error(`tf.setBackend('${backend}') returned false`);
   await tf.ready();
+  // The wasm backend lacks the gradient kernels of convolutions (and has a wrong MaxPoolGrad).
+  if (backend === 'wasm') registerWasmGradKernels(tf);
   return tf;
 }
 

@@ -14,6 +14,7 @@ import { Slab } from '../shared/slab.ts';
 import { loadBackend, type TF } from './backend.ts';
 import { lossFns, type LossFns } from './losses.ts';
 import { describe, loadModel } from './model-loader.ts';
+import { checkModelOps } from './op-check.ts';
 import { ShardReader } from './shard-reader.ts';
 
 const SLAB_FD = 3;
@@ -80,6 +81,8 @@ async function onInit(m: InitMessage): Promise<void> {
   const backend = await loadBackend(m.backend, m.simulated);
   tf = backend.tf;
   model = await loadModel(tf, m.model, { rank: m.rank, seed: m.seed });
+  // A kernel the backend lacks is named now, with the layer that needs it, not mid-run.
+  checkModelOps(tf, model, backend.name);
   loss = lossFns(tf, m.loss);
   const layout = describe(model);
   ordered = [...model.trainableWeights, ...model.nonTrainableWeights];

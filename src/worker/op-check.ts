@@ -106,7 +106,9 @@ function backendError(missing: MissingKernel[], backendName: string): MgpuError 
 
 /**
  * Runs `pass` inside a tidy with Math.random seeded. Returns null when it ran, the missing kernel
- * when one was missing; any other error is thrown.
+ * when one was missing; any other error is thrown. (A pass that fails in its backward half leaves
+ * the few batch-of-one tensors tfjs saved for it undisposed -- tfjs offers no way to free them --
+ * which is of no consequence: a failed check ends the worker.)
  */
 function tryPass(tf: TF, pass: () => void): { kernel: string; backend: string } | null {
   try {

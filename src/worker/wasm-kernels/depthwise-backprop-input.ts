@@ -10,8 +10,8 @@
 // scratch and scattered, one tap at a time with the weight in a register, into a zero-padded
 // float64 plane (no bounds checks), whose interior is then written to dx; rounded once.
 import type { DepthwiseConv2dNativeBackpropInputAttrs, TensorInfo } from '@tensorflow/tfjs';
-import { PaddedPlane } from './depthwise-backprop-filter.ts';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { PaddedPlane } from './padded-plane.ts';
 import { type Conv2DInfo, dispose, dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, requireUnitDilations, runKernel, type TF } from './util.ts';
 
 const KERNEL = 'DepthwiseConv2dNativeBackpropInput';
@@ -53,8 +53,8 @@ export function depthwiseConv2dNativeBackpropInput(tf: TF, args: KernelArgs<Dept
       for (let m = 0; m < M; m++) {
         const d = c * M + m;
         for (let oh = 0, i = 0; oh < OH; oh++) {
-            for (let ow = 0, src = ((b * dyH + oh) * dyW) * CO + d; ow < OW; ow++, i++, src += CO) dyPlane[i] = dyv[src]!;
-          }
+          for (let ow = 0, src = (b * dyH + oh) * dyW * CO + d; ow < OW; ow++, i++, src += CO) dyPlane[i] = dyv[src]!;
+        }
         for (let kh = 0; kh < KH; kh++) {
           for (let kw = 0; kw < KW; kw++) {
             const w = wv[(kh * KW + kw) * CO + d]!;

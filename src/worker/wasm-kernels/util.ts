@@ -13,7 +13,6 @@ import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 
 export type TF = typeof import('@tensorflow/tfjs');
 export type Conv2DInfo = backend_util.Conv2DInfo;
-export type Pad = 'valid' | 'same' | number | backend_util.ExplicitPadding;
 
 export const BACKEND = 'wasm';
 
