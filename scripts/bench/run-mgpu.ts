@@ -35,7 +35,7 @@ export function syntheticDataDir(rows: number): string {
 
 export async function runMgpu(opts: { dataDir: string; workers: number; batch: number; steps: number; backend: string; model?: string; logEvery?: number }): Promise<MgpuFigures> {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-bench-run-'));
-  const logEvery = opts.logEvery ?? 5;
+  const logEvery = opts.logEvery ?? 1;
   const cfg = validateConfig({
     name: 'bench',
     model: { module: opts.model ?? path.join(here, 'mlp-model.ts') },
@@ -49,7 +49,7 @@ export async function runMgpu(opts: { dataDir: string; workers: number; batch: n
   }, { configPath: null, cwd: process.cwd() });
   await train(cfg, silent);
   const lines = fs.readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n')
-    .map((l) => JSON.parse(l) as TrainLine).filter((l) => l.type === 'train').slice(1);
+    .map((l) => JSON.parse(l) as TrainLine).filter((l) => l.type === 'train').slice(5);
   fs.rmSync(runDir, { recursive: true, force: true });
   const med = (k: keyof TrainLine) => median(lines.map((l) => l[k] as number));
   return {

@@ -37,6 +37,6 @@ for (let n = 2; n <= Number(values['max-workers']); n++) {
   const speedup = r.samples_per_sec / plain.samples_per_sec;
   rows.push({ setup: `naive: Node IPC messages, ${n} workers`, workers: n, 'samples/s': r.samples_per_sec, 'step ms': r.step_ms, speedup, efficiency: speedup / n });
 }
-printTable(`Scaling: MLP 784-512-10, global batch ${batch}, ${values.backend}, sgd (median step after warm-up)`, rows);
+printTable(`Scaling: MLP 784-512-10, global batch ${batch}, ${values.backend}, sgd (median step after 5 warm-up steps)`, rows);
 printTable('Where a step goes (ms, medians of the logged windows; weights in / grads out are the slowest worker\'s)', phases);
 console.log(`saved ${saveJson('scaling', { rows, phases })}`);

@@ -38,13 +38,12 @@ function memcpyGBps(bytes: number): number {
 }
 
 async function slabSync(P: number, mapped: boolean): Promise<number> {
-  process.env.MGPU_MMAP = mapped ? '1' : '0';
-  const slab = Slab.create('/dev/shm');
+  const slab = Slab.create('/dev/shm', { mmap: mapped });
   const flat = flatten([{ name: 'w', shape: [P], dtype: 'float32', trainable: true }]);
   const layout: SlabLayout = slabLayout(flat, N, 4096, 4096, 1);
   slab.resize(layout, '/dev/shm');
   const weights = new SharedArrayBuffer(P * 4);
-  const pool = new ReducePool({ fd: slab.fd, slab: layout, optimizer: sgd, weights, slots: [], ema: null, emaDecay: 0, gradSum: null }, os.availableParallelism(), null);
+  const pool = new ReducePool({ fd: slab.fd, slab: layout, optimizer: sgd, weights: slab.mode === 'mapped' ? null : weights, slots: [], ema: null, emaDecay: 0, gradSum: null }, os.availableParallelism(), null);
   const kids: ChildProcess[] = [];
   const chans: Array<Channel<{ type: 'ok' }, unknown>> = [];
   let waiting: Array<() => void> = [];
@@ -54,7 +53,7 @@ async function slabSync(P: number, mapped: boolean): Promise<number> {
     chans.forEach((c) => c.send({ type }));
   });
   for (let r = 0; r < N; r++) {
-    const k = spawn(process.execPath, [...childExecArgv(), child, 'slab'], { stdio: ['ignore', 'inherit', 'inherit', slab.fd, 'pipe'], env: { ...process.env } });
+    const k = spawn(process.execPath, [...childExecArgv(), child, 'slab'], { stdio: ['ignore', 'inherit', 'inherit', slab.fd, 'pipe'], env: { ...process.env, MGPU_MMAP: mapped ? '1' : '0' } });
     kids.push(k);
     const c = new Channel<{ type: 'ok' }, unknown>(k.stdio[4] as Duplex, () => waiting[0]?.());
     chans.push(c);

@@ -26,7 +26,11 @@ export interface Session {
   flat: FlatLayout;
   rows: RowFormat;
   stager: Stager;
-  master: Float32Array; // P floats over a SharedArrayBuffer, shared with the reduce threads
+  /**
+   * P floats shared with the reduce threads: the slab's weights region itself when mapped (the
+   * update then publishes in place), else a SharedArrayBuffer copied into the slab after it.
+   */
+  master: Float32Array;
   slots: Float32Array[];
   ema: Float32Array | null;
   pool: ReducePool;
@@ -35,8 +39,8 @@ export interface Session {
   attachMessage(): ToWorker;
   /** Grows the input buffers so that each active rank can hold `rows` rows (reshard). */
   growInputs(rows: number): Promise<void>;
-  /** Writes weights into the slab's weights region and makes every worker reload them. */
-  publish(weights: Float32Array): void;
+  /** Runs `fn` with other weights (the EMA) in the workers, then puts the master weights back. */
+  withWeights<T>(weights: Float32Array, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -89,12 +93,13 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
     await group.all((rank) => attachMessage(rank === 0 && initial === null), 'attach', group.active, group.startDeadlineMs);
 
-    const weights = new SharedArrayBuffer(flat.total * 4);
-    const master = new Float32Array(weights);
+    const inPlace = slab.floats(layout.weights, flat.total);
+    const weights = inPlace ? null : new SharedArrayBuffer(flat.total * 4);
+    const master = inPlace ?? new Float32Array(weights!);
     if (initial) {
       master.set(initial);
-      slab.write(layout.weights, master);
-    } else {
+      if (!inPlace) slab.write(layout.weights, master);
+    } else if (!inPlace) {
       slab.read(layout.weights, master);
     }
     const rule = makeUpdateRule(cfg.optimizer);
@@ -123,9 +128,17 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
         session.stager = new Stager(slab, bigger);
         await g.all(() => attachMessage(false), 'attach (reshard)');
       },
-      publish(w: Float32Array) {
+      async withWeights<T>(w: Float32Array, fn: () => Promise<T>): Promise<T> {
+        const saved = master.slice();
         slab.write(layout.weights, w);
         session.weightsVersion++;
+        try {
+          return await fn();
+        } finally {
+          master.set(saved);
+          if (!inPlace) slab.write(layout.weights, master);
+          session.weightsVersion++;
+        }
       },
       async close() {
         await pool.destroy();

@@ -99,13 +99,11 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     let r: EvalResult;
     for (;;) {
       try {
-        if (cfg.eval.useEma) s.publish(s.ema!);
-        r = await evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK);
+        const run = () => evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK);
+        r = cfg.eval.useEma ? await s.withWeights(s.ema!, run) : await run();
         break;
       } catch (err) {
         await recover(err, step);
-      } finally {
-        if (cfg.eval.useEma) s.publish(s.master);
       }
     }
     metrics.write({ type: 'eval', step, epoch, samples: r.samples, loss: r.loss, accuracy: r.accuracy, top_k: r.topK, k: r.k, mae: r.mae });

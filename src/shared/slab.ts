@@ -18,14 +18,17 @@ const VERSION = 1;
 export class Slab {
   readonly fd: number;
   private io: SlabAccess;
-  constructor(fd: number) {
+  private readonly mmap: boolean;
+  /** `mmap: false` keeps positional I/O even where the addon could map (benchmarks compare both). */
+  constructor(fd: number, opts: { mmap?: boolean } = {}) {
     this.fd = fd;
+    this.mmap = opts.mmap ?? true;
     this.io = openSlabAccess(fd, 0, { mmap: false });
   }
 
   /** Maps the slab at its layout's size (once per process or thread, and again after it grows). */
   attach(layout: SlabLayout): void {
-    this.io = openSlabAccess(this.fd, layout.size);
+    this.io = openSlabAccess(this.fd, layout.size, { mmap: this.mmap });
   }
 
   get mode(): 'mapped' | 'positional' {
@@ -43,7 +46,7 @@ export class Slab {
   }
 
   /** Creates and unlinks the slab file in `dir`. Its size is 0 until `resize`. */
-  static create(dir: string): Slab {
+  static create(dir: string, opts: { mmap?: boolean } = {}): Slab {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
       throw new MgpuError('E_SHM', `shared-memory directory ${dir} does not exist`, {
         hint: 'set devices.shmDir (or --set devices.shmDir=/path) to a directory on a tmpfs or a fast local disk',
@@ -59,7 +62,7 @@ export class Slab {
       });
     }
     fs.unlinkSync(file);
-    return new Slab(fd);
+    return new Slab(fd, opts);
   }
 
   /** Grows the slab to the layout's size after checking that the directory can hold it. */

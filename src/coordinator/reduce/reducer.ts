@@ -1,14 +1,16 @@
 // The reduce/apply kernel over one slice [start, end) of the trainable vector:
 //   g = grads[r0] + grads[r1] + ...        rank order, float32: the same bits whoever runs it
 //   (clipping: g *= min(1, clipNorm / ‖g‖), ‖g‖ from a first pass over every slice)
-//   w, slots <- update rule (w, g, slots, lr, t)      in the shared master weights
+//   w, slots <- update rule (w, g, slots, lr, t)      in the master weights
 //   ema <- ema - (1 - d_t) (ema - w)                   when an EMA is kept
-//   weights region of the slab <- w
+//   weights region of the slab <- w                    (nothing to copy when mapped: the
+//                                                       master weights are that region)
 // It runs on the coordinator's thread for small models and in the piscina threads for large
 // ones. Every operation is elementwise except the squared norm, which is summed per fixed
 // CHUNK of the vector and combined in chunk order: the cut into slices never changes a bit.
 import type { OptimizerConfig } from '../../shared/config/types.ts';
 import type { SlabLayout } from '../../shared/layout.ts';
+import { MgpuError } from '../../shared/errors.ts';
 import { Slab } from '../../shared/slab.ts';
 import { makeUpdateRule } from '../optimizers/index.ts';
 
@@ -20,7 +22,8 @@ export interface ReduceShared {
   fd: number;
   slab: SlabLayout;
   optimizer: OptimizerConfig;
-  weights: SharedArrayBuffer; // P float32: the master weights
+  /** P float32: the master weights; null when the slab is mapped and they live in its weights region. */
+  weights: SharedArrayBuffer | null;
   slots: SharedArrayBuffer[]; // optimizer state, Pt float32 each
   ema: SharedArrayBuffer | null; // P float32
   emaDecay: number;
@@ -42,10 +45,16 @@ export type Reducer = (task: ReduceTask) => number[];
 export const emaDecayAt = (decay: number, t: number): number => Math.min(decay, (1 + t) / (10 + t));
 
 export function makeReducer(shared: ReduceShared): Reducer {
-  const slab = new Slab(shared.fd);
+  const slab = new Slab(shared.fd, { mmap: shared.weights === null });
   slab.attach(shared.slab);
+  if (shared.weights === null && slab.mode !== 'mapped') {
+    // The coordinator keeps the master weights in the mapped slab; a thread that cannot map it
+    // would update nothing.
+    throw new MgpuError('E_INTERNAL', `a reduce thread cannot map the slab (${slab.fallbackReason}) although the coordinator did`, { hint: 'set MGPU_MMAP=0 to use positional I/O everywhere' });
+  }
   const rule = makeUpdateRule(shared.optimizer);
-  const weights = new Float32Array(shared.weights);
+  const weights = shared.weights ? new Float32Array(shared.weights) : slab.floats(shared.slab.weights, shared.slab.params)!;
+  const inPlace = shared.weights === null;
   const slots = shared.slots.map((s) => new Float32Array(s));
   const ema = shared.ema ? new Float32Array(shared.ema) : null;
   const gradSum = shared.gradSum ? new Float32Array(shared.gradSum) : null;
@@ -115,7 +124,7 @@ export function makeReducer(shared: ReduceShared): Reducer {
       const keep = 1 - emaDecayAt(shared.emaDecay, t);
       for (let i = 0; i < e.length; i++) e[i] -= keep * (e[i] - w[i]);
     }
-    slab.write(shared.slab.weights + start * 4, w);
+    if (!inPlace) slab.write(shared.slab.weights + start * 4, w);
   };
 
   return (task) => {
