@@ -113,11 +113,13 @@ function onAttach(m: AttachMessage): void {
 function refreshWeights(version: number): void {
   if (version === weightsVersion) return;
   if (slab.mode === 'positional') slab.read(slabLayout.weights, weightsScratch);
+  // The wasm backend copies a new tensor's values into its heap at once; the others may keep
+  // the array they are given (cpu does), and the scratch is shared and reused: give them a copy.
+  const copies = tf.getBackend() !== 'wasm';
   tf.tidy(() => {
     ordered.forEach((v, i) => {
-      // slice(): the cpu backend keeps the array it is given, and the scratch is reused.
-      const values = weightsScratch.slice(flat.offsets[i], flat.offsets[i] + flat.sizes[i]);
-      v.write(tf.tensor(values, v.shape as number[], 'float32'));
+      const values = weightsScratch.subarray(flat.offsets[i], flat.offsets[i] + flat.sizes[i]);
+      v.write(tf.tensor(copies ? values.slice() : values, v.shape as number[], 'float32'));
     });
   });
   weightsVersion = version;
