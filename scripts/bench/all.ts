@@ -3,6 +3,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-for (const script of ['scaling.ts', 'sync.ts']) {
+for (const script of ['scaling.ts', 'sync.ts', 'latency.ts']) {
   execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url))], { stdio: 'inherit' });
 }
