@@ -35,7 +35,7 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, loss: Los
   await chunks(s, ds, batch, async (shards, _start, id) => {
     const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
     const replies = await s.group.all<EvaluatedMessage>((r) => ({
-      type: 'eval', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion, topK: k,
+      type: 'eval', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion, topK: k,
     }), 'eval', shards.map((sh) => sh.rank));
     for (const m of replies) {
       t.n += m.n;
@@ -64,7 +64,7 @@ export async function predict(s: Session, ds: Dataset, batch: number): Promise<{
   await chunks(s, ds, batch, async (shards, start, id) => {
     const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
     await s.group.all<PredictedMessage>((r) => ({
-      type: 'predict', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion,
+      type: 'predict', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion,
     }), 'predict', shards.map((sh) => sh.rank));
     for (const sh of shards) {
       s.slab.read(s.layout.output[sh.rank], values.subarray((start + sh.start) * per, (start + sh.end) * per));

@@ -34,7 +34,8 @@ export interface Session {
   slots: Float32Array[];
   ema: Float32Array | null;
   pool: ReducePool;
-  weightsVersion: number;
+  weightsVersion: number; // bumped when the trainable weights in the slab change
+  stateVersion: number; // bumped when the non-trainable ones do
   /** The `attach` a restarted or re-sized worker gets. */
   attachMessage(): ToWorker;
   /** Grows the input buffers so that each active rank can hold `rows` rows (reshard). */
@@ -116,7 +117,7 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
     const pool = new ReducePool(shared, os.availableParallelism(), cfg.training.clipNorm);
     const g = group;
     const session: Session = {
-      cfg, group: g, slab, layout, flat, rows, stager: new Stager(slab, layout), master, slots, ema, pool, weightsVersion: 0,
+      cfg, group: g, slab, layout, flat, rows, stager: new Stager(slab, layout), master, slots, ema, pool, weightsVersion: 0, stateVersion: 0,
       attachMessage: () => attachMessage(false),
       async growInputs(rowsPerRank: number) {
         const bigger = sized(rowsPerRank);
@@ -130,14 +131,18 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
       },
       async withWeights<T>(w: Float32Array, fn: () => Promise<T>): Promise<T> {
         const saved = master.slice();
+        const bump = () => {
+          session.weightsVersion++;
+          session.stateVersion++;
+        };
         slab.write(layout.weights, w);
-        session.weightsVersion++;
+        bump();
         try {
           return await fn();
         } finally {
           master.set(saved);
           if (!inPlace) slab.write(layout.weights, master);
-          session.weightsVersion++;
+          bump();
         }
       },
       async close() {

@@ -5,7 +5,8 @@
 //                (a rank that dies or stalls is restarted, or dropped, and the step runs again)
 //   e) reduce    Σ grads in rank order, (clip,) optimizer update of the master weights, new
 //                weights into the slab; non-trainables averaged by shard size; EMA
-//   f) publish   weightsVersion++: each worker reloads the weights before its next step
+//   f) publish   weightsVersion++ (stateVersion++ if non-trainables changed): each worker
+//                reloads what changed before its next step
 //   g) log / eval / checkpoint at their intervals; stop here after Ctrl-C
 import fs from 'node:fs';
 import path from 'node:path';
@@ -177,7 +178,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       for (;;) {
         const gathering = s.group.all<GradsMessage>((r) => {
           const sh = shards.find((x) => x.rank === r)!;
-          return { type: 'step', step, n: sh.end - sh.start, batch: n, slot, weightsVersion: s.weightsVersion, micro: cfg.training.accumulateSteps };
+          return { type: 'step', step, n: sh.end - sh.start, batch: n, slot, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion, micro: cfg.training.accumulateSteps };
         }, `step ${step}`, shards.map((sh) => sh.rank), deadline.ms());
         if (step + 1 < plan.totalSteps) {
           const next = plan.batchAt(step + 1);
@@ -210,9 +211,15 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       }
       const lr = learningRateAt(cfg.optimizer.learningRate, cfg.schedule, step);
       const reduced = await s.pool.run(shards.map((sh) => sh.rank), lr, step + 1);
-      averageState(s, shards, n, step + 1);
+      // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
+      const stateChanged = replies.filter((m) => m.stateChanged).length;
+      if (stateChanged !== 0 && stateChanged !== replies.length) {
+        throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${replies.length} ranks changed their non-trainable weights`);
+      }
+      if (stateChanged) averageState(s, shards, n, step + 1);
       // ---- f) publish ------------------------------------------------------------------------
       s.weightsVersion++;
+      if (stateChanged) s.stateVersion++;
       completed = step + 1;
       const t3 = performance.now();
       // ---- g) log / eval / checkpoint --------------------------------------------------------

@@ -81,7 +81,8 @@ export interface StepMessage {
   n: number; // rows in this rank's shard (never 0: a rank with none is not sent the step)
   batch: number; // the global batch B: the loss is summed over the shard and divided by B
   slot: 0 | 1; // which of the rank's two input buffers holds the shard
-  weightsVersion: number;
+  weightsVersion: number; // of the trainable weights
+  stateVersion: number; // of the non-trainable weights (often frozen: then they never reload)
   micro: number; // run the shard as this many micro-batches, summing their gradients (accumulation)
 }
 
@@ -93,6 +94,7 @@ export interface GradsMessage {
   lossSum: number; // Σ per-sample loss over the shard (regularisation excluded)
   n: number;
   finite: boolean; // every gradient value is finite
+  stateChanged: boolean; // the step changed non-trainable weights (BatchNorm statistics): state[rank] holds them
   ms: number; // the whole step in the worker: refresh + forward/backward + write
   refreshMs: number; // reading new weights from the slab into the model
   writeMs: number; // gradients and state out of tfjs and into the slab
@@ -106,6 +108,7 @@ export interface EvalMessage {
   topK: number;
   slot: 0 | 1;
   weightsVersion: number;
+  stateVersion: number;
 }
 
 /** worker → coordinator. Sums, so totals over ranks are exact: every sample counted once. */
@@ -127,6 +130,7 @@ export interface PredictMessage {
   n: number;
   slot: 0 | 1;
   weightsVersion: number;
+  stateVersion: number;
 }
 
 /** worker → coordinator */

@@ -46,7 +46,9 @@ let trainVars: Variable[];
 let flat: FlatLayout;
 let slabLayout: SlabLayout;
 let reader: ShardReader;
-let weightsVersion = -1;
+let weightsVersion = -1; // of the trainable weights loaded into the model
+let stateVersion = -1; // of the non-trainable ones; -1 also when a step changed them locally
+let stateIds: unknown[] = []; // the non-trainables' tensor ids after loading: a step that changes one replaces it
 let weightsScratch: Float32Array;
 let gradScratch: Float32Array;
 let stateScratch: Float32Array;
@@ -110,26 +112,36 @@ function onAttach(m: AttachMessage): void {
   channel.send({ type: 'attached', rank });
 }
 
-function refreshWeights(version: number): void {
-  if (version === weightsVersion) return;
+/** Loads the weights that changed since the last load: trainables and non-trainables apart. */
+function refreshWeights(m: { weightsVersion: number; stateVersion: number }): void {
+  const trainable = m.weightsVersion !== weightsVersion;
+  const state = m.stateVersion !== stateVersion && trainVars.length < ordered.length;
+  if (!trainable && !state) return;
   if (slab.mode === 'positional') slab.read(slabLayout.weights, weightsScratch);
   // The wasm backend copies a new tensor's values into its heap at once; the others may keep
   // the array they are given (cpu does), and the scratch is shared and reused: give them a copy.
   const copies = tf.getBackend() !== 'wasm';
   tf.tidy(() => {
     ordered.forEach((v, i) => {
+      if (i < trainVars.length ? !trainable : !state) return;
       const values = weightsScratch.subarray(flat.offsets[i], flat.offsets[i] + flat.sizes[i]);
       v.write(tf.tensor(copies ? values.slice() : values, v.shape as number[], 'float32'));
     });
   });
-  weightsVersion = version;
+  weightsVersion = m.weightsVersion;
+  stateVersion = m.stateVersion;
+  stateIds = nonTrainableIds();
+}
+
+function nonTrainableIds(): unknown[] {
+  return ordered.slice(trainVars.length).map((v) => (v as unknown as { val: { dataId: unknown } }).val.dataId);
 }
 
 // ---- e) step: forward + backward on this rank's shard, gradients into the slab -------------
 async function onStep(m: StepMessage): Promise<void> {
   phase = `step ${m.step}`;
   const t0 = performance.now();
-  refreshWeights(m.weightsVersion);
+  refreshWeights(m);
   const tRefreshed = performance.now();
   const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
   let lossTotal = 0;
@@ -159,17 +171,19 @@ async function onStep(m: StepMessage): Promise<void> {
   const tWrite = performance.now();
   const finite = Number.isFinite(lossTotal) && allFinite(gradScratch);
   if (slab.mode === 'positional') slab.write(slabLayout.grads[rank], gradScratch);
-  if (stateScratch.length > 0) {
+  // Training may update non-trainables (BatchNorm's moving statistics replace their tensors);
+  // frozen ones are left alone, and then nothing is written or reloaded.
+  const stateChanged = nonTrainableIds().some((id, i) => id !== stateIds[i]);
+  if (stateChanged) {
     for (let i = trainVars.length; i < ordered.length; i++) {
       stateScratch.set(ordered[i].read().dataSync() as Float32Array, flat.offsets[i] - flat.trainable);
     }
     slab.write(slabLayout.state[rank], stateScratch);
-    // The moving statistics now differ from the slab's: reload them with the next weights.
-    weightsVersion = -1;
+    stateVersion = -1; // they now differ from the slab's: reload them with the next weights
   }
   const tEnd = performance.now();
   writeMs += tEnd - tWrite;
-  channel.send({ type: 'grads', rank, step: m.step, lossSum: lossTotal, n: m.n, finite, ms: tEnd - t0, refreshMs: tRefreshed - t0, writeMs });
+  channel.send({ type: 'grads', rank, step: m.step, lossSum: lossTotal, n: m.n, finite, stateChanged, ms: tEnd - t0, refreshMs: tRefreshed - t0, writeMs });
 }
 
 /** Gradients of (Σ per-sample loss over these rows) / B, plus the regularisation share n / B. */
@@ -193,7 +207,7 @@ function microStep(x: Tensor, y: Tensor, n: number, batch: number, seed: number)
 // ---- g) eval and predict: sums of loss and metrics, or outputs, over this rank's rows ------
 async function onEval(m: EvalMessage): Promise<void> {
   phase = 'eval';
-  refreshWeights(m.weightsVersion);
+  refreshWeights(m);
   const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
   const sums = tf.tidy(() => {
     const pred = model.apply(x, { training: false }) as Tensor;
@@ -212,7 +226,7 @@ async function onEval(m: EvalMessage): Promise<void> {
 
 async function onPredict(m: PredictMessage): Promise<void> {
   phase = 'predict';
-  refreshWeights(m.weightsVersion);
+  refreshWeights(m);
   const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
   const pred = tf.tidy(() => tf.cast(model.apply(x, { training: false }) as Tensor, 'float32'));
   const values = (await pred.data()) as Float32Array;

@@ -5,7 +5,7 @@ import { Duplex } from 'node:stream';
 import { Channel, encodeFrame } from '../../src/shared/channel.ts';
 import type { StepMessage, ToCoordinator } from '../../src/shared/protocol.ts';
 
-const step: StepMessage = { type: 'step', step: 7, n: 8, batch: 15, slot: 1, weightsVersion: 7, micro: 1 };
+const step: StepMessage = { type: 'step', step: 7, n: 8, batch: 15, slot: 1, weightsVersion: 7, stateVersion: 3, micro: 1 };
 
 function receiver() {
   const input = new PassThrough();
@@ -16,7 +16,7 @@ function receiver() {
 }
 
 test('frames split at every byte boundary and coalesced frames all arrive, in order', async () => {
-  const frames = [step, { ...step, step: 8 }, { type: 'shutdown' }, { type: 'grads', rank: 1, step: 8, lossSum: 1.25, n: 7, finite: false, ms: 3.5 }];
+  const frames = [step, { ...step, step: 8 }, { type: 'shutdown' }, { type: 'grads', rank: 1, step: 8, lossSum: 1.25, n: 7, finite: false, stateChanged: true, ms: 3.5 }];
   const bytes = Buffer.concat(frames.map(encodeFrame));
   for (let cut = 1; cut < bytes.length; cut++) {
     const { input, got } = receiver();
