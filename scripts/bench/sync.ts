@@ -43,7 +43,7 @@ async function slabSync(P: number, mapped: boolean): Promise<number> {
   const layout: SlabLayout = slabLayout(flat, N, 4096, 4096, 1);
   slab.resize(layout, '/dev/shm');
   const weights = new SharedArrayBuffer(P * 4);
-  const pool = new ReducePool({ fd: slab.fd, slab: layout, optimizer: sgd, weights: slab.mode === 'mapped' ? null : weights, slots: [], ema: null, emaDecay: 0, gradSum: null }, os.availableParallelism(), null);
+  const pool = new ReducePool({ fd: slab.fd, slab: layout, optimizer: sgd, weights: slab.mode === 'mapped' ? null : weights, slots: [], ema: null, emaDecay: 0, gradSum: new SharedArrayBuffer(P * 4) }, os.availableParallelism(), null);
   const kids: ChildProcess[] = [];
   const chans: Array<Channel<{ type: 'ok' }, unknown>> = [];
   let waiting: Array<() => void> = [];
@@ -67,7 +67,7 @@ async function slabSync(P: number, mapped: boolean): Promise<number> {
   for (let i = 0; i < REPS + 1; i++) {
     const t0 = performance.now();
     await all('grads');
-    await pool.run(kids.map((_, r) => r), 0.01, i + 1);
+    await pool.run(kids.map((_, r) => r), false, 0.01, i + 1);
     await all('weights');
     if (i > 0) times.push(performance.now() - t0);
   }

@@ -112,7 +112,7 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
     const shared: ReduceShared = {
       fd: slab.fd, slab: layout, optimizer: cfg.optimizer, weights, slots: slotBuffers,
       ema: emaBuffer, emaDecay: cfg.training.ema ?? 0,
-      gradSum: cfg.training.clipNorm === null ? null : new SharedArrayBuffer(flat.trainable * 4),
+      gradSum: new SharedArrayBuffer(flat.trainable * 4),
     };
     const pool = new ReducePool(shared, os.availableParallelism(), cfg.training.clipNorm);
     const g = group;

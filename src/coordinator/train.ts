@@ -2,7 +2,8 @@
 //   a) plan      the step's B sample indices, split into shards that differ by at most one
 //   b) stage     each shard's rows into its rank's input buffer in the slab
 //   c) dispatch  `step` to every rank with samples     d) gather their `grads` replies
-//                (a rank that dies or stalls is restarted, or dropped, and the step runs again)
+//                (a rank that dies or stalls is restarted, or dropped, and the step runs again;
+//                the ranks that arrive first, in rank order, are summed while others compute)
 //   e) reduce    Σ grads in rank order, (clip,) optimizer update of the master weights, new
 //                weights into the slab; non-trainables averaged by shard size; EMA
 //   f) publish   weightsVersion++ (stateVersion++ if non-trainables changed): each worker
@@ -23,6 +24,7 @@ import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
 import type { Progress } from './progress.ts';
+import { ArrivalSum } from './reduce/arrival-sum.ts';
 import { averageState } from './reduce/average-state.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
@@ -175,11 +177,13 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       const t1 = performance.now();
       // ---- c) dispatch + d) gather; meanwhile the next batch goes into the other buffer --------
       let replies: GradsMessage[];
+      let early: ArrivalSum;
       for (;;) {
+        early = new ArrivalSum(s.pool, shards.map((sh) => sh.rank));
         const gathering = s.group.all<GradsMessage>((r) => {
           const sh = shards.find((x) => x.rank === r)!;
           return { type: 'step', step, n: sh.end - sh.start, batch: n, slot, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion, micro: cfg.training.accumulateSteps };
-        }, `step ${step}`, shards.map((sh) => sh.rank), deadline.ms());
+        }, `step ${step}`, shards.map((sh) => sh.rank), deadline.ms(), early.onReply);
         if (step + 1 < plan.totalSteps) {
           const next = plan.batchAt(step + 1);
           staged.stage(step + 1, next.indices, assignShards(next.indices.length, s.group.active));
@@ -188,6 +192,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
           replies = await gathering;
           break;
         } catch (err) {
+          await early.settle().catch(() => {}); // nothing may still write the sum when the step reruns
           await recover(err, step);
           shards = assignShards(n, s.group.active);
           staged.stage(step, batch.indices, shards);
@@ -210,7 +215,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         continue;
       }
       const lr = learningRateAt(cfg.optimizer.learningRate, cfg.schedule, step);
-      const reduced = await s.pool.run(shards.map((sh) => sh.rank), lr, step + 1);
+      const { remaining, continuing } = await early.settle();
+      const reduced = await s.pool.run(remaining, continuing, lr, step + 1);
       // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
       const stateChanged = replies.filter((m) => m.stateChanged).length;
       if (stateChanged !== 0 && stateChanged !== replies.length) {

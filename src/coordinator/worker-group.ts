@@ -198,9 +198,14 @@ export class WorkerGroup {
    * Sends each rank its message and waits until every one has replied or failed. Replies come
    * back in rank order; any failure throws a GroupFailure after all have settled.
    */
-  async all<R extends Reply>(message: (rank: number) => ToWorker, phase: string, ranks: number[] = this.active, deadlineMs?: number): Promise<R[]> {
+  async all<R extends Reply>(
+    message: (rank: number) => ToWorker, phase: string, ranks: number[] = this.active, deadlineMs?: number, onReply?: (reply: R, rank: number) => void,
+  ): Promise<R[]> {
     if (this.state === 'stopped') throw new MgpuError('E_INTERNAL', 'the worker group is stopped');
-    const settled = await Promise.allSettled(ranks.map((r) => this.workers[r].request<R>(message(r), phase, deadlineMs)));
+    const settled = await Promise.allSettled(ranks.map((r) => this.workers[r].request<R>(message(r), phase, deadlineMs).then((reply) => {
+      onReply?.(reply, r);
+      return reply;
+    })));
     const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as WorkerError] : []));
     if (failures.length) {
       this.state = 'failed';

@@ -51,13 +51,21 @@ export class ReducePool {
     return parts.flat();
   }
 
-  /** Sums the ranks' gradients, (clips,) updates the master weights and writes them to the slab. */
-  async run(ranks: number[], lr: number, t: number): Promise<ReduceResult> {
+  /** Adds one rank's gradient to the running sum while later ranks still compute (rank order!). */
+  async accumulate(rank: number, first: boolean): Promise<void> {
+    await this.each((start, end) => ({ kind: 'accumulate', start, end, rank, first }));
+  }
+
+  /**
+   * Sums the remaining ranks' gradients (onto what `accumulate` summed when `continuing`),
+   * (clips,) updates the master weights and publishes them to the slab.
+   */
+  async run(ranks: number[], continuing: boolean, lr: number, t: number): Promise<ReduceResult> {
     if (this.clipNorm === null) {
-      const sq = await this.each((start, end) => ({ kind: 'fused', start, end, ranks, lr, t }));
+      const sq = await this.each((start, end) => ({ kind: 'fused', start, end, ranks, continuing, lr, t }));
       return { gradNorm: Math.sqrt(sumInOrder(sq)), clipScale: 1 };
     }
-    const sq = await this.each((start, end) => ({ kind: 'sum', start, end, ranks }));
+    const sq = await this.each((start, end) => ({ kind: 'sum', start, end, ranks, continuing }));
     const gradNorm = Math.sqrt(sumInOrder(sq));
     const scale = gradNorm > this.clipNorm ? this.clipNorm / gradNorm : 1;
     await this.each((start, end) => ({ kind: 'apply', start, end, lr, t, scale }));

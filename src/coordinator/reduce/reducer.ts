@@ -1,5 +1,7 @@
 // The reduce/apply kernel over one slice [start, end) of the trainable vector:
 //   g = grads[r0] + grads[r1] + ...        rank order, float32: the same bits whoever runs it
+//                                          (the first ranks may be summed while later ones
+//                                          still compute: `accumulate`, then a continuing pass)
 //   (clipping: g *= min(1, clipNorm / ‖g‖), ‖g‖ from a first pass over every slice)
 //   w, slots <- update rule (w, g, slots, lr, t)      in the master weights
 //   ema <- ema - (1 - d_t) (ema - w)                   when an EMA is kept
@@ -27,14 +29,17 @@ export interface ReduceShared {
   slots: SharedArrayBuffer[]; // optimizer state, Pt float32 each
   ema: SharedArrayBuffer | null; // P float32
   emaDecay: number;
-  gradSum: SharedArrayBuffer | null; // Pt float32: the summed gradient between the two passes of clipping
+  gradSum: SharedArrayBuffer; // Pt float32: the running sum of the ranks' gradients
 }
 
+/** `continuing`: gradSum already holds the sum of the ranks before `ranks`. */
 export type ReduceTask =
-  /** One pass: sum, update, EMA, publish. */
-  | { kind: 'fused'; start: number; end: number; ranks: number[]; lr: number; t: number }
-  /** Clipping, pass 1: sum into gradSum. */
-  | { kind: 'sum'; start: number; end: number; ranks: number[] }
+  /** A rank that arrived early: gradSum = its gradient (first) or gradSum += it. */
+  | { kind: 'accumulate'; start: number; end: number; rank: number; first: boolean }
+  /** One pass: sum the remaining ranks, update, EMA, publish. */
+  | { kind: 'fused'; start: number; end: number; ranks: number[]; continuing: boolean; lr: number; t: number }
+  /** Clipping, pass 1: sum the remaining ranks into gradSum. */
+  | { kind: 'sum'; start: number; end: number; ranks: number[]; continuing: boolean }
   /** Clipping, pass 2: update from gradSum scaled, EMA, publish. */
   | { kind: 'apply'; start: number; end: number; lr: number; t: number; scale: number };
 
@@ -57,7 +62,7 @@ export function makeReducer(shared: ReduceShared): Reducer {
   const inPlace = shared.weights === null;
   const slots = shared.slots.map((s) => new Float32Array(s));
   const ema = shared.ema ? new Float32Array(shared.ema) : null;
-  const gradSum = shared.gradSum ? new Float32Array(shared.gradSum) : null;
+  const gradSum = new Float32Array(shared.gradSum);
   let g = new Float32Array(0);
   let tmp = new Float32Array(0);
 
@@ -86,15 +91,14 @@ export function makeReducer(shared: ReduceShared): Reducer {
    * out = Σ grads in rank order, and the per-CHUNK sums of squares of out, in as few passes as
    * the rank count allows: the first two ranks and the squares share one loop.
    */
-  const sumInto = (out: Float32Array, start: number, ranks: number[]): number[] => {
+  const sumInto = (out: Float32Array, start: number, ranks: number[], continuing: boolean): number[] => {
     const len = out.length;
-    const last = ranks.length - 1;
-    if (ranks.length === 1) out.set(gradsOf(ranks[0], start, len));
-    for (let k = 1; k < ranks.length; k++) {
-      // gradsOf may reuse tmp: copy the first rank into out before reading the second.
-      if (k === 1) out.set(gradsOf(ranks[0], start, len));
-      const g = gradsOf(ranks[k], start, len);
-      if (k < last) for (let i = 0; i < len; i++) out[i] += g[i];
+    // gradsOf may reuse tmp: the first rank is copied into out before the next is read.
+    if (!continuing) out.set(gradsOf(ranks[0], start, len));
+    const rest = continuing ? ranks : ranks.slice(1);
+    for (let k = 0; k < rest.length; k++) {
+      const g = gradsOf(rest[k], start, len);
+      if (k < rest.length - 1) for (let i = 0; i < len; i++) out[i] += g[i];
       else return addAndSquare(out, g);
     }
     return squares(out);
@@ -131,16 +135,23 @@ export function makeReducer(shared: ReduceShared): Reducer {
     const len = task.end - task.start;
     if (g.length < len) g = new Float32Array(len);
     const gs = g.subarray(0, len);
+    const sum = gradSum.subarray(task.start, task.end);
     switch (task.kind) {
+      case 'accumulate': {
+        const g = gradsOf(task.rank, task.start, len);
+        if (task.first) sum.set(g);
+        else for (let i = 0; i < len; i++) sum[i] += g[i];
+        return [];
+      }
       case 'fused': {
-        const sq = sumInto(gs, task.start, task.ranks);
-        applyAndPublish(gs, task.start, task.end, task.lr, task.t);
+        const sq = sumInto(sum, task.start, task.ranks, task.continuing);
+        applyAndPublish(sum, task.start, task.end, task.lr, task.t);
         return sq;
       }
       case 'sum':
-        return sumInto(gradSum!.subarray(task.start, task.end), task.start, task.ranks);
+        return sumInto(sum, task.start, task.ranks, task.continuing);
       case 'apply': {
-        const src = gradSum!.subarray(task.start, task.end);
+        const src = sum;
         for (let i = 0; i < len; i++) gs[i] = src[i] * task.scale;
         applyAndPublish(gs, task.start, task.end, task.lr, task.t);
         return [];
