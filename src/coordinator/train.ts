@@ -162,6 +162,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const window = newWindow();
   let completed = startStep;
   let lastLoss = NaN;
+  let stepMs = 0; // smoothed, for the progress line
   let epoch = Math.floor(startStep / plan.stepsPerEpoch);
   try {
     for (let step = startStep; step < plan.totalSteps && !signals.requested(); step++) {
@@ -231,7 +232,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       // ---- g) log / eval / checkpoint --------------------------------------------------------
       const ms = replies.map((m) => m.ms);
       window.add(lastLoss, n, Math.max(...ms), Math.min(...ms), Math.max(...replies.map((m) => m.refreshMs)), Math.max(...replies.map((m) => m.writeMs)), t3 - t2, t1 - t0, t3 - t0);
-      out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss ${lastLoss.toFixed(4)} lr ${lr.toPrecision(3)}`);
+      stepMs = stepMs === 0 ? t3 - t0 : 0.9 * stepMs + 0.1 * (t3 - t0);
+      out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss ${lastLoss.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`);
       if (completed % cfg.log.every === 0 || completed === plan.totalSteps) metrics.write(window.flush(completed, epoch, lr, reduced.gradNorm));
       const last = completed === plan.totalSteps;
       if (evalSet && cfg.eval.every > 0 && completed % cfg.eval.every === 0 && !last) await runEval(completed, epoch);
@@ -282,6 +284,11 @@ function stagedBatches(s: Session, ds: Dataset) {
     matches: (step: number, shards: Shard[]) => s.stager.holds(slotOf(step), tag(step, shards)),
     stage: (step: number, indices: Uint32Array, shards: Shard[]) => s.stager.stage(ds, indices, shards, slotOf(step), tag(step, shards)),
   };
+}
+
+function eta(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
 /** Per-step figures accumulated between two metrics lines. */
