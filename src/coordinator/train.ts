@@ -26,13 +26,13 @@ import { MetricsLog, type TrainLine } from './metrics-log.ts';
 import type { Progress } from './progress.ts';
 import { ArrivalSum } from './reduce/arrival-sum.ts';
 import { averageState } from './reduce/average-state.ts';
+import { Recovery } from './recovery.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
 import { openSession, runDevices, type Session } from './session.ts';
 import type { SignalWatch } from './signals.ts';
 import { StepDeadline } from './step-deadline.ts';
-import { GroupFailure } from './worker-group.ts';
 
 export interface TrainOptions {
   /** --resume: a run directory (its newest checkpoint) or a checkpoint directory. */
@@ -80,11 +80,12 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   }
   const startStep = resumed?.state.step ?? 0;
   const skippedSteps = [...(resumed?.state.skippedSteps ?? [])];
-  let restarts = resumed?.state.restarts ?? 0;
 
   fs.mkdirSync(cfg.runDir, { recursive: true });
   fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
   const metrics = new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null);
+  const recovery = new Recovery(s, cfg, out, metrics, resumed?.state.restarts ?? 0, Math.max(B, evalBatch));
+  const recover = (err: unknown, step: number) => recovery.recover(err, step);
   printHeader(out, cfg, s, devices, plan, trainSet, evalSet);
   if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
 
@@ -93,7 +94,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     writeCheckpoint(dir, s.group.layout, {
       format: 'mgpu-train-checkpoint', version: 1, step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch),
       seed: cfg.training.seed, batchSize: B, workers: s.group.active.length, backend: s.group.backend, optimizer: cfg.optimizer, ema: cfg.training.ema,
-      skippedSteps, restarts, variables: s.group.layout.variables, config: cfg, savedAt: new Date().toISOString(),
+      skippedSteps, restarts: recovery.restarts, variables: s.group.layout.variables, config: cfg, savedAt: new Date().toISOString(),
     }, s.master, s.slots, s.ema);
     pruneCheckpoints(cfg.runDir, cfg.checkpoint.keep);
     return dir;
@@ -113,46 +114,6 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     const acc = r.accuracy === null ? `mae ${r.mae.toFixed(4)}` : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
     out.line(`eval @ step ${step}${cfg.eval.useEma ? ' (EMA weights)' : ''}: loss ${r.loss.toFixed(4)} ${acc} (${r.samples} samples)`);
     return r;
-  };
-
-  /** Replaces a failed rank; a replacement that fails to start costs a restart too. */
-  const restartRank = async (rank: number, step: number): Promise<void> => {
-    for (;;) {
-      if (restarts >= cfg.reliability.maxRestarts) {
-        throw new MgpuError('E_WORKER', `reliability.maxRestarts (${cfg.reliability.maxRestarts}) restarts already used`);
-      }
-      restarts++;
-      out.line(`restarting rank ${rank} on ${s.group.device(rank).label} (restart ${restarts} of ${cfg.reliability.maxRestarts}); step ${step} runs again`);
-      try {
-        await s.group.restart(rank, s.attachMessage());
-        return;
-      } catch (err) {
-        if (!(err instanceof WorkerError) || err.code !== 'E_WORKER') throw err;
-        out.line(`the new rank ${rank} failed to start: ${err.message}`);
-      }
-    }
-  };
-
-  /** A worker failed: restart it, or go on without it, or give up (abort). The caller retries. */
-  const recover = async (err: unknown, step: number): Promise<void> => {
-    if (!(err instanceof GroupFailure)) throw err;
-    const policy = cfg.reliability.onWorkerFailure;
-    const userError = err.failures.find((f) => f.code !== 'E_WORKER');
-    if (userError || policy === 'abort') throw userError ?? err;
-    for (const f of err.failures) {
-      out.line(`step ${step}: ${f.message}`);
-      if (policy === 'restart') {
-        await restartRank(f.rank, step).catch((e: Error) => {
-          throw new MgpuError('E_WORKER', `${f.message}; ${e.message}`, { hint: f.hint });
-        });
-      } else {
-        await s.group.retire(f.rank);
-        if (s.group.active.length === 0) throw err;
-        out.line(`rank ${f.rank} retired; ranks ${s.group.active.join(', ')} share the global batch ${B}; step ${step} runs again`);
-      }
-      metrics.write({ type: 'failure', step, ranks: [f.rank], message: f.message, action: policy });
-    }
-    if (policy === 'reshard') await s.growInputs(Math.ceil(Math.max(B, evalBatch) / s.group.active.length));
   };
 
   const deadline = new StepDeadline(cfg.reliability);
@@ -271,7 +232,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   function result(modelPath: string | null, ev: EvalResult | null, interrupted: NodeJS.Signals | null): TrainResult {
     return {
       runDir: cfg.runDir, modelPath, steps: completed, finalLoss: lastLoss, eval: ev, weights: s.master.slice(),
-      ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts,
+      ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts,
     };
   }
 }
