@@ -10,7 +10,7 @@
 // own" are kernels tfjs-backend-wasm has, shown for where a training step's time goes.
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
-import { registerWasmGradKernels } from '../src/worker/wasm-kernels/index.ts';
+import { registerWasmGradKernels, unregisterWasmGradKernels } from '../src/worker/wasm-kernels/index.ts';
 
 tf.env().set('PROD', true);
 
@@ -32,6 +32,8 @@ interface Row {
   setup: () => () => tf.Tensor | tf.Tensor[];
   /** Cheap enough on cpu to warm up and repeat. */
   cheapOnCpu?: boolean;
+  /** Times wasm's own Conv2DBackpropInput instead of ours (registered with the replacement off). */
+  wasmOwnDx?: boolean;
 }
 
 let seed = 1;
@@ -51,8 +53,8 @@ function convRows(name: string, x: Shape4, f: Shape4): Row[] {
         return () => tf.engine().runKernel('Conv2DBackpropFilter', { x: xt, dy }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', filterShape: f } as never) as tf.Tensor;
       },
     },
-    {
-      what: `${name} dx  Conv2DBackpropInput (wasm's own)`,
+    ...[false, true].map((wasmOwnDx): Row => ({
+      what: `${name} dx  Conv2DBackpropInput (${wasmOwnDx ? "wasm's own" : 'ours'})`,
       shape: `dy [${dyShape}] -> x [${x}]`,
       setup: () => {
         const w = rand(f);
@@ -60,7 +62,8 @@ function convRows(name: string, x: Shape4, f: Shape4): Row[] {
         return () => tf.engine().runKernel('Conv2DBackpropInput', { dy, filter: w }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', inputShape: x } as never) as tf.Tensor;
       },
       cheapOnCpu: true,
-    },
+      wasmOwnDx,
+    })),
   ];
 }
 
@@ -104,9 +107,10 @@ function depthwiseRows(x: Shape4, f: Shape4): Row[] {
 }
 
 /** The examples/mnist-cnn model, built fresh on the current backend with fixed weights. */
-function stepRow(): Row {
+function stepRow(wasmOwnDx = false): Row {
   return {
-    what: 'training step: forward + backward, all variables',
+    what: `training step: forward + backward, all variables${wasmOwnDx ? " (wasm's own dx)" : ''}`,
+    wasmOwnDx,
     shape: `MNIST CNN, batch ${B}`,
     setup: () => {
       const model = tf.sequential({
@@ -137,6 +141,7 @@ const ROWS: Row[] = [
   poolRow([B, 26, 26, 16]),
   ...depthwiseRows([B, 28, 28, 16], [3, 3, 16, 1]),
   stepRow(),
+  stepRow(true),
 ];
 
 function median(xs: number[]): number {
@@ -148,6 +153,11 @@ async function time(backend: 'cpu' | 'wasm', row: Row): Promise<number> {
   await tf.setBackend(backend);
   const cheap = backend === 'wasm' || row.cheapOnCpu;
   const reps = backend === 'wasm' ? REPS : cheap ? Math.max(CPU_REPS, 3) : CPU_REPS;
+  const swap = backend === 'wasm' && row.wasmOwnDx;
+  if (swap) {
+    unregisterWasmGradKernels(tf);
+    registerWasmGradKernels(tf, { replaceConv2DBackpropInput: false });
+  }
   tf.engine().startScope();
   try {
     const run = row.setup();
@@ -167,6 +177,10 @@ async function time(backend: 'cpu' | 'wasm', row: Row): Promise<number> {
     return median(times);
   } finally {
     tf.engine().endScope();
+    if (swap) {
+      unregisterWasmGradKernels(tf);
+      registerWasmGradKernels(tf);
+    }
   }
 }
 

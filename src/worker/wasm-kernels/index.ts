@@ -11,12 +11,15 @@
 //   UnsortedSegmentSum                    plain JS (the gradient of Gather / Embedding)
 // Present but wrong, replaced (see max-pool-grad.ts; opt out with { replaceMaxPoolGrad: false }):
 //   MaxPoolGrad                           plain JS, the cpu backend's semantics
+// Present but slow, replaced (opt out with { replaceConv2DBackpropInput: false }):
+//   Conv2DBackpropInput                   the wasm BatchMatMul (XNNPACK) + col2im in JS
 //
 // Supported: NHWC (and NCHW for Conv2DBackpropFilter), any strides, 'same' / 'valid' / numeric /
 // explicit padding, dimRoundingMode; dilations other than 1 are refused with an error (tfjs's own
 // gradients of these ops refuse them too).
 import type { KernelConfig, KernelFunc } from '@tensorflow/tfjs';
 import { conv2DBackpropFilter } from './conv2d-backprop-filter.ts';
+import { conv2DBackpropInput } from './conv2d-backprop-input.ts';
 import { depthwiseConv2dNativeBackpropFilter } from './depthwise-backprop-filter.ts';
 import { depthwiseConv2dNativeBackpropInput } from './depthwise-backprop-input.ts';
 import { maxPoolGrad } from './max-pool-grad.ts';
@@ -30,13 +33,15 @@ export const WASM_MISSING_KERNELS = [
   'DepthwiseConv2dNativeBackpropInput',
   'UnsortedSegmentSum',
 ] as const;
-/** The kernels the wasm backend has but gets wrong, which this module replaces. */
-export const WASM_REPLACED_KERNELS = ['MaxPoolGrad'] as const;
+/** The kernels the wasm backend has but gets wrong (or slow), which this module replaces. */
+export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput'] as const;
 export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number];
 
 export interface RegisterOptions {
   /** Replace wasm's MaxPoolGrad (wrong for windows whose values are all <= 0). Default true. */
   replaceMaxPoolGrad?: boolean;
+  /** Replace wasm's Conv2DBackpropInput (correct, but several times slower). Default true. */
+  replaceConv2DBackpropInput?: boolean;
 }
 
 export interface Registered {
@@ -55,6 +60,7 @@ function configs(tf: TF): Map<WasmGradKernel, KernelConfig> {
     ['DepthwiseConv2dNativeBackpropInput', k((a) => depthwiseConv2dNativeBackpropInput(tf, a))],
     ['UnsortedSegmentSum', k((a) => unsortedSegmentSum(a))],
     ['MaxPoolGrad', k((a) => maxPoolGrad(tf, a))],
+    ['Conv2DBackpropInput', k((a) => conv2DBackpropInput(tf, a))],
   ];
   return new Map(all.map(([kernelName, kernelFunc]) => [kernelName, { kernelName, backendName: BACKEND, kernelFunc }]));
 }
@@ -66,7 +72,7 @@ const displaced = new Map<string, KernelConfig>();
 /**
  * Registers the missing gradient kernels for the 'wasm' backend in tf's kernel registry (any that
  * is already registered, by an earlier call or by a newer tfjs-backend-wasm, is left alone), and
- * replaces wasm's MaxPoolGrad unless told not to. Safe to call more than once.
+ * replaces wasm's MaxPoolGrad and Conv2DBackpropInput unless told not to. Safe to call more than once.
  */
 export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Registered {
   const result: Registered = { added: [], replaced: [] };
@@ -76,8 +82,12 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
     register(tf, mine.get(name)!);
     result.added.push(name);
   }
-  if (opts.replaceMaxPoolGrad ?? true) {
-    for (const name of WASM_REPLACED_KERNELS) {
+  const replace: Record<(typeof WASM_REPLACED_KERNELS)[number], boolean> = {
+    MaxPoolGrad: opts.replaceMaxPoolGrad ?? true,
+    Conv2DBackpropInput: opts.replaceConv2DBackpropInput ?? true,
+  };
+  for (const name of WASM_REPLACED_KERNELS) {
+    if (replace[name]) {
       const existing = tf.getKernel(name, BACKEND);
       if (existing && ours.has(existing.kernelFunc)) continue;
       if (existing) {
