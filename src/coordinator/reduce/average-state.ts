@@ -9,9 +9,11 @@ export function averageState(s: Session, shards: Shard[], batch: number, t: numb
   const pn = s.flat.total - s.flat.trainable;
   if (pn === 0) return;
   const acc = s.master.subarray(s.flat.trainable);
-  const tmp = new Float32Array(pn);
+  // Mapped: each rank's state is read in place; positional: through one local copy.
+  const local = s.slab.mode === 'mapped' ? null : new Float32Array(pn);
   shards.forEach((sh, k) => {
-    s.slab.read(s.layout.state[sh.rank], tmp);
+    const tmp = local ?? s.slab.floats(s.layout.state[sh.rank], pn)!;
+    if (local) s.slab.read(s.layout.state[sh.rank], local);
     const wgt = (sh.end - sh.start) / batch;
     if (k === 0) for (let i = 0; i < pn; i++) acc[i] = tmp[i] * wgt;
     else for (let i = 0; i < pn; i++) acc[i] += tmp[i] * wgt;
@@ -21,5 +23,6 @@ export function averageState(s: Session, shards: Shard[], batch: number, t: numb
     const keep = 1 - emaDecayAt(s.cfg.training.ema, t);
     for (let i = 0; i < pn; i++) e[i] -= keep * (e[i] - acc[i]);
   }
-  s.slab.write(s.layout.weights + s.flat.trainable * 4, acc);
+  // Mapped, the master weights are the slab's weights region: acc is already published.
+  if (s.slab.mode !== 'mapped') s.slab.write(s.layout.weights + s.flat.trainable * 4, acc);
 }

@@ -7,7 +7,7 @@
 // keep the patch matrix under PATCH_FLOATS, so a large batch never needs a huge buffer.
 import type { Conv2DBackpropFilterAttrs, TensorInfo } from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { type Conv2DInfo, dispose, dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, runKernel, type TF } from './util.ts';
+import { type Conv2DInfo, copyDyRows, dispose, dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, runKernel, type TF } from './util.ts';
 
 const KERNEL = 'Conv2DBackpropFilter';
 /** Upper bound on one chunk's patch matrix, in floats (16 MB). */
@@ -75,31 +75,13 @@ function chunkProduct(
     dyChunk = runKernel(tf, backend, 'Reshape', { x: dy }, { shape: [1, nc, CO] });
   } else {
     dyChunk = makeOutput(backend, [1, nc, CO]);
-    copyDyRows(f32(backend, dy), dy.shape, f32(backend, dyChunk), info, n0, n1);
+    copyDyRows(f32(backend, dy), dy.shape[1]!, dy.shape[2]!, f32(backend, dyChunk), info, n0, n1);
   }
   // Views only now: the allocations above may have grown (and detached) the heap.
   fillPatchesT(f32(backend, x), f32(backend, patches), info, n0, n1);
   const prod = runKernel(tf, backend, 'BatchMatMul', { a: patches, b: dyChunk }, { transposeA: false, transposeB: false });
   dispose(backend, patches, dyChunk);
   return prod;
-}
-
-/** Output positions n0..n1-1 of dy (whose spatial size may exceed outH x outW) as rows of out. */
-function copyDyRows(dy: Float32Array, dyShape: number[], out: Float32Array, info: Conv2DInfo, n0: number, n1: number): void {
-  const { outHeight: OH, outWidth: OW, outChannels: CO } = info;
-  const [, dyH, dyW] = dyShape as [number, number, number];
-  if (dyH === OH && dyW === OW) {
-    out.set(dy.subarray(n0 * CO, n1 * CO));
-    return;
-  }
-  for (let n = n0; n < n1; n++) {
-    const b = Math.floor(n / (OH * OW));
-    const rem = n - b * OH * OW;
-    const oh = Math.floor(rem / OW);
-    const ow = rem - oh * OW;
-    const src = ((b * dyH + oh) * dyW + ow) * CO;
-    out.set(dy.subarray(src, src + CO), (n - n0) * CO);
-  }
 }
 
 /**

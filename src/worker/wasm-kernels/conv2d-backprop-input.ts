@@ -12,7 +12,7 @@
 // NCHW is handled by transposing dy to NHWC and dx back (wasm Transpose).
 import type { Conv2DBackpropInputAttrs, TensorInfo } from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { type Conv2DInfo, dispose, dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, requireUnitDilations, runKernel, type TF } from './util.ts';
+import { type Conv2DInfo, copyDyRows, dispose, dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, requireUnitDilations, runKernel, type TF } from './util.ts';
 
 const KERNEL = 'Conv2DBackpropInput';
 /** Upper bound on one chunk's column matrix, in floats (16 MB). */
@@ -89,23 +89,6 @@ function nhwc(tf: TF, backend: BackendWasm, info: Conv2DInfo, dy: TensorInfo, fi
 function transposeInto(src: Float32Array, dst: Float32Array, K: number, CO: number): void {
   for (let k = 0; k < K; k++) {
     for (let co = 0, s = k * CO; co < CO; co++, s++) dst[co * K + k] = src[s]!;
-  }
-}
-
-/** Output positions n0..n1-1 of dy (whose spatial size may exceed outH x outW) as rows of out. */
-function copyDyRows(dy: Float32Array, dyH: number, dyW: number, out: Float32Array, info: Conv2DInfo, n0: number, n1: number): void {
-  const { outHeight: OH, outWidth: OW, outChannels: CO } = info;
-  if (dyH === OH && dyW === OW) {
-    out.set(dy.subarray(n0 * CO, n1 * CO));
-    return;
-  }
-  for (let n = n0; n < n1; n++) {
-    const b = Math.floor(n / (OH * OW));
-    const rem = n - b * OH * OW;
-    const oh = Math.floor(rem / OW);
-    const ow = rem - oh * OW;
-    const src = ((b * dyH + oh) * dyW + ow) * CO;
-    out.set(dy.subarray(src, src + CO), (n - n0) * CO);
   }
 }
 

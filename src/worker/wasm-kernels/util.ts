@@ -71,3 +71,24 @@ export function dySpatial(kernel: string, dy: TensorInfo, info: Conv2DInfo): [nu
 export function makeOutput(backend: BackendWasm, shape: number[], dtype: DataType = 'float32', values?: Float32Array | Int32Array): TensorInfo {
   return backend.makeOutput(shape, dtype, undefined, values);
 }
+
+/**
+ * Output positions n0..n1-1 of dy as rows of `out` (one row of outChannels per position). dy's
+ * spatial size may exceed outH x outW (tfjs's Conv2D gradient drops dimRoundingMode); the
+ * extra rows and columns are skipped.
+ */
+export function copyDyRows(dy: Float32Array, dyH: number, dyW: number, out: Float32Array, info: Conv2DInfo, n0: number, n1: number): void {
+  const { outHeight: OH, outWidth: OW, outChannels: CO } = info;
+  if (dyH === OH && dyW === OW) {
+    out.set(dy.subarray(n0 * CO, n1 * CO));
+    return;
+  }
+  for (let n = n0; n < n1; n++) {
+    const b = Math.floor(n / (OH * OW));
+    const rem = n - b * OH * OW;
+    const oh = Math.floor(rem / OW);
+    const ow = rem - oh * OW;
+    const src = ((b * dyH + oh) * dyW + ow) * CO;
+    out.set(dy.subarray(src, src + CO), (n - n0) * CO);
+  }
+}
