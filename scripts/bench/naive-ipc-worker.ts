@@ -2,6 +2,7 @@
 // Node IPC messages (structured clone of Float32Arrays), with no shared memory at all.
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
+import { registerWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 import buildModel from './mlp-model.ts';
 import { syntheticMnistLike } from './synthetic.ts';
 
@@ -14,6 +15,8 @@ let data: ReturnType<typeof syntheticMnistLike>;
 process.on('message', async (m: Msg) => {
   if (m.type === 'init') {
     await tf.setBackend(m.backend);
+    // The kernels mgpu-train's workers use, so the two loops differ only in how they communicate.
+    if (m.backend === 'wasm') registerWasmGradKernels(tf);
     model = buildModel(tf);
     vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
     data = syntheticMnistLike(m.rows);

@@ -1,16 +1,20 @@
 // The baseline a user has today: one process, plain tfjs, the same model, data and global
 // batch, trained with tfjs's own optimizer.minimize. Prints one JSON line: samples/s.
-//   node --import tsx scripts/bench/plain-tfjs.ts <backend> <batch> <steps> <warmup>
+//   node --import tsx scripts/bench/plain-tfjs.ts <backend> <batch> <steps> <warmup> [stock|mgpu]
+// 'stock' (the default) runs the backend's kernels as shipped; 'mgpu' first registers the wasm
+// kernels mgpu-train's workers use (registerWasmGradKernels), for a like-for-like baseline.
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
+import { registerWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 import buildModel from './mlp-model.ts';
 import { syntheticMnistLike } from './synthetic.ts';
 
-const [backend = 'wasm', batchArg = '512', stepsArg = '30', warmupArg = '5'] = process.argv.slice(2);
+const [backend = 'wasm', batchArg = '512', stepsArg = '30', warmupArg = '5', kernels = 'stock'] = process.argv.slice(2);
 const batch = Number(batchArg);
 const steps = Number(stepsArg);
 const warmup = Number(warmupArg);
 await tf.setBackend(backend);
+if (kernels === 'mgpu' && backend === 'wasm') registerWasmGradKernels(tf);
 const model = buildModel(tf);
 const opt = tf.train.sgd(0.01);
 const { features, labels, count } = syntheticMnistLike(batch * 8);
@@ -27,4 +31,4 @@ for (let step = 0; step < steps + warmup; step++) {
 }
 times.sort((a, b) => a - b);
 const median = times[times.length >> 1];
-console.log(JSON.stringify({ backend: tf.getBackend(), batch, steps, median_step_ms: median, samples_per_sec: (batch * 1000) / median }));
+console.log(JSON.stringify({ backend: tf.getBackend(), kernels, batch, steps, median_step_ms: median, samples_per_sec: (batch * 1000) / median }));

@@ -45,7 +45,7 @@ test('wasm\'s own MaxPoolGrad is wrong on an all-negative window (why it is repl
   // The max is -1 (index 1): its gradient belongs there.
   assert.notDeepEqual(Array.from(dx), [0, 1, 0, 0]);
   const reg = registerWasmGradKernels(tf);
-  assert.deepEqual(reg.replaced, ['MaxPoolGrad', 'Conv2DBackpropInput']);
+  assert.deepEqual(reg.replaced, ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul']);
   const fixed = tf.tidy(() => tf.grad((t: tf.Tensor) => tf.sum(tf.maxPool(t as tf.Tensor4D, 2, 2, 'valid')))(tf.tensor4d([-3, -1, -2, -4], [1, 2, 2, 1])).dataSync());
   assert.deepEqual(Array.from(fixed), [0, 1, 0, 0]);
 });
@@ -70,7 +70,7 @@ test('registerWasmGradKernels({ replaceMaxPoolGrad: false }) keeps wasm\'s own; 
   assert.ok(native, 'wasm\'s own MaxPoolGrad is back');
   assert.notEqual(native.kernelFunc, mineFunc);
   const reg = registerWasmGradKernels(tf, { replaceMaxPoolGrad: false });
-  assert.deepEqual(reg.replaced, ['Conv2DBackpropInput']);
+  assert.deepEqual(reg.replaced, ['Conv2DBackpropInput', 'BatchMatMul']);
   assert.equal(tf.getKernel('MaxPoolGrad', 'wasm')!.kernelFunc, native.kernelFunc);
   // Idempotent: a second call adds nothing.
   assert.deepEqual(registerWasmGradKernels(tf, { replaceMaxPoolGrad: false }), { added: [], replaced: [] });

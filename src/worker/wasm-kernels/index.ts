@@ -11,13 +11,17 @@
 //   UnsortedSegmentSum                    plain JS (the gradient of Gather / Embedding)
 // Present but wrong, replaced (see max-pool-grad.ts; opt out with { replaceMaxPoolGrad: false }):
 //   MaxPoolGrad                           plain JS, the cpu backend's semantics
-// Present but slow, replaced (opt out with { replaceConv2DBackpropInput: false }):
+// Present but slow, replaced (opt out with { replaceConv2DBackpropInput: false } and
+// { replaceBatchMatMul: false }):
 //   Conv2DBackpropInput                   the wasm BatchMatMul (XNNPACK) + col2im in JS
+//   BatchMatMul                           with a transposed operand: wasm's Transpose, then wasm's
+//                                         own BatchMatMul on its XNNPACK path (see batch-mat-mul.ts)
 //
 // Supported: NHWC (and NCHW for Conv2DBackpropFilter), any strides, 'same' / 'valid' / numeric /
 // explicit padding, dimRoundingMode; dilations other than 1 are refused with an error (tfjs's own
 // gradients of these ops refuse them too).
 import type { KernelConfig, KernelFunc } from '@tensorflow/tfjs';
+import { batchMatMul } from './batch-mat-mul.ts';
 import { conv2DBackpropFilter } from './conv2d-backprop-filter.ts';
 import { conv2DBackpropInput } from './conv2d-backprop-input.ts';
 import { depthwiseConv2dNativeBackpropFilter } from './depthwise-backprop-filter.ts';
@@ -34,7 +38,7 @@ export const WASM_MISSING_KERNELS = [
   'UnsortedSegmentSum',
 ] as const;
 /** The kernels the wasm backend has but gets wrong (or slow), which this module replaces. */
-export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput'] as const;
+export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul'] as const;
 export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number];
 
 export interface RegisterOptions {
@@ -42,6 +46,8 @@ export interface RegisterOptions {
   replaceMaxPoolGrad?: boolean;
   /** Replace wasm's Conv2DBackpropInput (correct, but several times slower). Default true. */
   replaceConv2DBackpropInput?: boolean;
+  /** Replace wasm's BatchMatMul (correct, but 15-20x slower with a transposed operand). Default true. */
+  replaceBatchMatMul?: boolean;
 }
 
 export interface Registered {
@@ -51,7 +57,11 @@ export interface Registered {
   replaced: WasmGradKernel[];
 }
 
-function configs(tf: TF): Map<WasmGradKernel, KernelConfig> {
+/**
+ * Our kernels; `wasm` looks up the wasm backend's own config of a kernel we wrap (BatchMatMul
+ * keeps wasm's kernelFunc for the product and its setupFunc, which binds the wasm function).
+ */
+function configs(tf: TF, wasm: (name: string) => KernelConfig | undefined): Map<WasmGradKernel, KernelConfig> {
   // The attrs each kernel reads are the ones tfjs-core's ops pass for that kernel name.
   const k = (f: (args: KernelArgs<never>) => unknown) => f as unknown as KernelFunc;
   const all: [WasmGradKernel, KernelFunc][] = [
@@ -62,7 +72,10 @@ function configs(tf: TF): Map<WasmGradKernel, KernelConfig> {
     ['MaxPoolGrad', k((a) => maxPoolGrad(tf, a))],
     ['Conv2DBackpropInput', k((a) => conv2DBackpropInput(tf, a))],
   ];
-  return new Map(all.map(([kernelName, kernelFunc]) => [kernelName, { kernelName, backendName: BACKEND, kernelFunc }]));
+  const map = new Map<WasmGradKernel, KernelConfig>(all.map(([kernelName, kernelFunc]) => [kernelName, { kernelName, backendName: BACKEND, kernelFunc }]));
+  const mm = wasm('BatchMatMul');
+  if (mm) map.set('BatchMatMul', { ...mm, kernelFunc: k((a) => batchMatMul(tf, mm.kernelFunc, a)) });
+  return map;
 }
 
 /** Our kernel functions, and the wasm kernels they displaced (to put back on unregister). */
@@ -76,7 +89,10 @@ const displaced = new Map<string, KernelConfig>();
  */
 export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Registered {
   const result: Registered = { added: [], replaced: [] };
-  const mine = configs(tf);
+  const mine = configs(tf, (name) => {
+    const k = displaced.get(name) ?? tf.getKernel(name, BACKEND);
+    return k && !ours.has(k.kernelFunc) ? k : undefined;
+  });
   for (const name of WASM_MISSING_KERNELS) {
     if (tf.getKernel(name, BACKEND)) continue;
     register(tf, mine.get(name)!);
@@ -85,11 +101,12 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
   const replace: Record<(typeof WASM_REPLACED_KERNELS)[number], boolean> = {
     MaxPoolGrad: opts.replaceMaxPoolGrad ?? true,
     Conv2DBackpropInput: opts.replaceConv2DBackpropInput ?? true,
+    BatchMatMul: opts.replaceBatchMatMul ?? true,
   };
   for (const name of WASM_REPLACED_KERNELS) {
     if (replace[name]) {
       const existing = tf.getKernel(name, BACKEND);
-      if (existing && ours.has(existing.kernelFunc)) continue;
+      if ((existing && ours.has(existing.kernelFunc)) || !mine.has(name)) continue;
       if (existing) {
         displaced.set(name, existing);
         tf.unregisterKernel(name, BACKEND);
