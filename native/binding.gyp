@@ -1,7 +1,8 @@
 {
   # Built by the root package's install script (`node-gyp rebuild --directory native`); the
-  # output, native/build/Release/mgpu_mmap.node, is found by src/shared/mapped-memory.ts.
-  # When it is missing the project falls back to positional I/O on the slab.
+  # outputs are found by src/shared/mapped-memory.ts (mgpu_mmap.node: when it is missing the
+  # project falls back to positional I/O on the slab) and src/shared/float-kernels.ts
+  # (mgpu_float_kernels.node: when it is missing the same loops run in JavaScript).
   "targets": [
     {
       "target_name": "mgpu_mmap",
@@ -10,6 +11,17 @@
       "cflags_c": ["-std=c11", "-O2", "-Wall", "-Wextra"],
       "libraries": ["-lm"],
       "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O2", "-Wall", "-Wextra"] },
+      "conditions": [
+        ["OS=='win'", { "type": "none" }]
+      ]
+    },
+    {
+      "target_name": "mgpu_float_kernels",
+      "sources": ["src/float-kernels.c"],
+      # -O3 vectorises the loops; no -march (the binary may run on another CPU than the one it
+      # was built on) and no fused multiply-add, which would round differently from JavaScript.
+      "cflags_c": ["-std=c11", "-O3", "-ffp-contract=off", "-Wall", "-Wextra"],
+      "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O3", "-ffp-contract=off", "-Wall", "-Wextra"] },
       "conditions": [
         ["OS=='win'", { "type": "none" }]
       ]

@@ -10,9 +10,8 @@
 // thread exits. Never transfer a mapped ArrayBuffer to another thread (postMessage transfer
 // list): map the descriptor again there.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { MgpuError } from './errors.ts';
+import { addonFiles, loadAddon } from './native-addon.ts';
 
 /** What the addon offers once it has loaded and passed its probe. */
 export interface MmapAddon {
@@ -39,9 +38,8 @@ interface RawAddon {
   externalBuffersAllowed(): boolean;
 }
 
-/** Where the build puts the addon, relative to the project root (src/shared/ is two levels down). */
-export const MMAP_ADDON_FILES = ['native/build/Release/mgpu_mmap.node', 'native/build/Debug/mgpu_mmap.node'];
-const ROOT = new URL('../../', import.meta.url);
+/** Where the build puts the addon, relative to the project root. */
+export const MMAP_ADDON_FILES = addonFiles('mgpu_mmap');
 
 /** Why `loadMmap()` returned null (null while it has not been called or when the addon loaded). */
 export let mmapUnavailableReason: string | null = null;
@@ -62,22 +60,12 @@ export function loadMmap(): MmapAddon | null {
     mmapUnavailableReason = `turned off by MGPU_MMAP=${process.env.MGPU_MMAP}`;
     return null;
   }
-  const file = MMAP_ADDON_FILES.map((f) => fileURLToPath(new URL(f, ROOT))).find((f) => fs.existsSync(f));
-  if (!file) {
-    mmapUnavailableReason = `the mmap addon is not built (no ${MMAP_ADDON_FILES[0]}; build it with \`npm run build:native\`, which needs a C compiler, make and python3)`;
+  const got = loadAddon<RawAddon>('mgpu_mmap', 'mmap', ['map', 'pageSize', 'allocate', 'externalBuffersAllowed']);
+  if (!got.addon) {
+    mmapUnavailableReason = got.reason;
     return null;
   }
-  let raw: RawAddon;
-  try {
-    raw = createRequire(import.meta.url)(file) as RawAddon;
-  } catch (err) {
-    mmapUnavailableReason = `the mmap addon ${file} does not load: ${(err as Error).message.split('\n')[0]} (rebuild it with \`npm run build:native\`)`;
-    return null;
-  }
-  if (!['map', 'pageSize', 'allocate', 'externalBuffersAllowed'].every((f) => typeof (raw as unknown as Record<string, unknown>)[f] === 'function')) {
-    mmapUnavailableReason = `the mmap addon ${file} is from another version of the project (rebuild it with \`npm run build:native\`)`;
-    return null;
-  }
+  const raw = got.addon;
   if (!raw.externalBuffersAllowed()) {
     mmapUnavailableReason = `this runtime (Node ${process.version}) does not allow external ArrayBuffers (V8 sandbox)`;
     return null;

@@ -40,6 +40,11 @@ export class Slab {
     return this.io.fallbackReason;
   }
 
+  /** `length` bytes at byte `position`, in place in the shared pages; null under positional I/O. */
+  bytes(position: number, length: number): Uint8Array | null {
+    return this.io.bytes(position, length);
+  }
+
   /** `count` floats at byte `position`, in place in the shared pages; null under positional I/O. */
   floats(position: number, count: number): Float32Array | null {
     return this.io.float32(position, count);

@@ -9,6 +9,7 @@ import { MgpuError } from '../shared/errors.ts';
 import { flatten, type FlatLayout, type SlabLayout } from '../shared/layout.ts';
 import type { AttachMessage, EvalMessage, InitMessage, PredictMessage, StepMessage, ToCoordinator, ToWorker } from '../shared/protocol.ts';
 import { streamState, withSeededMathRandom } from '../shared/rng.ts';
+import { floatKernels } from '../shared/float-kernels.ts';
 import { shardSizes } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
 import { loadBackend, type TF } from './backend.ts';
@@ -16,11 +17,13 @@ import { lossFns, type LossFns } from './losses.ts';
 import { describe, loadModel } from './model-loader.ts';
 import { checkModelOps } from './op-check.ts';
 import { ShardReader } from './shard-reader.ts';
+import { valuesView } from './tensor-values.ts';
 
 const SLAB_FD = 3;
 const CONTROL_FD = 4;
 
 const slab = new Slab(SLAB_FD);
+const kernels = floatKernels();
 const socket = new net.Socket({ fd: CONTROL_FD, readable: true, writable: true });
 // No orphan may hold a GPU: when the coordinator goes away, so does this process.
 socket.on('close', () => process.exit(0));
@@ -155,21 +158,21 @@ async function onStep(m: StepMessage): Promise<void> {
     const ys = m.micro === 1 ? y : tf.slice(y, at, size);
     at += size;
     const { lossSum, grads } = microStep(xs, ys, size, m.batch, stepSeed(init.seed, m.step, rank, k));
-    const values = await Promise.all(trainVars.map((v) => grads[v.name].data()));
-    const tOut = performance.now();
-    values.forEach((g, i) => {
-      const off = flat.offsets[i];
-      if (k === 0) gradScratch.set(g as Float32Array, off);
-      else for (let j = 0; j < g.length; j++) gradScratch[off + j] += (g as Float32Array)[j];
-    });
-    writeMs += performance.now() - tOut;
+    for (const [i, v] of trainVars.entries()) {
+      const g = await valuesView(tf, grads[v.name]); // a view, on wasm: used before any allocation
+      const tOut = performance.now();
+      const into = gradScratch.subarray(flat.offsets[i], flat.offsets[i] + flat.sizes[i]);
+      if (k === 0) into.set(g);
+      else kernels.add(into, g);
+      writeMs += performance.now() - tOut;
+    }
     lossTotal += (await lossSum.data())[0];
     tf.dispose([lossSum, ...Object.values(grads)]);
     if (xs !== x) tf.dispose([xs, ys]);
   }
   tf.dispose([x, y]);
   const tWrite = performance.now();
-  const finite = Number.isFinite(lossTotal) && allFinite(gradScratch);
+  const finite = Number.isFinite(lossTotal) && kernels.allFinite(gradScratch);
   if (slab.mode === 'positional') slab.write(slabLayout.grads[rank], gradScratch);
   // Training may update non-trainables (BatchNorm's moving statistics replace their tensors);
   // frozen ones are left alone, and then nothing is written or reloaded.
@@ -236,11 +239,6 @@ async function onPredict(m: PredictMessage): Promise<void> {
   slab.write(slabLayout.output[rank], values);
   tf.dispose([x, y, pred]);
   channel.send({ type: 'predicted', rank, id: m.id, n: m.n });
-}
-
-function allFinite(a: Float32Array): boolean {
-  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return false;
-  return true;
 }
 
 function stepSeed(seed: number, step: number, r: number, micro: number): number {

@@ -14,7 +14,14 @@ export class ShardReader {
   private readonly featureRow: number;
   private readonly labelRow: number;
 
+  /**
+   * The wasm backend copies a new tensor's values into its heap at once, so it can be handed
+   * views of the shared pages; other backends may keep the array (cpu does): they get copies.
+   */
+  private readonly copiesOnCreate: boolean;
+
   constructor(private readonly tf: TF, private readonly slab: Slab, private readonly rows: RowFormat, capacity: number) {
+    this.copiesOnCreate = tf.getBackend() === 'wasm';
     this.bytes = new Uint8Array(capacity);
     this.featureRow = sizeOf(rows.featureShape) * BYTES[rows.featureDtype];
     this.labelRow = sizeOf(rows.labelShape) * BYTES[rows.labelDtype];
@@ -23,16 +30,25 @@ export class ShardReader {
   read(position: number, n: number): { x: Tensor; y: Tensor } {
     const fBytes = n * this.featureRow;
     const lBytes = n * this.labelRow;
-    const buf = this.bytes.subarray(0, fBytes + lBytes);
-    this.slab.read(position, buf);
+    let buf = this.copiesOnCreate ? this.slab.bytes(position, fBytes + lBytes) : null;
+    if (!buf) {
+      buf = this.bytes.subarray(0, fBytes + lBytes);
+      this.slab.read(position, buf);
+    }
     const { featureDtype: fd, labelDtype: ld, featureShape, labelShape } = this.rows;
-    // Copies (slice), since tensors may keep the array they are made from.
-    const f = new VIEW[fd](buf.slice(0, fBytes).buffer);
-    const l = new VIEW[ld](buf.slice(fBytes).buffer);
+    const f = this.typed(fd, buf, 0, fBytes);
+    const l = this.typed(ld, buf, fBytes, lBytes);
     const x = this.tf.tensor(f, [n, ...featureShape], fd === 'uint8' ? 'int32' : fd);
     const y = this.tf.tensor(l, [n, ...labelShape], ld === 'uint8' ? 'int32' : ld);
     // Models and losses compute in float32; integer labels (class indices) stay exact in it.
     return { x: this.asFloat(x), y: this.asFloat(y) };
+  }
+
+  /** bytes [at, at + length) of buf as `dtype`: a view when the backend copies and it is aligned. */
+  private typed(dtype: keyof typeof VIEW, buf: Uint8Array, at: number, length: number): Float32Array | Int32Array | Uint8Array {
+    const offset = buf.byteOffset + at;
+    if (this.copiesOnCreate && offset % BYTES[dtype] === 0) return new VIEW[dtype](buf.buffer as ArrayBuffer, offset, length / BYTES[dtype]);
+    return new VIEW[dtype](buf.slice(at, at + length).buffer);
   }
 
   private asFloat(t: Tensor): Tensor {

@@ -2,6 +2,7 @@
 //   w <- w - lr * g
 // (tfjs computes it as add(mul(scalar(-lr), g), w).) No state.
 
+import { floatKernels } from '../../shared/float-kernels.ts';
 import type { UpdateRule } from './update-rule.ts';
 
 export function sgdRule(): UpdateRule {
@@ -10,11 +11,8 @@ export function sgdRule(): UpdateRule {
     slotCount: 0,
     slotInit: [],
     apply(w: Float32Array, g: Float32Array, _slots: Float32Array[], lr: number, _t: number): void {
-      const n = w.length;
-      const c = -lr;
-      for (let i = 0; i < n; i++) {
-        w[i] = c * g[i] + w[i];
-      }
+      // w[i] = -lr * g[i] + w[i], in float64 and rounded once (the float kernels' sgd).
+      floatKernels().sgd(w, g, -lr);
     },
   };
 }

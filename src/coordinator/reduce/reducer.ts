@@ -10,9 +10,11 @@
 // It runs on the coordinator's thread for small models and in the piscina threads for large
 // ones. Every operation is elementwise except the squared norm, which is summed per fixed
 // CHUNK of the vector and combined in chunk order: the cut into slices never changes a bit.
+// The loops are the float kernels (C when the addon is built, else the same arithmetic in JS).
 import type { OptimizerConfig } from '../../shared/config/types.ts';
 import type { SlabLayout } from '../../shared/layout.ts';
 import { MgpuError } from '../../shared/errors.ts';
+import { floatKernels } from '../../shared/float-kernels.ts';
 import { Slab } from '../../shared/slab.ts';
 import { makeUpdateRule } from '../optimizers/index.ts';
 
@@ -76,48 +78,29 @@ export function makeReducer(shared: ReduceShared): Reducer {
     slab.read(at, ts);
     return ts;
   };
-  const squares = (a: Float32Array): number[] => {
-    const sums: number[] = [];
-    for (let c = 0; c < a.length; c += CHUNK) {
-      let sq = 0;
-      const end = Math.min(a.length, c + CHUNK);
-      for (let i = c; i < end; i++) sq += a[i] * a[i];
-      sums.push(sq);
-    }
-    return sums;
+  const k = floatKernels();
+  /** out += g (when given), returning the per-CHUNK sums of squares of out. */
+  const addSquares = (out: Float32Array, g: Float32Array | null): number[] => {
+    const sums = new Float64Array(Math.ceil(out.length / CHUNK));
+    k.addSquares(out, g, CHUNK, sums);
+    return Array.from(sums);
   };
 
   /**
    * out = Σ grads in rank order, and the per-CHUNK sums of squares of out, in as few passes as
-   * the rank count allows: the first two ranks and the squares share one loop.
+   * the rank count allows: the last addition and the squares share one loop.
    */
   const sumInto = (out: Float32Array, start: number, ranks: number[], continuing: boolean): number[] => {
     const len = out.length;
     // gradsOf may reuse tmp: the first rank is copied into out before the next is read.
     if (!continuing) out.set(gradsOf(ranks[0], start, len));
     const rest = continuing ? ranks : ranks.slice(1);
-    for (let k = 0; k < rest.length; k++) {
-      const g = gradsOf(rest[k], start, len);
-      if (k < rest.length - 1) for (let i = 0; i < len; i++) out[i] += g[i];
-      else return addAndSquare(out, g);
+    for (let r = 0; r < rest.length; r++) {
+      const g = gradsOf(rest[r], start, len);
+      if (r < rest.length - 1) k.add(out, g);
+      else return addSquares(out, g);
     }
-    return squares(out);
-  };
-
-  /** out += g, returning the per-CHUNK sums of squares of the result (float32 sums, as stored). */
-  const addAndSquare = (out: Float32Array, g: Float32Array): number[] => {
-    const sums: number[] = [];
-    for (let c = 0; c < out.length; c += CHUNK) {
-      const end = Math.min(out.length, c + CHUNK);
-      let sq = 0;
-      for (let i = c; i < end; i++) {
-        out[i] += g[i];
-        const v = out[i];
-        sq += v * v;
-      }
-      sums.push(sq);
-    }
-    return sums;
+    return addSquares(out, null);
   };
 
   const applyAndPublish = (gs: Float32Array, start: number, end: number, lr: number, t: number): void => {
@@ -140,7 +123,7 @@ export function makeReducer(shared: ReduceShared): Reducer {
       case 'accumulate': {
         const g = gradsOf(task.rank, task.start, len);
         if (task.first) sum.set(g);
-        else for (let i = 0; i < len; i++) sum[i] += g[i];
+        else k.add(sum, g);
         return [];
       }
       case 'fused': {

@@ -1,0 +1,159 @@
+// mgpu_float_kernels: the elementwise loops of the step, in C so that the compiler vectorises
+// them. They are the same arithmetic as their JavaScript fallbacks in src/shared/float-kernels.ts,
+// operation for operation, so a run gives the same bits with or without this addon:
+//
+//   add(out, g)                     out[i] += g[i]                       float32 adds
+//   addSquares(out, g|null, chunk, sums)
+//                                   out[i] += g[i] (when g is given); then for each chunk k of
+//                                   `chunk` floats, sums[k] = Σ out[i]² in float64 over 8 lanes
+//                                   (lane = position in the chunk mod 8, each lane summed in
+//                                   order), the lanes combined as ((0+1)+(2+3))+((4+5)+(6+7))
+//   allFinite(a) -> boolean         no NaN and no ±Infinity in a
+//   sgd(w, g, c)                    w[i] = float32(c * g[i] + w[i]), in float64
+//
+// Plain C against node_api.h, context-aware, no global state (like mgpu_mmap). Built with
+// -ffp-contract=off: a fused multiply-add would round differently from JavaScript.
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool typed(napi_env env, const char* fn, napi_value v, const char* name, napi_typedarray_type want, void** data, size_t* length) {
+  bool is = false;
+  napi_is_typedarray(env, v, &is);
+  napi_typedarray_type type;
+  if (is && napi_get_typedarray_info(env, v, &type, length, data, NULL, NULL) == napi_ok && type == want) return true;
+  char msg[160];
+  snprintf(msg, sizeof msg, "%s: %s must be a %s", fn, name, want == napi_float32_array ? "Float32Array" : "Float64Array");
+  napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", msg);
+  return false;
+}
+
+static bool same_length(napi_env env, const char* fn, size_t a, size_t b) {
+  if (a == b) return true;
+  char msg[160];
+  snprintf(msg, sizeof msg, "%s: the arrays differ in length (%zu and %zu)", fn, a, b);
+  napi_throw_range_error(env, "ERR_OUT_OF_RANGE", msg);
+  return false;
+}
+
+static bool args(napi_env env, napi_callback_info info, size_t want, napi_value* argv, const char* usage) {
+  size_t argc = want;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return false;
+  if (argc < want) {
+    napi_throw_type_error(env, "ERR_MISSING_ARGS", usage);
+    return false;
+  }
+  return true;
+}
+
+static napi_value Add(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (!args(env, info, 2, argv, "add(out, g) takes two Float32Arrays")) return NULL;
+  float *out, *g;
+  size_t n, m;
+  if (!typed(env, "add", argv[0], "out", napi_float32_array, (void**)&out, &n)) return NULL;
+  if (!typed(env, "add", argv[1], "g", napi_float32_array, (void**)&g, &m)) return NULL;
+  if (!same_length(env, "add", n, m)) return NULL;
+  for (size_t i = 0; i < n; i++) out[i] += g[i];
+  return NULL;
+}
+
+static double chunk_squares(const float* a, size_t n) {
+  double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (int l = 0; l < 8; l++) {
+      const double v = a[i + l];
+      s[l] += v * v;
+    }
+  }
+  for (int l = 0; i < n; i++, l++) {
+    const double v = a[i];
+    s[l] += v * v;
+  }
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
+static napi_value AddSquares(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!args(env, info, 4, argv, "addSquares(out, g | null, chunk, sums)")) return NULL;
+  float *out, *g = NULL;
+  double* sums;
+  size_t n, m, k;
+  if (!typed(env, "addSquares", argv[0], "out", napi_float32_array, (void**)&out, &n)) return NULL;
+  napi_valuetype gt;
+  napi_typeof(env, argv[1], &gt);
+  if (gt != napi_null && gt != napi_undefined) {
+    if (!typed(env, "addSquares", argv[1], "g", napi_float32_array, (void**)&g, &m)) return NULL;
+    if (!same_length(env, "addSquares", n, m)) return NULL;
+  }
+  double chunk_d;
+  if (napi_get_value_double(env, argv[2], &chunk_d) != napi_ok || !(chunk_d >= 8) || chunk_d != (double)(size_t)chunk_d || ((size_t)chunk_d & 7) != 0) {
+    napi_throw_range_error(env, "ERR_OUT_OF_RANGE", "addSquares: chunk must be a positive multiple of 8");
+    return NULL;
+  }
+  const size_t chunk = (size_t)chunk_d;
+  if (!typed(env, "addSquares", argv[3], "sums", napi_float64_array, (void**)&sums, &k)) return NULL;
+  if (k != (n + chunk - 1) / chunk) {
+    napi_throw_range_error(env, "ERR_OUT_OF_RANGE", "addSquares: sums must hold one float64 per chunk");
+    return NULL;
+  }
+  for (size_t c = 0, j = 0; c < n; c += chunk, j++) {
+    const size_t len = n - c < chunk ? n - c : chunk;
+    if (g) {
+      float* o = out + c;
+      const float* x = g + c;
+      for (size_t i = 0; i < len; i++) o[i] += x[i];
+    }
+    sums[j] = chunk_squares(out + c, len);
+  }
+  return NULL;
+}
+
+static napi_value AllFinite(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!args(env, info, 1, argv, "allFinite(a) takes a Float32Array")) return NULL;
+  float* a;
+  size_t n;
+  if (!typed(env, "allFinite", argv[0], "a", napi_float32_array, (void**)&a, &n)) return NULL;
+  // Exponent bits all ones: Infinity or NaN. Integer compares and an OR, which vectorise.
+  const uint32_t* bits = (const uint32_t*)a;
+  uint32_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad |= (bits[i] & 0x7f800000u) == 0x7f800000u;
+  napi_value v;
+  napi_get_boolean(env, bad == 0, &v);
+  return v;
+}
+
+static napi_value Sgd(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  if (!args(env, info, 3, argv, "sgd(w, g, c) takes two Float32Arrays and a number")) return NULL;
+  float *w, *g;
+  size_t n, m;
+  double c;
+  if (!typed(env, "sgd", argv[0], "w", napi_float32_array, (void**)&w, &n)) return NULL;
+  if (!typed(env, "sgd", argv[1], "g", napi_float32_array, (void**)&g, &m)) return NULL;
+  if (!same_length(env, "sgd", n, m)) return NULL;
+  if (napi_get_value_double(env, argv[2], &c) != napi_ok) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "sgd: c must be a number");
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) w[i] = (float)(c * (double)g[i] + (double)w[i]);
+  return NULL;
+}
+
+NAPI_MODULE_INIT() {
+  napi_property_descriptor props[] = {
+    {"add", NULL, Add, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"addSquares", NULL, AddSquares, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"allFinite", NULL, AllFinite, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"sgd", NULL, Sgd, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok) return NULL;
+  return exports;
+}

@@ -1,0 +1,96 @@
+// The elementwise loops of a step: summing gradients, their squared norm, the finiteness check
+// and the SGD update. Each runs in the project's C addon (native/src/float-kernels.c, vectorised
+// by the compiler) when it is built, else in the JavaScript below, which does the same
+// arithmetic operation for operation: float32 adds, float64 squares summed per CHUNK over 8 lanes,
+// the SGD update in float64 rounded once to float32. Either way a run gives the same bits
+// (test/unit/float-kernels-native-equals-js.test.ts). MGPU_NATIVE_KERNELS=0 turns the addon off.
+import { loadAddon } from './native-addon.ts';
+
+export interface FloatKernels {
+  readonly kind: 'native' | 'js';
+  /** out[i] += g[i] (float32). */
+  add(out: Float32Array, g: Float32Array): void;
+  /**
+   * out[i] += g[i] when g is given; then sums[k] = Σ out[i]² over chunk k of `chunk` floats (a
+   * multiple of 8): float64, lane i mod 8 summed in order, lanes combined ((0+1)+(2+3))+((4+5)+(6+7)).
+   */
+  addSquares(out: Float32Array, g: Float32Array | null, chunk: number, sums: Float64Array): void;
+  /** No NaN and no ±Infinity in a. */
+  allFinite(a: Float32Array): boolean;
+  /** w[i] = float32(c * g[i] + w[i]), computed in float64: SGD with c = -lr. */
+  sgd(w: Float32Array, g: Float32Array, c: number): void;
+}
+
+const js: FloatKernels = {
+  kind: 'js',
+  add(out, g) {
+    sameLength('add', out, g);
+    for (let i = 0; i < out.length; i++) out[i] += g[i];
+  },
+  addSquares(out, g, chunk, sums) {
+    if (g) sameLength('addSquares', out, g);
+    if (chunk < 8 || chunk % 8 !== 0) throw new RangeError('addSquares: chunk must be a positive multiple of 8');
+    if (sums.length !== Math.ceil(out.length / chunk)) throw new RangeError('addSquares: sums must hold one float64 per chunk');
+    for (let c = 0, k = 0; c < out.length; c += chunk, k++) {
+      const end = Math.min(out.length, c + chunk);
+      if (g) for (let i = c; i < end; i++) out[i] += g[i];
+      sums[k] = chunkSquares(out, c, end);
+    }
+  },
+  allFinite(a) {
+    for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return false;
+    return true;
+  },
+  sgd(w, g, c) {
+    sameLength('sgd', w, g);
+    for (let i = 0; i < w.length; i++) w[i] = c * g[i] + w[i];
+  },
+};
+
+function chunkSquares(a: Float32Array, start: number, end: number): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+  let i = start;
+  for (; i + 8 <= end; i += 8) {
+    s0 += a[i] * a[i];
+    s1 += a[i + 1] * a[i + 1];
+    s2 += a[i + 2] * a[i + 2];
+    s3 += a[i + 3] * a[i + 3];
+    s4 += a[i + 4] * a[i + 4];
+    s5 += a[i + 5] * a[i + 5];
+    s6 += a[i + 6] * a[i + 6];
+    s7 += a[i + 7] * a[i + 7];
+  }
+  // The tail (fewer than 8) goes to lanes 0, 1, ... in order.
+  const lanes = [s0, s1, s2, s3, s4, s5, s6, s7];
+  for (let l = 0; i < end; i++, l++) lanes[l] += a[i] * a[i];
+  return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+}
+
+function sameLength(fn: string, a: Float32Array, b: Float32Array): void {
+  if (a.length !== b.length) throw new RangeError(`${fn}: the arrays differ in length (${a.length} and ${b.length})`);
+}
+
+/** Why the JavaScript kernels are in use (null when the addon is, or before the first call). */
+export let nativeKernelsUnavailableReason: string | null = null;
+let chosen: FloatKernels | undefined;
+
+/** The kernels for this thread: the addon's when it loads, else JavaScript. Chosen once. */
+export function floatKernels(): FloatKernels {
+  if (chosen) return chosen;
+  chosen = js;
+  if (/^(0|false|off|no)$/i.test(process.env.MGPU_NATIVE_KERNELS ?? '')) {
+    nativeKernelsUnavailableReason = `turned off by MGPU_NATIVE_KERNELS=${process.env.MGPU_NATIVE_KERNELS}`;
+    return chosen;
+  }
+  const got = loadAddon<Omit<FloatKernels, 'kind'>>('mgpu_float_kernels', 'float kernels', ['add', 'addSquares', 'allFinite', 'sgd']);
+  if (!got.addon) {
+    nativeKernelsUnavailableReason = got.reason;
+    return chosen;
+  }
+  const a = got.addon;
+  chosen = { kind: 'native', add: a.add, addSquares: a.addSquares, allFinite: a.allFinite, sgd: a.sgd };
+  return chosen;
+}
+
+/** The JavaScript kernels, whatever is built: for tests that compare the two. */
+export const jsFloatKernels: FloatKernels = js;
