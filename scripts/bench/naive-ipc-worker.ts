@@ -6,7 +6,7 @@ import { registerWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts'
 import buildModel from './mlp-model.ts';
 import { syntheticMnistLike } from './synthetic.ts';
 
-type Msg = { type: 'init'; rows: number; backend: string } | { type: 'step'; start: number; n: number; batch: number; weights?: Float32Array };
+type Msg = { type: 'init'; rows: number; backend: string; replaceWasmKernels: boolean } | { type: 'step'; start: number; n: number; batch: number; weights?: Float32Array };
 
 let model: tf.LayersModel;
 let vars: tf.Variable[];
@@ -16,7 +16,7 @@ process.on('message', async (m: Msg) => {
   if (m.type === 'init') {
     await tf.setBackend(m.backend);
     // The kernels mgpu-train's workers use, so the two loops differ only in how they communicate.
-    if (m.backend === 'wasm') registerWasmGradKernels(tf);
+    if (m.backend === 'wasm' && m.replaceWasmKernels) registerWasmGradKernels(tf);
     model = buildModel(tf);
     vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
     data = syntheticMnistLike(m.rows);

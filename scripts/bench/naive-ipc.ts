@@ -6,7 +6,7 @@ import { childExecArgv } from '../../src/shared/runtime.ts';
 import { shardRanges } from '../../src/shared/shard.ts';
 import { median } from './run-mgpu.ts';
 
-export async function runNaiveIpc(workers: number, batch: number, steps: number, backend: string): Promise<{ samples_per_sec: number; step_ms: number }> {
+export async function runNaiveIpc(workers: number, batch: number, steps: number, backend: string, replaceWasmKernels = true): Promise<{ samples_per_sec: number; step_ms: number }> {
   const file = fileURLToPath(new URL('./naive-ipc-worker.ts', import.meta.url));
   const kids = Array.from({ length: workers }, () => fork(file, [], { execArgv: childExecArgv(), serialization: 'advanced' }));
   const ask = (i: number, m: unknown) => new Promise<{ weights?: Float32Array; grads?: Float32Array }>((resolve) => {
@@ -14,7 +14,7 @@ export async function runNaiveIpc(workers: number, batch: number, steps: number,
     kids[i]!.send(m as never);
   });
   const rows = batch * 8;
-  const ready = await Promise.all(kids.map((_, i) => ask(i, { type: 'init', rows, backend })));
+  const ready = await Promise.all(kids.map((_, i) => ask(i, { type: 'init', rows, backend, replaceWasmKernels })));
   const w = ready[0]!.weights!;
   const times: number[] = [];
   for (let step = 0; step < steps + 3; step++) {

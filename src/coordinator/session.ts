@@ -71,6 +71,7 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
   try {
     group = await WorkerGroup.start(devices, slab, {
       backend: cfg.devices.backend,
+      replaceWasmKernels: cfg.devices.replaceWasmKernels,
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,

@@ -46,6 +46,7 @@ export interface InitMessage {
   gpu: string; // the CUDA_VISIBLE_DEVICES value this worker was given
   simulated: boolean;
   backend: BackendName;
+  replaceWasmKernels: boolean; // devices.replaceWasmKernels
   model: { module: string | null; json: string | null };
   seed: number;
   loss: LossName;

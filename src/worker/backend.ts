@@ -30,17 +30,26 @@ async function tryNative(pkg: '@tensorflow/tfjs-node-gpu' | '@tensorflow/tfjs-no
   }
 }
 
-async function startJs(backend: 'wasm' | 'cpu'): Promise<TF> {
+export interface BackendOptions {
+  /** wasm: replace its slow or wrong kernels too (not only add the missing ones). Default true. */
+  replaceWasmKernels?: boolean;
+}
+
+async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<TF> {
   const tf = (await import('@tensorflow/tfjs')) as TF;
   if (backend === 'wasm') await import('@tensorflow/tfjs-backend-wasm');
   if (!(await tf.setBackend(backend))) throw new Error(`tf.setBackend('${backend}') returned false`);
   await tf.ready();
-  // The wasm backend lacks the gradient kernels of convolutions (and has a wrong MaxPoolGrad).
-  if (backend === 'wasm') registerWasmGradKernels(tf);
+  // The wasm backend lacks the gradient kernels of convolutions, has a wrong MaxPoolGrad and a
+  // slow matmul with transposed operands.
+  if (backend === 'wasm') {
+    const replace = opts.replaceWasmKernels ?? true;
+    registerWasmGradKernels(tf, { replaceMaxPoolGrad: replace, replaceConv2DBackpropInput: replace, replaceBatchMatMul: replace });
+  }
   return tf;
 }
 
-export async function loadBackend(requested: BackendName, simulated: boolean): Promise<LoadedBackend> {
+export async function loadBackend(requested: BackendName, simulated: boolean, opts: BackendOptions = {}): Promise<LoadedBackend> {
   const wrap = (name: string) => async (load: () => Promise<TF | null>): Promise<LoadedBackend | null> => {
     const tf = await load();
     return tf ? { tf, name: `${name} (${tf.getBackend()})` } : null;
@@ -55,7 +64,7 @@ export async function loadBackend(requested: BackendName, simulated: boolean): P
       }
       case 'wasm':
       case 'cpu':
-        return (await wrap(requested)(() => startJs(requested)))!;
+        return (await wrap(requested)(() => startJs(requested, opts)))!;
       case 'auto': {
         if (!simulated) {
           const gpu = await wrap('tfjs-node-gpu')(() => tryNative('@tensorflow/tfjs-node-gpu'));
@@ -64,9 +73,9 @@ export async function loadBackend(requested: BackendName, simulated: boolean): P
         const node = await wrap('tfjs-node')(() => tryNative('@tensorflow/tfjs-node'));
         if (node) return node;
         try {
-          return (await wrap('wasm')(() => startJs('wasm')))!;
+          return (await wrap('wasm')(() => startJs('wasm', opts)))!;
         } catch {
-          return (await wrap('cpu')(() => startJs('cpu')))!;
+          return (await wrap('cpu')(() => startJs('cpu', opts)))!;
         }
       }
     }

@@ -83,7 +83,7 @@ async function onInit(m: InitMessage): Promise<void> {
   const t0 = performance.now();
   init = m;
   rank = m.rank;
-  const backend = await loadBackend(m.backend, m.simulated);
+  const backend = await loadBackend(m.backend, m.simulated, { replaceWasmKernels: m.replaceWasmKernels });
   tf = backend.tf;
   model = await loadModel(tf, m.model, { rank: m.rank, seed: m.seed });
   // A kernel the backend lacks is named now, with the layer that needs it, not mid-run.

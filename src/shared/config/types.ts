@@ -86,6 +86,10 @@ export interface DevicesConfig {
   simulate: number; // N > 0: N simulated GPUs on a CPU backend; default 0
   backend: BackendName; // default 'auto'
   shmDir: string; // where the slab is created; default '/dev/shm'
+  // wasm only: replace wasm's kernels that are slow or wrong (BatchMatMul with a transposed
+  // operand, Conv2DBackpropInput, MaxPoolGrad) with mgpu-train's; default true. The gradient
+  // kernels wasm lacks (Conv2DBackpropFilter, ...) are added either way.
+  replaceWasmKernels: boolean;
 }
 
 export interface ModelConfig {
