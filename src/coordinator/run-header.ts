@@ -1,6 +1,7 @@
 // The lines a run prints before its first step, like the header of a good experiment script:
 // what trains on what, and the batch arithmetic.
 import type { Config } from '../shared/config/types.ts';
+import { floatKernels, nativeKernelsUnavailableReason } from '../shared/float-kernels.ts';
 import { shardSizes } from '../shared/shard.ts';
 import type { BatchPlan } from './batch-plan.ts';
 import type { Dataset } from './data/rows.ts';
@@ -21,6 +22,8 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   out.line(`  batch       global ${cfg.training.batchSize} = ${devices.length} worker(s) x ${per} per worker`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
   out.line(`  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`);
-  out.line(`  reduce      ${s.pool.threads ? `${s.pool.threads} threads` : 'on the coordinator thread'}; slab ${(s.layout.size / 2 ** 20).toFixed(1)} MiB, ${s.slab.mode === 'mapped' ? 'mapped' : `positional I/O (${s.slab.fallbackReason})`}`);
+  const k = floatKernels();
+  const kernels = k.kind === 'native' ? 'C kernels' : `JavaScript kernels (${nativeKernelsUnavailableReason})`;
+  out.line(`  reduce      ${s.pool.threads ? `${s.pool.threads} threads` : 'on the coordinator thread'}, ${kernels}; slab ${(s.layout.size / 2 ** 20).toFixed(1)} MiB, ${s.slab.mode === 'mapped' ? 'mapped' : `positional I/O (${s.slab.fallbackReason})`}`);
   out.line(`  run dir     ${cfg.runDir}`);
 }

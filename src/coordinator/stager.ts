@@ -3,7 +3,7 @@
 import type { SlabLayout } from '../shared/layout.ts';
 import type { Shard } from '../shared/shard.ts';
 import type { Slab } from '../shared/slab.ts';
-import { gatherRows, type Dataset } from './data/rows.ts';
+import { gatherRows, rowBytes, type Dataset } from './data/rows.ts';
 
 export class Stager {
   private readonly buffer: Uint8Array;
@@ -20,9 +20,13 @@ export class Stager {
     this.tags[slot] = null;
     for (const s of shards) {
       const rows = indices.subarray(s.start, s.end);
-      const f = gatherRows(ds.features, rows, this.buffer, 0);
-      const l = gatherRows(ds.labels, rows, this.buffer, f);
-      this.slab.write(this.layout.input[s.rank][slot], this.buffer.subarray(0, f + l));
+      const at = this.layout.input[s.rank][slot];
+      // Mapped: gathered straight into the shared pages; else through a local buffer.
+      const direct = this.slab.bytes(at, rows.length * (rowBytes(ds.features) + rowBytes(ds.labels)));
+      const out = direct ?? this.buffer;
+      const f = gatherRows(ds.features, rows, out, 0);
+      const l = gatherRows(ds.labels, rows, out, f);
+      if (!direct) this.slab.write(at, this.buffer.subarray(0, f + l));
     }
     this.tags[slot] = tag;
   }

@@ -10,6 +10,7 @@
 //                reloads what changed before its next step
 //   g) log / eval / checkpoint at their intervals; stop here after Ctrl-C
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serializeConfig } from '../shared/config/load.ts';
@@ -117,6 +118,9 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   };
 
   const deadline = new StepDeadline(cfg.reliability);
+  // With a worker on every core (simulated GPUs), the coordinator's own work waits for a core
+  // that a worker has left.
+  const spareCore = (): boolean => s.group.active.length < os.availableParallelism();
   const staged = stagedBatches(s, trainSet);
   const signals = opts.signals ?? { requested: () => null, onStopNow: () => {}, dispose: () => {} };
   signals.onStopNow(() => s.group.killAll());
@@ -140,16 +144,25 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       // ---- c) dispatch + d) gather; meanwhile the next batch goes into the other buffer --------
       let replies: GradsMessage[];
       let early: ArrivalSum;
+      let next: ReturnType<typeof stageAhead>;
       for (;;) {
         early = new ArrivalSum(s.pool, shards.map((sh) => sh.rank));
+        // The next batch is staged while this one computes: at once when a core is spare, else
+        // when the first gradient arrives (that worker's core is free then): the coordinator
+        // must not take a core from a computing worker.
+        const ahead = (next = stageAhead(step + 1 < plan.totalSteps ? () => {
+          const b = plan.batchAt(step + 1);
+          staged.stage(step + 1, b.indices, assignShards(b.indices.length, s.group.active));
+        } : null));
+        const arrivals = early;
         const gathering = s.group.all<GradsMessage>((r) => {
           const sh = shards.find((x) => x.rank === r)!;
           return { type: 'step', step, n: sh.end - sh.start, batch: n, slot, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion, micro: cfg.training.accumulateSteps };
-        }, `step ${step}`, shards.map((sh) => sh.rank), deadline.ms(), early.onReply);
-        if (step + 1 < plan.totalSteps) {
-          const next = plan.batchAt(step + 1);
-          staged.stage(step + 1, next.indices, assignShards(next.indices.length, s.group.active));
-        }
+        }, `step ${step}`, shards.map((sh) => sh.rank), deadline.ms(), (reply, rank) => {
+          arrivals.onReply(reply, rank);
+          if (!spareCore()) ahead.run();
+        });
+        if (spareCore()) ahead.run();
         try {
           replies = await gathering;
           break;
@@ -160,6 +173,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
           staged.stage(step, batch.indices, shards);
         }
       }
+      next.check();
       const t2 = performance.now();
       deadline.record(t2 - t1);
       lastLoss = replies.reduce((a, m) => a + m.lossSum, 0) / n;
@@ -235,6 +249,29 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts,
     };
   }
+}
+
+/**
+ * Runs `stage` once, at the first run(); an error is kept for check() to throw where the step
+ * can handle it (run() may be called from a reply handler).
+ */
+function stageAhead(stage: (() => void) | null) {
+  let done = stage === null;
+  let error: unknown = null;
+  return {
+    run(): void {
+      if (done) return;
+      done = true;
+      try {
+        stage!();
+      } catch (err) {
+        error = err;
+      }
+    },
+    check(): void {
+      if (error !== null) throw error;
+    },
+  };
 }
 
 /** Stages a step's shards into its slot once: a batch staged ahead is not staged again. */

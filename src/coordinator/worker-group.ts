@@ -42,6 +42,7 @@ class WorkerHandle {
   private phase = 'start';
   private stall: WorkerError | null = null;
   exited = false;
+  private exitedHow: string | null = null;
   readonly tail: string[] = [];
   readonly exitPromise: Promise<void>;
 
@@ -53,6 +54,7 @@ class WorkerHandle {
     this.exitPromise = new Promise((resolve) => child.once('exit', (code, signal) => {
       this.exited = true;
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      this.exitedHow = how;
       this.fail(this.stall ?? this.error(`the worker process ${how}`));
       resolve();
     }));
@@ -104,7 +106,8 @@ class WorkerHandle {
 
   request<R extends Reply>(message: ToWorker, phase: string, deadlineMs?: number): Promise<R> {
     this.phase = phase;
-    if (this.exited) return Promise.reject(this.error('the worker is not running'));
+    // It exited between requests: the next one fails, in its own phase, with how it exited.
+    if (this.exited) return Promise.reject(this.error(this.exitedHow ? `the worker process ${this.exitedHow}` : 'the worker is not running'));
     if (this.pending) throw new MgpuError('E_INTERNAL', `rank ${this.rank} already has a request in flight`);
     return new Promise<R>((resolve, reject) => {
       const started = Date.now();
