@@ -8,9 +8,9 @@
 // Each speedup is taken against plain tfjs with the same kernels (like for like: it measures the
 // distribution alone); 'x tfjs as shipped' compares with what a user has today. The ceiling row
 // is N plain processes, each on B/N rows, side by side with no communication at all: what this
-// machine allows before any synchronisation. The setups run in turn, round after round, and each
-// ratio is taken against the plain runs of its own round: on a shared machine whose speed
-// drifts, paired ratios hold where absolute figures do not.
+// machine allows before any synchronisation. Every setup runs between two plain runs and its
+// speedup is against their mean, round after round: on a shared machine whose speed drifts,
+// ratios paired in time hold where absolute figures do not.
 //   node --import tsx scripts/bench/scaling.ts [--backend wasm] [--batch 512] [--steps 30] [--rounds 3] [--max-workers 2] [--kernels shipped,mgpu]
 import { execFile } from 'node:child_process';
 import os from 'node:os';
@@ -42,12 +42,11 @@ const plainRun = async (rows: number, kernels: Kernels): Promise<number> => {
 };
 
 type Setup = { name: string; kernels: Kernels; workers: number; run: () => Promise<number> };
-const plainName = (_k: Kernels) => 'plain tfjs, 1 process';
+const PLAIN = 'plain tfjs, 1 process';
 const mgpuFigures = new Map<string, MgpuFigures[]>();
 const setups: Setup[] = [];
 for (const k of kernelSets) {
   const replaceWasmKernels = k === 'mgpu';
-  setups.push({ name: plainName(k), kernels: k, workers: 1, run: () => plainRun(batch, k) });
   for (let n = 2; n <= maxWorkers; n++) {
     setups.push({ name: `ceiling: ${n} plain processes side by side, no sync`, kernels: k, workers: n, run: async () => {
       const rates = await Promise.all(Array.from({ length: n }, () => plainRun(Math.round(batch / n), k)));
@@ -66,29 +65,38 @@ for (const k of kernelSets) {
   }
 }
 
-const key = (s: Setup) => `${s.kernels}|${s.name}`;
+// Each setup runs between two plain runs with the same kernels, and its speedup is taken
+// against their mean: the VM's speed drifts within minutes, and this pairs them in time.
+const key = (kernels: Kernels, name: string) => `${kernels}|${name}`;
 const speedups = new Map<string, number[]>();
-const overShipped = new Map<string, number[]>();
 const rates = new Map<string, number[]>();
 const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
 for (let round = 0; round < Number(values.rounds); round++) {
-  const got = new Map<string, number>();
-  for (const s of setups) got.set(key(s), await s.run());
-  const shipped = got.get(`${kernelSets[0]}|${plainName(kernelSets[0])}`)!;
-  for (const s of setups) {
-    const sps = got.get(key(s))!;
-    push(rates, key(s), sps);
-    push(speedups, key(s), sps / got.get(`${s.kernels}|${plainName(s.kernels)}`)!);
-    push(overShipped, key(s), sps / shipped);
+  for (const k of kernelSets) {
+    let before = await plainRun(batch, k);
+    push(rates, key(k, PLAIN), before);
+    for (const s of setups.filter((x) => x.kernels === k)) {
+      const sps = await s.run();
+      const after = await plainRun(batch, k);
+      push(rates, key(k, PLAIN), after);
+      push(rates, key(k, s.name), sps);
+      push(speedups, key(k, s.name), sps / ((before + after) / 2));
+      before = after;
+    }
   }
 }
-const rows: Array<Record<string, string | number>> = setups.map((s) => {
-  const sp = speedups.get(key(s))!;
-  return { kernels: s.kernels, setup: s.name, workers: s.workers, 'samples/s (median)': median(rates.get(key(s))!), 'speedup (median of rounds)': median(sp),
-    'speedup range': `${Math.min(...sp).toFixed(2)}-${Math.max(...sp).toFixed(2)}`, efficiency: median(sp) / s.workers,
-    'x tfjs as shipped': median(overShipped.get(key(s))!) };
-});
-printTable(`Scaling: MLP 784-512-10, global batch ${batch}, ${backend}, sgd; median step after 5 warm-up steps; ${values.rounds} rounds; speedup against plain tfjs with the same kernels in the same round`, rows);
+const shipped = median(rates.get(key(kernelSets[0], PLAIN))!);
+const rows: Array<Record<string, string | number>> = kernelSets.flatMap((k) => [
+  { kernels: k, setup: PLAIN, workers: 1, 'samples/s (median)': median(rates.get(key(k, PLAIN))!), 'speedup (median)': 1, 'speedup range': '', efficiency: 1,
+    'x tfjs as shipped': median(rates.get(key(k, PLAIN))!) / shipped },
+  ...setups.filter((s) => s.kernels === k).map((s) => {
+    const sp = speedups.get(key(k, s.name))!;
+    const sps = median(rates.get(key(k, s.name))!);
+    return { kernels: k, setup: s.name, workers: s.workers, 'samples/s (median)': sps, 'speedup (median)': median(sp),
+      'speedup range': `${Math.min(...sp).toFixed(2)}-${Math.max(...sp).toFixed(2)}`, efficiency: median(sp) / s.workers, 'x tfjs as shipped': sps / shipped };
+  }),
+]);
+printTable(`Scaling: MLP 784-512-10, global batch ${batch}, ${backend}, sgd; median step after 5 warm-up steps; ${values.rounds} rounds; each speedup against the mean of the plain runs (same kernels) just before and just after it; 'x tfjs as shipped': ratio of medians`, rows);
 
 // The worker's own time holds its weight refresh and gradient write; what is left of the step
 // after the slowest worker, the reduce and the staging is control-message latency and waiting.
