@@ -6,15 +6,17 @@
 //   mgpu     with the kernels mgpu-train's workers register by default (6-7x faster steps, so
 //            the fixed cost of a step weighs more).
 // Each speedup is taken against plain tfjs with the same kernels (like for like: it measures the
-// distribution alone); 'x tfjs as shipped' compares with what a user has today. The ceiling row
-// is N plain processes, each on B/N rows, side by side with no communication at all: what this
-// machine allows before any synchronisation. Every setup runs between two plain runs and its
+// distribution alone); 'x tfjs as shipped' compares with what a user has today. Two ceilings,
+// both N plain processes on B/N rows each with no data exchanged: free-running side by side
+// (the sum of their rates), and in lock step (a barrier per step, as synchronous SGD must wait
+// for its slowest member): what this machine allows before any synchronisation. Every setup runs between two plain runs and its
 // speedup is against their mean, round after round: on a shared machine whose speed drifts,
 // ratios paired in time hold where absolute figures do not.
 //   node --import tsx scripts/bench/scaling.ts [--backend wasm] [--batch 512] [--steps 30] [--rounds 3] [--max-workers 2] [--kernels shipped,mgpu]
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs, promisify } from 'node:util';
+import { runLockstepPlain } from './lockstep-plain.ts';
 import { runNaiveIpc } from './naive-ipc.ts';
 import { median, runMgpu, syntheticDataDir, type MgpuFigures } from './run-mgpu.ts';
 import { printTable, saveJson } from './table.ts';
@@ -48,10 +50,12 @@ const setups: Setup[] = [];
 for (const k of kernelSets) {
   const replaceWasmKernels = k === 'mgpu';
   for (let n = 2; n <= maxWorkers; n++) {
-    setups.push({ name: `ceiling: ${n} plain processes side by side, no sync`, kernels: k, workers: n, run: async () => {
+    setups.push({ name: `ceiling: ${n} plain processes free-running, no data`, kernels: k, workers: n, run: async () => {
       const rates = await Promise.all(Array.from({ length: n }, () => plainRun(Math.round(batch / n), k)));
       return rates.reduce((a, b) => a + b, 0);
     } });
+    setups.push({ name: `ceiling: ${n} plain processes in lock step, no data`, kernels: k, workers: n,
+      run: async () => (await runLockstepPlain(n, batch, steps, backend, k === 'mgpu' ? 'mgpu' : 'stock')).samples_per_sec });
   }
   for (let n = 1; n <= maxWorkers; n++) {
     setups.push({ name: `mgpu-train, ${n} worker${n > 1 ? 's' : ''}`, kernels: k, workers: n, run: async () => {
