@@ -51,14 +51,19 @@ static bool args(napi_env env, napi_callback_info info, size_t want, napi_value*
   return true;
 }
 
+// The first two arguments: Float32Arrays of one length, named `a_name` and `b_name` in errors.
+static bool float_pair(napi_env env, const char* fn, napi_value* argv, const char* a_name, const char* b_name, float** a, float** b, size_t* n) {
+  size_t m;
+  return typed(env, fn, argv[0], a_name, napi_float32_array, (void**)a, n) &&
+         typed(env, fn, argv[1], b_name, napi_float32_array, (void**)b, &m) && same_length(env, fn, *n, m);
+}
+
 static napi_value Add(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   if (!args(env, info, 2, argv, "add(out, g) takes two Float32Arrays")) return NULL;
   float *out, *g;
-  size_t n, m;
-  if (!typed(env, "add", argv[0], "out", napi_float32_array, (void**)&out, &n)) return NULL;
-  if (!typed(env, "add", argv[1], "g", napi_float32_array, (void**)&g, &m)) return NULL;
-  if (!same_length(env, "add", n, m)) return NULL;
+  size_t n;
+  if (!float_pair(env, "add", argv, "out", "g", &out, &g, &n)) return NULL;
   for (size_t i = 0; i < n; i++) out[i] += g[i];
   return NULL;
 }
@@ -134,11 +139,9 @@ static napi_value Sgd(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   if (!args(env, info, 3, argv, "sgd(w, g, c) takes two Float32Arrays and a number")) return NULL;
   float *w, *g;
-  size_t n, m;
+  size_t n;
   double c;
-  if (!typed(env, "sgd", argv[0], "w", napi_float32_array, (void**)&w, &n)) return NULL;
-  if (!typed(env, "sgd", argv[1], "g", napi_float32_array, (void**)&g, &m)) return NULL;
-  if (!same_length(env, "sgd", n, m)) return NULL;
+  if (!float_pair(env, "sgd", argv, "w", "g", &w, &g, &n)) return NULL;
   if (napi_get_value_double(env, argv[2], &c) != napi_ok) {
     napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "sgd: c must be a number");
     return NULL;
