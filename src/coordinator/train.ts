@@ -33,6 +33,7 @@ import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
 import { openSession, runDevices, type Session } from './session.ts';
 import type { SignalWatch } from './signals.ts';
+import { stageAhead, type StageAhead } from './stage-ahead.ts';
 import { StepDeadline } from './step-deadline.ts';
 
 export interface TrainOptions {
@@ -144,7 +145,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       // ---- c) dispatch + d) gather; meanwhile the next batch goes into the other buffer --------
       let replies: GradsMessage[];
       let early: ArrivalSum;
-      let next: ReturnType<typeof stageAhead>;
+      let next: StageAhead;
       for (;;) {
         early = new ArrivalSum(s.pool, shards.map((sh) => sh.rank));
         // The next batch is staged while this one computes: at once when a core is spare, else
@@ -249,29 +250,6 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts,
     };
   }
-}
-
-/**
- * Runs `stage` once, at the first run(); an error is kept for check() to throw where the step
- * can handle it (run() may be called from a reply handler).
- */
-function stageAhead(stage: (() => void) | null) {
-  let done = stage === null;
-  let error: unknown = null;
-  return {
-    run(): void {
-      if (done) return;
-      done = true;
-      try {
-        stage!();
-      } catch (err) {
-        error = err;
-      }
-    },
-    check(): void {
-      if (error !== null) throw error;
-    },
-  };
 }
 
 /** Stages a step's shards into its slot once: a batch staged ahead is not staged again. */
