@@ -11,7 +11,7 @@
 // list): map the descriptor again there.
 import fs from 'node:fs';
 import { MgpuError } from './errors.ts';
-import { addonFiles, loadAddon } from './native-addon.ts';
+import { loadAddon } from './native-addon.ts';
 
 /** What the addon offers once it has loaded and passed its probe. */
 export interface MmapAddon {
@@ -38,8 +38,6 @@ interface RawAddon {
   externalBuffersAllowed(): boolean;
 }
 
-/** Where the build puts the addon, relative to the project root. */
-export const MMAP_ADDON_FILES = addonFiles('mgpu_mmap');
 
 /** Why `loadMmap()` returned null (null while it has not been called or when the addon loaded). */
 export let mmapUnavailableReason: string | null = null;

@@ -17,7 +17,7 @@ import { lossFns, type LossFns } from './losses.ts';
 import { describe, loadModel } from './model-loader.ts';
 import { checkModelOps } from './op-check.ts';
 import { ShardReader } from './shard-reader.ts';
-import { valuesView } from './tensor-values.ts';
+import { copiesOnCreate, valuesView } from './tensor-values.ts';
 
 const SLAB_FD = 3;
 const CONTROL_FD = 4;
@@ -121,9 +121,8 @@ function refreshWeights(m: { weightsVersion: number; stateVersion: number }): vo
   const state = m.stateVersion !== stateVersion && trainVars.length < ordered.length;
   if (!trainable && !state) return;
   if (slab.mode === 'positional') slab.read(slabLayout.weights, weightsScratch);
-  // The wasm backend copies a new tensor's values into its heap at once; the others may keep
-  // the array they are given (cpu does), and the scratch is shared and reused: give them a copy.
-  const copies = tf.getBackend() !== 'wasm';
+  // The scratch is shared and reused: a backend that may keep the array it is given gets a copy.
+  const copies = !copiesOnCreate(tf);
   tf.tidy(() => {
     ordered.forEach((v, i) => {
       if (i < trainVars.length ? !trainable : !state) return;

@@ -5,6 +5,7 @@ import type { RowFormat } from '../shared/protocol.ts';
 import type { Slab } from '../shared/slab.ts';
 import { sizeOf } from '../shared/layout.ts';
 import type { TF } from './backend.ts';
+import { copiesOnCreate } from './tensor-values.ts';
 
 const BYTES = { float32: 4, int32: 4, uint8: 1 } as const;
 const VIEW = { float32: Float32Array, int32: Int32Array, uint8: Uint8Array } as const;
@@ -14,14 +15,11 @@ export class ShardReader {
   private readonly featureRow: number;
   private readonly labelRow: number;
 
-  /**
-   * The wasm backend copies a new tensor's values into its heap at once, so it can be handed
-   * views of the shared pages; other backends may keep the array (cpu does): they get copies.
-   */
+  /** Whether tensors can be made from views of the shared pages (see copiesOnCreate). */
   private readonly copiesOnCreate: boolean;
 
   constructor(private readonly tf: TF, private readonly slab: Slab, private readonly rows: RowFormat, capacity: number) {
-    this.copiesOnCreate = tf.getBackend() === 'wasm';
+    this.copiesOnCreate = copiesOnCreate(tf);
     this.bytes = new Uint8Array(capacity);
     this.featureRow = sizeOf(rows.featureShape) * BYTES[rows.featureDtype];
     this.labelRow = sizeOf(rows.labelShape) * BYTES[rows.labelDtype];

@@ -1,0 +1,30 @@
+// Plain tfjs as a user writes it: the benchmark MLP, tfjs's own SGD, one optimizer.minimize per
+// step on rows of synthetic MNIST-shaped data. Shared by the plain baseline and the lock-step
+// ceiling, so both time the same step.
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
+import { registerWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
+import buildModel from './mlp-model.ts';
+import { syntheticMnistLike } from './synthetic.ts';
+
+/**
+ * Sets `backend` ('mgpu' kernels: the wasm kernels mgpu-train's workers register; 'stock': as
+ * shipped) and returns a step over `rows` rows starting at row `start` (mod the data held).
+ */
+export async function plainTrainer(backend: string, rows: number, dataRows: number, kernels: string): Promise<(start: number) => void> {
+  await tf.setBackend(backend);
+  if (kernels === 'mgpu' && backend === 'wasm') registerWasmGradKernels(tf);
+  const model = buildModel(tf);
+  const opt = tf.train.sgd(0.01);
+  const { features, labels, count } = syntheticMnistLike(dataRows);
+  return (start) => {
+    const at = start % count;
+    tf.tidy(() => {
+      const x = tf.tensor2d(features.subarray(at * 784, (at + rows) * 784), [rows, 784]);
+      const y = tf.tensor2d(labels.subarray(at * 10, (at + rows) * 10), [rows, 10]);
+      opt.minimize(() => tf.mean(tf.metrics.categoricalCrossentropy(y, model.apply(x) as tf.Tensor)) as tf.Scalar);
+    });
+  };
+}
+
+export const backendInUse = (): string => tf.getBackend();
