@@ -4,6 +4,7 @@ import path from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadConfig } from '../shared/config/load.ts';
+import { BACKEND_NAMES } from '../shared/config/types.ts';
 import { formatError, MgpuError } from '../shared/errors.ts';
 import { discoverGpus } from '../coordinator/devices.ts';
 import { runEval, runPredict } from '../coordinator/inference.ts';
@@ -29,7 +30,7 @@ function withDevices<T>(y: Argv<T>) {
     .positional('config', { type: 'string', describe: 'experiment file (YAML or JSON)', demandOption: true })
     .option('gpus', { type: 'string', describe: 'GPU ids to use, e.g. 0,1 (default: all visible)' })
     .option('simulate', { type: 'number', describe: 'run N simulated GPUs on the CPU' })
-    .option('backend', { type: 'string', choices: ['auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'], describe: 'tfjs backend of the workers' })
+    .option('backend', { type: 'string', choices: BACKEND_NAMES, describe: 'tfjs backend of the workers' })
     .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' });
 }
 

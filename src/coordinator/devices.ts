@@ -8,6 +8,7 @@ export interface Gpu {
   uuid: string;
   name: string;
   memoryMiB: number;
+  pciBusId: string | null; // "00000000:19:00.0": how a Vulkan worker is pinned to it
 }
 
 export interface Discovery {
@@ -20,12 +21,16 @@ export interface WorkerDevice {
   cudaVisibleDevices: string;
   label: string;
   simulated: boolean;
+  /** More environment for the worker: the Vulkan device-select layer's choice, for webgpu. */
+  env: Record<string, string>;
+  /** webgpu: the adapter description the worker must report (the pinning is checked), or null. */
+  expectAdapter: string | null;
 }
 
 function querySmi(): { gpus: Gpu[]; reason: string | null } {
   let out: string;
   try {
-    out = execFileSync('nvidia-smi', ['--query-gpu=index,uuid,name,memory.total', '--format=csv,noheader,nounits'], {
+    out = execFileSync('nvidia-smi', ['--query-gpu=index,uuid,name,memory.total,pci.bus_id', '--format=csv,noheader,nounits'], {
       encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch (err) {
@@ -34,8 +39,8 @@ function querySmi(): { gpus: Gpu[]; reason: string | null } {
     return { gpus: [], reason: `nvidia-smi failed: ${(e.stderr || e.message).trim().split('\n')[0]}` };
   }
   const gpus = out.split('\n').map((l) => l.trim()).filter(Boolean).map((line) => {
-    const [index, uuid, name, mem] = line.split(',').map((s) => s.trim());
-    return { index: Number(index), uuid, name, memoryMiB: Number(mem) };
+    const [index, uuid, name, mem, bus] = line.split(',').map((s) => s.trim());
+    return { index: Number(index), uuid: uuid ?? '', name: name ?? '', memoryMiB: Number(mem), pciBusId: bus || null };
   }).filter((g) => Number.isInteger(g.index));
   return { gpus, reason: gpus.length ? null : 'nvidia-smi lists no GPU' };
 }
@@ -62,7 +67,7 @@ export function discoverGpus(env: NodeJS.ProcessEnv = process.env): Discovery {
 /** The workers to start: one per selected GPU, or `simulate` simulated ones. */
 export function selectDevices(discovery: Discovery, gpus: 'all' | number[], simulate: number): WorkerDevice[] {
   if (simulate > 0) {
-    return Array.from({ length: simulate }, (_, i) => ({ cudaVisibleDevices: String(i), label: `simulated GPU ${i} (CPU)`, simulated: true }));
+    return Array.from({ length: simulate }, (_, i) => ({ cudaVisibleDevices: String(i), label: `simulated GPU ${i} (CPU)`, simulated: true, env: {}, expectAdapter: null }));
   }
   const visible = discovery.gpus;
   const chosen = gpus === 'all' ? visible.map((_, i) => i) : gpus;
@@ -74,8 +79,8 @@ export function selectDevices(discovery: Discovery, gpus: 'all' | number[], simu
     }
   }
   return chosen.map((id) => {
-    const g = visible[id];
+    const g = visible[id]!;
     // Pin by the physical id nvidia-smi gave, so the worker sees exactly that one GPU as GPU 0.
-    return { cudaVisibleDevices: String(g.index), label: `GPU ${id} ${g.name} (${g.memoryMiB} MiB)`, simulated: false };
+    return { cudaVisibleDevices: String(g.index), label: `GPU ${id} ${g.name} (${g.memoryMiB} MiB)`, simulated: false, env: {}, expectAdapter: null };
   });
 }

@@ -39,7 +39,7 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
   const { eval: evalSet } = await loadSplits(cfg);
   if (!evalSet) throw new MgpuError('E_CONFIG', 'data.eval: nothing to evaluate on', { hint: 'set data.eval or data.evalFraction in the config' });
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
-  const s = await openSession(cfg, runDevices(cfg, out), {
+  const s = await openSession(cfg, await runDevices(cfg, out), {
     data: [evalSet], dataKeys: [cfg.data.eval ? 'data.eval' : 'data.evalFraction'], maxBatch: batch, initialWeights: weightsFrom(src),
   });
   try {
@@ -63,7 +63,7 @@ export async function runPredict(cfg: Config, out: Progress, src: ModelSource, i
   // Unlabeled rows: labels with zero values per row.
   const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source: input };
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
-  const s = await openSession(cfg, runDevices(cfg, out), { data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src) });
+  const s = await openSession(cfg, await runDevices(cfg, out), { data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src) });
   try {
     const { values, shape } = await predict(s, ds, batch);
     writeNpy(output, { dtype: 'float32', shape, data: values });

@@ -1,6 +1,8 @@
 // The lines a run prints before its first step, like the header of a good experiment script:
 // what trains on what, and the batch arithmetic.
+import { adapterLabel } from '../shared/adapters.ts';
 import type { Config } from '../shared/config/types.ts';
+import type { ReadyMessage } from '../shared/protocol.ts';
 import { floatKernels, nativeKernelsUnavailableReason } from '../shared/float-kernels.ts';
 import { shardSizes } from '../shared/shard.ts';
 import type { BatchPlan } from './batch-plan.ts';
@@ -16,8 +18,8 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   const per = lo === hi ? `${lo}` : `${lo}-${hi}`;
   const params = s.flat.trainable.toLocaleString('en-US');
   out.line(`mgpu-train: ${cfg.name}`);
-  devices.forEach((d, r) => out.line(`  rank ${r}: ${d.label}`));
-  out.line(`  backend     ${s.group.backend}`);
+  // What each rank really computes on, as the worker reported it after starting its backend.
+  devices.forEach((d, r) => out.line(`  rank ${r}: ${d.label} -> ${computesOn(s.group.ready[r])}`));
   out.line(`  model       ${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`);
   out.line(`  batch       global ${cfg.training.batchSize} = ${devices.length} worker(s) x ${per} per worker`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
@@ -26,4 +28,9 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   const kernels = k.kind === 'native' ? 'C kernels' : `JavaScript kernels (${nativeKernelsUnavailableReason})`;
   out.line(`  reduce      ${s.pool.threads ? `${s.pool.threads} threads` : 'on the coordinator thread'}, ${kernels}; slab ${(s.layout.size / 2 ** 20).toFixed(1)} MiB, ${s.slab.mode === 'mapped' ? 'mapped' : `positional I/O (${s.slab.fallbackReason})`}`);
   out.line(`  run dir     ${cfg.runDir}`);
+}
+
+function computesOn(ready: ReadyMessage | undefined): string {
+  if (!ready) return 'not started';
+  return ready.adapter ? `${ready.backend} on ${adapterLabel(ready.adapter)}` : ready.backend;
 }

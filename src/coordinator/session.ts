@@ -9,7 +9,7 @@ import { flatten, layoutHash, sizeOf, slabLayout as makeSlabLayout, type FlatLay
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
 import { Slab } from '../shared/slab.ts';
 import { rowBytes, type Dataset } from './data/rows.ts';
-import { discoverGpus, selectDevices, type WorkerDevice } from './devices.ts';
+import { planDevices, type DevicePlan } from './device-plan.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
 import type { Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
@@ -45,16 +45,15 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** The workers this run starts; with no GPU and no --simulate, simulated ones on the CPU. */
-export function runDevices(cfg: Config, out: Progress): WorkerDevice[] {
-  if (cfg.devices.simulate > 0) return selectDevices({ gpus: [], reason: null }, 'all', cfg.devices.simulate);
-  const found = discoverGpus();
-  if (found.gpus.length === 0 && cfg.devices.gpus === 'all') {
-    const n = Math.max(1, os.availableParallelism());
-    out.line(`no GPU found (${found.reason}); training on ${n} simulated GPUs on the CPU instead (choose with --simulate N)`);
-    return selectDevices(found, 'all', n);
-  }
-  return selectDevices(found, cfg.devices.gpus, 0);
+/**
+ * The workers this run starts and the backend they run (src/coordinator/device-plan.ts); what
+ * was decided is said here, and GPUs that go unused are said loudly.
+ */
+export async function runDevices(cfg: Config, out: Progress): Promise<DevicePlan> {
+  const plan = await planDevices(cfg);
+  for (const line of plan.notes) out.line(line);
+  for (const line of plan.warnings) out.line(`\n!!! ${line}\n`);
+  return plan;
 }
 
 export interface SessionOptions {
@@ -65,13 +64,15 @@ export interface SessionOptions {
   initialWeights: ((layout: ModelLayout) => Float32Array) | null;
 }
 
-export async function openSession(cfg: Config, devices: WorkerDevice[], opts: SessionOptions): Promise<Session> {
+export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOptions): Promise<Session> {
+  const devices = plan.devices;
   const slab = Slab.create(cfg.devices.shmDir);
   let group: WorkerGroup | null = null;
   try {
     group = await WorkerGroup.start(devices, slab, {
-      backend: cfg.devices.backend,
+      backend: plan.backend,
       replaceWasmKernels: cfg.devices.replaceWasmKernels,
+      allowSoftwareAdapter: cfg.devices.allowSoftwareAdapter,
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,

@@ -62,10 +62,11 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
   const evalBatch = cfg.eval.batchSize ?? B;
-  const devices = runDevices(cfg, out);
+  const devicePlan = await runDevices(cfg, out);
+  const devices = devicePlan.devices;
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
   let ckpt: Checkpoint | null = null;
-  const s = await openSession(cfg, devices, {
+  const s = await openSession(cfg, devicePlan, {
     data: evalSet ? [trainSet, evalSet] : [trainSet],
     dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
     maxBatch: Math.max(B, evalBatch),

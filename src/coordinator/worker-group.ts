@@ -19,6 +19,8 @@ import type { InitMessage, ReadyMessage, ToCoordinator, ToWorker } from '../shar
 import { childExecArgv, projectFile } from '../shared/runtime.ts';
 import type { Slab } from '../shared/slab.ts';
 import type { WorkerDevice } from './devices.ts';
+import { isDawnNoise } from './webgpu-probe.ts';
+import { checkAdapters } from './adapter-agreement.ts';
 import { checkLayoutsAgree } from './layout-agreement.ts';
 
 export type GroupState = 'starting' | 'ready' | 'stepping' | 'failed' | 'stopped';
@@ -126,6 +128,7 @@ class WorkerHandle {
 // tfjs's advice to install tfjs-node, printed by every simulated worker: once is enough.
 let adviceShown = false;
 function isNoise(line: string): boolean {
+  if (isDawnNoise(line)) return true;
   if (/Hi, looks like you are running TensorFlow\.js in Node\.js|=====|To speed things up dramatically|Visit https:\/\/github\.com\/tensorflow\/tfjs-node|^\s*$/.test(line)) {
     if (adviceShown) return true;
     adviceShown = true;
@@ -137,6 +140,8 @@ export class WorkerGroup {
   state: GroupState = 'starting';
   layout!: ModelLayout;
   backend = '';
+  /** Each rank's `ready`: the backend and adapter it really computes on. */
+  ready: ReadyMessage[] = [];
   /** Ranks that take part in steps, ascending; reshard retires failed ones. */
   active: number[];
 
@@ -174,8 +179,10 @@ export class WorkerGroup {
     try {
       const ready = await group.all<ReadyMessage>((rank) => group.initMessage(rank), 'init', group.active, startDeadlineMs);
       checkLayoutsAgree(ready.map((r) => r.layout));
-      group.layout = ready[0].layout;
-      group.backend = ready[0].backend;
+      checkAdapters(devices, ready);
+      group.layout = ready[0]!.layout;
+      group.backend = ready[0]!.backend;
+      group.ready = ready;
       group.state = 'ready';
       return group;
     } catch (err) {
@@ -186,7 +193,7 @@ export class WorkerGroup {
 
   private spawn(rank: number, device: WorkerDevice): WorkerHandle {
     const child: ChildProcess = spawn(process.execPath, [...childExecArgv(), projectFile('worker/main')], {
-      env: { ...process.env, CUDA_VISIBLE_DEVICES: device.cudaVisibleDevices, MGPU_RANK: String(rank) },
+      env: { ...process.env, ...device.env, CUDA_VISIBLE_DEVICES: device.cudaVisibleDevices, MGPU_RANK: String(rank) },
       stdio: ['ignore', 'pipe', 'pipe', this.slab.fd, 'pipe'],
     });
     return new WorkerHandle(rank, device, child);
@@ -228,6 +235,8 @@ export class WorkerGroup {
     this.workers[rank] = w;
     const ready = await w.request<ReadyMessage>(this.initMessage(rank), 'init (restart)', this.startDeadlineMs);
     checkLayoutsAgree([this.layout, ready.layout]);
+    checkAdapters([old.device], [ready]);
+    this.ready[rank] = ready;
     await w.request(attach, 'attach (restart)', this.startDeadlineMs);
     this.state = 'ready';
   }

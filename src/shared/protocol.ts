@@ -5,8 +5,10 @@
 //
 // Start:
 //   a) coordinator → worker  `init`      : who you are, how to build the model, which backend
-//   b) worker → coordinator  `ready`     : the model layout (variables, shapes, topology)
-//      The coordinator checks that every rank reported the same layout, then sizes the slab.
+//   b) worker → coordinator  `ready`     : the backend and device it computes on, the model
+//                                           layout (variables, shapes, topology)
+//      The coordinator checks that every rank reported the same layout and, on GPUs, the adapter
+//      it was pinned to, then sizes the slab.
 //   c) coordinator → worker  `attach`    : the slab layout; rank 0 also writes its initial
 //                                           weights into the weights region (they become the
 //                                           master weights, the same for every worker)
@@ -28,6 +30,7 @@
 // Any failure in a worker is reported as `error` (rank, phase, message, stack), then it exits.
 
 import type { BackendName, LossName } from './config/types.ts';
+import type { AdapterInfo } from './adapters.ts';
 import type { ModelLayout, SlabLayout } from './layout.ts';
 
 /** How rows of features and labels are laid out in an input buffer: all features, then all labels. */
@@ -47,6 +50,7 @@ export interface InitMessage {
   simulated: boolean;
   backend: BackendName;
   replaceWasmKernels: boolean; // devices.replaceWasmKernels
+  allowSoftwareAdapter: boolean; // devices.allowSoftwareAdapter (webgpu)
   model: { module: string | null; json: string | null };
   seed: number;
   loss: LossName;
@@ -57,6 +61,8 @@ export interface ReadyMessage {
   type: 'ready';
   rank: number;
   backend: string; // the backend actually in use
+  adapter: AdapterInfo | null; // webgpu: the adapter it computes on; null on other backends
+  pid: number;
   layout: ModelLayout;
   ms: number;
 }

@@ -1,8 +1,11 @@
-// Picks and starts the worker's tfjs backend. `auto`: tfjs-node-gpu on a real GPU when it is
-// installed, else tfjs-node, else wasm (SIMD; ships its binary in the npm package), else the
-// pure-JS cpu backend. The native packages are optional peers: they download libtensorflow at
-// install time, so a plain `npm install` never depends on them.
+// Picks and starts the worker's tfjs backend. The coordinator has already decided whether this
+// run uses a GPU (src/coordinator/device-plan.ts) and passes the backend by name; `auto` here
+// means the best CPU backend: tfjs-node when installed, else wasm (SIMD; ships its binary in the
+// npm package), else the pure-JS cpu backend. tfjs-node(-gpu) are optional peers: they download
+// libtensorflow at install time, so a plain `npm install` never depends on them. webgpu (Dawn's
+// Node binding) is a dependency; on a platform without its prebuilt binary it fails to load here.
 import type { BackendName } from '../shared/config/types.ts';
+import { isSoftwareAdapter, type AdapterInfo } from '../shared/adapters.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { registerWasmGradKernels } from './wasm-kernels/index.ts';
 
@@ -11,13 +14,17 @@ export type TF = typeof import('@tensorflow/tfjs');
 export interface LoadedBackend {
   tf: TF;
   name: string; // what tf.getBackend() reports, with the package it came from
+  /** webgpu: the adapter this process computes on. */
+  adapter: AdapterInfo | null;
 }
 
-const INSTALL_HINT: Record<string, string> = {
+const INSTALL_HINT: Record<BackendName, string> = {
   'tfjs-node-gpu': 'npm install @tensorflow/tfjs-node-gpu (needs CUDA and cuDNN, see its README)',
+  webgpu: 'npm install webgpu @tensorflow/tfjs-backend-webgpu, and a Vulkan driver (see the README, "GPUs")',
   'tfjs-node': 'npm install @tensorflow/tfjs-node',
   wasm: 'npm install @tensorflow/tfjs-backend-wasm',
   cpu: 'npm install @tensorflow/tfjs',
+  auto: 'try --backend wasm or --backend cpu',
 };
 
 async function tryNative(pkg: '@tensorflow/tfjs-node-gpu' | '@tensorflow/tfjs-node'): Promise<TF | null> {
@@ -33,6 +40,8 @@ async function tryNative(pkg: '@tensorflow/tfjs-node-gpu' | '@tensorflow/tfjs-no
 export interface BackendOptions {
   /** wasm: replace its slow or wrong kernels too (not only add the missing ones). Default true. */
   replaceWasmKernels?: boolean;
+  /** webgpu: accept a software adapter (lavapipe, SwiftShader). Default false. */
+  allowSoftwareAdapter?: boolean;
 }
 
 async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<TF> {
@@ -49,40 +58,65 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
   return tf;
 }
 
-export async function loadBackend(requested: BackendName, simulated: boolean, opts: BackendOptions = {}): Promise<LoadedBackend> {
-  const wrap = (name: string) => async (load: () => Promise<TF | null>): Promise<LoadedBackend | null> => {
-    const tf = await load();
-    return tf ? { tf, name: `${name} (${tf.getBackend()})` } : null;
-  };
+/**
+ * Dawn in this process, as `navigator.gpu` (where tfjs-backend-webgpu looks for it), then the
+ * adapter it gives by default: on a pinned worker the only one the Vulkan loader shows.
+ */
+async function startWebgpu(opts: BackendOptions): Promise<{ tf: TF; adapter: AdapterInfo }> {
+  const { create, globals } = await import('webgpu');
+  Object.assign(globalThis, globals);
+  const gpu = create([]);
+  Object.defineProperty(globalThis, 'navigator', { value: { gpu, userAgent: `Node.js/${process.version}` }, configurable: true, writable: true });
+  const found = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!found) {
+    throw new MgpuError('E_BACKEND', 'webgpu: Dawn found no adapter (no Vulkan driver, or it failed to start)', {
+      hint: 'check `vulkaninfo --summary`; on NVIDIA the Vulkan ICD comes with the driver (libnvidia-gl); without a GPU, install lavapipe (mesa-vulkan-drivers) and set devices.allowSoftwareAdapter: true',
+    });
+  }
+  const i = found.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+  const adapter: AdapterInfo = { vendor: i.vendor, architecture: i.architecture, device: i.device, description: i.description, software: isSoftwareAdapter(i) };
+  if (adapter.software && !opts.allowSoftwareAdapter) {
+    throw new MgpuError('E_BACKEND', `webgpu: the only adapter is a software one (${adapter.description || adapter.device}): a CPU, not a GPU`, {
+      hint: 'set devices.allowSoftwareAdapter: true to train on it anyway (for tests), or use --backend wasm on a machine without a GPU',
+    });
+  }
+  const tf = (await import('@tensorflow/tfjs')) as TF;
+  await import('@tensorflow/tfjs-backend-webgpu');
+  if (!(await tf.setBackend('webgpu'))) throw new Error("tf.setBackend('webgpu') returned false");
+  await tf.ready();
+  return { tf, adapter };
+}
+
+export async function loadBackend(requested: BackendName, opts: BackendOptions = {}): Promise<LoadedBackend> {
+  const named = (name: string, tf: TF, adapter: AdapterInfo | null = null): LoadedBackend =>
+    ({ tf, name: name === tf.getBackend() ? name : `${name} (${tf.getBackend()})`, adapter });
   try {
     switch (requested) {
       case 'tfjs-node-gpu':
       case 'tfjs-node': {
-        const got = await wrap(requested)(() => tryNative(`@tensorflow/${requested}`));
-        if (got) return got;
+        const tf = await tryNative(`@tensorflow/${requested}`);
+        if (tf) return named(requested, tf);
         throw new MgpuError('E_BACKEND', `backend ${requested} is not installed`, { hint: INSTALL_HINT[requested] });
+      }
+      case 'webgpu': {
+        const { tf, adapter } = await startWebgpu(opts);
+        return named('webgpu', tf, adapter);
       }
       case 'wasm':
       case 'cpu':
-        return (await wrap(requested)(() => startJs(requested, opts)))!;
+        return named(requested, await startJs(requested, opts));
       case 'auto': {
-        if (!simulated) {
-          const gpu = await wrap('tfjs-node-gpu')(() => tryNative('@tensorflow/tfjs-node-gpu'));
-          if (gpu) return gpu;
-        }
-        const node = await wrap('tfjs-node')(() => tryNative('@tensorflow/tfjs-node'));
-        if (node) return node;
+        const node = await tryNative('@tensorflow/tfjs-node');
+        if (node) return named('tfjs-node', node);
         try {
-          return (await wrap('wasm')(() => startJs('wasm', opts)))!;
+          return named('wasm', await startJs('wasm', opts));
         } catch {
-          return (await wrap('cpu')(() => startJs('cpu', opts)))!;
+          return named('cpu', await startJs('cpu', opts));
         }
       }
     }
   } catch (err) {
     if (err instanceof MgpuError) throw err;
-    throw new MgpuError('E_BACKEND', `backend ${requested} failed to start: ${(err as Error).message}`, {
-      hint: INSTALL_HINT[requested] ?? 'try --backend wasm or --backend cpu',
-    });
+    throw new MgpuError('E_BACKEND', `backend ${requested} failed to start: ${(err as Error).message}`, { hint: INSTALL_HINT[requested] });
   }
 }

@@ -55,6 +55,7 @@ let stateIds: unknown[] = []; // the non-trainables' tensor ids after loading: a
 let weightsScratch: Float32Array;
 let gradScratch: Float32Array;
 let stateScratch: Float32Array;
+let viewsOnHeap = false; // wasm: gradients are read as views of its heap, one variable at a time
 
 async function handle(m: ToWorker): Promise<void> {
   try {
@@ -62,7 +63,7 @@ async function handle(m: ToWorker): Promise<void> {
       case 'init':
         return await onInit(m);
       case 'attach':
-        return onAttach(m);
+        return await onAttach(m);
       case 'step':
         return await onStep(m);
       case 'eval':
@@ -83,8 +84,9 @@ async function onInit(m: InitMessage): Promise<void> {
   const t0 = performance.now();
   init = m;
   rank = m.rank;
-  const backend = await loadBackend(m.backend, m.simulated, { replaceWasmKernels: m.replaceWasmKernels });
+  const backend = await loadBackend(m.backend, { replaceWasmKernels: m.replaceWasmKernels, allowSoftwareAdapter: m.allowSoftwareAdapter });
   tf = backend.tf;
+  viewsOnHeap = tf.getBackend() === 'wasm';
   model = await loadModel(tf, m.model, { rank: m.rank, seed: m.seed });
   // A kernel the backend lacks is named now, with the layer that needs it, not mid-run.
   checkModelOps(tf, model, backend.name);
@@ -93,11 +95,11 @@ async function onInit(m: InitMessage): Promise<void> {
   ordered = [...model.trainableWeights, ...model.nonTrainableWeights];
   trainVars = model.trainableWeights.map((w) => (w as unknown as { val: Variable }).val);
   flat = flatten(layout.variables);
-  channel.send({ type: 'ready', rank, backend: backend.name, layout, ms: performance.now() - t0 });
+  channel.send({ type: 'ready', rank, backend: backend.name, adapter: backend.adapter, pid: process.pid, layout, ms: performance.now() - t0 });
 }
 
 // ---- c) attach: the slab is sized; rank 0 publishes the initial weights --------------------
-function onAttach(m: AttachMessage): void {
+async function onAttach(m: AttachMessage): Promise<void> {
   phase = 'attach';
   slabLayout = m.slab;
   slab.checkHeader(slabLayout);
@@ -109,7 +111,8 @@ function onAttach(m: AttachMessage): void {
   stateScratch = new Float32Array(flat.total - flat.trainable);
   reader = new ShardReader(tf, slab, m.rows, slabLayout.inputBytes);
   if (m.writeInitialWeights) {
-    ordered.forEach((v, i) => weightsScratch.set(v.read().dataSync() as Float32Array, flat.offsets[i]));
+    // data(), never dataSync(): webgpu in Node cannot read back synchronously.
+    for (const [i, v] of ordered.entries()) weightsScratch.set((await v.read().data()) as Float32Array, flat.offsets[i]);
     if (slab.mode === 'positional') slab.write(slabLayout.weights, weightsScratch);
   }
   channel.send({ type: 'attached', rank });
@@ -149,6 +152,9 @@ async function onStep(m: StepMessage): Promise<void> {
   let lossTotal = 0;
   let writeMs = 0;
   let at = 0;
+  // Off wasm, gradients are summed on the device and read back once, with the losses, as one
+  // flat vector: a readback is a round trip to a GPU, whatever its size.
+  let onDevice: { grads: Tensor[]; losses: Tensor[] } | null = null;
   // Accumulation: the shard runs as `micro` micro-batches; each one's loss is divided by the
   // global B, so the summed gradients equal those of the whole shard at once.
   for (const [k, size] of shardSizes(m.n, m.micro).entries()) {
@@ -157,19 +163,36 @@ async function onStep(m: StepMessage): Promise<void> {
     const ys = m.micro === 1 ? y : tf.slice(y, at, size);
     at += size;
     const { lossSum, grads } = microStep(xs, ys, size, m.batch, stepSeed(init.seed, m.step, rank, k));
-    for (const [i, v] of trainVars.entries()) {
-      const g = await valuesView(tf, grads[v.name]); // a view, on wasm: used before any allocation
-      const tOut = performance.now();
-      const into = gradScratch.subarray(flat.offsets[i], flat.offsets[i] + flat.sizes[i]);
-      if (k === 0) into.set(g);
-      else kernels.add(into, g);
-      writeMs += performance.now() - tOut;
+    if (viewsOnHeap) {
+      for (const [i, v] of trainVars.entries()) {
+        const g = await valuesView(tf, grads[v.name]!); // a view of the heap: used before any allocation
+        const tOut = performance.now();
+        const into = gradScratch.subarray(flat.offsets[i], flat.offsets[i] + flat.sizes[i]);
+        if (k === 0) into.set(g);
+        else kernels.add(into, g);
+        writeMs += performance.now() - tOut;
+      }
+      lossTotal += (await lossSum.data())[0]!;
+      tf.dispose([lossSum, ...Object.values(grads)]);
+    } else {
+      const mine = trainVars.map((v) => grads[v.name]!);
+      if (onDevice === null) {
+        onDevice = { grads: mine, losses: [lossSum] };
+      } else {
+        const prev: Tensor[] = onDevice.grads;
+        onDevice.grads = prev.map((g, i) => tf.add(g, mine[i]!));
+        onDevice.losses.push(lossSum);
+        tf.dispose([...prev, ...mine]);
+      }
     }
-    lossTotal += (await lossSum.data())[0];
-    tf.dispose([lossSum, ...Object.values(grads)]);
     if (xs !== x) tf.dispose([xs, ys]);
   }
   tf.dispose([x, y]);
+  if (onDevice) {
+    const tOut = performance.now();
+    lossTotal = await readFlat(onDevice.grads, onDevice.losses);
+    writeMs += performance.now() - tOut;
+  }
   const tWrite = performance.now();
   const finite = Number.isFinite(lossTotal) && kernels.allFinite(gradScratch);
   if (slab.mode === 'positional') slab.write(slabLayout.grads[rank], gradScratch);
@@ -178,7 +201,7 @@ async function onStep(m: StepMessage): Promise<void> {
   const stateChanged = nonTrainableIds().some((id, i) => id !== stateIds[i]);
   if (stateChanged) {
     for (let i = trainVars.length; i < ordered.length; i++) {
-      stateScratch.set(ordered[i].read().dataSync() as Float32Array, flat.offsets[i] - flat.trainable);
+      stateScratch.set((await ordered[i].read().data()) as Float32Array, flat.offsets[i] - flat.trainable);
     }
     slab.write(slabLayout.state[rank], stateScratch);
     stateVersion = -1; // they now differ from the slab's: reload them with the next weights
@@ -186,6 +209,21 @@ async function onStep(m: StepMessage): Promise<void> {
   const tEnd = performance.now();
   writeMs += tEnd - tWrite;
   channel.send({ type: 'grads', rank, step: m.step, lossSum: lossTotal, n: m.n, finite, stateChanged, ms: tEnd - t0, refreshMs: tRefreshed - t0, writeMs });
+}
+
+/**
+ * One readback of the gradients (in the flat layout's order) and the micro-batches' loss sums;
+ * the gradients go into this rank's region, the loss sums are added here in order. Disposes them.
+ */
+async function readFlat(grads: Tensor[], losses: Tensor[]): Promise<number> {
+  const all = tf.tidy(() => tf.concat([...grads.map((g) => tf.reshape(g, [-1])), ...losses.map((l) => tf.reshape(l, [1]))]));
+  tf.dispose([...grads, ...losses]);
+  const values = (await all.data()) as Float32Array;
+  all.dispose();
+  gradScratch.set(values.subarray(0, flat.trainable));
+  let total = 0;
+  for (let k = flat.trainable; k < values.length; k++) total += values[k]!;
+  return total;
 }
 
 /** Gradients of (Σ per-sample loss over these rows) / B, plus the regularisation share n / B. */

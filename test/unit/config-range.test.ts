@@ -56,7 +56,7 @@ test('devices: simulate is an integer >= 0; gpus are distinct ids', () => {
 
 test('enums list the allowed values', () => {
   rejects(base({ optimizer: { name: 'adamax' } }), 'optimizer.name', /expected one of 'sgd', 'momentum', 'adam', 'adamw', 'rmsprop', 'adagrad', got "adamax"/);
-  rejects(base({ devices: { backend: 'cuda' } }), 'devices.backend', /one of 'auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'/);
+  rejects(base({ devices: { backend: 'cuda' } }), 'devices.backend', /one of 'auto', 'tfjs-node-gpu', 'webgpu', 'tfjs-node', 'wasm', 'cpu'/);
   rejects(base({ data: { train: { type: 'parquet' } } }), 'data.train.type', /one of 'npy', 'csv', 'module', 'mnist', got "parquet"/);
 });
 

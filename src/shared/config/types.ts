@@ -79,7 +79,9 @@ export interface CheckpointConfig {
   keep: number; // the newest k are kept; default 3
 }
 
-export type BackendName = 'auto' | 'tfjs-node-gpu' | 'tfjs-node' | 'wasm' | 'cpu';
+/** The worker backends, in the order `auto` prefers them (see src/coordinator/device-plan.ts). */
+export const BACKEND_NAMES = ['auto', 'tfjs-node-gpu', 'webgpu', 'tfjs-node', 'wasm', 'cpu'] as const;
+export type BackendName = (typeof BACKEND_NAMES)[number];
 
 export interface DevicesConfig {
   gpus: 'all' | number[]; // physical GPU ids to use (after CUDA_VISIBLE_DEVICES); default 'all'
@@ -90,6 +92,13 @@ export interface DevicesConfig {
   // operand, Conv2DBackpropInput, MaxPoolGrad) with mgpu-train's; default true. The gradient
   // kernels wasm lacks (Conv2DBackpropFilter, ...) are added either way.
   replaceWasmKernels: boolean;
+  workersPerGpu: number; // k workers share each GPU; the global batch is split over all N*k; default 1
+  // webgpu: accept a software adapter (lavapipe/llvmpipe, SwiftShader) as the device; default
+  // false, since it is a CPU pretending to be a GPU. For tests and trying the path without a GPU.
+  allowSoftwareAdapter: boolean;
+  // webgpu: when a worker cannot be pinned to its own GPU (no device-select layer, or it chose
+  // another device), run anyway with every worker on the default adapter; default false (exit 2).
+  allowUnpinned: boolean;
 }
 
 export interface ModelConfig {

@@ -9,12 +9,11 @@ import {
   NAME_PATTERN, OPTIMIZER_NAMES, OPTIMIZER_PARAMS, SCHEDULE_NAMES, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
-import type { BackendName, Config, DataSource, LossName, OptimizerConfig, ScheduleConfig } from './types.ts';
+import { BACKEND_NAMES, type Config, DataSource, LossName, OptimizerConfig, ScheduleConfig } from './types.ts';
 
 type Mapping = Record<string, unknown>;
 
 const LOSSES: readonly LossName[] = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'];
-const BACKENDS: readonly BackendName[] = ['auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'];
 const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'checkpoint', 'reliability', 'runDir'];
 
 export function isMapping(v: unknown): v is Mapping {
@@ -279,9 +278,12 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   const devices = {
     gpus: gpus(dev),
     simulate: dev.opt('simulate', int(0), DEVICES_DEFAULTS.simulate),
-    backend: dev.opt('backend', oneOf(BACKENDS), DEVICES_DEFAULTS.backend),
+    backend: dev.opt('backend', oneOf(BACKEND_NAMES), DEVICES_DEFAULTS.backend),
     shmDir: resolve(baseDir, dev.opt('shmDir', text, DEVICES_DEFAULTS.shmDir)),
     replaceWasmKernels: dev.opt('replaceWasmKernels', bool, DEVICES_DEFAULTS.replaceWasmKernels),
+    workersPerGpu: dev.opt('workersPerGpu', int(1), DEVICES_DEFAULTS.workersPerGpu),
+    allowSoftwareAdapter: dev.opt('allowSoftwareAdapter', bool, DEVICES_DEFAULTS.allowSoftwareAdapter),
+    allowUnpinned: dev.opt('allowUnpinned', bool, DEVICES_DEFAULTS.allowUnpinned),
   };
   // Simulated GPUs are workers on one CPU backend: a GPU list or the GPU backend would go unused.
   if (devices.simulate > 0 && devices.gpus !== 'all') {
@@ -289,6 +291,13 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   }
   if (devices.simulate > 0 && devices.backend === 'tfjs-node-gpu') {
     throw new ConfigError('devices.backend', "is 'tfjs-node-gpu', but devices.simulate runs on a CPU backend", "use 'auto', 'tfjs-node', 'wasm' or 'cpu'");
+  }
+  if (devices.simulate > 0 && devices.backend === 'webgpu') {
+    throw new ConfigError('devices.backend', "is 'webgpu', but devices.simulate runs simulated GPUs on a CPU backend",
+      'set devices.simulate to 0: webgpu runs on the adapters it finds (devices.allowSoftwareAdapter: true for a software one, devices.workersPerGpu: k to share it)');
+  }
+  if (devices.simulate > 0 && devices.workersPerGpu > 1) {
+    throw new ConfigError('devices.workersPerGpu', 'shares a GPU between workers, but devices.simulate runs simulated GPUs', 'set devices.simulate to the number of workers you want instead');
   }
 
   const log = { every: Section.open(top.obj.log, 'log', ['every']).opt('every', int(1), LOG_DEFAULTS.every) };

@@ -1,0 +1,32 @@
+// A short-lived process the coordinator starts before the workers, with the environment a worker
+// would get: which WebGPU adapters Dawn sees there, and which one it gives by default. It prints
+// one JSON line (an AdapterProbe) on stdout and exits; what the Vulkan layers print goes to
+// stderr, which the coordinator reads too (src/coordinator/webgpu-probe.ts). The coordinator
+// itself never loads Dawn or tfjs.
+import type { AdapterProbe } from '../shared/adapters.ts';
+import { isSoftwareAdapter, parseDawnAdapterList } from '../shared/adapters.ts';
+
+async function probe(): Promise<AdapterProbe> {
+  let webgpu: typeof import('webgpu');
+  try {
+    webgpu = await import('webgpu');
+  } catch (err) {
+    return { loaded: false, error: `the webgpu package did not load: ${(err as Error).message.split('\n')[0]}`, adapter: null, adapters: [] };
+  }
+  // Dawn lists every adapter when asked for one that does not exist.
+  let adapters: AdapterProbe['adapters'] = [];
+  try {
+    await webgpu.create(['adapter=mgpu-train: list every adapter']).requestAdapter();
+  } catch (err) {
+    adapters = parseDawnAdapterList(String((err as Error).message));
+  }
+  const found = await webgpu.create([]).requestAdapter({ powerPreference: 'high-performance' });
+  if (!found) return { loaded: true, error: 'Dawn found no adapter', adapter: null, adapters };
+  const i = found.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+  return {
+    loaded: true, error: null, adapters,
+    adapter: { vendor: i.vendor, architecture: i.architecture, device: i.device, description: i.description, software: isSoftwareAdapter(i) },
+  };
+}
+
+process.stdout.write(`${JSON.stringify(await probe())}\n`, () => process.exit(0));
