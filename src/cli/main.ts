@@ -6,7 +6,10 @@ import { hideBin } from 'yargs/helpers';
 import { loadConfig } from '../shared/config/load.ts';
 import { BACKEND_NAMES } from '../shared/config/types.ts';
 import { formatError, MgpuError } from '../shared/errors.ts';
+import { machineProbes } from '../coordinator/device-plan.ts';
 import { discoverGpus } from '../coordinator/devices.ts';
+import { probeAdapters } from '../coordinator/webgpu-probe.ts';
+import { adapterLabel } from '../shared/adapters.ts';
 import { runEval, runPredict } from '../coordinator/inference.ts';
 import { makeProgress } from '../coordinator/progress.ts';
 import { report } from '../coordinator/report/index.ts';
@@ -74,14 +77,23 @@ async function main(): Promise<void> {
     async (argv) => {
       await report(argv.run!, { line: (text) => console.log(text) });
     })
-    .command('devices', 'list the GPUs mgpu-train can use, or say why there are none', () => {}, () => {
+    .command('devices', 'list the GPUs and WebGPU adapters mgpu-train can use, and what `auto` picks', () => {}, async () => {
       const found = discoverGpus();
-      if (found.gpus.length === 0) {
-        console.log(`no GPU: ${found.reason}`);
-        console.log('mgpu-train trains on simulated GPUs on the CPU instead (--simulate N).');
-        return;
+      if (found.gpus.length === 0) console.log(`nvidia-smi: no GPU (${found.reason})`);
+      found.gpus.forEach((g, i) => console.log(`GPU ${i}: ${g.name}, ${g.memoryMiB} MiB (nvidia-smi index ${g.index}, ${g.uuid}${g.pciBusId ? `, PCI ${g.pciBusId}` : ''})`));
+      const probe = await probeAdapters({});
+      if (!probe.loaded) console.log(`webgpu: not available (${probe.error})`);
+      else if (!probe.adapter) console.log(`webgpu: no adapter (${probe.error})`);
+      else {
+        console.log(`webgpu: default adapter ${adapterLabel(probe.adapter)}`);
+        for (const a of probe.adapters) console.log(`  Dawn lists: ${a.name} [${a.backend}]`);
+        console.log(`  Vulkan device-select layer (pins one worker per GPU): ${probe.deviceSelect ? 'installed' : 'not found'}`);
       }
-      found.gpus.forEach((g, i) => console.log(`GPU ${i}: ${g.name}, ${g.memoryMiB} MiB (nvidia-smi index ${g.index}, ${g.uuid})`));
+      const gpu = found.gpus.length > 0 && machineProbes.installed('@tensorflow/tfjs-node-gpu') ? 'tfjs-node-gpu'
+        : probe.adapter && !probe.adapter.software ? 'webgpu' : null;
+      console.log(gpu
+        ? `backend auto: ${gpu}, one worker per GPU`
+        : `backend auto: no GPU backend here; training runs on simulated GPUs on the CPU (--simulate N)${found.gpus.length ? '. GPUs PRESENT BUT UNUSED: see the webgpu line above' : ''}`);
     })
     .epilogue(EXAMPLE)
     .demandCommand(1, 'name a command: train or devices')
