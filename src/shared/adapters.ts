@@ -37,6 +37,11 @@ export interface AdapterProbe {
   adapters: { backend: string; name: string }[]; // every adapter Dawn lists
 }
 
+/** Dawn's GPUAdapterInfo as mgpu-train keeps it. */
+export function adapterInfoOf(i: { vendor: string; architecture: string; device: string; description: string; isFallbackAdapter?: boolean }): AdapterInfo {
+  return { vendor: i.vendor, architecture: i.architecture, device: i.device, description: i.description, software: isSoftwareAdapter(i) };
+}
+
 /** What to print for an adapter: its description, else vendor and device. */
 export function adapterLabel(a: AdapterInfo): string {
   const text = a.description || [a.vendor, a.device].filter(Boolean).join(' ') || 'unnamed adapter';

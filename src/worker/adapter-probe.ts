@@ -4,7 +4,7 @@
 // stderr, which the coordinator reads too (src/coordinator/webgpu-probe.ts). The coordinator
 // itself never loads Dawn or tfjs.
 import type { AdapterProbe } from '../shared/adapters.ts';
-import { isSoftwareAdapter, parseDawnAdapterList } from '../shared/adapters.ts';
+import { adapterInfoOf, parseDawnAdapterList } from '../shared/adapters.ts';
 
 async function probe(): Promise<AdapterProbe> {
   let webgpu: typeof import('webgpu');
@@ -22,11 +22,7 @@ async function probe(): Promise<AdapterProbe> {
   }
   const found = await webgpu.create([]).requestAdapter({ powerPreference: 'high-performance' });
   if (!found) return { loaded: true, error: 'Dawn found no adapter', adapter: null, adapters };
-  const i = found.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
-  return {
-    loaded: true, error: null, adapters,
-    adapter: { vendor: i.vendor, architecture: i.architecture, device: i.device, description: i.description, software: isSoftwareAdapter(i) },
-  };
+  return { loaded: true, error: null, adapters, adapter: adapterInfoOf(found.info) };
 }
 
 process.stdout.write(`${JSON.stringify(await probe())}\n`, () => process.exit(0));

@@ -5,7 +5,7 @@
 // libtensorflow at install time, so a plain `npm install` never depends on them. webgpu (Dawn's
 // Node binding) is a dependency; on a platform without its prebuilt binary it fails to load here.
 import type { BackendName } from '../shared/config/types.ts';
-import { isSoftwareAdapter, type AdapterInfo } from '../shared/adapters.ts';
+import { adapterInfoOf, type AdapterInfo } from '../shared/adapters.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { registerWasmGradKernels } from './wasm-kernels/index.ts';
 
@@ -59,22 +59,28 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
 }
 
 /**
- * Dawn in this process, as `navigator.gpu` (where tfjs-backend-webgpu looks for it), then the
- * adapter it gives by default: on a pinned worker the only one the Vulkan loader shows.
+ * Dawn in this process, as `navigator.gpu` (where tfjs-backend-webgpu looks for it), and the
+ * adapter it gives by default: on a pinned worker the only one the Vulkan loader shows. Also used
+ * by the GPU check and the tests. `release()` lets the process exit (Dawn holds it open).
  */
-async function startWebgpu(opts: BackendOptions): Promise<{ tf: TF; adapter: AdapterInfo }> {
+export async function installDawn(): Promise<{ adapter: AdapterInfo | null; release(): void }> {
   const { create, globals } = await import('webgpu');
   Object.assign(globalThis, globals);
   const gpu = create([]);
   Object.defineProperty(globalThis, 'navigator', { value: { gpu, userAgent: `Node.js/${process.version}` }, configurable: true, writable: true });
   const found = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!found) {
+  const release = () => void delete (globalThis as { navigator?: unknown }).navigator;
+  if (!found) return { adapter: null, release };
+  return { adapter: adapterInfoOf(found.info), release };
+}
+
+async function startWebgpu(opts: BackendOptions): Promise<{ tf: TF; adapter: AdapterInfo }> {
+  const { adapter } = await installDawn();
+  if (!adapter) {
     throw new MgpuError('E_BACKEND', 'webgpu: Dawn found no adapter (no Vulkan driver, or it failed to start)', {
       hint: 'check `vulkaninfo --summary`; on NVIDIA the Vulkan ICD comes with the driver (libnvidia-gl); without a GPU, install lavapipe (mesa-vulkan-drivers) and set devices.allowSoftwareAdapter: true',
     });
   }
-  const i = found.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
-  const adapter: AdapterInfo = { vendor: i.vendor, architecture: i.architecture, device: i.device, description: i.description, software: isSoftwareAdapter(i) };
   if (adapter.software && !opts.allowSoftwareAdapter) {
     throw new MgpuError('E_BACKEND', `webgpu: the only adapter is a software one (${adapter.description || adapter.device}): a CPU, not a GPU`, {
       hint: 'set devices.allowSoftwareAdapter: true to train on it anyway (for tests), or use --backend wasm on a machine without a GPU',

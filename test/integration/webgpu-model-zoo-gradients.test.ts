@@ -5,6 +5,7 @@
 import { test, after } from 'node:test';
 import type * as tfjs from '@tensorflow/tfjs';
 import { withSeededMathRandom } from '../../src/shared/rng.ts';
+import { installDawn } from '../../src/worker/backend.ts';
 import { checkModelOps } from '../../src/worker/op-check.ts';
 import buildMlp from '../../examples/mnist-mlp/model.ts';
 import buildCnn from '../../examples/mnist-cnn/model.ts';
@@ -40,10 +41,11 @@ async function gradients(tf: TF, model: tfjs.LayersModel, x: Float32Array, y: Fl
 }
 
 let tf: TF | null = null;
+let releaseDawn = () => {};
 after(() => {
   // Dawn keeps the process alive while navigator.gpu refers to it.
   if (tf?.findBackend('webgpu')) tf.removeBackend('webgpu');
-  delete (globalThis as { navigator?: unknown }).navigator;
+  releaseDawn();
 });
 
 const MODELS: [string, (tf: TF) => tfjs.LayersModel, number][] = [
@@ -56,9 +58,7 @@ for (const [name, build, features] of MODELS) {
   test(`${name}: every gradient on webgpu equals the cpu backend's; the op check passes`, async (t) => {
     if (!(await needWebgpu(t))) return;
     if (!tf) {
-      const { create, globals } = await import('webgpu');
-      Object.assign(globalThis, globals);
-      Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true, writable: true });
+      releaseDawn = (await installDawn()).release;
       tf = (await import('@tensorflow/tfjs')) as TF;
       await import('@tensorflow/tfjs-backend-webgpu');
       tf.env().set('PROD', true);
