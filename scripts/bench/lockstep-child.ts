@@ -7,9 +7,9 @@ const [backend = 'wasm', rowsArg = '256', kernels = 'stock'] = process.argv.slic
 const rows = Number(rowsArg);
 const step = await plainTrainer(backend, rows, rows * 8, kernels);
 let k = 0;
-process.on('message', () => {
+process.on('message', async () => {
   const t0 = performance.now();
-  step(k++ * rows);
+  await step(k++ * rows);
   process.send!(performance.now() - t0);
 });
 process.send!(0);

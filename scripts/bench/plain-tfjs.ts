@@ -14,9 +14,10 @@ const step = await plainTrainer(backend, batch, batch * 8, kernels);
 const times: number[] = [];
 for (let k = 0; k < steps + warmup; k++) {
   const t0 = performance.now();
-  step(k * batch);
+  await step(k * batch);
   if (k >= warmup) times.push(performance.now() - t0);
 }
 times.sort((a, b) => a - b);
 const median = times[times.length >> 1];
 console.log(JSON.stringify({ backend: backendInUse(), kernels, batch, steps, median_step_ms: median, samples_per_sec: (batch * 1000) / median }));
+process.exit(0); // Dawn, when loaded, would hold the process open

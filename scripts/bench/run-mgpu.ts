@@ -33,7 +33,21 @@ export function syntheticDataDir(rows: number): string {
   return dir;
 }
 
-export async function runMgpu(opts: { dataDir: string; workers: number; batch: number; steps: number; backend: string; model?: string; logEvery?: number; replaceWasmKernels?: boolean }): Promise<MgpuFigures> {
+export interface MgpuRun {
+  dataDir: string;
+  workers: number;
+  batch: number;
+  steps: number;
+  backend: string;
+  model?: string;
+  logEvery?: number;
+  replaceWasmKernels?: boolean;
+  /** Replaces the simulated-GPU devices section (e.g. webgpu workers sharing one GPU). */
+  devices?: Record<string, unknown>;
+  optimizer?: Record<string, unknown>;
+}
+
+export async function runMgpu(opts: MgpuRun): Promise<MgpuFigures> {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-bench-run-'));
   const logEvery = opts.logEvery ?? 1;
   const cfg = validateConfig({
@@ -42,8 +56,8 @@ export async function runMgpu(opts: { dataDir: string; workers: number; batch: n
     loss: 'categoricalCrossentropy',
     data: { train: { type: 'npy', features: path.join(opts.dataDir, 'x.npy'), labels: path.join(opts.dataDir, 'y.npy') } },
     training: { batchSize: opts.batch, steps: opts.steps, seed: 1 },
-    optimizer: { name: 'sgd', learningRate: 0.01 },
-    devices: { simulate: opts.workers, backend: opts.backend, replaceWasmKernels: opts.replaceWasmKernels ?? true },
+    optimizer: opts.optimizer ?? { name: 'sgd', learningRate: 0.01 },
+    devices: opts.devices ?? { simulate: opts.workers, backend: opts.backend, replaceWasmKernels: opts.replaceWasmKernels ?? true },
     log: { every: logEvery },
     runDir,
   }, { configPath: null, cwd: process.cwd() });

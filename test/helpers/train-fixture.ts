@@ -277,9 +277,11 @@ export async function referenceTrain(cfg: Config, opts: ReferenceOptions = {}): 
   const optimizer = makeOptimizer(tf, cfg);
   const varList = model.trainableWeights.map(varOf);
   const plan = new BatchPlan(data.count, cfg.training.batchSize, cfg.training.seed, cfg.training.dropLast, cfg.training);
+  // Rows are reshaped to the model's input (a conv net fed rows of pixels), as the workers do.
+  const inputShape = model.inputs[0]!.shape.slice(1) as number[];
   for (let step = 0; step < plan.totalSteps; step++) {
     const idx = tf.tensor1d(Array.from(plan.batchAt(step).indices), 'int32');
-    const x = tf.gather(data.x, idx);
+    const x = tf.reshape(tf.gather(data.x, idx), [-1, ...inputShape]);
     const y = tf.gather(data.y, idx);
     optimizer.minimize(() => {
       const pred = model.apply(x, { training: true }) as Tensor;
