@@ -48,7 +48,7 @@ export function flatten(variables: readonly VariableSpec[]): FlatLayout {
   return { offsets, sizes, trainable, total: at };
 }
 
-/** Byte offsets of the slab's regions (see DESIGN.md, "The slab"), each page-aligned. */
+/** Byte offsets of the slab's regions (see docs/design.md, "The slab"), each page-aligned. */
 export interface SlabLayout {
   workers: number;
   params: number; // P

@@ -298,7 +298,7 @@ export async function referenceTrain(cfg: Config, opts: ReferenceOptions = {}): 
   return { tf, model, weights: flatWeights(model), steps: plan.totalSteps };
 }
 
-/** [start, end) of each rank's rows: sizes differ by at most one, the larger ones on the lower ranks (DESIGN.md). */
+/** [start, end) of each rank's rows: sizes differ by at most one, the larger ones on the lower ranks (docs/design.md, "One step"). */
 export function towerRanges(batch: number, workers: number): Array<[number, number]> {
   const base = Math.floor(batch / workers);
   const extra = batch % workers;
