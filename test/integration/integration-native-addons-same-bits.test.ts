@@ -8,11 +8,12 @@ import { floatKernels, nativeKernelsUnavailableReason } from '../../src/shared/f
 import { loadMmap, mmapUnavailableReason } from '../../src/shared/mapped-memory.ts';
 import { finalWeights, readMetrics, runCliAsync, writeConfigFile } from '../helpers/chaos.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import { nativeSkip } from '../helpers/native.ts';
 
 const dir = tempDir('native-bits');
 const model = writeModelModule(dir, 'l2');
 const data = writeDataset(dir, 'train', 53, 'onehot', 7);
-const skip = floatKernels().kind !== 'native' ? `no C kernels: ${nativeKernelsUnavailableReason}` : !loadMmap() ? `no mapping: ${mmapUnavailableReason}` : false;
+const skip = nativeSkip(floatKernels().kind !== 'native' ? `no C kernels: ${nativeKernelsUnavailableReason}` : !loadMmap() ? `no mapping: ${mmapUnavailableReason}` : false);
 const WITHOUT = { ...process.env, MGPU_MMAP: '0', MGPU_NATIVE_KERNELS: '0' };
 
 const CASES = {

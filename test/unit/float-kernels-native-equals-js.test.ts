@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { floatKernels, jsFloatKernels, nativeKernelsUnavailableReason } from '../../src/shared/float-kernels.ts';
 import { seededRandom } from '../helpers/close.ts';
+import { nativeSkip } from '../helpers/native.ts';
 
 const native = floatKernels();
-const skip = native.kind === 'native' ? false : `the addon is not in use: ${nativeKernelsUnavailableReason}`;
+const skip = nativeSkip(native.kind === 'native' ? false : `the addon is not in use: ${nativeKernelsUnavailableReason}`);
 const LENGTHS = [1, 7, 8, 13, 64, 1000, 4096 + 5, 3 * 4096];
 const CHUNK = 4096;
 

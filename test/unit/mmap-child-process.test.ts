@@ -9,6 +9,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadMmap, mmapUnavailableReason, openSlabAccess } from '../../src/shared/mapped-memory.ts';
 import { childExecArgv } from '../../src/shared/runtime.ts';
+import { nativeSkip } from '../helpers/native.ts';
 
 const FLOATS = 2048;
 
@@ -32,7 +33,7 @@ if (process.env.MGPU_MMAP_TEST_CHILD) {
 }
 
 const mm = loadMmap();
-const skip = mm ? false : `the mmap addon is unavailable: ${mmapUnavailableReason}`;
+const skip = nativeSkip(mm ? false : `the mmap addon is unavailable: ${mmapUnavailableReason}`);
 
 function slabFile(size: number): number {
   const dir = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();

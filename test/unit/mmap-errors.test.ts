@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import { loadMmap, mmapUnavailableReason, openSlabAccess } from '../../src/shared/mapped-memory.ts';
+import { nativeSkip } from '../helpers/native.ts';
 
 const mm = loadMmap();
-const skip = mm ? false : `the mmap addon is unavailable: ${mmapUnavailableReason}`;
+const skip = nativeSkip(mm ? false : `the mmap addon is unavailable: ${mmapUnavailableReason}`);
 
 type SysError = Error & { code?: string; errno?: number; syscall?: string };
 

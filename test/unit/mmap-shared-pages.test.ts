@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import { loadMmap, mmapUnavailableReason, openSlabAccess, reserveSlab } from '../../src/shared/mapped-memory.ts';
+import { nativeSkip } from '../helpers/native.ts';
 
 const mm = loadMmap();
-const skip = mm ? false : `the mmap addon is unavailable: ${mmapUnavailableReason}`;
+const skip = nativeSkip(mm ? false : `the mmap addon is unavailable: ${mmapUnavailableReason}`);
 
 /** An unlinked file of `size` bytes, like the slab. */
 function slabFile(size: number): number {

@@ -13,6 +13,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { fileURLToPath } from 'node:url';
 import { loadMmap, mmapUnavailableReason } from '../../src/shared/mapped-memory.ts';
 import { childExecArgv } from '../../src/shared/runtime.ts';
+import { nativeSkip } from '../helpers/native.ts';
 
 interface Job {
   fd: number;
@@ -98,7 +99,7 @@ if (!isMainThread && workerData?.mmapTestJob) {
 
 if (isMainThread) {
   const mm = loadMmap();
-  const skip = mm ? false : `the mmap addon is unavailable: ${mmapUnavailableReason}`;
+  const skip = nativeSkip(mm ? false : `the mmap addon is unavailable: ${mmapUnavailableReason}`);
 
   for (const mode of ['hold', 'gc', 'terminate'] as const) {
     test(`a worker_thread maps the fd, writes, and exits (${mode}); the main thread sees the write`, { skip }, async () => {
