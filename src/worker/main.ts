@@ -12,12 +12,17 @@ import { streamState, withSeededMathRandom } from '../shared/rng.ts';
 import { floatKernels } from '../shared/float-kernels.ts';
 import { shardSizes } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
+import { pinFromEnvironment } from '../shared/cpu-affinity.ts';
 import { loadBackend, type TF } from './backend.ts';
 import { lossFns, type LossFns } from './losses.ts';
 import { describe, loadModel } from './model-loader.ts';
 import { checkModelOps } from './op-check.ts';
 import { ShardReader } from './shard-reader.ts';
 import { copiesOnCreate, valuesView } from './tensor-values.ts';
+
+// A simulated GPU computes on its own core when the coordinator gave it one (MGPU_CPUS).
+const pinned = pinFromEnvironment();
+if (pinned) process.stderr.write(`${pinned}\n`);
 
 const SLAB_FD = 3;
 const CONTROL_FD = 4;
@@ -220,9 +225,10 @@ async function readFlat(grads: Tensor[], losses: Tensor[]): Promise<number> {
   tf.dispose([...grads, ...losses]);
   const values = (await all.data()) as Float32Array;
   all.dispose();
-  gradScratch.set(values.subarray(0, flat.trainable));
+  const n = values.length - losses.length;
+  gradScratch.set(values.subarray(0, n));
   let total = 0;
-  for (let k = flat.trainable; k < values.length; k++) total += values[k]!;
+  for (let k = n; k < values.length; k++) total += values[k]!;
   return total;
 }
 

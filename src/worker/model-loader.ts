@@ -71,11 +71,15 @@ export async function loadModel(tf: TF, spec: { module: string | null; json: str
 }
 
 export function describe(model: LayersModel): ModelLayout {
+  // Trainable means trained by the model: a variable of a frozen layer keeps its own `trainable`
+  // flag true, but the model lists it among its non-trainable weights, and so must the layout
+  // (else the optimizer would touch it: AdamW's weight decay would shrink a frozen base).
+  const trainable = new Set(model.trainableWeights);
   const spec = (w: LayersModel['weights'][number]): VariableSpec => {
     if (w.dtype !== 'float32') {
       throw new MgpuError('E_MODEL', `variable ${w.originalName} has dtype ${w.dtype}; only float32 variables can be trained`);
     }
-    return { name: w.originalName, shape: [...w.shape] as number[], dtype: 'float32', trainable: w.trainable };
+    return { name: w.originalName, shape: [...w.shape] as number[], dtype: 'float32', trainable: trainable.has(w) };
   };
   const ordered = [...model.trainableWeights, ...model.nonTrainableWeights];
   const names = new Set<string>();

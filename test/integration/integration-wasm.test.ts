@@ -24,7 +24,7 @@ test('wasm backend: sgd on N = 2 matches the single-process cpu reference', asyn
   const r = await train(cfg, { step() {}, line: (text) => lines.push(text), done() {} });
   // The run header names the backend the workers report: make sure it really is wasm.
   const header = lines.join('\n');
-  assert.match(header, /^\s*backend\s+wasm\b/m, `the run header should name the wasm backend:\n${header}`);
+  assert.match(header, /^\s*rank 1: .* -> wasm$/m, `the run header should name the wasm backend:\n${header}`);
   assert.equal(r.steps, ref.steps);
   assertWeightsClose(t, r.weights, ref.weights, 'wasm N=2 vs cpu reference', { rtol: 1e-4, atol: 1e-5, initial: await initialWeights(cfg) });
   ref.model.dispose();
