@@ -2,7 +2,9 @@
   # Built by the root package's install script (`node-gyp rebuild --directory native`); the
   # outputs are found by src/shared/mapped-memory.ts (mgpu_mmap.node: when it is missing the
   # project falls back to positional I/O on the slab) and src/shared/float-kernels.ts
-  # (mgpu_float_kernels.node: when it is missing the same loops run in JavaScript).
+  # (mgpu_float_kernels.node: when it is missing the same loops run in JavaScript) and
+  # src/shared/cpu-affinity.ts (mgpu_affinity.node, Linux only: when it is missing simulated-GPU
+  # workers are not pinned to cores, and the run header says so).
   "targets": [
     {
       "target_name": "mgpu_mmap",
@@ -13,6 +15,15 @@
       "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O2", "-Wall", "-Wextra"] },
       "conditions": [
         ["OS=='win'", { "type": "none" }]
+      ]
+    },
+    {
+      "target_name": "mgpu_affinity",
+      "sources": ["src/affinity.c"],
+      "defines": ["_GNU_SOURCE"],
+      "cflags_c": ["-std=c11", "-O2", "-Wall", "-Wextra"],
+      "conditions": [
+        ["OS!='linux'", { "type": "none" }]
       ]
     },
     {

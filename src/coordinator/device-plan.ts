@@ -14,6 +14,7 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import { adapterLabel, checkPinned, pciAddress, pinningEnv, type AdapterInfo } from '../shared/adapters.ts';
 import type { BackendName, Config } from '../shared/config/types.ts';
+import { placeOnThisMachine, type Placement } from '../shared/cpu-affinity.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { discoverGpus, selectDevices, type Discovery, type Gpu, type WorkerDevice } from './devices.ts';
 import { probeAdapters, type ProbeOutcome } from './webgpu-probe.ts';
@@ -26,6 +27,8 @@ export interface DevicePlan {
   notes: string[];
   /** Said loudly: GPUs present but unused, workers not pinned. */
   warnings: string[];
+  /** Simulated GPUs: which cores the workers run on, for the header; null on GPUs. */
+  placement: string | null;
 }
 
 /** What the plan reads from the machine; the tests pass fakes. */
@@ -34,6 +37,8 @@ export interface PlanProbes {
   probe(env: Record<string, string>): Promise<ProbeOutcome>;
   installed(pkg: string): boolean;
   cores(): number;
+  /** Cores for n simulated-GPU workers (src/shared/cpu-affinity.ts). */
+  place(n: number): Placement;
 }
 
 const require = createRequire(import.meta.url);
@@ -50,13 +55,14 @@ export const machineProbes: PlanProbes = {
     }
   },
   cores: () => Math.max(1, os.availableParallelism()),
+  place: (n) => placeOnThisMachine(n),
 };
 
 const CPU_BACKENDS: readonly BackendName[] = ['auto', 'tfjs-node', 'wasm', 'cpu'];
 
 export async function planDevices(cfg: Config, probes: PlanProbes = machineProbes): Promise<DevicePlan> {
   const d = cfg.devices;
-  if (d.simulate > 0) return { backend: d.backend, devices: selectDevices({ gpus: [], reason: null }, 'all', d.simulate), notes: [], warnings: [] };
+  if (d.simulate > 0) return placed({ backend: d.backend, devices: selectDevices({ gpus: [], reason: null }, 'all', d.simulate), notes: [], warnings: [], placement: null }, probes);
   const found = probes.discover();
   // GPU ids are checked against what nvidia-smi shows whatever the backend (E_DEVICES, exit 2).
   const cuda = found.gpus.length || d.gpus !== 'all' ? selectDevices(found, d.gpus, 0) : [];
@@ -72,7 +78,7 @@ export async function planDevices(cfg: Config, probes: PlanProbes = machineProbe
   }
   if (backend === 'webgpu') return expand(await planWebgpu(cfg, found, chosen, probe!, probes), d.workersPerGpu);
 
-  const plan: DevicePlan = { backend, devices: cuda, notes: [], warnings: [] };
+  const plan: DevicePlan = { backend, devices: cuda, notes: [], warnings: [], placement: null };
   if (cuda.length && CPU_BACKENDS.includes(backend)) {
     plan.warnings.push(unusedGpus(chosen, backend, probe));
     plan.devices = cuda.map((w, i) => ({ ...w, label: `CPU worker (in place of ${w.label})`, simulated: true, cudaVisibleDevices: String(i) }));
@@ -82,7 +88,18 @@ export async function planDevices(cfg: Config, probes: PlanProbes = machineProbe
     plan.notes.push(`no GPU found (${found.reason ?? 'nvidia-smi lists none'}${probe ? `; webgpu: ${whatProbeFound(probe)}` : ''}); training on ${n} simulated GPUs on the CPU instead (choose with --simulate N)`);
     plan.devices = selectDevices(found, 'all', n);
   }
-  return expand(plan, d.workersPerGpu);
+  return placed(expand(plan, d.workersPerGpu), probes);
+}
+
+/** Simulated GPUs compute on the CPU: each gets a physical core of its own where there are enough. */
+function placed(plan: DevicePlan, probes: PlanProbes): DevicePlan {
+  if (!plan.devices.every((dev) => dev.simulated)) return plan;
+  const p = probes.place(plan.devices.length);
+  const devices = plan.devices.map((dev, r) => {
+    const cpus = p.workers[r];
+    return cpus ? { ...dev, env: { ...dev.env, MGPU_CPUS: cpus.join(',') } } : dev;
+  });
+  return { ...plan, devices, placement: p.text };
 }
 
 /** An explicit `backend: webgpu` with no adapter, or only a software one it may not use: exit 2. */
@@ -134,12 +151,12 @@ async function planWebgpu(cfg: Config, found: Discovery, chosen: Gpu[], probe: P
       });
     }
     if (hardware.length > 1) notes.push(`webgpu: Dawn lists ${hardware.length} GPUs but only the default one is used (${adapterLabel(adapter)}): pinning by PCI address needs nvidia-smi`);
-    return { backend: 'webgpu', devices: [webgpuDevice('0', `adapter 0`, {}, adapter)], notes, warnings: [] };
+    return { backend: 'webgpu', devices: [webgpuDevice('0', `adapter 0`, {}, adapter)], notes, warnings: [], placement: null };
   }
   // One NVIDIA GPU on a machine whose Vulkan shows one: nothing to choose between.
   if (chosen.length === 1 && hardware.length <= 1 && !adapter.software) {
     const g = chosen[0]!;
-    return { backend: 'webgpu', devices: [webgpuDevice(String(g.index), gpuLabel(found, g), {}, adapter)], notes, warnings: [] };
+    return { backend: 'webgpu', devices: [webgpuDevice(String(g.index), gpuLabel(found, g), {}, adapter)], notes, warnings: [], placement: null };
   }
   const pinned = await Promise.all(chosen.map(async (g) => {
     const env = g.pciBusId ? pinningEnv(g.pciBusId) : null;
@@ -154,7 +171,7 @@ async function planWebgpu(cfg: Config, found: Discovery, chosen: Gpu[], probe: P
   const failed = pinned.filter((p) => !('adapter' in p));
   if (failed.length === 0) {
     return {
-      backend: 'webgpu', notes, warnings: [],
+      backend: 'webgpu', notes, warnings: [], placement: null,
       devices: pinned.map((p) => 'adapter' in p ? webgpuDevice(String(p.g.index), `${gpuLabel(found, p.g)}, Vulkan device at ${pciAddress(p.g.pciBusId!)!.short}`, p.env!, p.adapter!) : null!),
     };
   }
@@ -165,7 +182,7 @@ async function planWebgpu(cfg: Config, found: Discovery, chosen: Gpu[], probe: P
     });
   }
   return {
-    backend: 'webgpu', notes,
+    backend: 'webgpu', notes, placement: null,
     warnings: [`WORKERS NOT PINNED: every worker computes on the default adapter (${adapterLabel(adapter)}), because ${what}; devices.allowUnpinned is set`],
     devices: chosen.map((g) => webgpuDevice(String(g.index), `${gpuLabel(found, g)} (unpinned: default adapter)`, {}, null)),
   };

@@ -11,7 +11,7 @@ import type { WorkerDevice } from './devices.ts';
 import type { Progress } from './progress.ts';
 import type { Session } from './session.ts';
 
-export function printHeader(out: Progress, cfg: Config, s: Session, devices: WorkerDevice[], plan: BatchPlan, train: Dataset, evalSet: Dataset | null): void {
+export function printHeader(out: Progress, cfg: Config, s: Session, devices: WorkerDevice[], plan: BatchPlan, train: Dataset, evalSet: Dataset | null, placement: string | null = null): void {
   const sizes = shardSizes(cfg.training.batchSize, devices.length);
   const lo = Math.min(...sizes);
   const hi = Math.max(...sizes);
@@ -20,6 +20,7 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   out.line(`mgpu-train: ${cfg.name}`);
   // What each rank really computes on, as the worker reported it after starting its backend.
   devices.forEach((d, r) => out.line(`  rank ${r}: ${d.label} -> ${computesOn(s.group.ready[r])}`));
+  if (placement) out.line(`  placement   ${placement}`);
   out.line(`  model       ${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`);
   out.line(`  batch       global ${cfg.training.batchSize} = ${devices.length} worker(s) x ${per} per worker`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);

@@ -89,7 +89,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const metrics = new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null);
   const recovery = new Recovery(s, cfg, out, metrics, resumed?.state.restarts ?? 0, Math.max(B, evalBatch));
   const recover = (err: unknown, step: number) => recovery.recover(err, step);
-  printHeader(out, cfg, s, devices, plan, trainSet, evalSet);
+  printHeader(out, cfg, s, devices, plan, trainSet, evalSet, devicePlan.placement);
   if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
 
   const saveCheckpoint = (completed: number): string => {

@@ -37,7 +37,7 @@ function layerProbe(n: number, opts: { layer?: boolean; wrong?: boolean } = {}) 
 }
 
 function probes(found: Discovery, probe: PlanProbes['probe'], installed: string[] = []): PlanProbes {
-  return { discover: () => found, probe, installed: (p) => installed.includes(p), cores: () => 2 };
+  return { discover: () => found, probe, installed: (p) => installed.includes(p), cores: () => 2, place: (n) => ({ workers: Array(n).fill(null), text: 'not pinned (fake)' }) };
 }
 const cfg = (devices: Record<string, unknown> = {}) => validateConfig({
   model: { module: fileURLToPath(import.meta.url) }, loss: 'meanSquaredError', data: { train: { type: 'mnist', count: 10 } }, training: { batchSize: 4 }, optimizer: { name: 'sgd' }, devices,
