@@ -1,10 +1,10 @@
-// The worker processes of a run, as one explicit state machine:
+// The worker processes of a run, as one explicit state machine (GROUP_MOVES; every change of
+// state goes through moveTo, and any other move is an E_INTERNAL error):
 //
-//   starting ──ready + layouts agree──▶ ready ◀──replies──▶ stepping
-//                                         │                    │ a worker exits, reports an
-//                                         │                    ▼ error, or misses its deadline
-//                                         │                 failed ──restart(rank) / retire(rank)──▶ ready
-//                                         └──────── stop() ──────▶ stopped
+//   starting ──every rank ready, layouts agree──▶ ready ──requests sent──▶ stepping ──every reply──▶ ready
+//   starting, stepping ──a worker exits, reports an error or misses its deadline──▶ failed
+//   failed ──every failed rank restarted (restart) or retired (retire)──▶ ready
+//   any state but stopped ──stop()──▶ stopped
 //
 // Each worker is spawned with CUDA_VISIBLE_DEVICES set before anything can import tfjs, the
 // slab descriptor at fd 3 and a control socket at fd 4. A request waits for one reply, within
@@ -22,6 +22,22 @@ import type { WorkerDevice } from './devices.ts';
 import { checkLayoutsAgree } from './layout-agreement.ts';
 
 export type GroupState = 'starting' | 'ready' | 'stepping' | 'failed' | 'stopped';
+
+/** The moves the worker group may make, as torchrun's WorkerState; any other is a bug. */
+export const GROUP_MOVES: Readonly<Record<GroupState, readonly GroupState[]>> = {
+  starting: ['ready', 'failed', 'stopped'], // every rank reported the same layout | a rank failed to start
+  ready: ['stepping', 'stopped'], // requests sent (step, eval, predict, attach)
+  stepping: ['ready', 'failed', 'stopped'], // every rank replied | a rank failed or missed its deadline
+  failed: ['ready', 'stopped'], // every failed rank restarted or retired
+  stopped: [],
+};
+
+/** Throws E_INTERNAL unless the table allows the move. */
+export function checkMove(from: GroupState, to: GroupState): void {
+  if (!GROUP_MOVES[from].includes(to)) {
+    throw new MgpuError('E_INTERNAL', `worker group: no move from ${from} to ${to} (allowed from ${from}: ${GROUP_MOVES[from].join(', ') || 'none'})`);
+  }
+}
 
 type Reply = Exclude<ToCoordinator, { type: 'error' }>;
 type InitFields = Omit<InitMessage, 'type' | 'rank' | 'workers' | 'gpu' | 'simulated'>;
@@ -134,7 +150,9 @@ function isNoise(line: string): boolean {
 }
 
 export class WorkerGroup {
-  state: GroupState = 'starting';
+  private current: GroupState = 'starting';
+  /** The ranks whose failure the last `all` reported, until each is restarted or retired. */
+  private readonly failedRanks = new Set<number>();
   layout!: ModelLayout;
   backend = '';
   /** Ranks that take part in steps, ascending; reshard retires failed ones. */
@@ -148,6 +166,28 @@ export class WorkerGroup {
     readonly startDeadlineMs: number,
   ) {
     this.active = workers.map((w) => w.rank);
+  }
+
+  get state(): GroupState {
+    return this.current;
+  }
+
+  /** The one place the state changes. */
+  private moveTo(to: GroupState): void {
+    checkMove(this.current, to);
+    this.current = to;
+  }
+
+  /** A failed rank was restarted or retired; once none is left the group is ready again. */
+  private recovered(rank: number): void {
+    this.failedRanks.delete(rank);
+    if (this.failedRanks.size === 0) this.moveTo('ready');
+  }
+
+  private expectFailed(rank: number, what: string): void {
+    if (this.current !== 'failed' || !this.failedRanks.has(rank)) {
+      throw new MgpuError('E_INTERNAL', `worker group: ${what} rank ${rank}, which has not failed (state ${this.current}, failed ranks [${[...this.failedRanks].join(', ')}])`);
+    }
   }
 
   get size(): number {
@@ -176,7 +216,7 @@ export class WorkerGroup {
       checkLayoutsAgree(ready.map((r) => r.layout));
       group.layout = ready[0].layout;
       group.backend = ready[0].backend;
-      group.state = 'ready';
+      group.moveTo('ready');
       return group;
     } catch (err) {
       await group.stop();
@@ -204,21 +244,26 @@ export class WorkerGroup {
   async all<R extends Reply>(
     message: (rank: number) => ToWorker, phase: string, ranks: number[] = this.active, deadlineMs?: number, onReply?: (reply: R, rank: number) => void,
   ): Promise<R[]> {
-    if (this.state === 'stopped') throw new MgpuError('E_INTERNAL', 'the worker group is stopped');
+    // Start-up's `init` runs while starting; everything else from ready, through stepping.
+    const stepping = this.current !== 'starting';
+    if (stepping) this.moveTo('stepping');
     const settled = await Promise.allSettled(ranks.map((r) => this.workers[r].request<R>(message(r), phase, deadlineMs).then((reply) => {
       onReply?.(reply, r);
       return reply;
     })));
     const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as WorkerError] : []));
     if (failures.length) {
-      this.state = 'failed';
+      this.moveTo('failed');
+      for (const f of failures) this.failedRanks.add(f.rank);
       throw new GroupFailure(failures);
     }
+    if (stepping) this.moveTo('ready');
     return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
   }
 
   /** Replaces a failed rank with a new worker on the same GPU; it loads the weights at its next step. */
   async restart(rank: number, attach: ToWorker): Promise<void> {
+    this.expectFailed(rank, 'restart of');
     const old = this.workers[rank];
     if (!old.exited) {
       old.child.kill('SIGKILL');
@@ -229,24 +274,25 @@ export class WorkerGroup {
     const ready = await w.request<ReadyMessage>(this.initMessage(rank), 'init (restart)', this.startDeadlineMs);
     checkLayoutsAgree([this.layout, ready.layout]);
     await w.request(attach, 'attach (restart)', this.startDeadlineMs);
-    this.state = 'ready';
+    this.recovered(rank);
   }
 
   /** Takes a failed rank out of the step: the survivors share the global batch. */
   async retire(rank: number): Promise<void> {
+    this.expectFailed(rank, 'retirement of');
     const w = this.workers[rank];
     if (!w.exited) {
       w.child.kill('SIGKILL');
       await w.exitPromise;
     }
     this.active = this.active.filter((r) => r !== rank);
-    this.state = 'ready';
+    this.recovered(rank);
   }
 
   /** Asks every worker to exit, then kills whoever is still there after a grace period. */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
-    if (this.state === 'stopped') return;
-    this.state = 'stopped';
+    if (this.current === 'stopped') return;
+    this.moveTo('stopped');
     const alive = this.workers.filter((w) => !w.exited);
     for (const w of alive) {
       try {
