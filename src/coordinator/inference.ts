@@ -43,7 +43,7 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     data: [evalSet], dataKeys: [cfg.data.eval ? 'data.eval' : 'data.evalFraction'], maxBatch: batch, initialWeights: weightsFrom(src),
   });
   try {
-    const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK);
+    const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000);
     out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${s.group.active.length} worker(s):`);
     out.line(`  samples   ${r.samples}`);
     out.line(`  loss      ${r.loss.toFixed(6)}`);
@@ -65,7 +65,7 @@ export async function runPredict(cfg: Config, out: Progress, src: ModelSource, i
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
   const s = await openSession(cfg, runDevices(cfg, out), { data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src) });
   try {
-    const { values, shape } = await predict(s, ds, batch);
+    const { values, shape } = await predict(s, ds, batch, cfg.reliability.stepTimeout * 1000);
     writeNpy(output, { dtype: 'float32', shape, data: values });
     out.line(`predicted ${count} rows with ${s.group.active.length} worker(s) → ${output} (float32 [${shape.join(', ')}])`);
     return { shape };

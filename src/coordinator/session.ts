@@ -128,7 +128,7 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
         layout = bigger;
         session.layout = bigger;
         session.stager = new Stager(slab, bigger);
-        await g.all(() => attachMessage(false), 'attach (reshard)');
+        await g.all(() => attachMessage(false), 'attach (reshard)', g.active, g.startDeadlineMs);
       },
       async withWeights<T>(w: Float32Array, fn: () => Promise<T>): Promise<T> {
         const saved = master.slice();

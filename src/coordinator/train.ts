@@ -105,7 +105,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     let r: EvalResult;
     for (;;) {
       try {
-        const run = () => evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK);
+        // An eval chunk has stepTimeout, as a step has before it is timed (chunks differ in size).
+        const run = () => evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000);
         r = cfg.eval.useEma ? await s.withWeights(s.ema!, run) : await run();
         break;
       } catch (err) {

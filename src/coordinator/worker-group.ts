@@ -54,7 +54,7 @@ const STOP_GRACE_MS = 3000;
 
 class WorkerHandle {
   readonly channel: Channel<ToCoordinator, ToWorker>;
-  private pending: { resolve: (m: Reply) => void; reject: (e: WorkerError) => void; timer?: NodeJS.Timeout } | null = null;
+  private pending: { resolve: (m: Reply) => void; reject: (e: WorkerError) => void; timer: NodeJS.Timeout } | null = null;
   private phase = 'start';
   private stall: WorkerError | null = null;
   exited = false;
@@ -109,25 +109,26 @@ class WorkerHandle {
     }
     const p = this.pending;
     this.pending = null;
-    if (p?.timer) clearTimeout(p.timer);
+    if (p) clearTimeout(p.timer);
     p?.resolve(m);
   }
 
   private fail(err: WorkerError): void {
     const p = this.pending;
     this.pending = null;
-    if (p?.timer) clearTimeout(p.timer);
+    if (p) clearTimeout(p.timer);
     p?.reject(err);
   }
 
-  request<R extends Reply>(message: ToWorker, phase: string, deadlineMs?: number): Promise<R> {
+  /** Every wait on a worker has a deadline: a worker that hangs is killed, never waited for forever. */
+  request<R extends Reply>(message: ToWorker, phase: string, deadlineMs: number): Promise<R> {
     this.phase = phase;
     // It exited between requests: the next one fails, in its own phase, with how it exited.
     if (this.exited) return Promise.reject(this.error(this.exitedHow ? `the worker process ${this.exitedHow}` : 'the worker is not running'));
     if (this.pending) throw new MgpuError('E_INTERNAL', `rank ${this.rank} already has a request in flight`);
     return new Promise<R>((resolve, reject) => {
       const started = Date.now();
-      const timer = deadlineMs === undefined ? undefined : setTimeout(() => {
+      const timer = setTimeout(() => {
         // A stalled worker is killed: its exit then fails the request with this message.
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         this.stall = this.error(`stalled: no reply after ${secs} s (deadline ${(deadlineMs / 1000).toFixed(1)} s)`, { hint: 'the worker was killed; see reliability.stepTimeout and reliability.stallFactor' });
@@ -239,10 +240,11 @@ export class WorkerGroup {
 
   /**
    * Sends each rank its message and waits until every one has replied or failed. Replies come
-   * back in rank order; any failure throws a GroupFailure after all have settled.
+   * back in rank order; any failure throws a GroupFailure after all have settled. A rank that has
+   * not replied within `deadlineMs` is killed and fails as stalled: there is no wait without one.
    */
   async all<R extends Reply>(
-    message: (rank: number) => ToWorker, phase: string, ranks: number[] = this.active, deadlineMs?: number, onReply?: (reply: R, rank: number) => void,
+    message: (rank: number) => ToWorker, phase: string, ranks: number[], deadlineMs: number, onReply?: (reply: R, rank: number) => void,
   ): Promise<R[]> {
     // Start-up's `init` runs while starting; everything else from ready, through stepping.
     const stepping = this.current !== 'starting';
