@@ -26,6 +26,7 @@ import { evaluate, type EvalResult } from './evaluate.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
 import type { Progress } from './progress.ts';
 import { ArrivalSum } from './reduce/arrival-sum.ts';
+import type { ReduceResult } from './reduce/reduce-pool.ts';
 import { averageState } from './reduce/average-state.ts';
 import { Recovery } from './recovery.ts';
 import { printHeader } from './run-header.ts';
@@ -175,32 +176,20 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
           staged.stage(step, batch.indices, shards);
         }
       }
-      next.check();
       const t2 = performance.now();
       deadline.record(t2 - t1);
       lastLoss = replies.reduce((a, m) => a + m.lossSum, 0) / n;
       // ---- e) reduce + apply (not when a rank's loss or gradient is NaN or infinite) ---------
-      const bad = replies.filter((m) => !m.finite).map((m) => m.rank);
-      if (bad.length) {
-        const what = `step ${step}: non-finite loss or gradient from rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}`;
-        if (cfg.reliability.onNonFinite === 'stop') {
-          throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
-        }
+      const done = await finishStep(s, step, n, shards, replies, early, next, (what, bad) => {
         skippedSteps.push(step);
         metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
         out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
+      });
+      if (done === null) {
         completed = step + 1;
         continue;
       }
-      const lr = learningRateAt(cfg.optimizer.learningRate, cfg.schedule, step);
-      const { remaining, continuing } = await early.settle();
-      const reduced = await s.pool.run(remaining, continuing, lr, step + 1);
-      // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
-      const stateChanged = replies.filter((m) => m.stateChanged).length;
-      if (stateChanged !== 0 && stateChanged !== replies.length) {
-        throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${replies.length} ranks changed their non-trainable weights`);
-      }
-      if (stateChanged) averageState(s, shards, n, step + 1);
+      const { reduced, lr, stateChanged } = done;
       // ---- f) publish ------------------------------------------------------------------------
       s.weightsVersion++;
       if (stateChanged) s.stateVersion++;
@@ -250,6 +239,45 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       runDir: cfg.runDir, modelPath, steps: completed, finalLoss: lastLoss, eval: ev, weights: s.master.slice(),
       ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts,
     };
+  }
+}
+
+/**
+ * The end of a gathered step: the next batch's staging is checked, then the step is reduced and
+ * applied, or skipped when a rank's loss or gradient is not finite (reliability.onNonFinite:
+ * skip; `stop` throws E_NONFINITE). Returns null for a skipped step. On every path -- reduced,
+ * skipped, stopped or failed -- the sums `early` began as the replies arrived are settled before
+ * it returns: with the reduce in the thread pool, an accumulate task still running would write
+ * the sum while the next step (or this one, run again) builds it anew.
+ */
+export async function finishStep(
+  s: Session, step: number, n: number, shards: Shard[], replies: GradsMessage[], early: ArrivalSum, next: StageAhead,
+  onSkip: (what: string, ranks: number[]) => void,
+): Promise<{ reduced: ReduceResult; lr: number; stateChanged: boolean } | null> {
+  const cfg = s.cfg;
+  try {
+    next.check();
+    const bad = replies.filter((m) => !m.finite).map((m) => m.rank);
+    if (bad.length) {
+      const what = `step ${step}: non-finite loss or gradient from rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}`;
+      if (cfg.reliability.onNonFinite === 'stop') {
+        throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
+      }
+      onSkip(what, bad);
+      return null;
+    }
+    const lr = learningRateAt(cfg.optimizer.learningRate, cfg.schedule, step);
+    const { remaining, continuing } = await early.settle();
+    const reduced = await s.pool.run(remaining, continuing, lr, step + 1);
+    // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
+    const stateChanged = replies.filter((m) => m.stateChanged).length;
+    if (stateChanged !== 0 && stateChanged !== replies.length) {
+      throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${replies.length} ranks changed their non-trainable weights`);
+    }
+    if (stateChanged) averageState(s, shards, n, step + 1);
+    return { reduced, lr, stateChanged: stateChanged !== 0 };
+  } finally {
+    await early.settle().catch(() => {}); // a no-op once reduced; a failed sum's error is the reduce's to report
   }
 }
 
