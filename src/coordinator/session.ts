@@ -9,6 +9,7 @@ import { flatten, layoutHash, sizeOf, slabLayout as makeSlabLayout, type FlatLay
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
 import { Slab } from '../shared/slab.ts';
 import { rowBytes, type Dataset } from './data/rows.ts';
+import { checkSimulated, thisMachine, type Machine } from './capacity.ts';
 import { discoverGpus, selectDevices, type WorkerDevice } from './devices.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
 import type { Progress } from './progress.ts';
@@ -45,14 +46,22 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** The workers this run starts; with no GPU and no --simulate, simulated ones on the CPU. */
-export function runDevices(cfg: Config, out: Progress): WorkerDevice[] {
-  if (cfg.devices.simulate > 0) return selectDevices({ gpus: [], reason: null }, 'all', cfg.devices.simulate);
+/**
+ * The workers this run starts; with no GPU and no --simulate, simulated ones on the CPU. An N of
+ * simulated GPUs the machine cannot hold is refused here, before any worker starts.
+ */
+export function runDevices(cfg: Config, out: Progress, machine: Machine = thisMachine()): WorkerDevice[] {
+  const simulated = (n: number) => {
+    const warning = checkSimulated(n, machine, cfg.devices.oversubscribe);
+    if (warning) out.line(warning);
+    return selectDevices({ gpus: [], reason: null }, 'all', n);
+  };
+  if (cfg.devices.simulate > 0) return simulated(cfg.devices.simulate);
   const found = discoverGpus();
   if (found.gpus.length === 0 && cfg.devices.gpus === 'all') {
-    const n = Math.max(1, os.availableParallelism());
+    const n = machine.cores;
     out.line(`no GPU found (${found.reason}); training on ${n} simulated GPUs on the CPU instead (choose with --simulate N)`);
-    return selectDevices(found, 'all', n);
+    return simulated(n);
   }
   return selectDevices(found, cfg.devices.gpus, 0);
 }
@@ -63,6 +72,8 @@ export interface SessionOptions {
   maxBatch: number; // the largest global batch a step, eval or predict chunk will split
   /** Weights to start from (a checkpoint's), given the model layout; null: rank 0's freshly built model. */
   initialWeights: ((layout: ModelLayout) => Float32Array) | null;
+  /** Aborted (by Ctrl-C): stop spawning, kill the workers that started, throw the abort's reason. */
+  abort?: AbortSignal;
 }
 
 export async function openSession(cfg: Config, devices: WorkerDevice[], opts: SessionOptions): Promise<Session> {
@@ -75,7 +86,7 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,
-    }, cfg.reliability.stepTimeout * 1000);
+    }, cfg.reliability.stepTimeout * 1000, opts.abort);
     const modelLayout = group.layout;
     const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]));
     const rows = rowsAll[0];
@@ -94,6 +105,7 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
     slab.resize(layout, cfg.devices.shmDir);
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
     await group.all((rank) => attachMessage(rank === 0 && initial === null), 'attach', group.active, group.startDeadlineMs);
+    opts.abort?.throwIfAborted();
 
     const inPlace = slab.floats(layout.weights, flat.total);
     const weights = inPlace ? null : new SharedArrayBuffer(flat.total * 4);

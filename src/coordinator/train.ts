@@ -33,7 +33,7 @@ import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
 import { openSession, runDevices, type Session } from './session.ts';
-import type { SignalWatch } from './signals.ts';
+import { Interrupted, noSignals, type SignalWatch } from './signals.ts';
 import { stageAhead, type StageAhead } from './stage-ahead.ts';
 import { StepDeadline } from './step-deadline.ts';
 
@@ -59,23 +59,36 @@ export interface TrainResult {
 
 export async function train(cfg: Config, out: Progress, opts: TrainOptions = {}): Promise<TrainResult> {
   // ---- setup -------------------------------------------------------------------------------
+  const devices = runDevices(cfg, out); // first: an N of simulated GPUs the machine cannot hold is refused at once
   const { train: trainSet, eval: evalSet } = await loadSplits(cfg);
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
   const evalBatch = cfg.eval.batchSize ?? B;
-  const devices = runDevices(cfg, out);
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
+  const signals = opts.signals ?? noSignals;
   let ckpt: Checkpoint | null = null;
-  const s = await openSession(cfg, devices, {
-    data: evalSet ? [trainSet, evalSet] : [trainSet],
-    dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
-    maxBatch: Math.max(B, evalBatch),
-    initialWeights: resumeDir ? (layout) => {
-      ckpt = readCheckpoint(resumeDir, layout);
-      checkResumable(ckpt.state, cfg, layout);
-      return ckpt.weights;
-    } : null,
-  });
+  let s: Session;
+  try {
+    // A Ctrl-C while the workers spawn and load stops the start-up at once.
+    s = await signals.duringStartup((abort) => openSession(cfg, devices, {
+      data: evalSet ? [trainSet, evalSet] : [trainSet],
+      dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
+      maxBatch: Math.max(B, evalBatch),
+      initialWeights: resumeDir ? (layout) => {
+        ckpt = readCheckpoint(resumeDir, layout);
+        checkResumable(ckpt.state, cfg, layout);
+        return ckpt.weights;
+      } : null,
+      abort,
+    }));
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    out.line(`stopped by ${err.signal} during start-up, before any step; no worker is left`);
+    return {
+      runDir: cfg.runDir, modelPath: null, steps: 0, finalLoss: NaN, eval: null, weights: new Float32Array(0), ema: null,
+      interrupted: err.signal, skippedSteps: [], restarts: 0,
+    };
+  }
   const resumed = ckpt as Checkpoint | null;
   if (resumed) {
     s.slots.forEach((slot, k) => slot.set(resumed.slots[k]));
@@ -125,7 +138,6 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   // that a worker has left.
   const spareCore = (): boolean => s.group.active.length < os.availableParallelism();
   const staged = stagedBatches(s, trainSet);
-  const signals = opts.signals ?? { requested: () => null, onStopNow: () => {}, dispose: () => {} };
   signals.onStopNow(() => s.group.killAll());
   const window = newWindow();
   let completed = startStep;

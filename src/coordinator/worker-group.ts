@@ -207,12 +207,24 @@ export class WorkerGroup {
     return this.workers.map((w) => w.child.pid ?? -1);
   }
 
-  /** Spawns one worker per device, sends `init`, and checks that every rank reports the same layout. */
-  static async start(devices: WorkerDevice[], slab: Slab, init: InitFields, startDeadlineMs: number): Promise<WorkerGroup> {
+  /**
+   * Spawns one worker per device, sends `init`, and checks that every rank reports the same
+   * layout. When `abort` fires, no worker is spawned after it, those that started are killed,
+   * and start throws the abort's reason.
+   */
+  static async start(devices: WorkerDevice[], slab: Slab, init: InitFields, startDeadlineMs: number, abort?: AbortSignal): Promise<WorkerGroup> {
     const group = new WorkerGroup([], slab, init, startDeadlineMs);
-    devices.forEach((device, rank) => group.workers.push(group.spawn(rank, device)));
-    group.active = devices.map((_, r) => r);
+    const killAll = () => group.killAll();
+    abort?.addEventListener('abort', killAll);
     try {
+      for (const [rank, device] of devices.entries()) {
+        abort?.throwIfAborted();
+        group.workers.push(group.spawn(rank, device));
+        // Each spawn blocks the event loop for a while: a Ctrl-C is seen between two of them.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      abort?.throwIfAborted();
+      group.active = devices.map((_, r) => r);
       const ready = await group.all<ReadyMessage>((rank) => group.initMessage(rank), 'init', group.active, startDeadlineMs);
       checkLayoutsAgree(ready.map((r) => r.layout));
       group.layout = ready[0].layout;
@@ -220,8 +232,12 @@ export class WorkerGroup {
       group.moveTo('ready');
       return group;
     } catch (err) {
+      if (abort?.aborted) group.killAll();
       await group.stop();
+      if (abort?.aborted) throw abort.reason;
       throw err instanceof GroupFailure ? err.failures[0] : err;
+    } finally {
+      abort?.removeEventListener('abort', killAll);
     }
   }
 

@@ -43,7 +43,7 @@ export function scheduleDefaults(name: ScheduleName): ScheduleConfig {
   return { name, decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 };
 }
 
-export const DEVICES_DEFAULTS: DevicesConfig = { gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm', replaceWasmKernels: true };
+export const DEVICES_DEFAULTS: DevicesConfig = { gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm', replaceWasmKernels: true, oversubscribe: false };
 export const LOG_DEFAULTS = { every: 10 };
 export const EVAL_DEFAULTS = { every: 0, batchSize: null, topK: 5, useEma: false };
 export const TRAINING_DEFAULTS = { dropLast: false, seed: 0, accumulateSteps: 1, clipNorm: null, ema: null };

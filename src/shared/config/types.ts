@@ -90,6 +90,8 @@ export interface DevicesConfig {
   // operand, Conv2DBackpropInput, MaxPoolGrad) with mgpu-train's; default true. The gradient
   // kernels wasm lacks (Conv2DBackpropFilter, ...) are added either way.
   replaceWasmKernels: boolean;
+  // Start simulated GPUs beyond what the machine holds (4 per core, ~256 MiB each); default false.
+  oversubscribe: boolean;
 }
 
 export interface ModelConfig {

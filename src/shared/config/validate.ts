@@ -282,6 +282,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     backend: dev.opt('backend', oneOf(BACKENDS), DEVICES_DEFAULTS.backend),
     shmDir: resolve(baseDir, dev.opt('shmDir', text, DEVICES_DEFAULTS.shmDir)),
     replaceWasmKernels: dev.opt('replaceWasmKernels', bool, DEVICES_DEFAULTS.replaceWasmKernels),
+    oversubscribe: dev.opt('oversubscribe', bool, DEVICES_DEFAULTS.oversubscribe),
   };
   // Simulated GPUs are workers on one CPU backend: a GPU list or the GPU backend would go unused.
   if (devices.simulate > 0 && devices.gpus !== 'all') {
