@@ -17,7 +17,7 @@ import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
 import { rowFormat } from './row-format.ts';
 import { Stager } from './stager.ts';
-import { WorkerGroup } from './worker-group.ts';
+import { GroupFailure, WorkerGroup, type StartFailurePolicy } from './worker-group.ts';
 
 export interface Session {
   cfg: Config;
@@ -74,11 +74,15 @@ export interface SessionOptions {
   initialWeights: ((layout: ModelLayout) => Float32Array) | null;
   /** Aborted (by Ctrl-C): stop spawning, kill the workers that started, throw the abort's reason. */
   abort?: AbortSignal;
+  /** What to do with a worker that fails to start (reliability.onWorkerFailure); default: fail. */
+  onStartFailure?: StartFailurePolicy;
 }
 
 export async function openSession(cfg: Config, devices: WorkerDevice[], opts: SessionOptions): Promise<Session> {
   const slab = Slab.create(cfg.devices.shmDir);
   let group: WorkerGroup | null = null;
+  const killAll = () => group?.killAll();
+  opts.abort?.addEventListener('abort', killAll);
   try {
     group = await WorkerGroup.start(devices, slab, {
       backend: cfg.devices.backend,
@@ -86,7 +90,7 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,
-    }, cfg.reliability.stepTimeout * 1000, opts.abort);
+    }, cfg.reliability.stepTimeout * 1000, { abort: opts.abort, onFailure: opts.onStartFailure });
     const modelLayout = group.layout;
     const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]));
     const rows = rowsAll[0];
@@ -101,10 +105,23 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
     const rowIn = Math.max(...opts.data.map((ds) => rowBytes(ds.features) + rowBytes(ds.labels)));
     const rowOut = sizeOf(modelLayout.outputShape.slice(1) as number[]) * 4;
     const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
-    let layout = sized(Math.ceil(opts.maxBatch / devices.length));
-    slab.resize(layout, cfg.devices.shmDir);
+    let layout = sized(Math.ceil(opts.maxBatch / group.active.length));
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
-    await group.all((rank) => attachMessage(rank === 0 && initial === null), 'attach', group.active, group.startDeadlineMs);
+    for (;;) {
+      // The lowest active rank publishes the initial weights (rank 0 unless it was retired).
+      const writer = group.active[0];
+      layout = sized(Math.ceil(opts.maxBatch / group.active.length));
+      slab.resize(layout, cfg.devices.shmDir);
+      try {
+        await group.all((rank) => attachMessage(rank === writer && initial === null), 'attach', group.active, group.startDeadlineMs);
+        break;
+      } catch (err) {
+        // A worker that fails here failed to start, as in init: restarted or retired, then
+        // every rank attaches again (to a slab sized for the survivors).
+        if (!(err instanceof GroupFailure) || opts.abort?.aborted) throw err instanceof GroupFailure ? err.failures[0] : err;
+        for (const f of err.failures) await group.recoverStart(f, opts.onStartFailure, opts.abort);
+      }
+    }
     opts.abort?.throwIfAborted();
 
     const inPlace = slab.floats(layout.weights, flat.total);
@@ -168,6 +185,8 @@ export async function openSession(cfg: Config, devices: WorkerDevice[], opts: Se
   } catch (err) {
     await group?.stop();
     slab.close();
-    throw err;
+    throw opts.abort?.aborted ? opts.abort.reason : err;
+  } finally {
+    opts.abort?.removeEventListener('abort', killAll);
   }
 }

@@ -20,7 +20,7 @@ import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import { assignShards, type Shard } from '../shared/shard.ts';
 import { BatchPlan } from './batch-plan.ts';
-import { checkpointDir, checkResumable, findCheckpoint, pruneCheckpoints, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
+import { checkpointDir, checkResumable, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
@@ -28,7 +28,7 @@ import type { Progress } from './progress.ts';
 import { ArrivalSum } from './reduce/arrival-sum.ts';
 import type { ReduceResult } from './reduce/reduce-pool.ts';
 import { averageState } from './reduce/average-state.ts';
-import { Recovery } from './recovery.ts';
+import { Recovery, StartupRecovery } from './recovery.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
@@ -66,6 +66,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const evalBatch = cfg.eval.batchSize ?? B;
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
   const signals = opts.signals ?? noSignals;
+  // A worker that fails to start is restarted (within the maxRestarts the run has left) or retired.
+  const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts ?? 0 : 0);
   let ckpt: Checkpoint | null = null;
   let s: Session;
   try {
@@ -80,13 +82,14 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         return ckpt.weights;
       } : null,
       abort,
+      onStartFailure: startup.decide,
     }));
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err;
     out.line(`stopped by ${err.signal} during start-up, before any step; no worker is left`);
     return {
       runDir: cfg.runDir, modelPath: null, steps: 0, finalLoss: NaN, eval: null, weights: new Float32Array(0), ema: null,
-      interrupted: err.signal, skippedSteps: [], restarts: 0,
+      interrupted: err.signal, skippedSteps: [], restarts: startup.restarts,
     };
   }
   const resumed = ckpt as Checkpoint | null;
@@ -100,7 +103,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   fs.mkdirSync(cfg.runDir, { recursive: true });
   fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
   const metrics = new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null);
-  const recovery = new Recovery(s, cfg, out, metrics, resumed?.state.restarts ?? 0, Math.max(B, evalBatch));
+  for (const f of startup.failures) metrics.write({ type: 'failure', step: startStep, ranks: [f.rank], message: f.message, action: f.action });
+  const recovery = new Recovery(s, cfg, out, metrics, startup.restarts, Math.max(B, evalBatch));
   const recover = (err: unknown, step: number) => recovery.recover(err, step);
   printHeader(out, cfg, s, devices, plan, trainSet, evalSet);
   if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);

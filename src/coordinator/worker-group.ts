@@ -3,7 +3,8 @@
 //
 //   starting ──every rank ready, layouts agree──▶ ready ──requests sent──▶ stepping ──every reply──▶ ready
 //   starting, stepping ──a worker exits, reports an error or misses its deadline──▶ failed
-//   failed ──every failed rank restarted (restart) or retired (retire)──▶ ready
+//   failed ──every failed rank restarted (restart) or retired (retire)──▶ ready, or back to
+//            starting when it failed there (a worker that failed to start, under restart/reshard)
 //   any state but stopped ──stop()──▶ stopped
 //
 // Each worker is spawned with CUDA_VISIBLE_DEVICES set before anything can import tfjs, the
@@ -28,7 +29,7 @@ export const GROUP_MOVES: Readonly<Record<GroupState, readonly GroupState[]>> = 
   starting: ['ready', 'failed', 'stopped'], // every rank reported the same layout | a rank failed to start
   ready: ['stepping', 'stopped'], // requests sent (step, eval, predict, attach)
   stepping: ['ready', 'failed', 'stopped'], // every rank replied | a rank failed or missed its deadline
-  failed: ['ready', 'stopped'], // every failed rank restarted or retired
+  failed: ['starting', 'ready', 'stopped'], // every failed rank restarted or retired: back to where it failed
   stopped: [],
 };
 
@@ -42,11 +43,24 @@ export function checkMove(from: GroupState, to: GroupState): void {
 type Reply = Exclude<ToCoordinator, { type: 'error' }>;
 type InitFields = Omit<InitMessage, 'type' | 'rank' | 'workers' | 'gpu' | 'simulated'>;
 
-/** Thrown by `all` when one or more ranks failed; `failures` is in rank order. */
+/** Thrown by `all` when one or more ranks failed; `failures` is in rank order, `replies` those of the others. */
 export class GroupFailure extends MgpuError {
-  constructor(readonly failures: WorkerError[]) {
+  constructor(readonly failures: WorkerError[], readonly replies: Reply[] = []) {
     super('E_WORKER', failures.map((f) => f.message).join('; '), { hint: failures[0].hint });
   }
+}
+
+/**
+ * What start-up does with a worker that failed to start (reliability.onWorkerFailure): restart
+ * it or retire it; it throws to end the run.
+ */
+export type StartFailurePolicy = (failure: WorkerError, device: WorkerDevice) => 'restart' | 'retire';
+
+export interface StartOptions {
+  /** Aborted (Ctrl-C): no worker is spawned after it, those that started are killed, and start throws its reason. */
+  abort?: AbortSignal;
+  /** Default: the first failure ends the start-up. */
+  onFailure?: StartFailurePolicy;
 }
 
 const OUTPUT_TAIL = 30;
@@ -154,6 +168,8 @@ export class WorkerGroup {
   private current: GroupState = 'starting';
   /** The ranks whose failure the last `all` reported, until each is restarted or retired. */
   private readonly failedRanks = new Set<number>();
+  /** Where the group goes once every failed rank is restarted or retired. */
+  private resumeTo: 'starting' | 'ready' = 'ready';
   layout!: ModelLayout;
   backend = '';
   /** Ranks that take part in steps, ascending; reshard retires failed ones. */
@@ -179,10 +195,10 @@ export class WorkerGroup {
     this.current = to;
   }
 
-  /** A failed rank was restarted or retired; once none is left the group is ready again. */
+  /** A failed rank was restarted or retired; once none is left the group is back where it failed. */
   private recovered(rank: number): void {
     this.failedRanks.delete(rank);
-    if (this.failedRanks.size === 0) this.moveTo('ready');
+    if (this.failedRanks.size === 0) this.moveTo(this.resumeTo);
   }
 
   private expectFailed(rank: number, what: string): void {
@@ -209,10 +225,12 @@ export class WorkerGroup {
 
   /**
    * Spawns one worker per device, sends `init`, and checks that every rank reports the same
-   * layout. When `abort` fires, no worker is spawned after it, those that started are killed,
-   * and start throws the abort's reason.
+   * layout. A worker that fails to start is restarted or retired as `onFailure` says. When
+   * `abort` fires, no worker is spawned after it, those that started are killed, and start
+   * throws the abort's reason.
    */
-  static async start(devices: WorkerDevice[], slab: Slab, init: InitFields, startDeadlineMs: number, abort?: AbortSignal): Promise<WorkerGroup> {
+  static async start(devices: WorkerDevice[], slab: Slab, init: InitFields, startDeadlineMs: number, opts: StartOptions = {}): Promise<WorkerGroup> {
+    const { abort } = opts;
     const group = new WorkerGroup([], slab, init, startDeadlineMs);
     const killAll = () => group.killAll();
     abort?.addEventListener('abort', killAll);
@@ -225,10 +243,21 @@ export class WorkerGroup {
       }
       abort?.throwIfAborted();
       group.active = devices.map((_, r) => r);
-      const ready = await group.all<ReadyMessage>((rank) => group.initMessage(rank), 'init', group.active, startDeadlineMs);
-      checkLayoutsAgree(ready.map((r) => r.layout));
-      group.layout = ready[0].layout;
-      group.backend = ready[0].backend;
+      const ready = new Map<number, ReadyMessage>();
+      try {
+        for (const r of await group.all<ReadyMessage>((rank) => group.initMessage(rank), 'init', group.active, startDeadlineMs)) ready.set(r.rank, r);
+      } catch (err) {
+        if (!(err instanceof GroupFailure) || abort?.aborted) throw err;
+        for (const r of err.replies as ReadyMessage[]) ready.set(r.rank, r);
+        for (const f of err.failures) {
+          const r = await group.recoverStart(f, opts.onFailure, abort);
+          if (r) ready.set(r.rank, r);
+        }
+      }
+      const reports = group.active.map((r) => ready.get(r)!);
+      checkLayoutsAgree(reports.map((r) => r.layout));
+      group.layout = reports[0].layout;
+      group.backend = reports[0].backend;
       group.moveTo('ready');
       return group;
     } catch (err) {
@@ -271,16 +300,43 @@ export class WorkerGroup {
     })));
     const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as WorkerError] : []));
     if (failures.length) {
+      this.resumeTo = stepping ? 'ready' : 'starting';
       this.moveTo('failed');
       for (const f of failures) this.failedRanks.add(f.rank);
-      throw new GroupFailure(failures);
+      throw new GroupFailure(failures, settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
     }
     if (stepping) this.moveTo('ready');
     return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
   }
 
-  /** Replaces a failed rank with a new worker on the same GPU; it loads the weights at its next step. */
-  async restart(rank: number, attach: ToWorker): Promise<void> {
+  /**
+   * A worker that failed to start (in `init`, or in the first `attach`): restarted (`init`
+   * only; the caller attaches) or retired, as `policy` says, until it runs or is retired. The
+   * policy throws to end the run, and retiring the last rank ends it too. Returns the new
+   * worker's `ready`, or null when the rank was retired.
+   */
+  async recoverStart(failure: WorkerError, policy: StartFailurePolicy = (f) => { throw f; }, abort?: AbortSignal): Promise<ReadyMessage | null> {
+    for (let f = failure; ;) {
+      abort?.throwIfAborted();
+      if (policy(f, this.device(f.rank)) === 'retire') {
+        await this.retire(f.rank);
+        if (this.active.length === 0) throw f;
+        return null;
+      }
+      try {
+        return await this.restart(f.rank, null);
+      } catch (err) {
+        if (!(err instanceof WorkerError) || err.code !== 'E_WORKER') throw err;
+        f = err; // the new worker failed to start too
+      }
+    }
+  }
+
+  /**
+   * Replaces a failed rank with a new worker on the same GPU; with `attach`, it loads the
+   * weights at its next step. Returns the new worker's `ready`.
+   */
+  async restart(rank: number, attach: ToWorker | null): Promise<ReadyMessage> {
     this.expectFailed(rank, 'restart of');
     const old = this.workers[rank];
     if (!old.exited) {
@@ -290,9 +346,10 @@ export class WorkerGroup {
     const w = this.spawn(rank, old.device);
     this.workers[rank] = w;
     const ready = await w.request<ReadyMessage>(this.initMessage(rank), 'init (restart)', this.startDeadlineMs);
-    checkLayoutsAgree([this.layout, ready.layout]);
-    await w.request(attach, 'attach (restart)', this.startDeadlineMs);
+    if (this.layout) checkLayoutsAgree([this.layout, ready.layout]); // else start() checks them all
+    if (attach) await w.request(attach, 'attach (restart)', this.startDeadlineMs);
     this.recovered(rank);
+    return ready;
   }
 
   /** Takes a failed rank out of the step: the survivors share the global batch. */

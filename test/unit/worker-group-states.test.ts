@@ -14,7 +14,7 @@ const LEGAL = new Set([
   'starting>ready', 'starting>failed', 'starting>stopped',
   'ready>stepping', 'ready>stopped',
   'stepping>ready', 'stepping>failed', 'stepping>stopped',
-  'failed>ready', 'failed>stopped',
+  'failed>starting', 'failed>ready', 'failed>stopped',
 ]);
 
 const isInternal = (err: unknown) => err instanceof MgpuError && err.code === 'E_INTERNAL' && err.exitCode === 1;
