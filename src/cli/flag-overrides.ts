@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { MgpuError } from '../shared/errors.ts';
 
-export function flagOverrides(argv: { gpus?: string; simulate?: number; backend?: string; runDir?: string }): string[] {
+export function flagOverrides(argv: { gpus?: string; simulate?: number; oversubscribe?: boolean; backend?: string; runDir?: string }): string[] {
   const sets: string[] = [];
   if (argv.gpus !== undefined) {
     const g = argv.gpus.trim();
@@ -15,6 +15,7 @@ export function flagOverrides(argv: { gpus?: string; simulate?: number; backend?
     if (!Number.isInteger(argv.simulate) || argv.simulate < 1) throw new MgpuError('E_USAGE', `--simulate ${argv.simulate}: expected a positive integer`);
     sets.push(`devices.simulate=${argv.simulate}`);
   }
+  if (argv.oversubscribe) sets.push('devices.oversubscribe=true');
   if (argv.backend !== undefined) sets.push(`devices.backend=${argv.backend}`);
   if (argv.runDir !== undefined) sets.push(`runDir=${JSON.stringify(path.resolve(argv.runDir))}`);
   return sets;

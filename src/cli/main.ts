@@ -33,6 +33,7 @@ function withDevices<T>(y: Argv<T>) {
     .positional('config', { type: 'string', describe: 'experiment file (YAML or JSON)', demandOption: true })
     .option('gpus', { type: 'string', describe: 'GPU ids to use, e.g. 0,1 (default: all visible)' })
     .option('simulate', { type: 'number', describe: 'run N simulated GPUs on the CPU' })
+    .option('oversubscribe', { type: 'boolean', describe: 'start more simulated GPUs than the machine holds (4 per core, ~256 MiB each)' })
     .option('backend', { type: 'string', choices: BACKEND_NAMES, describe: 'tfjs backend of the workers' })
     .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' });
 }

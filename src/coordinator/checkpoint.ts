@@ -103,7 +103,8 @@ export function findCheckpoint(target: string): string {
   return found[0];
 }
 
-export function readCheckpoint(dir: string, layout: ModelLayout): Checkpoint {
+/** A checkpoint's trainer-state.json, checked to be one. */
+export function readTrainerState(dir: string): TrainerState {
   let state: TrainerState;
   try {
     state = JSON.parse(fs.readFileSync(path.join(dir, STATE_FILE), 'utf8')) as TrainerState;
@@ -111,6 +112,11 @@ export function readCheckpoint(dir: string, layout: ModelLayout): Checkpoint {
     throw new MgpuError('E_USAGE', `cannot read ${path.join(dir, STATE_FILE)}: ${(err as Error).message}`);
   }
   if (state.format !== FORMAT || state.version !== 1) throw new MgpuError('E_USAGE', `${dir} is not an mgpu-train checkpoint (format ${state.format} version ${state.version})`);
+  return state;
+}
+
+export function readCheckpoint(dir: string, layout: ModelLayout): Checkpoint {
+  const state = readTrainerState(dir);
   const flat = flatten(layout.variables);
   const weights = readFlatWeights(path.join(dir, 'model.json'), layout);
   const opt = readFloats(path.join(dir, 'optimizer.bin'));

@@ -29,14 +29,15 @@ async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Sh
   }
 }
 
-export async function evaluate(s: Session, ds: Dataset, batch: number, loss: LossName, k: number): Promise<EvalResult> {
+/** `deadlineMs`: how long each chunk may take before a worker that has not answered is called stalled. */
+export async function evaluate(s: Session, ds: Dataset, batch: number, loss: LossName, k: number, deadlineMs: number): Promise<EvalResult> {
   const t = { n: 0, lossSum: 0, correct: 0, abs: 0, topK: 0 };
   const classes = sizeOf(s.group.layout.outputShape.slice(1) as number[]);
   await chunks(s, ds, batch, async (shards, _start, id) => {
     const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
     const replies = await s.group.all<EvaluatedMessage>((r) => ({
       type: 'eval', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion, topK: k,
-    }), 'eval', shards.map((sh) => sh.rank));
+    }), 'eval', shards.map((sh) => sh.rank), deadlineMs);
     for (const m of replies) {
       t.n += m.n;
       t.lossSum += m.lossSum;
@@ -57,7 +58,7 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, loss: Los
 }
 
 /** The model's outputs for every row of `ds`, in input order: float32 [count, ...outputShape]. */
-export async function predict(s: Session, ds: Dataset, batch: number): Promise<{ values: Float32Array; shape: number[] }> {
+export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs: number): Promise<{ values: Float32Array; shape: number[] }> {
   const outShape = s.group.layout.outputShape.slice(1) as number[];
   const per = sizeOf(outShape);
   const values = new Float32Array(ds.count * per);
@@ -65,7 +66,7 @@ export async function predict(s: Session, ds: Dataset, batch: number): Promise<{
     const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
     await s.group.all<PredictedMessage>((r) => ({
       type: 'predict', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion,
-    }), 'predict', shards.map((sh) => sh.rank));
+    }), 'predict', shards.map((sh) => sh.rank), deadlineMs);
     for (const sh of shards) {
       s.slab.read(s.layout.output[sh.rank], values.subarray((start + sh.start) * per, (start + sh.end) * per));
     }

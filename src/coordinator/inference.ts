@@ -13,6 +13,7 @@ import type { Dataset } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, predict, type EvalResult } from './evaluate.ts';
 import type { Progress } from './progress.ts';
+import { StartupRecovery } from './recovery.ts';
 import { openSession, runDevices } from './session.ts';
 
 export interface ModelSource {
@@ -41,9 +42,10 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
   const s = await openSession(cfg, await runDevices(cfg, out), {
     data: [evalSet], dataKeys: [cfg.data.eval ? 'data.eval' : 'data.evalFraction'], maxBatch: batch, initialWeights: weightsFrom(src),
+    onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
-    const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK);
+    const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000);
     out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${s.group.active.length} worker(s):`);
     out.line(`  samples   ${r.samples}`);
     out.line(`  loss      ${r.loss.toFixed(6)}`);
@@ -63,9 +65,11 @@ export async function runPredict(cfg: Config, out: Progress, src: ModelSource, i
   // Unlabeled rows: labels with zero values per row.
   const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source: input };
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
-  const s = await openSession(cfg, await runDevices(cfg, out), { data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src) });
+  const s = await openSession(cfg, await runDevices(cfg, out), {
+    data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src), onStartFailure: new StartupRecovery(cfg, out, 0).decide,
+  });
   try {
-    const { values, shape } = await predict(s, ds, batch);
+    const { values, shape } = await predict(s, ds, batch, cfg.reliability.stepTimeout * 1000);
     writeNpy(output, { dtype: 'float32', shape, data: values });
     out.line(`predicted ${count} rows with ${s.group.active.length} worker(s) → ${output} (float32 [${shape.join(', ')}])`);
     return { shape };

@@ -4,12 +4,59 @@
 //   reshard  the failed rank is retired and the survivors share the same global batch
 //   abort    the failure propagates: the loop checkpoints the last completed step and exits
 // After `recover` returns, the caller runs the failed step (or eval) again.
+// StartupRecovery does the same for a worker that fails to start (init, or the first attach):
+// restart counts in maxRestarts; reshard starts the run with the others when one is left; a rank
+// that fails to start twice with the same error is not retried (a model module that crashes the
+// process would fail forever), and the run ends with that error.
 import type { Config } from '../shared/config/types.ts';
 import { MgpuError, WorkerError } from '../shared/errors.ts';
+import type { WorkerDevice } from './devices.ts';
 import type { MetricsLog } from './metrics-log.ts';
 import type { Progress } from './progress.ts';
 import type { Session } from './session.ts';
 import { GroupFailure } from './worker-group.ts';
+
+export interface StartupFailure {
+  rank: number;
+  message: string;
+  action: 'restart' | 'reshard';
+}
+
+export class StartupRecovery {
+  /** Restarts used so far, those of a resumed checkpoint included. */
+  restarts: number;
+  /** What happened, for metrics.jsonl once it is open. */
+  readonly failures: StartupFailure[] = [];
+  private readonly lastReason = new Map<number, string>();
+
+  constructor(private readonly cfg: Config, private readonly out: Progress, restartsUsed: number) {
+    this.restarts = restartsUsed;
+  }
+
+  /** A WorkerGroup StartFailurePolicy: 'restart' or 'retire', or throws to end the run. */
+  readonly decide = (f: WorkerError, device: WorkerDevice): 'restart' | 'retire' => {
+    const policy = this.cfg.reliability.onWorkerFailure;
+    // A user-facing error raised in a worker (a bad model, a missing kernel) is no crash to retry.
+    if (f.code !== 'E_WORKER' || policy === 'abort') throw f;
+    this.out.line(`start-up: ${f.message}`);
+    if (this.lastReason.get(f.rank) === f.reason) {
+      this.out.line(`rank ${f.rank} failed to start twice with the same error; it is not retried`);
+      throw f;
+    }
+    this.lastReason.set(f.rank, f.reason);
+    if (policy === 'reshard') {
+      this.failures.push({ rank: f.rank, message: f.message, action: 'reshard' });
+      this.out.line(`rank ${f.rank} retired; the run starts with the other ranks`);
+      return 'retire';
+    }
+    const max = this.cfg.reliability.maxRestarts;
+    if (this.restarts >= max) throw new MgpuError('E_WORKER', `${f.message}; reliability.maxRestarts (${max}) restarts already used`, { hint: f.hint });
+    this.restarts++;
+    this.failures.push({ rank: f.rank, message: f.message, action: 'restart' });
+    this.out.line(`restarting rank ${f.rank} on ${device.label} (restart ${this.restarts} of ${max}) during start-up`);
+    return 'restart';
+  };
+}
 
 export class Recovery {
   constructor(

@@ -12,17 +12,18 @@ import type { Progress } from './progress.ts';
 import type { Session } from './session.ts';
 
 export function printHeader(out: Progress, cfg: Config, s: Session, devices: WorkerDevice[], plan: BatchPlan, train: Dataset, evalSet: Dataset | null, placement: string | null = null): void {
-  const sizes = shardSizes(cfg.training.batchSize, devices.length);
+  const active = s.group.active; // all ranks, unless one was retired at start-up (reshard)
+  const sizes = shardSizes(cfg.training.batchSize, active.length);
   const lo = Math.min(...sizes);
   const hi = Math.max(...sizes);
   const per = lo === hi ? `${lo}` : `${lo}-${hi}`;
   const params = s.flat.trainable.toLocaleString('en-US');
   out.line(`mgpu-train: ${cfg.name}`);
   // What each rank really computes on, as the worker reported it after starting its backend.
-  devices.forEach((d, r) => out.line(`  rank ${r}: ${d.label} -> ${computesOn(s.group.ready[r])}`));
+  devices.forEach((d, r) => out.line(`  rank ${r}: ${d.label} -> ${active.includes(r) ? computesOn(s.group.ready[r]) : 'retired: it failed to start'}`));
   if (placement) out.line(`  placement   ${placement}`);
   out.line(`  model       ${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`);
-  out.line(`  batch       global ${cfg.training.batchSize} = ${devices.length} worker(s) x ${per} per worker`);
+  out.line(`  batch       global ${cfg.training.batchSize} = ${active.length} worker(s) x ${per} per worker`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
   out.line(`  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`);
   const k = floatKernels();

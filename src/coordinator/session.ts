@@ -9,6 +9,7 @@ import { flatten, layoutHash, sizeOf, slabLayout as makeSlabLayout, type FlatLay
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
 import { Slab } from '../shared/slab.ts';
 import { rowBytes, type Dataset } from './data/rows.ts';
+import { checkSimulated, thisMachine, type Machine } from './capacity.ts';
 import { planDevices, type DevicePlan } from './device-plan.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
 import type { Progress } from './progress.ts';
@@ -16,7 +17,7 @@ import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
 import { rowFormat } from './row-format.ts';
 import { Stager } from './stager.ts';
-import { WorkerGroup } from './worker-group.ts';
+import { GroupFailure, WorkerGroup, type StartFailurePolicy } from './worker-group.ts';
 
 export interface Session {
   cfg: Config;
@@ -47,10 +48,15 @@ export interface Session {
 
 /**
  * The workers this run starts and the backend they run (src/coordinator/device-plan.ts); what
- * was decided is said here, and GPUs that go unused are said loudly.
+ * was decided is said here, and GPUs that go unused are said loudly. An N of simulated GPUs the
+ * machine cannot hold is refused here, before any worker starts.
  */
-export async function runDevices(cfg: Config, out: Progress): Promise<DevicePlan> {
+export async function runDevices(cfg: Config, out: Progress, machine: Machine = thisMachine()): Promise<DevicePlan> {
   const plan = await planDevices(cfg);
+  if (plan.devices.every((d) => d.simulated)) {
+    const warning = checkSimulated(plan.devices.length, machine, cfg.devices.oversubscribe);
+    if (warning) out.line(warning);
+  }
   for (const line of plan.notes) out.line(line);
   for (const line of plan.warnings) out.line(`\n!!! ${line}\n`);
   return plan;
@@ -62,12 +68,18 @@ export interface SessionOptions {
   maxBatch: number; // the largest global batch a step, eval or predict chunk will split
   /** Weights to start from (a checkpoint's), given the model layout; null: rank 0's freshly built model. */
   initialWeights: ((layout: ModelLayout) => Float32Array) | null;
+  /** Aborted (by Ctrl-C): stop spawning, kill the workers that started, throw the abort's reason. */
+  abort?: AbortSignal;
+  /** What to do with a worker that fails to start (reliability.onWorkerFailure); default: fail. */
+  onStartFailure?: StartFailurePolicy;
 }
 
 export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOptions): Promise<Session> {
   const devices = plan.devices;
   const slab = Slab.create(cfg.devices.shmDir);
   let group: WorkerGroup | null = null;
+  const killAll = () => group?.killAll();
+  opts.abort?.addEventListener('abort', killAll);
   try {
     group = await WorkerGroup.start(devices, slab, {
       backend: plan.backend,
@@ -76,7 +88,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,
-    }, cfg.reliability.stepTimeout * 1000);
+    }, cfg.reliability.stepTimeout * 1000, { abort: opts.abort, onFailure: opts.onStartFailure });
     const modelLayout = group.layout;
     const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]));
     const rows = rowsAll[0];
@@ -91,10 +103,24 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const rowIn = Math.max(...opts.data.map((ds) => rowBytes(ds.features) + rowBytes(ds.labels)));
     const rowOut = sizeOf(modelLayout.outputShape.slice(1) as number[]) * 4;
     const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
-    let layout = sized(Math.ceil(opts.maxBatch / devices.length));
-    slab.resize(layout, cfg.devices.shmDir);
+    let layout = sized(Math.ceil(opts.maxBatch / group.active.length));
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
-    await group.all((rank) => attachMessage(rank === 0 && initial === null), 'attach', group.active, group.startDeadlineMs);
+    for (;;) {
+      // The lowest active rank publishes the initial weights (rank 0 unless it was retired).
+      const writer = group.active[0];
+      layout = sized(Math.ceil(opts.maxBatch / group.active.length));
+      slab.resize(layout, cfg.devices.shmDir);
+      try {
+        await group.all((rank) => attachMessage(rank === writer && initial === null), 'attach', group.active, group.startDeadlineMs);
+        break;
+      } catch (err) {
+        // A worker that fails here failed to start, as in init: restarted or retired, then
+        // every rank attaches again (to a slab sized for the survivors).
+        if (!(err instanceof GroupFailure) || opts.abort?.aborted) throw err instanceof GroupFailure ? err.failures[0] : err;
+        for (const f of err.failures) await group.recoverStart(f, opts.onStartFailure, opts.abort);
+      }
+    }
+    opts.abort?.throwIfAborted();
 
     const inPlace = slab.floats(layout.weights, flat.total);
     const weights = inPlace ? null : new SharedArrayBuffer(flat.total * 4);
@@ -129,7 +155,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
         layout = bigger;
         session.layout = bigger;
         session.stager = new Stager(slab, bigger);
-        await g.all(() => attachMessage(false), 'attach (reshard)');
+        await g.all(() => attachMessage(false), 'attach (reshard)', g.active, g.startDeadlineMs);
       },
       async withWeights<T>(w: Float32Array, fn: () => Promise<T>): Promise<T> {
         const saved = master.slice();
@@ -157,6 +183,8 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
   } catch (err) {
     await group?.stop();
     slab.close();
-    throw err;
+    throw opts.abort?.aborted ? opts.abort.reason : err;
+  } finally {
+    opts.abort?.removeEventListener('abort', killAll);
   }
 }

@@ -20,19 +20,20 @@ import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import { assignShards, type Shard } from '../shared/shard.ts';
 import { BatchPlan } from './batch-plan.ts';
-import { checkpointDir, checkResumable, findCheckpoint, pruneCheckpoints, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
+import { checkpointDir, checkResumable, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
 import type { Progress } from './progress.ts';
 import { ArrivalSum } from './reduce/arrival-sum.ts';
+import type { ReduceResult } from './reduce/reduce-pool.ts';
 import { averageState } from './reduce/average-state.ts';
-import { Recovery } from './recovery.ts';
+import { Recovery, StartupRecovery } from './recovery.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
 import { openSession, runDevices, type Session } from './session.ts';
-import type { SignalWatch } from './signals.ts';
+import { Interrupted, noSignals, type SignalWatch } from './signals.ts';
 import { stageAhead, type StageAhead } from './stage-ahead.ts';
 import { StepDeadline } from './step-deadline.ts';
 
@@ -58,24 +59,41 @@ export interface TrainResult {
 
 export async function train(cfg: Config, out: Progress, opts: TrainOptions = {}): Promise<TrainResult> {
   // ---- setup -------------------------------------------------------------------------------
+  // First: an N of simulated GPUs the machine cannot hold, or a GPU that cannot be used, is refused at once.
+  const devicePlan = await runDevices(cfg, out);
+  const devices = devicePlan.devices;
   const { train: trainSet, eval: evalSet } = await loadSplits(cfg);
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
   const evalBatch = cfg.eval.batchSize ?? B;
-  const devicePlan = await runDevices(cfg, out);
-  const devices = devicePlan.devices;
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
+  const signals = opts.signals ?? noSignals;
+  // A worker that fails to start is restarted (within the maxRestarts the run has left) or retired.
+  const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts ?? 0 : 0);
   let ckpt: Checkpoint | null = null;
-  const s = await openSession(cfg, devicePlan, {
-    data: evalSet ? [trainSet, evalSet] : [trainSet],
-    dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
-    maxBatch: Math.max(B, evalBatch),
-    initialWeights: resumeDir ? (layout) => {
-      ckpt = readCheckpoint(resumeDir, layout);
-      checkResumable(ckpt.state, cfg, layout);
-      return ckpt.weights;
-    } : null,
-  });
+  let s: Session;
+  try {
+    // A Ctrl-C while the workers spawn and load stops the start-up at once.
+    s = await signals.duringStartup((abort) => openSession(cfg, devicePlan, {
+      data: evalSet ? [trainSet, evalSet] : [trainSet],
+      dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
+      maxBatch: Math.max(B, evalBatch),
+      initialWeights: resumeDir ? (layout) => {
+        ckpt = readCheckpoint(resumeDir, layout);
+        checkResumable(ckpt.state, cfg, layout);
+        return ckpt.weights;
+      } : null,
+      abort,
+      onStartFailure: startup.decide,
+    }));
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    out.line(`stopped by ${err.signal} during start-up, before any step; no worker is left`);
+    return {
+      runDir: cfg.runDir, modelPath: null, steps: 0, finalLoss: NaN, eval: null, weights: new Float32Array(0), ema: null,
+      interrupted: err.signal, skippedSteps: [], restarts: startup.restarts,
+    };
+  }
   const resumed = ckpt as Checkpoint | null;
   if (resumed) {
     s.slots.forEach((slot, k) => slot.set(resumed.slots[k]));
@@ -87,7 +105,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   fs.mkdirSync(cfg.runDir, { recursive: true });
   fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
   const metrics = new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null);
-  const recovery = new Recovery(s, cfg, out, metrics, resumed?.state.restarts ?? 0, Math.max(B, evalBatch));
+  for (const f of startup.failures) metrics.write({ type: 'failure', step: startStep, ranks: [f.rank], message: f.message, action: f.action });
+  const recovery = new Recovery(s, cfg, out, metrics, startup.restarts, Math.max(B, evalBatch));
   const recover = (err: unknown, step: number) => recovery.recover(err, step);
   printHeader(out, cfg, s, devices, plan, trainSet, evalSet, devicePlan.placement);
   if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
@@ -106,7 +125,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     let r: EvalResult;
     for (;;) {
       try {
-        const run = () => evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK);
+        // An eval chunk has stepTimeout, as a step has before it is timed (chunks differ in size).
+        const run = () => evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000);
         r = cfg.eval.useEma ? await s.withWeights(s.ema!, run) : await run();
         break;
       } catch (err) {
@@ -124,7 +144,6 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   // that a worker has left.
   const spareCore = (): boolean => s.group.active.length < os.availableParallelism();
   const staged = stagedBatches(s, trainSet);
-  const signals = opts.signals ?? { requested: () => null, onStopNow: () => {}, dispose: () => {} };
   signals.onStopNow(() => s.group.killAll());
   const window = newWindow();
   let completed = startStep;
@@ -175,32 +194,20 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
           staged.stage(step, batch.indices, shards);
         }
       }
-      next.check();
       const t2 = performance.now();
       deadline.record(t2 - t1);
       lastLoss = replies.reduce((a, m) => a + m.lossSum, 0) / n;
       // ---- e) reduce + apply (not when a rank's loss or gradient is NaN or infinite) ---------
-      const bad = replies.filter((m) => !m.finite).map((m) => m.rank);
-      if (bad.length) {
-        const what = `step ${step}: non-finite loss or gradient from rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}`;
-        if (cfg.reliability.onNonFinite === 'stop') {
-          throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
-        }
+      const done = await finishStep(s, step, n, shards, replies, early, next, (what, bad) => {
         skippedSteps.push(step);
         metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
         out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
+      });
+      if (done === null) {
         completed = step + 1;
         continue;
       }
-      const lr = learningRateAt(cfg.optimizer.learningRate, cfg.schedule, step);
-      const { remaining, continuing } = await early.settle();
-      const reduced = await s.pool.run(remaining, continuing, lr, step + 1);
-      // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
-      const stateChanged = replies.filter((m) => m.stateChanged).length;
-      if (stateChanged !== 0 && stateChanged !== replies.length) {
-        throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${replies.length} ranks changed their non-trainable weights`);
-      }
-      if (stateChanged) averageState(s, shards, n, step + 1);
+      const { reduced, lr, stateChanged } = done;
       // ---- f) publish ------------------------------------------------------------------------
       s.weightsVersion++;
       if (stateChanged) s.stateVersion++;
@@ -250,6 +257,45 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       runDir: cfg.runDir, modelPath, steps: completed, finalLoss: lastLoss, eval: ev, weights: s.master.slice(),
       ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts,
     };
+  }
+}
+
+/**
+ * The end of a gathered step: the next batch's staging is checked, then the step is reduced and
+ * applied, or skipped when a rank's loss or gradient is not finite (reliability.onNonFinite:
+ * skip; `stop` throws E_NONFINITE). Returns null for a skipped step. On every path -- reduced,
+ * skipped, stopped or failed -- the sums `early` began as the replies arrived are settled before
+ * it returns: with the reduce in the thread pool, an accumulate task still running would write
+ * the sum while the next step (or this one, run again) builds it anew.
+ */
+export async function finishStep(
+  s: Session, step: number, n: number, shards: Shard[], replies: GradsMessage[], early: ArrivalSum, next: StageAhead,
+  onSkip: (what: string, ranks: number[]) => void,
+): Promise<{ reduced: ReduceResult; lr: number; stateChanged: boolean } | null> {
+  const cfg = s.cfg;
+  try {
+    next.check();
+    const bad = replies.filter((m) => !m.finite).map((m) => m.rank);
+    if (bad.length) {
+      const what = `step ${step}: non-finite loss or gradient from rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}`;
+      if (cfg.reliability.onNonFinite === 'stop') {
+        throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
+      }
+      onSkip(what, bad);
+      return null;
+    }
+    const lr = learningRateAt(cfg.optimizer.learningRate, cfg.schedule, step);
+    const { remaining, continuing } = await early.settle();
+    const reduced = await s.pool.run(remaining, continuing, lr, step + 1);
+    // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
+    const stateChanged = replies.filter((m) => m.stateChanged).length;
+    if (stateChanged !== 0 && stateChanged !== replies.length) {
+      throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${replies.length} ranks changed their non-trainable weights`);
+    }
+    if (stateChanged) averageState(s, shards, n, step + 1);
+    return { reduced, lr, stateChanged: stateChanged !== 0 };
+  } finally {
+    await early.settle().catch(() => {}); // a no-op once reduced; a failed sum's error is the reduce's to report
   }
 }
 

@@ -47,10 +47,12 @@ export class DataError extends MgpuError {
 export class WorkerError extends MgpuError {
   readonly rank: number;
   readonly phase: string;
+  readonly reason: string; // what went wrong, without the rank, GPU and phase
   constructor(rank: number, gpu: string, phase: string, message: string, opts: { hint?: string; stack?: string; exitCode?: number } = {}) {
     super('E_WORKER', `worker rank ${rank} (GPU ${gpu}) failed in ${phase}: ${message}`, { hint: opts.hint, exitCode: opts.exitCode });
     this.rank = rank;
     this.phase = phase;
+    this.reason = message;
     if (opts.stack) this.stack = opts.stack;
   }
 }

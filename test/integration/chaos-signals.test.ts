@@ -94,9 +94,34 @@ test('Ctrl-C during setup (workers still loading): exit 130, no checkpoint, no w
   const r = await cli.done;
   t.diagnostic(r.stdout.split('\n').filter((l) => /SIGINT/.test(l)).join(' | '));
   assert.equal(r.code, 130, r.stderr);
-  assert.match(r.stdout, /stopped by SIGINT after step 0\n/);
+  assert.match(r.stdout, /stopped by SIGINT during start-up, before any step; no worker is left\n/);
   assert.deepEqual(checkpointSteps(runDir), []);
   await waitFor(() => workers.every((p) => !isAlive(p)), 10_000, 'the workers to exit');
+});
+
+test('Ctrl-C while the workers build a model that never comes: exit 130 at once, every worker killed', async (t) => {
+  const hangs = path.join(dir, 'never-built.mjs');
+  fs.writeFileSync(hangs, 'export default () => new Promise(() => {});\n');
+  const stuck = writeConfigFile(dir, 'never-built', {
+    model: { module: hangs }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'never', 20, 'onehot', 8) },
+    training: { batchSize: 4, steps: 2 }, optimizer: { name: 'sgd' }, reliability: { stepTimeout: 30 },
+  });
+  const cli = startCli(['train', stuck, ...base, '--run-dir', path.join(dir, 'runs', 'never-built')]);
+  const workers = await waitFor(() => {
+    const w = [...workerPids(cli.child.pid!).values()];
+    return w.length === 2 ? w : null;
+  }, 30_000, 'the workers to start');
+  const t0 = Date.now();
+  process.kill(cli.child.pid!, 'SIGINT');
+  const r = await cli.done;
+  const secs = (Date.now() - t0) / 1000;
+  t.diagnostic(`exit ${r.code} ${secs.toFixed(1)} s after SIGINT: ${r.stdout.split('\n').filter((l) => /SIGINT/.test(l)).join(' | ')}`);
+  assert.equal(r.code, 130, r.stderr);
+  assert.ok(secs < 20, `took ${secs} s to stop (start-up deadline 30 s)`);
+  assert.match(r.stdout, /SIGINT: stopping the start-up; the workers that started are killed\n/);
+  assert.match(r.stdout, /stopped by SIGINT during start-up, before any step; no worker is left\n/);
+  assert.doesNotMatch(r.stderr, /error/);
+  assert.ok(workers.every((p) => !isAlive(p)), `workers ${workers} still alive after the CLI exited`);
 });
 
 test('a second Ctrl-C stops at once, even while a worker hangs in its step: exit 130, every worker killed', async (t) => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { SignalWatch } from '../../src/coordinator/signals.ts';
+import { noSignals, type SignalWatch } from '../../src/coordinator/signals.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { buildConfig, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
@@ -25,7 +25,7 @@ const raw = (runDir: string, kind: 'batchnorm' | 'mlp' = 'batchnorm') => ({
 function interruptAfter(after: number): { signals: SignalWatch; progress: typeof silent } {
   let stop = false;
   return {
-    signals: { requested: () => (stop ? 'SIGINT' : null), onStopNow() {}, dispose() {} },
+    signals: { ...noSignals, requested: () => (stop ? 'SIGINT' : null) },
     progress: { ...silent, step: (done: number) => { if (done >= after) stop = true; } },
   };
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { SignalWatch } from '../../src/coordinator/signals.ts';
+import { noSignals, type SignalWatch } from '../../src/coordinator/signals.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { needWebgpu, webgpuConfig } from '../helpers/webgpu.ts';
@@ -20,7 +20,7 @@ test('webgpu, 2 workers: interrupted after step 6 and resumed, bit-identical to 
   if (!(await needWebgpu(t))) return;
   const full = await train(webgpuConfig(dir, raw(path.join(dir, 'full')), 2), silent);
   let stop = false;
-  const signals: SignalWatch = { requested: () => (stop ? 'SIGINT' : null), onStopNow() {}, dispose() {} };
+  const signals: SignalWatch = { ...noSignals, requested: () => (stop ? 'SIGINT' : null) };
   const cutDir = path.join(dir, 'cut');
   const first = await train(webgpuConfig(dir, raw(cutDir), 2), { ...silent, step: (done: number) => void (stop = done >= 6) }, { signals });
   assert.equal(first.interrupted, 'SIGINT');

@@ -28,7 +28,7 @@ test('a minimal config gets every default', () => {
       weightDecay: 0.01, decay: 0.9, centered: false, initialAccumulatorValue: 0.1,
     },
     schedule: { name: 'constant', decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 },
-    devices: { gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm', replaceWasmKernels: true, workersPerGpu: 1, allowSoftwareAdapter: false, allowUnpinned: false },
+    devices: { gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm', replaceWasmKernels: true, workersPerGpu: 1, allowSoftwareAdapter: false, allowUnpinned: false, oversubscribe: false },
     log: { every: 10 },
     eval: { every: 0, batchSize: null, topK: 5, useEma: false },
     checkpoint: { every: 0, keep: 3 },

@@ -45,6 +45,7 @@ export function scheduleDefaults(name: ScheduleName): ScheduleConfig {
 
 export const DEVICES_DEFAULTS: DevicesConfig = {
   gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm', replaceWasmKernels: true, workersPerGpu: 1, allowSoftwareAdapter: false, allowUnpinned: false,
+  oversubscribe: false,
 };
 export const LOG_DEFAULTS = { every: 10 };
 export const EVAL_DEFAULTS = { every: 0, batchSize: null, topK: 5, useEma: false };

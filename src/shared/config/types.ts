@@ -99,6 +99,8 @@ export interface DevicesConfig {
   // webgpu: when a worker cannot be pinned to its own GPU (no device-select layer, or it chose
   // another device), run anyway with every worker on the default adapter; default false (exit 2).
   allowUnpinned: boolean;
+  // Start simulated GPUs beyond what the machine holds (4 per core, ~256 MiB each); default false.
+  oversubscribe: boolean;
 }
 
 export interface ModelConfig {

@@ -284,6 +284,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     workersPerGpu: dev.opt('workersPerGpu', int(1), DEVICES_DEFAULTS.workersPerGpu),
     allowSoftwareAdapter: dev.opt('allowSoftwareAdapter', bool, DEVICES_DEFAULTS.allowSoftwareAdapter),
     allowUnpinned: dev.opt('allowUnpinned', bool, DEVICES_DEFAULTS.allowUnpinned),
+    oversubscribe: dev.opt('oversubscribe', bool, DEVICES_DEFAULTS.oversubscribe),
   };
   // Simulated GPUs are workers on one CPU backend: a GPU list or the GPU backend would go unused.
   if (devices.simulate > 0 && devices.gpus !== 'all') {
