@@ -15,6 +15,8 @@ import { makeProgress } from '../coordinator/progress.ts';
 import { report } from '../coordinator/report/index.ts';
 import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
 import { train } from '../coordinator/train.ts';
+import { openCluster, type Cluster } from '../coordinator/cluster.ts';
+import { launchedSize } from '../shared/mpi.ts';
 import { flagOverrides } from './flag-overrides.ts';
 
 const EXAMPLE = `Examples:
@@ -48,14 +50,18 @@ async function main(): Promise<void> {
     async (argv) => {
       const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
       const resume = argv.resume === undefined ? null : argv.resume === '' ? cfg.runDir : argv.resume;
-      const progress = makeProgress(cfg.log.every);
+      // Under mpirun/srun with several processes, this coordinator is one machine of several:
+      // rank 0 speaks for the run, the others print only their errors.
+      cluster = openCluster(cfg.reliability.stepTimeout * 1000);
+      const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
       const signals = watchSignals((text) => progress.line(text));
       try {
-        const result = await train(cfg, progress, { resume, signals });
+        const result = await train(cfg, progress, { resume, signals, cluster });
         if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
       } finally {
         signals.dispose();
       }
+      cluster.close();
     })
     .command('eval <config>', 'evaluate a checkpoint or model on the eval data, sharded over the workers', (y) => withDevices(y)
       .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory (its newest checkpoint) or a model directory' })
@@ -107,9 +113,22 @@ async function main(): Promise<void> {
     .parseAsync();
 }
 
+let cluster = null as Cluster | null;
+const quietProgress = { step() {}, line() {}, done() {} };
+
 try {
+  const launch = launchedSize();
+  const command = process.argv[2];
+  if (launch && launch.size > 1 && command !== 'train') {
+    throw new MgpuError('E_USAGE', `${command ?? 'this command'} runs on one machine, but an MPI launcher started ${launch.size} processes (${launch.by})`, {
+      hint: 'only `train` runs on several machines; run eval, predict, report and devices without mpirun',
+    });
+  }
   await main();
 } catch (err) {
-  console.error(formatError(err));
+  const where = cluster && cluster.size > 1 ? ` [${cluster.where(cluster.rank)}]` : '';
+  console.error(formatError(err) + where);
   process.exitCode = err instanceof MgpuError ? err.exitCode : 1;
+  // MPI cannot go on without this rank: end the whole job rather than leave the others waiting.
+  if (cluster && cluster.size > 1) cluster.abort(Number(process.exitCode));
 }

@@ -4,7 +4,7 @@
 import type { LossName } from '../shared/config/types.ts';
 import { sizeOf } from '../shared/layout.ts';
 import type { EvaluatedMessage, PredictedMessage } from '../shared/protocol.ts';
-import { assignShards, type Shard } from '../shared/shard.ts';
+import type { Shard } from '../shared/shard.ts';
 import type { Dataset } from './data/rows.ts';
 import type { Session } from './session.ts';
 
@@ -23,7 +23,7 @@ async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Sh
   for (let start = 0; start < ds.count; start += batch) {
     const size = Math.min(batch, ds.count - start);
     const indices = new Uint32Array(size).map((_, i) => start + i);
-    const shards = assignShards(size, s.group.active);
+    const shards = s.shards(size);
     s.stager.stage(ds, indices, shards, 0);
     await visit(shards, start, chunk++);
   }
@@ -46,6 +46,10 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, loss: Los
       t.topK += m.topKCorrect;
     }
   });
+  // Several machines: each evaluated its workers' rows of every chunk; the sums are added up.
+  const sums = new Float64Array([t.n, t.lossSum, t.correct, t.abs, t.topK]);
+  await s.cluster.sum(sums, 'the evaluation sums');
+  [t.n, t.lossSum, t.correct, t.abs, t.topK] = sums as unknown as number[];
   const classed = loss !== 'meanSquaredError';
   return {
     samples: t.n,

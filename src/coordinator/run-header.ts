@@ -13,7 +13,9 @@ import type { Session } from './session.ts';
 
 export function printHeader(out: Progress, cfg: Config, s: Session, devices: WorkerDevice[], plan: BatchPlan, train: Dataset, evalSet: Dataset | null, placement: string | null = null): void {
   const active = s.group.active; // all ranks, unless one was retired at start-up (reshard)
-  const sizes = shardSizes(cfg.training.batchSize, active.length);
+  const c = s.cluster;
+  const total = c.size > 1 ? c.workers.reduce((a, b) => a + b, 0) : active.length; // every machine's workers
+  const sizes = shardSizes(cfg.training.batchSize, total);
   const lo = Math.min(...sizes);
   const hi = Math.max(...sizes);
   const per = lo === hi ? `${lo}` : `${lo}-${hi}`;
@@ -22,8 +24,9 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   // What each rank really computes on, as the worker reported it after starting its backend.
   devices.forEach((d, r) => out.line(`  rank ${r}: ${d.label} -> ${active.includes(r) ? computesOn(s.group.ready[r]) : 'retired: it failed to start'}`));
   if (placement) out.line(`  placement   ${placement}`);
+  if (c.size > 1) out.line(`  machines    ${c.size} over MPI: ${c.workers.map((w, r) => `${c.where(r)} ${w} worker${w === 1 ? '' : 's'}`).join(', ')}; this is rank 0`);
   out.line(`  model       ${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`);
-  out.line(`  batch       global ${cfg.training.batchSize} = ${active.length} worker(s) x ${per} per worker`);
+  out.line(`  batch       global ${cfg.training.batchSize} = ${total} worker(s)${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
   out.line(`  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`);
   const k = floatKernels();

@@ -7,9 +7,11 @@ import type { Config } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { flatten, layoutHash, sizeOf, slabLayout as makeSlabLayout, type FlatLayout, type ModelLayout, type SlabLayout } from '../shared/layout.ts';
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
+import type { Shard } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
 import { rowBytes, type Dataset } from './data/rows.ts';
 import { checkSimulated, thisMachine, type Machine } from './capacity.ts';
+import { soloCluster, type Cluster } from './cluster.ts';
 import { planDevices, type DevicePlan } from './device-plan.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
 import type { Progress } from './progress.ts';
@@ -22,6 +24,10 @@ import { GroupFailure, WorkerGroup, type StartFailurePolicy } from './worker-gro
 export interface Session {
   cfg: Config;
   group: WorkerGroup;
+  /** The machines of the run: one, or several under an MPI launcher (cluster.ts). */
+  cluster: Cluster;
+  /** The rows of a batch of n that each active local rank computes (split over every machine's workers). */
+  shards(n: number): Shard[];
   slab: Slab;
   layout: SlabLayout;
   flat: FlatLayout;
@@ -72,6 +78,8 @@ export interface SessionOptions {
   abort?: AbortSignal;
   /** What to do with a worker that fails to start (reliability.onWorkerFailure); default: fail. */
   onStartFailure?: StartFailurePolicy;
+  /** Default: this machine alone. */
+  cluster?: Cluster;
 }
 
 export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOptions): Promise<Session> {
@@ -144,8 +152,10 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     };
     const pool = new ReducePool(shared, os.availableParallelism(), cfg.training.clipNorm);
     const g = group;
+    const cluster = opts.cluster ?? soloCluster();
     const session: Session = {
-      cfg, group: g, slab, layout, flat, rows, stager: new Stager(slab, layout), master, slots, ema, pool, weightsVersion: 0, stateVersion: 0,
+      cfg, group: g, cluster, slab, layout, flat, rows, stager: new Stager(slab, layout), master, slots, ema, pool, weightsVersion: 0, stateVersion: 0,
+      shards: (n) => cluster.shards(n, g.active),
       attachMessage: () => attachMessage(false),
       async growInputs(rowsPerRank: number) {
         const bigger = sized(rowsPerRank);

@@ -9,6 +9,7 @@
 //   f) publish   weightsVersion++ (stateVersion++ if non-trainables changed): each worker
 //                reloads what changed before its next step
 //   g) log / eval / checkpoint at their intervals; stop here after Ctrl-C
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,8 +19,10 @@ import type { Config } from '../shared/config/types.ts';
 import { MgpuError, WorkerError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
-import { assignShards, type Shard } from '../shared/shard.ts';
+import type { Shard } from '../shared/shard.ts';
+import { layoutHash } from '../shared/layout.ts';
 import { BatchPlan } from './batch-plan.ts';
+import { configHash, soloCluster, type Cluster } from './cluster.ts';
 import { checkpointDir, checkResumable, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
@@ -38,6 +41,8 @@ import { stageAhead, type StageAhead } from './stage-ahead.ts';
 import { StepDeadline } from './step-deadline.ts';
 
 export interface TrainOptions {
+  /** The machines of the run (cluster.ts); default: this machine alone. */
+  cluster?: Cluster;
   /** --resume: a run directory (its newest checkpoint) or a checkpoint directory. */
   resume?: string | null;
   /** Ctrl-C / SIGTERM, watched by the CLI: the loop stops after the step in progress. */
@@ -68,6 +73,14 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const evalBatch = cfg.eval.batchSize ?? B;
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
   const signals = opts.signals ?? noSignals;
+  const cluster = opts.cluster ?? soloCluster();
+  if (cluster.size > 1 && cfg.reliability.onWorkerFailure === 'reshard') {
+    throw new MgpuError('E_CONFIG', 'reliability.onWorkerFailure: reshard changes how a batch is split, which the other machines cannot follow', {
+      hint: 'use restart (or abort) when training on several machines',
+    });
+  }
+  // Several machines: rank 0 alone writes the run directory (config, metrics, checkpoints, model).
+  const lead = cluster.rank === 0;
   // A worker that fails to start is restarted (within the maxRestarts the run has left) or retired.
   const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts ?? 0 : 0);
   let ckpt: Checkpoint | null = null;
@@ -85,6 +98,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       } : null,
       abort,
       onStartFailure: startup.decide,
+      cluster,
     }));
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err;
@@ -101,10 +115,20 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   }
   const startStep = resumed?.state.step ?? 0;
   const skippedSteps = [...(resumed?.state.skippedSteps ?? [])];
+  // Every machine runs the same config and code and built the same model; each learns how many
+  // workers the others have (a batch is split over all of them).
+  try {
+    await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
+  } catch (err) {
+    await s.close();
+    throw err;
+  }
 
-  fs.mkdirSync(cfg.runDir, { recursive: true });
-  fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
-  const metrics = new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null);
+  if (lead) {
+    fs.mkdirSync(cfg.runDir, { recursive: true });
+    fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
+  }
+  const metrics = lead ? new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null) : noMetrics();
   for (const f of startup.failures) metrics.write({ type: 'failure', step: startStep, ranks: [f.rank], message: f.message, action: f.action });
   const recovery = new Recovery(s, cfg, out, metrics, startup.restarts, Math.max(B, evalBatch));
   const recover = (err: unknown, step: number) => recovery.recover(err, step);
@@ -113,9 +137,10 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
 
   const saveCheckpoint = (completed: number): string => {
     const dir = checkpointDir(cfg.runDir, completed);
+    if (!lead) return dir;
     writeCheckpoint(dir, s.group.layout, {
       format: 'mgpu-train-checkpoint', version: 1, step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch),
-      seed: cfg.training.seed, batchSize: B, workers: s.group.active.length, backend: s.group.backend, optimizer: cfg.optimizer, ema: cfg.training.ema,
+      seed: cfg.training.seed, batchSize: B, workers: cluster.workers.reduce((a, b) => a + b, 0), backend: s.group.backend, optimizer: cfg.optimizer, ema: cfg.training.ema,
       skippedSteps, restarts: recovery.restarts, variables: s.group.layout.variables, config: cfg, savedAt: new Date().toISOString(),
     }, s.master, s.slots, s.ema);
     pruneCheckpoints(cfg.runDir, cfg.checkpoint.keep);
@@ -151,14 +176,17 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   let stepMs = 0; // smoothed, for the progress line
   let epoch = Math.floor(startStep / plan.stepsPerEpoch);
   try {
-    for (let step = startStep; step < plan.totalSteps && !signals.requested(); step++) {
+    // Several machines stop after the same step: a stop request is summed with each step's loss.
+    let stopAgreed = false;
+    const stopping = () => (cluster.size > 1 ? stopAgreed : signals.requested() !== null);
+    for (let step = startStep; step < plan.totalSteps && !stopping(); step++) {
       const t0 = performance.now();
       // ---- a) plan ---------------------------------------------------------------------------
       const batch = plan.batchAt(step);
       epoch = batch.epoch;
       const n = batch.indices.length;
       const slot = (step % 2) as 0 | 1;
-      let shards = assignShards(n, s.group.active);
+      let shards = s.shards(n);
       // ---- b) stage (usually done already: the previous step staged this batch) -------------
       if (!staged.matches(step, shards)) staged.stage(step, batch.indices, shards);
       const t1 = performance.now();
@@ -173,7 +201,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         // must not take a core from a computing worker.
         const ahead = (next = stageAhead(step + 1 < plan.totalSteps ? () => {
           const b = plan.batchAt(step + 1);
-          staged.stage(step + 1, b.indices, assignShards(b.indices.length, s.group.active));
+          staged.stage(step + 1, b.indices, s.shards(b.indices.length));
         } : null));
         const arrivals = early;
         const gathering = s.group.all<GradsMessage>((r) => {
@@ -190,15 +218,23 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         } catch (err) {
           await early.settle().catch(() => {}); // nothing may still write the sum when the step reruns
           await recover(err, step);
-          shards = assignShards(n, s.group.active);
+          shards = s.shards(n);
           staged.stage(step, batch.indices, shards);
         }
       }
       const t2 = performance.now();
       deadline.record(t2 - t1);
-      lastLoss = replies.reduce((a, m) => a + m.lossSum, 0) / n;
+      // What every machine must agree on: the loss, ranks with a non-finite result, the ranks
+      // that changed their BatchNorm statistics, a stop request (a no-op on one machine).
+      const agreed = new Float64Array([
+        replies.reduce((a, m) => a + m.lossSum, 0), replies.filter((m) => !m.finite).length,
+        replies.filter((m) => m.stateChanged).length, replies.length, signals.requested() ? 1 : 0,
+      ]);
+      await cluster.sum(agreed, `step ${step}: the loss`);
+      stopAgreed = agreed[4]! > 0;
+      lastLoss = agreed[0]! / n;
       // ---- e) reduce + apply (not when a rank's loss or gradient is NaN or infinite) ---------
-      const done = await finishStep(s, step, n, shards, replies, early, next, (what, bad) => {
+      const done = await finishStep(s, step, n, shards, replies, early, next, { nonFinite: agreed[1]!, stateChanged: agreed[2]!, ranks: agreed[3]! }, (what, bad) => {
         skippedSteps.push(step);
         metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
         out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
@@ -224,7 +260,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       if (cfg.checkpoint.every > 0 && completed % cfg.checkpoint.every === 0 && !last) saveCheckpoint(completed);
     }
     out.done();
-    const interrupted = signals.requested();
+    const interrupted = stopping() ? signals.requested() ?? 'SIGTERM' : null;
     if (interrupted) {
       const saved = completed > startStep ? `; checkpoint in ${saveCheckpoint(completed)} (continue with --resume)` : '';
       out.line(`stopped by ${interrupted} after step ${completed}${saved}`);
@@ -232,10 +268,13 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     }
     // ---- end: evaluate, save -----------------------------------------------------------------
     const finalEval = evalSet ? await runEval(completed, epoch) : null;
+    await checkSameWeights(s);
     saveCheckpoint(completed);
     const modelPath = path.join(cfg.runDir, 'final', 'model.json');
-    writeLayersModel(path.dirname(modelPath), s.group.layout, s.master);
-    if (s.ema) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, s.ema);
+    if (lead) {
+      writeLayersModel(path.dirname(modelPath), s.group.layout, s.master);
+      if (s.ema) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, s.ema);
+    }
     out.line(`model saved to ${modelPath}${s.ema ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; load it with tf.loadLayersModel`);
     return result(modelPath, finalEval, null);
   } catch (err) {
@@ -270,14 +309,19 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
  */
 export async function finishStep(
   s: Session, step: number, n: number, shards: Shard[], replies: GradsMessage[], early: ArrivalSum, next: StageAhead,
+  everywhere: { nonFinite: number; stateChanged: number; ranks: number },
   onSkip: (what: string, ranks: number[]) => void,
 ): Promise<{ reduced: ReduceResult; lr: number; stateChanged: boolean } | null> {
   const cfg = s.cfg;
+  const c = s.cluster;
   try {
     next.check();
     const bad = replies.filter((m) => !m.finite).map((m) => m.rank);
-    if (bad.length) {
-      const what = `step ${step}: non-finite loss or gradient from rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}`;
+    if (everywhere.nonFinite > 0) {
+      const mine = bad.length ? `rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}` : '';
+      const what = c.size === 1
+        ? `step ${step}: non-finite loss or gradient from ${mine}`
+        : `step ${step}: non-finite loss or gradient from ${everywhere.nonFinite} worker(s) of the cluster${mine ? ` (here: ${mine} on ${c.where(c.rank)})` : ''}`;
       if (cfg.reliability.onNonFinite === 'stop') {
         throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
       }
@@ -286,17 +330,40 @@ export async function finishStep(
     }
     const lr = learningRateAt(cfg.optimizer.learningRate, cfg.schedule, step);
     const { remaining, continuing } = await early.settle();
-    const reduced = await s.pool.run(remaining, continuing, lr, step + 1);
+    const reduced = c.size === 1
+      ? await s.pool.run(remaining, continuing, lr, step + 1)
+      : await s.pool.runCombined(remaining, continuing, lr, step + 1, async (gradSum) => {
+        await c.arrive(step); // rank 0 names a machine that does not reach the allreduce in time
+        await c.sum(gradSum, `step ${step}: the gradient allreduce`);
+      });
     // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
-    const stateChanged = replies.filter((m) => m.stateChanged).length;
-    if (stateChanged !== 0 && stateChanged !== replies.length) {
-      throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${replies.length} ranks changed their non-trainable weights`);
+    const stateChanged = everywhere.stateChanged;
+    if (stateChanged !== 0 && stateChanged !== everywhere.ranks) {
+      throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${everywhere.ranks} ranks changed their non-trainable weights`);
     }
-    if (stateChanged) averageState(s, shards, n, step + 1);
+    if (stateChanged) await averageState(s, shards, n, step + 1);
     return { reduced, lr, stateChanged: stateChanged !== 0 };
   } finally {
     await early.settle().catch(() => {}); // a no-op once reduced; a failed sum's error is the reduce's to report
   }
+}
+
+/** Several machines must end with the same weights, bit for bit: their hashes are compared. */
+async function checkSameWeights(s: Session): Promise<void> {
+  if (s.cluster.size === 1) return;
+  const mine = createHash('sha256').update(new Uint8Array(s.master.buffer, s.master.byteOffset, s.master.byteLength)).digest();
+  const all = await s.cluster.gather(new Uint8Array(mine), 'the final weight check');
+  const differ = all.findIndex((h) => !Buffer.from(h).equals(Buffer.from(all[0]!)));
+  if (differ > 0) {
+    throw new MgpuError('E_INTERNAL', `the machines ended with different weights: ${s.cluster.where(differ)} differs from ${s.cluster.where(0)}`, {
+      hint: 'the allreduce gave ranks different sums; run with the ring algorithm (see the README, "Several machines")',
+    });
+  }
+}
+
+/** A metrics log that writes nothing: machines other than rank 0. */
+function noMetrics(): MetricsLog {
+  return { write() {}, close() {} } as unknown as MetricsLog;
 }
 
 /** Stages a step's shards into its slot once: a batch staged ahead is not staged again. */

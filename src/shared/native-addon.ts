@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = new URL('../../', import.meta.url);
 
-/** Where the build puts `name`.node, relative to the project root. */
-export const addonFiles = (name: string): string[] => [`native/build/Release/${name}.node`, `native/build/Debug/${name}.node`];
+/** Where the build puts `name`.node, relative to the project root (`dir`: its native/ folder). */
+export const addonFiles = (name: string, dir = 'native'): string[] => [`${dir}/build/Release/${name}.node`, `${dir}/build/Debug/${name}.node`];
 
 export type AddonLoad<T> = { addon: T; reason: null } | { addon: null; reason: string };
 
@@ -16,8 +16,8 @@ export type AddonLoad<T> = { addon: T; reason: null } | { addon: null; reason: s
  * Loads native/build/{Release,Debug}/`name`.node and checks it has every function in
  * `functions` (an older build of the project may lack one).
  */
-export function loadAddon<T>(name: string, what: string, functions: readonly string[]): AddonLoad<T> {
-  const files = addonFiles(name);
+export function loadAddon<T>(name: string, what: string, functions: readonly string[], dir = 'native'): AddonLoad<T> {
+  const files = addonFiles(name, dir);
   const file = files.map((f) => fileURLToPath(new URL(f, ROOT))).find((f) => fs.existsSync(f));
   if (!file) {
     return { addon: null, reason: `the ${what} addon is not built (no ${files[0]}; build it with \`npm run build:native\`, which needs a C compiler, make and python3)` };

@@ -14,6 +14,7 @@ import { ReducePool } from '../../src/coordinator/reduce/reduce-pool.ts';
 import type { Session } from '../../src/coordinator/session.ts';
 import { finishStep } from '../../src/coordinator/train.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
+import { soloCluster } from '../../src/coordinator/cluster.ts';
 import { MgpuError } from '../../src/shared/errors.ts';
 import { flatten, slabLayout } from '../../src/shared/layout.ts';
 import type { GradsMessage } from '../../src/shared/protocol.ts';
@@ -76,7 +77,9 @@ function gathered(pool: ReducePool, finite = false) {
   return { early, replies: RANKS.map((r) => reply(r, finite || r !== 2)) };
 }
 
-const session = (pool: ReducePool, onNonFinite: 'skip' | 'stop') => ({ cfg: config(onNonFinite), pool }) as unknown as Session;
+const session = (pool: ReducePool, onNonFinite: 'skip' | 'stop') => ({ cfg: config(onNonFinite), pool, cluster: soloCluster() }) as unknown as Session;
+/** What the machines agree on, here from this machine's replies alone (one machine). */
+const everywhere = (rs: GradsMessage[]) => ({ nonFinite: rs.filter((m) => !m.finite).length, stateChanged: 0, ranks: rs.length });
 const shards = assignShards(6, RANKS);
 const staged = { run() {}, check() {} };
 
@@ -84,7 +87,7 @@ test('a skipped non-finite step returns only once the early sums are settled', a
   await withPool(async ({ pool, inFlight, started }) => {
     const { early, replies } = gathered(pool);
     const skipped: string[] = [];
-    const r = await finishStep(session(pool, 'skip'), 4, 6, shards, replies, early, staged, (what) => void skipped.push(what));
+    const r = await finishStep(session(pool, 'skip'), 4, 6, shards, replies, early, staged, everywhere(replies), (what) => void skipped.push(what));
     assert.equal(r, null);
     assert.deepEqual(skipped, ['step 4: non-finite loss or gradient from rank 2']);
     assert.equal(started(), 2, 'ranks 0 and 1 were summed early');
@@ -95,14 +98,14 @@ test('a skipped non-finite step returns only once the early sums are settled', a
 test('a stopped non-finite step and a staging error throw only once the early sums are settled', async () => {
   await withPool(async ({ pool, inFlight }) => {
     let g = gathered(pool);
-    await assert.rejects(finishStep(session(pool, 'stop'), 4, 6, shards, g.replies, g.early, staged, () => {}), (err: unknown) => {
+    await assert.rejects(finishStep(session(pool, 'stop'), 4, 6, shards, g.replies, g.early, staged, everywhere(g.replies), () => {}), (err: unknown) => {
       assert.ok(err instanceof MgpuError && err.code === 'E_NONFINITE', String(err));
       assert.equal(inFlight(), 0, 'an accumulate task is still running after E_NONFINITE');
       return true;
     });
     g = gathered(pool, true);
     const failing = { run() {}, check() { throw new Error('staging failed'); } };
-    await assert.rejects(finishStep(session(pool, 'skip'), 4, 6, shards, g.replies, g.early, failing, () => {}), (err: unknown) => {
+    await assert.rejects(finishStep(session(pool, 'skip'), 4, 6, shards, g.replies, g.early, failing, everywhere(g.replies), () => {}), (err: unknown) => {
       assert.equal((err as Error).message, 'staging failed');
       assert.equal(inFlight(), 0, 'an accumulate task is still running after a staging error');
       return true;
@@ -113,7 +116,7 @@ test('a stopped non-finite step and a staging error throw only once the early su
 test('a finite step is reduced and applied, with nothing left running', async () => {
   await withPool(async ({ pool, inFlight }) => {
     const { early, replies } = gathered(pool, true);
-    const r = await finishStep(session(pool, 'skip'), 4, 6, shards, replies, early, staged, () => assert.fail('skipped'));
+    const r = await finishStep(session(pool, 'skip'), 4, 6, shards, replies, early, staged, everywhere(replies), () => assert.fail('skipped'));
     assert.ok(r && Number.isFinite(r.reduced.gradNorm) && r.reduced.gradNorm > 0, JSON.stringify(r));
     assert.equal(r.lr, 0.05);
     assert.equal(r.stateChanged, false);

@@ -1,14 +1,16 @@
 // Non-trainable weights after a step (BatchNorm moving statistics): each rank updated them on
 // its own shard, as towers do; the new value is their average weighted by shard size n_i / B,
-// summed in rank order. The EMA, when kept, follows them like the trainable weights.
+// summed in rank order (on several machines, each machine's share, then summed over them). The
+// EMA, when kept, follows them like the trainable weights.
 import type { Shard } from '../../shared/shard.ts';
 import { emaDecayAt } from './reducer.ts';
 import type { Session } from '../session.ts';
 
-export function averageState(s: Session, shards: Shard[], batch: number, t: number): void {
+export async function averageState(s: Session, shards: Shard[], batch: number, t: number): Promise<void> {
   const pn = s.flat.total - s.flat.trainable;
   if (pn === 0) return;
   const acc = s.master.subarray(s.flat.trainable);
+  if (shards.length === 0) acc.fill(0); // this machine's ranks had no rows: it adds nothing
   // Mapped: each rank's state is read in place; positional: through one local copy.
   const local = s.slab.mode === 'mapped' ? null : new Float32Array(pn);
   shards.forEach((sh, k) => {
@@ -18,6 +20,8 @@ export function averageState(s: Session, shards: Shard[], batch: number, t: numb
     if (k === 0) for (let i = 0; i < pn; i++) acc[i] = tmp[i] * wgt;
     else for (let i = 0; i < pn; i++) acc[i] += tmp[i] * wgt;
   });
+  // Several machines: each summed its own ranks' shares; the statistics are the sum of all.
+  await s.cluster.sum(acc, `step ${t - 1}: the BatchNorm statistics`);
   if (s.ema && s.cfg.training.ema !== null) {
     const e = s.ema.subarray(s.flat.trainable);
     const keep = 1 - emaDecayAt(s.cfg.training.ema, t);

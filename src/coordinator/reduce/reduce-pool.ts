@@ -76,6 +76,20 @@ export class ReducePool {
     return { gradNorm, clipScale: scale };
   }
 
+  /**
+   * Several machines: sums this machine's ranks into gradSum, lets `combine` add every machine's
+   * sum into it (the allreduce), then takes the norm of the whole and (clips,) updates and
+   * publishes, as run() does on one machine.
+   */
+  async runCombined(ranks: number[], continuing: boolean, lr: number, t: number, combine: (gradSum: Float32Array) => Promise<void>): Promise<ReduceResult> {
+    await this.each((start, end) => ({ kind: 'sum', start, end, ranks, continuing }));
+    await combine(new Float32Array(this.shared.gradSum));
+    const gradNorm = Math.sqrt(sumInOrder(await this.each((start, end) => ({ kind: 'norm', start, end }))));
+    const scale = this.clipNorm !== null && gradNorm > this.clipNorm ? this.clipNorm / gradNorm : 1;
+    await this.each((start, end) => ({ kind: 'apply', start, end, lr, t, scale }));
+    return { gradNorm, clipScale: scale };
+  }
+
   async destroy(): Promise<void> {
     await this.pool?.destroy();
   }

@@ -2,6 +2,7 @@
 //   g = grads[r0] + grads[r1] + ...        rank order, float32: the same bits whoever runs it
 //                                          (the first ranks may be summed while later ones
 //                                          still compute: `accumulate`, then a continuing pass)
+//   (several machines: g <- Σ over machines, the allreduce between a sum pass and the rest)
 //   (clipping: g *= min(1, clipNorm / ‖g‖), ‖g‖ from a first pass over every slice)
 //   w, slots <- update rule (w, g, slots, lr, t)      in the master weights
 //   ema <- ema - (1 - d_t) (ema - w)                   when an EMA is kept
@@ -43,7 +44,9 @@ export type ReduceTask =
   /** Clipping, pass 1: sum the remaining ranks into gradSum. */
   | { kind: 'sum'; start: number; end: number; ranks: number[]; continuing: boolean }
   /** Clipping, pass 2: update from gradSum scaled, EMA, publish. */
-  | { kind: 'apply'; start: number; end: number; lr: number; t: number; scale: number };
+  | { kind: 'apply'; start: number; end: number; lr: number; t: number; scale: number }
+  /** Several machines: the sums of squares of gradSum once the machines' sums are added into it. */
+  | { kind: 'norm'; start: number; end: number };
 
 /** Per-CHUNK sums of squares of the summed gradient over the slice (before clipping). */
 export type Reducer = (task: ReduceTask) => number[];
@@ -92,8 +95,13 @@ export function makeReducer(shared: ReduceShared): Reducer {
    */
   const sumInto = (out: Float32Array, start: number, ranks: number[], continuing: boolean): number[] => {
     const len = out.length;
+    // A machine none of whose ranks had rows this step adds zeros to the machines' sum.
+    if (!continuing && ranks.length === 0) {
+      out.fill(0);
+      return addSquares(out, null);
+    }
     // gradsOf may reuse tmp: the first rank is copied into out before the next is read.
-    if (!continuing) out.set(gradsOf(ranks[0], start, len));
+    if (!continuing) out.set(gradsOf(ranks[0]!, start, len));
     const rest = continuing ? ranks : ranks.slice(1);
     for (let r = 0; r < rest.length; r++) {
       const g = gradsOf(rest[r], start, len);
@@ -133,6 +141,8 @@ export function makeReducer(shared: ReduceShared): Reducer {
       }
       case 'sum':
         return sumInto(sum, task.start, task.ranks, task.continuing);
+      case 'norm':
+        return addSquares(sum, null);
       case 'apply': {
         const src = sum;
         for (let i = 0; i < len; i++) gs[i] = src[i] * task.scale;
