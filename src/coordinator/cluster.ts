@@ -6,10 +6,10 @@
 //   start-up   every rank checks that all ran the same config (devices aside) and the same code,
 //              then learns every machine's worker count: machine m's workers are global workers
 //              offset[m] .. offset[m] + count[m] - 1, and a step's batch is split over all of them;
-//   each step  `agree` sums a few numbers (loss, non-finite ranks, a stop request) so every
-//              machine takes the same decision; `arrive` tells rank 0 who has reached the
-//              allreduce (so a machine that stalls is named); `sum` is the allreduce of the
-//              gradient sum (and of BatchNorm statistics);
+//   each step  `arrive` tells rank 0 who has finished its local step (so a machine that stalls
+//              is named); `sum` adds up a few numbers (loss, non-finite ranks, a stop request) so
+//              every machine takes the same decision, then is the allreduce of the gradient sum
+//              (and of BatchNorm statistics);
 //   any error  on one machine ends the job (MPI_Abort): MPI cannot continue with a rank gone, and
 //              `--resume` continues from the last checkpoint, written by rank 0 alone.
 //
@@ -41,7 +41,7 @@ export interface Cluster {
   shards(batch: number, active: readonly number[]): Shard[];
   /** In-place sum over all machines (allreduce). */
   sum(buffer: Float32Array | Float64Array, what: string): Promise<void>;
-  /** Rank 0 waits until every rank has reached step `step`, and names those that do not in time. */
+  /** Rank 0 waits until every rank has finished its local part of `step`, and names those that do not in time. */
   arrive(step: number): Promise<void>;
   /** Every machine's copy of `bytes` (same length everywhere), in rank order. */
   gather(bytes: Uint8Array, what: string): Promise<Uint8Array[]>;
@@ -170,7 +170,7 @@ class MpiCluster implements Cluster {
       if (slots.every((s) => s.done)) break;
       if (performance.now() - started > this.deadlineMs) {
         const late = slots.filter((s) => !s.done).map((s) => this.where(s.rank));
-        throw new MgpuError('E_WORKER', `step ${step}: ${late.join(', ')} did not reach the gradient allreduce within ${(this.deadlineMs / 1000).toFixed(0)} s: that machine stalled`, {
+        throw new MgpuError('E_WORKER', `step ${step}: ${late.join(', ')} did not finish the step within ${(this.deadlineMs / 1000).toFixed(0)} s: that machine stalled`, {
           hint: 'see its own output; the job ends, and --resume continues from the last checkpoint',
         });
       }

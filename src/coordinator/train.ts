@@ -230,7 +230,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         replies.reduce((a, m) => a + m.lossSum, 0), replies.filter((m) => !m.finite).length,
         replies.filter((m) => m.stateChanged).length, replies.length, signals.requested() ? 1 : 0,
       ]);
-      await cluster.sum(agreed, `step ${step}: the loss`);
+      await cluster.arrive(step); // rank 0 names a machine that does not get here in time
+      await cluster.sum(agreed, `step ${step}: the agreement on the loss`);
       stopAgreed = agreed[4]! > 0;
       lastLoss = agreed[0]! / n;
       // ---- e) reduce + apply (not when a rank's loss or gradient is NaN or infinite) ---------
@@ -332,10 +333,7 @@ export async function finishStep(
     const { remaining, continuing } = await early.settle();
     const reduced = c.size === 1
       ? await s.pool.run(remaining, continuing, lr, step + 1)
-      : await s.pool.runCombined(remaining, continuing, lr, step + 1, async (gradSum) => {
-        await c.arrive(step); // rank 0 names a machine that does not reach the allreduce in time
-        await c.sum(gradSum, `step ${step}: the gradient allreduce`);
-      });
+      : await s.pool.runCombined(remaining, continuing, lr, step + 1, (gradSum) => c.sum(gradSum, `step ${step}: the gradient allreduce`));
     // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
     const stateChanged = everywhere.stateChanged;
     if (stateChanged !== 0 && stateChanged !== everywhere.ranks) {

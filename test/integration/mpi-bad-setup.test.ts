@@ -17,7 +17,7 @@ const raw = {
 test('rank 1 with another learning rate: E_CONFIG naming both ranks, the job ends with exit 2', async (t) => {
   if (!needMpi(t)) return;
   const a = writeConfigFile(dir, 'a', raw);
-  const r = await runMpi([['train', a], ['train', a, '--set', 'optimizer.learningRate=0.5']]);
+  const r = await runMpi([['train', a], ['train', a, '--set', 'optimizer.learningRate=0.5']], []);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /error E_CONFIG: rank 1 \(.*\) runs another config than rank 0 \(.*\)/);
 });
