@@ -1,13 +1,16 @@
 // npm run bench: every benchmark, one after the other, each printing its table and saving JSON
 // in bench-results/. Not a test: nothing here asserts a time.
 //   npm run bench [-- --max-workers N]   (default: every core; the scaling tables go up to N)
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({ options: { 'max-workers': { type: 'string' } } });
 const scaling = values['max-workers'] ? ['--max-workers', values['max-workers']] : [];
 const benches: [string, string[]][] = [['scaling.ts', scaling], ['weak-strong.ts', scaling], ['sync.ts', []], ['latency.ts', []]];
+// Several machines (MPI ranks on this one): where mpirun and the binding are there.
+if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []]);
+else console.log('\n(no mpirun: the multi-machine benchmark is left out)');
 for (const [script, args] of benches) {
   execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url)), ...args], { stdio: 'inherit' });
 }
