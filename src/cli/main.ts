@@ -12,7 +12,7 @@ import { probeAdapters } from '../coordinator/webgpu-probe.ts';
 import { adapterLabel } from '../shared/adapters.ts';
 import { runEval, runPredict } from '../coordinator/inference.ts';
 import { makeProgress } from '../coordinator/progress.ts';
-import { report } from '../coordinator/report/index.ts';
+import { report, watchReport } from '../coordinator/report/index.ts';
 import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
 import { train } from '../coordinator/train.ts';
 import { openCluster, type Cluster } from '../coordinator/cluster.ts';
@@ -80,9 +80,24 @@ async function main(): Promise<void> {
       await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, path.resolve(argv.input), path.resolve(argv.output));
     })
     .command('report <run>', 'summarize a run: a table here, and <run>/report.html with its charts (opens offline)', (y) => y
-      .positional('run', { type: 'string', describe: 'a run directory: runs/<name>, or the --run-dir of the run', demandOption: true }),
+      .positional('run', { type: 'string', describe: 'a run directory: runs/<name>, or the --run-dir of the run', demandOption: true })
+      .option('watch', { type: 'boolean', default: false, describe: 'keep rewriting report.html as the run logs (the page reloads itself) until it finishes or Ctrl-C' }),
     async (argv) => {
-      await report(argv.run!, { line: (text) => console.log(text) });
+      const out = { line: (text: string) => console.log(text) };
+      if (!argv.watch) {
+        await report(argv.run!, out);
+        return;
+      }
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        await watchReport(argv.run!, out, stop.signal);
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
     })
     .command('devices', 'list the GPUs and WebGPU adapters mgpu-train can use, and what `auto` picks', () => {}, async () => {
       const found = discoverGpus();

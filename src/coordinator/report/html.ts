@@ -123,7 +123,8 @@ function figure(c: Chart): string {
     + c.svg + c.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('') + `</figure>`;
 }
 
-export function renderHtml(run: RunData, s: Summary, opts: { generatedAt?: Date } = {}): string {
+/** `refreshSeconds`: the page reloads itself (report --watch rewrites it as metrics arrive). */
+export function renderHtml(run: RunData, s: Summary, opts: { generatedAt?: Date; refreshSeconds?: number } = {}): string {
   const charts = buildCharts(run);
   const when = (opts.generatedAt ?? new Date()).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
   const facts = [
@@ -136,7 +137,7 @@ export function renderHtml(run: RunData, s: Summary, opts: { generatedAt?: Date 
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1">${opts.refreshSeconds ? `\n<meta http-equiv="refresh" content="${opts.refreshSeconds}">` : ''}
 <title>${escapeHtml(s.name)} · mgpu-train report</title>
 <style>${CSS}</style>
 </head>
