@@ -12,7 +12,7 @@ import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
 import type { Dataset } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, predict, type EvalResult } from './evaluate.ts';
-import type { Progress } from './progress.ts';
+import { plural, type Progress } from './progress.ts';
 import { openSession, runDevices } from './session.ts';
 
 export interface ModelSource {
@@ -39,12 +39,12 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
   const { eval: evalSet } = await loadSplits(cfg);
   if (!evalSet) throw new MgpuError('E_CONFIG', 'data.eval: nothing to evaluate on', { hint: 'set data.eval or data.evalFraction in the config' });
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
-  const s = await openSession(cfg, runDevices(cfg, out), {
+  const s = await openSession(cfg, runDevices(cfg, out, 'evaluating'), {
     data: [evalSet], dataKeys: [cfg.data.eval ? 'data.eval' : 'data.evalFraction'], maxBatch: batch, initialWeights: weightsFrom(src),
   });
   try {
     const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK);
-    out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${s.group.active.length} worker(s):`);
+    out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${plural(s.group.active.length, 'worker')}:`);
     out.line(`  samples   ${r.samples}`);
     out.line(`  loss      ${r.loss.toFixed(6)}`);
     if (r.accuracy !== null) out.line(`  accuracy  ${(100 * r.accuracy).toFixed(2)}%`);
@@ -63,11 +63,11 @@ export async function runPredict(cfg: Config, out: Progress, src: ModelSource, i
   // Unlabeled rows: labels with zero values per row.
   const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source: input };
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
-  const s = await openSession(cfg, runDevices(cfg, out), { data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src) });
+  const s = await openSession(cfg, runDevices(cfg, out, 'predicting'), { data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src) });
   try {
     const { values, shape } = await predict(s, ds, batch);
     writeNpy(output, { dtype: 'float32', shape, data: values });
-    out.line(`predicted ${count} rows with ${s.group.active.length} worker(s) → ${output} (float32 [${shape.join(', ')}])`);
+    out.line(`predicted ${count} rows with ${plural(s.group.active.length, 'worker')} → ${output} (float32 [${shape.join(', ')}])`);
     return { shape };
   } finally {
     await s.close();

@@ -6,7 +6,7 @@ import { shardSizes } from '../shared/shard.ts';
 import type { BatchPlan } from './batch-plan.ts';
 import type { Dataset } from './data/rows.ts';
 import type { WorkerDevice } from './devices.ts';
-import type { Progress } from './progress.ts';
+import { plural, type Progress } from './progress.ts';
 import type { Session } from './session.ts';
 
 export function printHeader(out: Progress, cfg: Config, s: Session, devices: WorkerDevice[], plan: BatchPlan, train: Dataset, evalSet: Dataset | null): void {
@@ -19,7 +19,7 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   devices.forEach((d, r) => out.line(`  rank ${r}: ${d.label}`));
   out.line(`  backend     ${s.group.backend}`);
   out.line(`  model       ${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`);
-  out.line(`  batch       global ${cfg.training.batchSize} = ${devices.length} worker(s) x ${per} per worker`);
+  out.line(`  batch       global ${cfg.training.batchSize} = ${plural(devices.length, 'worker')} x ${per} per worker`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
   out.line(`  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`);
   const k = floatKernels();

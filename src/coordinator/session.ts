@@ -11,7 +11,7 @@ import { Slab } from '../shared/slab.ts';
 import { rowBytes, type Dataset } from './data/rows.ts';
 import { discoverGpus, selectDevices, type WorkerDevice } from './devices.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
-import type { Progress } from './progress.ts';
+import { plural, type Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
 import { rowFormat } from './row-format.ts';
@@ -46,12 +46,12 @@ export interface Session {
 }
 
 /** The workers this run starts; with no GPU and no --simulate, simulated ones on the CPU. */
-export function runDevices(cfg: Config, out: Progress): WorkerDevice[] {
+export function runDevices(cfg: Config, out: Progress, doing: 'training' | 'evaluating' | 'predicting'): WorkerDevice[] {
   if (cfg.devices.simulate > 0) return selectDevices({ gpus: [], reason: null }, 'all', cfg.devices.simulate);
   const found = discoverGpus();
   if (found.gpus.length === 0 && cfg.devices.gpus === 'all') {
     const n = Math.max(1, os.availableParallelism());
-    out.line(`no GPU found (${found.reason}); training on ${n} simulated GPUs on the CPU instead (choose with --simulate N)`);
+    out.line(`no GPU found (${found.reason}); ${doing} on ${plural(n, 'simulated GPU')} on the CPU instead (choose with --simulate N)`);
     return selectDevices(found, 'all', n);
   }
   return selectDevices(found, cfg.devices.gpus, 0);
