@@ -209,7 +209,9 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       const ms = replies.map((m) => m.ms);
       window.add(lastLoss, n, Math.max(...ms), Math.min(...ms), Math.max(...replies.map((m) => m.refreshMs)), Math.max(...replies.map((m) => m.writeMs)), t3 - t2, t1 - t0, t3 - t0);
       stepMs = stepMs === 0 ? t3 - t0 : 0.9 * stepMs + 0.1 * (t3 - t0);
-      out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss ${lastLoss.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`);
+      // The loss shown is the one metrics.jsonl gets: the mean over the steps since its last line.
+      const shown = window.loss();
+      out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss(mean of ${shown.steps}) ${shown.mean.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`);
       if (completed % cfg.log.every === 0 || completed === plan.totalSteps) metrics.write(window.flush(completed, epoch, lr, reduced.gradNorm));
       const last = completed === plan.totalSteps;
       if (evalSet && cfg.eval.every > 0 && completed % cfg.eval.every === 0 && !last) await runEval(completed, epoch);
@@ -274,6 +276,7 @@ function newWindow() {
     add(l: number, n: number, max: number, min: number, refreshMs: number, writeMs: number, syncMs: number, dataMs: number, stepMs: number) {
       steps++; loss += l; samples += n; cmax += max; cmin += min; refresh += refreshMs; write += writeMs; sync += syncMs; data += dataMs; wall += stepMs;
     },
+    loss: () => ({ mean: loss / steps, steps }),
     flush(step: number, epoch: number, lr: number, gradNorm: number): TrainLine {
       const r = (x: number) => Math.round(x * 1000) / 1000;
       const line: TrainLine = {
