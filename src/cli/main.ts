@@ -28,7 +28,8 @@ function withDevices<T>(y: Argv<T>) {
   return y
     .positional('config', { type: 'string', describe: 'experiment file (YAML or JSON)', demandOption: true })
     .option('gpus', { type: 'string', describe: 'GPU ids to use, e.g. 0,1 (default: all visible)' })
-    .option('simulate', { type: 'number', describe: 'run N simulated GPUs on the CPU' })
+    // A string, so that `--simulate abc` and a bare `--simulate` can be told apart and named.
+    .option('simulate', { type: 'string', describe: 'run N simulated GPUs on the CPU' })
     .option('backend', { type: 'string', choices: ['auto', 'tfjs-node-gpu', 'tfjs-node', 'wasm', 'cpu'], describe: 'tfjs backend of the workers' })
     .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' });
 }
