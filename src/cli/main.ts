@@ -23,6 +23,8 @@ const EXAMPLE = `Examples:
   mgpu-train report runs/exp                                   table + runs/exp/report.html
   mgpu-train devices                                           what GPUs mgpu-train sees`;
 
+const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices'];
+
 /** The flags every command that starts workers takes. */
 function withDevices<T>(y: Argv<T>) {
   return y
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
       found.gpus.forEach((g, i) => console.log(`GPU ${i}: ${g.name}, ${g.memoryMiB} MiB (nvidia-smi index ${g.index}, ${g.uuid})`));
     })
     .epilogue(EXAMPLE)
-    .demandCommand(1, 'name a command: train or devices')
+    .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
     .strict()
     .help()
     .fail((msg, err) => {
