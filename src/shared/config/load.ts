@@ -1,7 +1,7 @@
 // Reads an experiment config file (YAML or JSON), applies --set overrides and validates it;
 // serializeConfig writes the resolved config back out for the run directory.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
 import { ConfigError } from '../errors.ts';
@@ -14,6 +14,9 @@ const EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 export async function loadConfig(path: string, sets: string[] = [], cwd = process.cwd()): Promise<Config> {
   const file = resolve(cwd, path);
+  if ((await stat(file).catch(() => null))?.isDirectory()) {
+    throw new ConfigError('', `config file ${file} is a directory`, `name the experiment file (${EXTENSIONS.join(', ')}) inside it`);
+  }
   const ext = extname(file).toLowerCase();
   if (!EXTENSIONS.includes(ext)) {
     throw new ConfigError('', `config file ${file}: unsupported extension ${JSON.stringify(ext)}`, `use one of ${EXTENSIONS.join(', ')}`);
