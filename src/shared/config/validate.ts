@@ -350,7 +350,9 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     eval: evaluation,
     checkpoint,
     reliability,
-    runDir: resolve(opts.cwd, top.opt('runDir', text, join('runs', name))),
+    // A runDir written in the config is a path like the others (against the config file's
+    // directory); the default runs/<name> is under the working directory, as `runs/` is.
+    runDir: top.has('runDir') ? resolve(baseDir, top.req('runDir', text)) : resolve(opts.cwd, join('runs', name)),
     configPath,
   };
 }
