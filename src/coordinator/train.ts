@@ -15,7 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serializeConfig } from '../shared/config/load.ts';
 import type { Config } from '../shared/config/types.ts';
-import { MgpuError, WorkerError } from '../shared/errors.ts';
+import { ConfigError, MgpuError, WorkerError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import { assignShards, type Shard } from '../shared/shard.ts';
@@ -35,6 +35,7 @@ import { openSession, runDevices, type Session } from './session.ts';
 import type { SignalWatch } from './signals.ts';
 import { stageAhead, type StageAhead } from './stage-ahead.ts';
 import { StepDeadline } from './step-deadline.ts';
+import { unwritableDirReason } from './writable.ts';
 
 export interface TrainOptions {
   /** --resume: a run directory (its newest checkpoint) or a checkpoint directory. */
@@ -64,6 +65,10 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const evalBatch = cfg.eval.batchSize ?? B;
   const devices = runDevices(cfg, out, 'training');
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
+  const unwritable = unwritableDirReason(cfg.runDir);
+  if (unwritable) {
+    throw new ConfigError('runDir', `cannot write the run to ${cfg.runDir}: ${unwritable}`, 'set runDir in the config, or --run-dir, to a directory this user can write');
+  }
   let ckpt: Checkpoint | null = null;
   const s = await openSession(cfg, devices, {
     data: evalSet ? [trainSet, evalSet] : [trainSet],
@@ -76,20 +81,27 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     } : null,
   });
   const resumed = ckpt as Checkpoint | null;
-  if (resumed) {
-    s.slots.forEach((slot, k) => slot.set(resumed.slots[k]));
-    if (s.ema && resumed.ema) s.ema.set(resumed.ema);
-  }
   const startStep = resumed?.state.step ?? 0;
   const skippedSteps = [...(resumed?.state.skippedSteps ?? [])];
-
-  fs.mkdirSync(cfg.runDir, { recursive: true });
-  fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
-  const metrics = new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null);
-  const recovery = new Recovery(s, cfg, out, metrics, resumed?.state.restarts ?? 0, Math.max(B, evalBatch));
+  // The workers are up: whatever fails from here on stops them before it is thrown.
+  let metrics: MetricsLog;
+  let recovery: Recovery;
+  try {
+    if (resumed) {
+      s.slots.forEach((slot, k) => slot.set(resumed.slots[k]));
+      if (s.ema && resumed.ema) s.ema.set(resumed.ema);
+    }
+    fs.mkdirSync(cfg.runDir, { recursive: true });
+    fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
+    metrics = new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null);
+    recovery = new Recovery(s, cfg, out, metrics, resumed?.state.restarts ?? 0, Math.max(B, evalBatch));
+    printHeader(out, cfg, s, devices, plan, trainSet, evalSet);
+    if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
+  } catch (err) {
+    await s.close();
+    throw err;
+  }
   const recover = (err: unknown, step: number) => recovery.recover(err, step);
-  printHeader(out, cfg, s, devices, plan, trainSet, evalSet);
-  if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
 
   const saveCheckpoint = (completed: number): string => {
     const dir = checkpointDir(cfg.runDir, completed);
