@@ -14,6 +14,7 @@ import { loadSplits } from './data/splits.ts';
 import { evaluate, predict, type EvalResult } from './evaluate.ts';
 import { plural, type Progress } from './progress.ts';
 import { openSession, runDevices } from './session.ts';
+import { unwritableDirReason } from './writable.ts';
 
 export interface ModelSource {
   dir: string; // a checkpoint, a run directory (its newest checkpoint) or a LayersModel directory
@@ -33,6 +34,18 @@ function weightsFrom(src: ModelSource): (layout: ModelLayout) => Float32Array {
     if (!ckpt.ema) throw new MgpuError('E_USAGE', `${ckpt.dir} holds no EMA weights (the run had no training.ema)`);
     return ckpt.ema;
   };
+}
+
+/** --output is checked before any worker starts: the predictions come after all the work. */
+function checkOutput(output: string): void {
+  const dir = path.dirname(output);
+  const fail = (what: string, hint: string) => {
+    throw new MgpuError('E_USAGE', `--output ${output}: ${what}`, { hint });
+  };
+  if (fs.existsSync(output) && fs.statSync(output).isDirectory()) fail('is a directory', 'name the .npy file to write, e.g. --output y.npy');
+  if (!fs.existsSync(dir)) fail(`the directory ${dir} does not exist`, 'create it first, or write the predictions elsewhere');
+  const why = unwritableDirReason(dir);
+  if (why) fail(why, 'write the predictions to a directory this user can write');
 }
 
 export async function runEval(cfg: Config, out: Progress, src: ModelSource): Promise<EvalResult> {
@@ -57,6 +70,7 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
 }
 
 export async function runPredict(cfg: Config, out: Progress, src: ModelSource, input: string, output: string): Promise<{ shape: number[] }> {
+  checkOutput(output);
   const features = readNpy(input);
   const count = features.shape[0];
   if (count === undefined || count === 0) throw new MgpuError('E_DATA', `--input ${input} holds no rows (shape [${features.shape}])`);
