@@ -10,6 +10,7 @@ import { runEval, runPredict } from '../coordinator/inference.ts';
 import { makeProgress } from '../coordinator/progress.ts';
 import { report } from '../coordinator/report/index.ts';
 import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
+import { resumeConfig } from '../coordinator/resume.ts';
 import { train } from '../coordinator/train.ts';
 import { flagOverrides } from './flag-overrides.ts';
 
@@ -42,14 +43,23 @@ async function main(): Promise<void> {
     .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.')
     .command('train <config>', 'train the model an experiment config describes', (y) => withDevices(y)
       .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' })
-      .option('resume', { type: 'string', describe: 'continue from the newest checkpoint of the run (or of the directory given)' }),
+      .option('resume', { type: 'string', describe: "continue from the newest checkpoint of the run (or of the directory given), with the run's own config" })
+      .option('allow-changed', { type: 'string', array: true, describe: 'on --resume, accept a --set that changes what the checkpoint fixes, e.g. optimizer.learningRate' }),
     async (argv) => {
-      const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
-      const resume = argv.resume === undefined ? null : argv.resume === '' ? cfg.runDir : argv.resume;
+      const sets = [...(argv.set ?? []), ...flagOverrides(argv)];
+      const fileCfg = await loadConfig(argv.config!, sets);
+      const allowChanged = argv.allowChanged ?? [];
+      if (allowChanged.length > 0 && argv.resume === undefined) {
+        throw new MgpuError('E_USAGE', '--allow-changed applies to --resume only', { hint: 'a new run takes any config; drop --allow-changed, or add --resume' });
+      }
+      // On --resume the run goes on with its own config (saved in the checkpoint), these --set on top.
+      const resumed = argv.resume === undefined ? null : resumeConfig(argv.resume === '' ? fileCfg.runDir : path.resolve(argv.resume), fileCfg, sets);
+      const cfg = resumed?.config ?? fileCfg;
       const progress = makeProgress(cfg.log.every);
+      if (resumed?.notApplied) progress.line(resumed.notApplied);
       const signals = watchSignals((text) => progress.line(text));
       try {
-        const result = await train(cfg, progress, { resume, signals });
+        const result = await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals });
         if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
       } finally {
         signals.dispose();

@@ -20,7 +20,7 @@ import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import { assignShards, type Shard } from '../shared/shard.ts';
 import { BatchPlan } from './batch-plan.ts';
-import { checkpointDir, checkResumable, findCheckpoint, pruneCheckpoints, readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
+import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
@@ -28,6 +28,7 @@ import type { Progress } from './progress.ts';
 import { ArrivalSum } from './reduce/arrival-sum.ts';
 import { averageState } from './reduce/average-state.ts';
 import { Recovery } from './recovery.ts';
+import { checkConfigChanges, checkSameRun } from './resume.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
@@ -38,8 +39,13 @@ import { StepDeadline } from './step-deadline.ts';
 import { unwritableDirReason } from './writable.ts';
 
 export interface TrainOptions {
-  /** --resume: a run directory (its newest checkpoint) or a checkpoint directory. */
+  /**
+   * --resume: a run directory (its newest checkpoint) or a checkpoint directory of this run.
+   * `cfg` is checked against the checkpoint's config (resume.ts): what it fixes must not differ.
+   */
   resume?: string | null;
+  /** --allow-changed: key prefixes whose change from the checkpoint's config is accepted. */
+  allowChanged?: readonly string[];
   /** Ctrl-C / SIGTERM, watched by the CLI: the loop stops after the step in progress. */
   signals?: SignalWatch;
 }
@@ -55,6 +61,8 @@ export interface TrainResult {
   interrupted: NodeJS.Signals | null;
   skippedSteps: number[];
   restarts: number;
+  /** A resume of a run that had already run all its steps: nothing was started or written. */
+  alreadyFinished: boolean;
 }
 
 export async function train(cfg: Config, out: Progress, opts: TrainOptions = {}): Promise<TrainResult> {
@@ -65,6 +73,13 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const evalBatch = cfg.eval.batchSize ?? B;
   const devices = runDevices(cfg, out, 'training');
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
+  if (resumeDir) {
+    const state = readTrainerState(resumeDir);
+    checkSameRun(resumeDir, state, cfg);
+    const { report } = checkConfigChanges(resumeDir, state, cfg, opts.allowChanged ?? []);
+    if (state.step >= plan.totalSteps) return finished(resumeDir, state.step);
+    if (report) out.line(report);
+  }
   const unwritable = unwritableDirReason(cfg.runDir);
   if (unwritable) {
     throw new ConfigError('runDir', `cannot write the run to ${cfg.runDir}: ${unwritable}`, 'set runDir in the config, or --run-dir, to a directory this user can write');
@@ -76,7 +91,6 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     maxBatch: Math.max(B, evalBatch),
     initialWeights: resumeDir ? (layout) => {
       ckpt = readCheckpoint(resumeDir, layout);
-      checkResumable(ckpt.state, cfg, layout);
       return ckpt.weights;
     } : null,
   });
@@ -261,7 +275,20 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   function result(modelPath: string | null, ev: EvalResult | null, interrupted: NodeJS.Signals | null): TrainResult {
     return {
       runDir: cfg.runDir, modelPath, steps: completed, finalLoss: lastLoss, eval: ev, weights: s.master.slice(),
-      ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts,
+      ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts, alreadyFinished: false,
+    };
+  }
+
+  /** The checkpoint is at (or past) the last step: say so, start nothing, write nothing. */
+  function finished(dir: string, step: number): TrainResult {
+    const ckpt = readCheckpoint(dir, { variables: readTrainerState(dir).variables, saveOrder: [], inputShape: [], outputShape: [], topology: null });
+    const model = path.join(cfg.runDir, 'final', 'model.json');
+    const modelPath = fs.existsSync(model) ? model : null;
+    out.line(`the run in ${cfg.runDir} has finished: ${dir} is at step ${step}${step > plan.totalSteps ? `, past the ${plan.totalSteps} steps of this config` : ` of ${plan.totalSteps}`}`
+      + `${modelPath ? `, and its model is in ${path.dirname(modelPath)}` : ''}; nothing to do (to train on, raise training.steps or training.epochs with --set)`);
+    return {
+      runDir: cfg.runDir, modelPath, steps: step, finalLoss: NaN, eval: null, weights: ckpt.weights, ema: ckpt.ema,
+      interrupted: null, skippedSteps: ckpt.state.skippedSteps, restarts: ckpt.state.restarts, alreadyFinished: true,
     };
   }
 }
