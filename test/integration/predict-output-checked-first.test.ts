@@ -8,17 +8,12 @@ import { test } from 'node:test';
 import { writeNpy } from '../../src/shared/npy.ts';
 import { runCliAsync, writeConfigFile } from '../helpers/chaos.ts';
 import { tagProcesses } from '../helpers/leftover-processes.ts';
-import { CLASSES, FEATURES, tempDir, writeDataset } from '../helpers/train-fixture.ts';
+import { writeNotedModel } from '../helpers/noted-model.ts';
+import { FEATURES, tempDir, writeDataset } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('predict-output');
-const builds = path.join(dir, 'builds.log');
-const model = path.join(dir, 'noted-model.mjs');
-fs.writeFileSync(model, `import fs from 'node:fs';
-export default function build(tf) {
-  fs.appendFileSync(${JSON.stringify(builds)}, 'built\\n');
-  return tf.sequential({ layers: [tf.layers.dense({ inputShape: [${FEATURES}], units: ${CLASSES}, activation: 'softmax' })] });
-}
-`);
+const noted = writeNotedModel(dir);
+const model = noted.module;
 const runDir = path.join(dir, 'run');
 const file = writeConfigFile(dir, 'predict', {
   model: { module: model }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 16, 'onehot', 1) },
@@ -36,13 +31,13 @@ const modelDir = async () => {
 
 async function refused(output: string, what: RegExp): Promise<void> {
   const checkpoint = await modelDir();
-  fs.rmSync(builds, { force: true });
+  noted.reset();
   const procs = tagProcesses();
   const r = await runCliAsync(['predict', file, '--checkpoint', checkpoint, '--input', input, '--output', output], { env: procs.env, timeoutMs: 60_000 });
   assert.equal(r.code, 2, `exit ${r.code}\n${r.stdout}\n${r.stderr}`);
   assert.match(r.stderr, what);
   assert.doesNotMatch(r.stderr, /^\s+at /m, 'a stack trace');
-  assert.ok(!fs.existsSync(builds), 'workers started before --output was checked');
+  assert.ok(!noted.built(), 'workers started before --output was checked');
   assert.deepEqual(procs.alive(), [], 'processes of the run are still alive');
 }
 

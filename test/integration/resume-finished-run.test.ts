@@ -6,18 +6,13 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { runCliAsync, writeConfigFile } from '../helpers/chaos.ts';
 import { tagProcesses } from '../helpers/leftover-processes.ts';
-import { CLASSES, FEATURES, tempDir, writeDataset } from '../helpers/train-fixture.ts';
+import { writeNotedModel } from '../helpers/noted-model.ts';
+import { tempDir, writeDataset } from '../helpers/train-fixture.ts';
 
 test('a finished run: exit 0, it says so, nothing started and nothing written', async () => {
   const dir = tempDir('resume-finished');
-  const builds = path.join(dir, 'builds.log');
-  const model = path.join(dir, 'noted-model.mjs');
-  fs.writeFileSync(model, `import fs from 'node:fs';
-export default function build(tf) {
-  fs.appendFileSync(${JSON.stringify(builds)}, 'built\\n');
-  return tf.sequential({ layers: [tf.layers.dense({ inputShape: [${FEATURES}], units: ${CLASSES}, activation: 'softmax' })] });
-}
-`);
+  const noted = writeNotedModel(dir);
+  const model = noted.module;
   const runDir = path.join(dir, 'run');
   const file = writeConfigFile(dir, 'done', {
     model: { module: model }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 24, 'onehot', 4), eval: writeDataset(dir, 'eval', 8, 'onehot', 5) },
@@ -28,7 +23,7 @@ export default function build(tf) {
   const snapshot = () => fs.readdirSync(runDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
     .map((e) => { const p = path.join(e.parentPath, e.name); return `${p} ${fs.statSync(p).mtimeMs} ${fs.readFileSync(p).toString('base64')}`; }).sort();
   const before = snapshot();
-  fs.rmSync(builds);
+  noted.reset();
 
   const procs = tagProcesses();
   const r = await runCliAsync(['train', file, '--resume'], { env: procs.env });
@@ -36,7 +31,7 @@ export default function build(tf) {
   assert.equal(r.stderr, '');
   assert.match(r.stdout, new RegExp(`^the run in ${runDir} has finished: ${runDir}/checkpoints/step-4 is at step 4 of 4, and its model is in ${runDir}/final; nothing to do`, 'm'));
   assert.doesNotMatch(r.stdout, /resuming from|eval @|model saved/);
-  assert.ok(!fs.existsSync(builds), 'a worker started');
+  assert.ok(!noted.built(), 'a worker started');
   assert.deepEqual(snapshot(), before, 'the run directory was written');
   assert.deepEqual(procs.alive(), [], 'processes of the run are still alive');
 });

@@ -8,17 +8,12 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { runCliAsync, writeConfigFile } from '../helpers/chaos.ts';
 import { tagProcesses } from '../helpers/leftover-processes.ts';
-import { CLASSES, FEATURES, tempDir, writeDataset } from '../helpers/train-fixture.ts';
+import { writeNotedModel } from '../helpers/noted-model.ts';
+import { tempDir, writeDataset } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('unwritable');
-const builds = path.join(dir, 'builds.log');
-const model = path.join(dir, 'noted-model.mjs');
-fs.writeFileSync(model, `import fs from 'node:fs';
-export default function build(tf) {
-  fs.appendFileSync(${JSON.stringify(builds)}, 'built\\n');
-  return tf.sequential({ layers: [tf.layers.dense({ inputShape: [${FEATURES}], units: ${CLASSES}, activation: 'softmax' })] });
-}
-`);
+const noted = writeNotedModel(dir);
+const model = noted.module;
 const file = writeConfigFile(dir, 'unwritable', {
   model: { module: model }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 16, 'onehot', 1) },
   training: { batchSize: 8, steps: 2 }, optimizer: { name: 'sgd' }, devices: { simulate: 2, backend: 'cpu' },
@@ -26,7 +21,7 @@ const file = writeConfigFile(dir, 'unwritable', {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function refused(runDir: string, why: RegExp): Promise<void> {
-  fs.rmSync(builds, { force: true });
+  noted.reset();
   const procs = tagProcesses();
   const r = await runCliAsync(['train', file, '--run-dir', runDir], { env: procs.env, timeoutMs: 60_000 });
   assert.equal(r.code, 2, `exit ${r.code} ${r.signal ?? ''}\n${r.stdout}\n${r.stderr}`);
@@ -34,7 +29,7 @@ async function refused(runDir: string, why: RegExp): Promise<void> {
   assert.match(r.stderr, why);
   assert.match(r.stderr, /hint: set runDir in the config, or --run-dir, to a directory this user can write/);
   assert.doesNotMatch(r.stderr, /^\s+at /m, 'a stack trace');
-  assert.ok(!fs.existsSync(builds), 'a worker started (it built the model)');
+  assert.ok(!noted.built(), 'a worker started (it built the model)');
   assert.deepEqual(procs.alive(), [], 'processes of the run are still alive');
 }
 
