@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { MgpuError } from '../shared/errors.ts';
 
-export function flagOverrides(argv: { gpus?: string; simulate?: number; oversubscribe?: boolean; backend?: string; runDir?: string }): string[] {
+export function flagOverrides(argv: { gpus?: string; simulate?: string; oversubscribe?: boolean; backend?: string; runDir?: string }): string[] {
   const sets: string[] = [];
   if (argv.gpus !== undefined) {
     const g = argv.gpus.trim();
@@ -12,8 +12,12 @@ export function flagOverrides(argv: { gpus?: string; simulate?: number; oversubs
     else throw new MgpuError('E_USAGE', `--gpus ${argv.gpus}: expected "all" or a comma-separated list of GPU ids like 0,1`);
   }
   if (argv.simulate !== undefined) {
-    if (!Number.isInteger(argv.simulate) || argv.simulate < 1) throw new MgpuError('E_USAGE', `--simulate ${argv.simulate}: expected a positive integer`);
-    sets.push(`devices.simulate=${argv.simulate}`);
+    const n = String(argv.simulate).trim();
+    if (n === '') throw new MgpuError('E_USAGE', '--simulate needs the number of simulated GPUs', { hint: 'e.g. --simulate 2; without --simulate, every visible GPU is used' });
+    if (!/^\d+$/.test(n) || Number(n) < 1 || !Number.isSafeInteger(Number(n))) {
+      throw new MgpuError('E_USAGE', `--simulate ${JSON.stringify(argv.simulate)}: expected a positive integer (the number of simulated GPUs)`, { hint: 'e.g. --simulate 2' });
+    }
+    sets.push(`devices.simulate=${Number(n)}`);
   }
   if (argv.oversubscribe) sets.push('devices.oversubscribe=true');
   if (argv.backend !== undefined) sets.push(`devices.backend=${argv.backend}`);

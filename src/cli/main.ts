@@ -14,6 +14,7 @@ import { runEval, runPredict } from '../coordinator/inference.ts';
 import { makeProgress } from '../coordinator/progress.ts';
 import { report, watchReport } from '../coordinator/report/index.ts';
 import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
+import { resumeConfig } from '../coordinator/resume.ts';
 import { train } from '../coordinator/train.ts';
 import { openCluster, type Cluster } from '../coordinator/cluster.ts';
 import { launchedSize } from '../shared/mpi.ts';
@@ -29,12 +30,15 @@ const EXAMPLE = `Examples:
   mgpu-train report runs/exp                                   table + runs/exp/report.html
   mgpu-train devices                                           what GPUs mgpu-train sees`;
 
+const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices'];
+
 /** The flags every command that starts workers takes. */
 function withDevices<T>(y: Argv<T>) {
   return y
     .positional('config', { type: 'string', describe: 'experiment file (YAML or JSON)', demandOption: true })
     .option('gpus', { type: 'string', describe: 'GPU ids to use, e.g. 0,1 (default: all visible)' })
-    .option('simulate', { type: 'number', describe: 'run N simulated GPUs on the CPU' })
+    // A string, so that `--simulate abc` and a bare `--simulate` can be told apart and named.
+    .option('simulate', { type: 'string', describe: 'run N simulated GPUs on the CPU' })
     .option('oversubscribe', { type: 'boolean', describe: 'start more simulated GPUs than the machine holds (4 per core, ~256 MiB each)' })
     .option('backend', { type: 'string', choices: BACKEND_NAMES, describe: 'tfjs backend of the workers' })
     .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' });
@@ -46,17 +50,26 @@ async function main(): Promise<void> {
     .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.')
     .command('train <config>', 'train the model an experiment config describes', (y) => withDevices(y)
       .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' })
-      .option('resume', { type: 'string', describe: 'continue from the newest checkpoint of the run (or of the directory given)' }),
+      .option('resume', { type: 'string', describe: "continue from the newest checkpoint of the run (or of the directory given), with the run's own config" })
+      .option('allow-changed', { type: 'string', array: true, describe: 'on --resume, accept a --set that changes what the checkpoint fixes, e.g. optimizer.learningRate' }),
     async (argv) => {
-      const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
-      const resume = argv.resume === undefined ? null : argv.resume === '' ? cfg.runDir : argv.resume;
+      const sets = [...(argv.set ?? []), ...flagOverrides(argv)];
+      const fileCfg = await loadConfig(argv.config!, sets);
+      const allowChanged = argv.allowChanged ?? [];
+      if (allowChanged.length > 0 && argv.resume === undefined) {
+        throw new MgpuError('E_USAGE', '--allow-changed applies to --resume only', { hint: 'a new run takes any config; drop --allow-changed, or add --resume' });
+      }
+      // On --resume the run goes on with its own config (saved in the checkpoint), these --set on top.
+      const resumed = argv.resume === undefined ? null : resumeConfig(argv.resume === '' ? fileCfg.runDir : path.resolve(argv.resume), fileCfg, sets);
+      const cfg = resumed?.config ?? fileCfg;
       // Under mpirun/srun with several processes, this coordinator is one machine of several:
       // rank 0 speaks for the run, the others print only their errors.
       cluster = openCluster(cfg.reliability.stepTimeout * 1000);
       const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
+      if (resumed?.notApplied) progress.line(resumed.notApplied);
       const signals = watchSignals((text) => progress.line(text));
       try {
-        const result = await train(cfg, progress, { resume, signals, cluster });
+        const result = await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster });
         if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
       } finally {
         signals.dispose();
@@ -118,7 +131,7 @@ async function main(): Promise<void> {
         : `backend auto: no GPU backend here; training runs on simulated GPUs on the CPU (--simulate N)${found.gpus.length ? '. GPUs PRESENT BUT UNUSED: see the webgpu line above' : ''}`);
     })
     .epilogue(EXAMPLE)
-    .demandCommand(1, 'name a command: train or devices')
+    .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
     .strict()
     .help()
     .fail((msg, err) => {

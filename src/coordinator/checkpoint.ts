@@ -103,7 +103,7 @@ export function findCheckpoint(target: string): string {
   return found[0];
 }
 
-/** A checkpoint's trainer-state.json, checked to be one. */
+/** trainer-state.json of a checkpoint: what it is, and the resolved config it was trained with. */
 export function readTrainerState(dir: string): TrainerState {
   let state: TrainerState;
   try {
@@ -111,12 +111,20 @@ export function readTrainerState(dir: string): TrainerState {
   } catch (err) {
     throw new MgpuError('E_USAGE', `cannot read ${path.join(dir, STATE_FILE)}: ${(err as Error).message}`);
   }
-  if (state.format !== FORMAT || state.version !== 1) throw new MgpuError('E_USAGE', `${dir} is not an mgpu-train checkpoint (format ${state.format} version ${state.version})`);
+  if (state?.format !== FORMAT || state.version !== 1) throw new MgpuError('E_USAGE', `${dir} is not an mgpu-train checkpoint (format ${state?.format} version ${state?.version})`);
   return state;
 }
 
+/** The run directory a checkpoint belongs to: <run>/checkpoints/step-<k>, else the one it was saved from. */
+export function runDirOf(checkpoint: string, state: TrainerState): string {
+  const parent = path.dirname(path.resolve(checkpoint));
+  return path.basename(parent) === 'checkpoints' ? path.dirname(parent) : state.config.runDir;
+}
+
+/** Reads a checkpoint for a model of `layout`; a model that differs is refused naming both sides. */
 export function readCheckpoint(dir: string, layout: ModelLayout): Checkpoint {
   const state = readTrainerState(dir);
+  checkLayout(dir, state, layout);
   const flat = flatten(layout.variables);
   const weights = readFlatWeights(path.join(dir, 'model.json'), layout);
   const opt = readFloats(path.join(dir, 'optimizer.bin'));
@@ -135,22 +143,23 @@ function readFloats(file: string): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
-/** Refuses a resume whose config changes the model or the global batch, saying what differs. */
-export function checkResumable(state: TrainerState, cfg: Config, layout: ModelLayout): void {
+/**
+ * Refuses a model whose variables differ from the checkpoint's, naming both sides: the model's
+ * variable list and shapes, and the checkpoint's.
+ */
+export function checkLayout(dir: string, state: TrainerState, layout: ModelLayout): void {
+  const shapes = (vs: VariableSpec[]) => vs.map((v) => `${v.name} [${v.shape.join(', ')}]`).join(', ');
   const refuse = (what: string) => {
-    throw new MgpuError('E_CONFIG', `cannot resume from this checkpoint: ${what}`, {
-      hint: 'resume with the config the checkpoint was written with (it is saved in trainer-state.json), or start a new run',
+    throw new MgpuError('E_CONFIG', `the model does not fit checkpoint ${dir}: ${what}`, {
+      hint: 'use the model the checkpoint was trained with (model.module or model.json, and what it builds), or start a new run',
     });
   };
-  const a = state.variables;
-  const b = layout.variables;
-  if (a.length !== b.length) refuse(`the model has ${b.length} variables, the checkpoint ${a.length}`);
-  a.forEach((v, i) => {
-    if (v.name !== b[i].name) refuse(`variable ${i} is ${b[i].name} in the model but ${v.name} in the checkpoint`);
-    if (v.shape.join('x') !== b[i].shape.join('x')) refuse(`variable ${v.name} has shape [${b[i].shape}] in the model but [${v.shape}] in the checkpoint`);
+  const saved = state.variables;
+  const now = layout.variables;
+  if (saved.length !== now.length) refuse(`the model has ${now.length} variables (${shapes(now)}), the checkpoint ${saved.length} (${shapes(saved)})`);
+  saved.forEach((v, i) => {
+    const m = now[i];
+    if (v.name !== m.name) refuse(`variable ${i} is ${m.name} [${m.shape.join(', ')}] in the model but ${v.name} [${v.shape.join(', ')}] in the checkpoint`);
+    if (v.shape.join('x') !== m.shape.join('x')) refuse(`variable ${v.name} has shape [${m.shape.join(', ')}] in the model but [${v.shape.join(', ')}] in the checkpoint`);
   });
-  if (state.batchSize !== cfg.training.batchSize) refuse(`training.batchSize is ${cfg.training.batchSize}, the checkpoint was trained with ${state.batchSize}`);
-  if (state.optimizer.name !== cfg.optimizer.name) refuse(`optimizer.name is ${cfg.optimizer.name}, the checkpoint's optimizer state is ${state.optimizer.name}'s`);
-  if (state.seed !== cfg.training.seed) refuse(`training.seed is ${cfg.training.seed}, the checkpoint's data order used seed ${state.seed}`);
-  if ((state.ema === null) !== (cfg.training.ema === null)) refuse(`training.ema is ${cfg.training.ema}, the checkpoint's is ${state.ema}`);
 }

@@ -16,6 +16,7 @@ import { adapterLabel, checkPinned, pciAddress, pinningEnv, type AdapterInfo } f
 import type { BackendName, Config } from '../shared/config/types.ts';
 import { placeOnThisMachine, type Placement } from '../shared/cpu-affinity.ts';
 import { MgpuError } from '../shared/errors.ts';
+import { plural } from './progress.ts';
 import { discoverGpus, selectDevices, type Discovery, type Gpu, type WorkerDevice } from './devices.ts';
 import { probeAdapters, type ProbeOutcome } from './webgpu-probe.ts';
 
@@ -60,7 +61,10 @@ export const machineProbes: PlanProbes = {
 
 const CPU_BACKENDS: readonly BackendName[] = ['auto', 'tfjs-node', 'wasm', 'cpu'];
 
-export async function planDevices(cfg: Config, probes: PlanProbes = machineProbes): Promise<DevicePlan> {
+/** What the workers are for, as the run says it: "training on 2 simulated GPUs". */
+export type Doing = 'training' | 'evaluating' | 'predicting';
+
+export async function planDevices(cfg: Config, doing: Doing = 'training', probes: PlanProbes = machineProbes): Promise<DevicePlan> {
   const d = cfg.devices;
   if (d.simulate > 0) return placed({ backend: d.backend, devices: selectDevices({ gpus: [], reason: null }, 'all', d.simulate), notes: [], warnings: [], placement: null }, probes);
   const found = probes.discover();
@@ -85,7 +89,7 @@ export async function planDevices(cfg: Config, probes: PlanProbes = machineProbe
   }
   if (plan.devices.length === 0) {
     const n = probes.cores();
-    plan.notes.push(`no GPU found (${found.reason ?? 'nvidia-smi lists none'}${probe ? `; webgpu: ${whatProbeFound(probe)}` : ''}); training on ${n} simulated GPUs on the CPU instead (choose with --simulate N)`);
+    plan.notes.push(`no GPU found (${found.reason ?? 'nvidia-smi lists none'}${probe ? `; webgpu: ${whatProbeFound(probe)}` : ''}); ${doing} on ${plural(n, 'simulated GPU')} on the CPU instead (choose with --simulate N)`);
     plan.devices = selectDevices(found, 'all', n);
   }
   return placed(expand(plan, d.workersPerGpu), probes);

@@ -12,9 +12,10 @@ import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
 import type { Dataset } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, predict, type EvalResult } from './evaluate.ts';
-import type { Progress } from './progress.ts';
+import { plural, type Progress } from './progress.ts';
 import { StartupRecovery } from './recovery.ts';
 import { openSession, runDevices } from './session.ts';
+import { unwritableDirReason } from './writable.ts';
 
 export interface ModelSource {
   dir: string; // a checkpoint, a run directory (its newest checkpoint) or a LayersModel directory
@@ -36,17 +37,29 @@ function weightsFrom(src: ModelSource): (layout: ModelLayout) => Float32Array {
   };
 }
 
+/** --output is checked before any worker starts: the predictions come after all the work. */
+function checkOutput(output: string): void {
+  const dir = path.dirname(output);
+  const fail = (what: string, hint: string) => {
+    throw new MgpuError('E_USAGE', `--output ${output}: ${what}`, { hint });
+  };
+  if (fs.existsSync(output) && fs.statSync(output).isDirectory()) fail('is a directory', 'name the .npy file to write, e.g. --output y.npy');
+  if (!fs.existsSync(dir)) fail(`the directory ${dir} does not exist`, 'create it first, or write the predictions elsewhere');
+  const why = unwritableDirReason(dir);
+  if (why) fail(why, 'write the predictions to a directory this user can write');
+}
+
 export async function runEval(cfg: Config, out: Progress, src: ModelSource): Promise<EvalResult> {
   const { eval: evalSet } = await loadSplits(cfg);
   if (!evalSet) throw new MgpuError('E_CONFIG', 'data.eval: nothing to evaluate on', { hint: 'set data.eval or data.evalFraction in the config' });
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
-  const s = await openSession(cfg, await runDevices(cfg, out), {
+  const s = await openSession(cfg, await runDevices(cfg, out, 'evaluating'), {
     data: [evalSet], dataKeys: [cfg.data.eval ? 'data.eval' : 'data.evalFraction'], maxBatch: batch, initialWeights: weightsFrom(src),
     onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
     const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000);
-    out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${s.group.active.length} worker(s):`);
+    out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${plural(s.group.active.length, 'worker')}:`);
     out.line(`  samples   ${r.samples}`);
     out.line(`  loss      ${r.loss.toFixed(6)}`);
     if (r.accuracy !== null) out.line(`  accuracy  ${(100 * r.accuracy).toFixed(2)}%`);
@@ -59,19 +72,20 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
 }
 
 export async function runPredict(cfg: Config, out: Progress, src: ModelSource, input: string, output: string): Promise<{ shape: number[] }> {
+  checkOutput(output);
   const features = readNpy(input);
   const count = features.shape[0];
   if (count === undefined || count === 0) throw new MgpuError('E_DATA', `--input ${input} holds no rows (shape [${features.shape}])`);
   // Unlabeled rows: labels with zero values per row.
   const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source: input };
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
-  const s = await openSession(cfg, await runDevices(cfg, out), {
+  const s = await openSession(cfg, await runDevices(cfg, out, 'predicting'), {
     data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src), onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
     const { values, shape } = await predict(s, ds, batch, cfg.reliability.stepTimeout * 1000);
     writeNpy(output, { dtype: 'float32', shape, data: values });
-    out.line(`predicted ${count} rows with ${s.group.active.length} worker(s) → ${output} (float32 [${shape.join(', ')}])`);
+    out.line(`predicted ${count} rows with ${plural(s.group.active.length, 'worker')} → ${output} (float32 [${shape.join(', ')}])`);
     return { shape };
   } finally {
     await s.close();

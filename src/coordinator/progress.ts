@@ -5,6 +5,11 @@ export interface Progress {
   done(): void;
 }
 
+/** `1 worker`, `2 workers`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function makeProgress(every: number, stream: NodeJS.WriteStream = process.stdout): Progress {
   if (!stream.isTTY) {
     return {

@@ -8,7 +8,7 @@ import { shardSizes } from '../shared/shard.ts';
 import type { BatchPlan } from './batch-plan.ts';
 import type { Dataset } from './data/rows.ts';
 import type { WorkerDevice } from './devices.ts';
-import type { Progress } from './progress.ts';
+import { plural, type Progress } from './progress.ts';
 import type { Session } from './session.ts';
 
 export function printHeader(out: Progress, cfg: Config, s: Session, devices: WorkerDevice[], plan: BatchPlan, train: Dataset, evalSet: Dataset | null, placement: string | null = null): void {
@@ -26,7 +26,7 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   if (placement) out.line(`  placement   ${placement}`);
   if (c.size > 1) out.line(`  machines    ${c.size} over MPI: ${c.workers.map((w, r) => `${c.where(r)} ${w} worker${w === 1 ? '' : 's'}`).join(', ')}; this is rank 0`);
   out.line(`  model       ${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`);
-  out.line(`  batch       global ${cfg.training.batchSize} = ${total} worker(s)${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
+  out.line(`  batch       global ${cfg.training.batchSize} = ${plural(total, 'worker')}${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
   out.line(`  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`);
   const k = floatKernels();

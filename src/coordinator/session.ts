@@ -12,9 +12,9 @@ import { Slab } from '../shared/slab.ts';
 import { rowBytes, type Dataset } from './data/rows.ts';
 import { checkSimulated, thisMachine, type Machine } from './capacity.ts';
 import { soloCluster, type Cluster } from './cluster.ts';
-import { planDevices, type DevicePlan } from './device-plan.ts';
+import { planDevices, type DevicePlan, type Doing } from './device-plan.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
-import type { Progress } from './progress.ts';
+import { plural, type Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
 import { rowFormat } from './row-format.ts';
@@ -57,8 +57,8 @@ export interface Session {
  * was decided is said here, and GPUs that go unused are said loudly. An N of simulated GPUs the
  * machine cannot hold is refused here, before any worker starts.
  */
-export async function runDevices(cfg: Config, out: Progress, machine: Machine = thisMachine()): Promise<DevicePlan> {
-  const plan = await planDevices(cfg);
+export async function runDevices(cfg: Config, out: Progress, doing: Doing = 'training', machine: Machine = thisMachine()): Promise<DevicePlan> {
+  const plan = await planDevices(cfg, doing);
   if (plan.devices.every((d) => d.simulated)) {
     const warning = checkSimulated(plan.devices.length, machine, cfg.devices.oversubscribe);
     if (warning) out.line(warning);

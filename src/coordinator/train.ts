@@ -16,14 +16,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serializeConfig } from '../shared/config/load.ts';
 import type { Config } from '../shared/config/types.ts';
-import { MgpuError, WorkerError } from '../shared/errors.ts';
+import { ConfigError, MgpuError, WorkerError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
 import { layoutHash } from '../shared/layout.ts';
 import { BatchPlan } from './batch-plan.ts';
 import { configHash, soloCluster, type Cluster } from './cluster.ts';
-import { checkpointDir, checkResumable, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
+import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
@@ -32,6 +32,7 @@ import { ArrivalSum } from './reduce/arrival-sum.ts';
 import type { ReduceResult } from './reduce/reduce-pool.ts';
 import { averageState } from './reduce/average-state.ts';
 import { Recovery, StartupRecovery } from './recovery.ts';
+import { checkConfigChanges, checkSameRun } from './resume.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
@@ -39,12 +40,18 @@ import { openSession, runDevices, type Session } from './session.ts';
 import { Interrupted, noSignals, type SignalWatch } from './signals.ts';
 import { stageAhead, type StageAhead } from './stage-ahead.ts';
 import { StepDeadline } from './step-deadline.ts';
+import { unwritableDirReason } from './writable.ts';
 
 export interface TrainOptions {
   /** The machines of the run (cluster.ts); default: this machine alone. */
   cluster?: Cluster;
-  /** --resume: a run directory (its newest checkpoint) or a checkpoint directory. */
+  /**
+   * --resume: a run directory (its newest checkpoint) or a checkpoint directory of this run.
+   * `cfg` is checked against the checkpoint's config (resume.ts): what it fixes must not differ.
+   */
   resume?: string | null;
+  /** --allow-changed: key prefixes whose change from the checkpoint's config is accepted. */
+  allowChanged?: readonly string[];
   /** Ctrl-C / SIGTERM, watched by the CLI: the loop stops after the step in progress. */
   signals?: SignalWatch;
 }
@@ -60,6 +67,8 @@ export interface TrainResult {
   interrupted: NodeJS.Signals | null;
   skippedSteps: number[];
   restarts: number;
+  /** A resume of a run that had already run all its steps: nothing was started or written. */
+  alreadyFinished: boolean;
 }
 
 export async function train(cfg: Config, out: Progress, opts: TrainOptions = {}): Promise<TrainResult> {
@@ -81,6 +90,17 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   }
   // Several machines: rank 0 alone writes the run directory (config, metrics, checkpoints, model).
   const lead = cluster.rank === 0;
+  if (resumeDir) {
+    const state = readTrainerState(resumeDir);
+    checkSameRun(resumeDir, state, cfg);
+    const { report } = checkConfigChanges(resumeDir, state, cfg, opts.allowChanged ?? []);
+    if (state.step >= plan.totalSteps) return finished(resumeDir, state.step);
+    if (report) out.line(report);
+  }
+  const unwritable = lead ? unwritableDirReason(cfg.runDir) : null;
+  if (unwritable) {
+    throw new ConfigError('runDir', `cannot write the run to ${cfg.runDir}: ${unwritable}`, 'set runDir in the config, or --run-dir, to a directory this user can write');
+  }
   // A worker that fails to start is restarted (within the maxRestarts the run has left) or retired.
   const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts ?? 0 : 0);
   let ckpt: Checkpoint | null = null;
@@ -93,7 +113,6 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       maxBatch: Math.max(B, evalBatch),
       initialWeights: resumeDir ? (layout) => {
         ckpt = readCheckpoint(resumeDir, layout);
-        checkResumable(ckpt.state, cfg, layout);
         return ckpt.weights;
       } : null,
       abort,
@@ -105,35 +124,37 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     out.line(`stopped by ${err.signal} during start-up, before any step; no worker is left`);
     return {
       runDir: cfg.runDir, modelPath: null, steps: 0, finalLoss: NaN, eval: null, weights: new Float32Array(0), ema: null,
-      interrupted: err.signal, skippedSteps: [], restarts: startup.restarts,
+      interrupted: err.signal, skippedSteps: [], restarts: startup.restarts, alreadyFinished: false,
     };
   }
   const resumed = ckpt as Checkpoint | null;
-  if (resumed) {
-    s.slots.forEach((slot, k) => slot.set(resumed.slots[k]));
-    if (s.ema && resumed.ema) s.ema.set(resumed.ema);
-  }
   const startStep = resumed?.state.step ?? 0;
   const skippedSteps = [...(resumed?.state.skippedSteps ?? [])];
-  // Every machine runs the same config and code and built the same model; each learns how many
-  // workers the others have (a batch is split over all of them).
+  // The workers are up: whatever fails from here on stops them before it is thrown.
+  let metrics: MetricsLog;
+  let recovery: Recovery;
   try {
+    // Every machine runs the same config and code and built the same model; each learns how
+    // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
+    if (resumed) {
+      s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
+      if (s.ema && resumed.ema) s.ema.set(resumed.ema);
+    }
+    if (lead) {
+      fs.mkdirSync(cfg.runDir, { recursive: true });
+      fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
+    }
+    metrics = lead ? new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null) : noMetrics();
+    for (const f of startup.failures) metrics.write({ type: 'failure', step: startStep, ranks: [f.rank], message: f.message, action: f.action });
+    recovery = new Recovery(s, cfg, out, metrics, startup.restarts, Math.max(B, evalBatch));
+    printHeader(out, cfg, s, devices, plan, trainSet, evalSet, devicePlan.placement);
+    if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
   } catch (err) {
     await s.close();
     throw err;
   }
-
-  if (lead) {
-    fs.mkdirSync(cfg.runDir, { recursive: true });
-    fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
-  }
-  const metrics = lead ? new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null) : noMetrics();
-  for (const f of startup.failures) metrics.write({ type: 'failure', step: startStep, ranks: [f.rank], message: f.message, action: f.action });
-  const recovery = new Recovery(s, cfg, out, metrics, startup.restarts, Math.max(B, evalBatch));
   const recover = (err: unknown, step: number) => recovery.recover(err, step);
-  printHeader(out, cfg, s, devices, plan, trainSet, evalSet, devicePlan.placement);
-  if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
 
   const saveCheckpoint = (completed: number): string => {
     const dir = checkpointDir(cfg.runDir, completed);
@@ -254,7 +275,9 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       const ms = replies.map((m) => m.ms);
       window.add(lastLoss, n, Math.max(...ms), Math.min(...ms), Math.max(...replies.map((m) => m.refreshMs)), Math.max(...replies.map((m) => m.writeMs)), t3 - t2, t1 - t0, t3 - t0);
       stepMs = stepMs === 0 ? t3 - t0 : 0.9 * stepMs + 0.1 * (t3 - t0);
-      out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss ${lastLoss.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`);
+      // The loss shown is the one metrics.jsonl gets: the mean over the steps since its last line.
+      const shown = window.loss();
+      out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss(mean of ${shown.steps}) ${shown.mean.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`);
       if (completed % cfg.log.every === 0 || completed === plan.totalSteps) metrics.write(window.flush(completed, epoch, lr, reduced.gradNorm));
       const last = completed === plan.totalSteps;
       if (evalSet && cfg.eval.every > 0 && completed % cfg.eval.every === 0 && !last) await runEval(completed, epoch);
@@ -295,7 +318,20 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   function result(modelPath: string | null, ev: EvalResult | null, interrupted: NodeJS.Signals | null): TrainResult {
     return {
       runDir: cfg.runDir, modelPath, steps: completed, finalLoss: lastLoss, eval: ev, weights: s.master.slice(),
-      ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts,
+      ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts, alreadyFinished: false,
+    };
+  }
+
+  /** The checkpoint is at (or past) the last step: say so, start nothing, write nothing. */
+  function finished(dir: string, step: number): TrainResult {
+    const ckpt = readCheckpoint(dir, { variables: readTrainerState(dir).variables, saveOrder: [], inputShape: [], outputShape: [], topology: null });
+    const model = path.join(cfg.runDir, 'final', 'model.json');
+    const modelPath = fs.existsSync(model) ? model : null;
+    out.line(`the run in ${cfg.runDir} has finished: ${dir} is at step ${step}${step > plan.totalSteps ? `, past the ${plan.totalSteps} steps of this config` : ` of ${plan.totalSteps}`}`
+      + `${modelPath ? `, and its model is in ${path.dirname(modelPath)}` : ''}; nothing to do (to train on, raise training.steps or training.epochs with --set)`);
+    return {
+      runDir: cfg.runDir, modelPath, steps: step, finalLoss: NaN, eval: null, weights: ckpt.weights, ema: ckpt.ema,
+      interrupted: null, skippedSteps: ckpt.state.skippedSteps, restarts: ckpt.state.restarts, alreadyFinished: true,
     };
   }
 }
@@ -386,6 +422,7 @@ function newWindow() {
     add(l: number, n: number, max: number, min: number, refreshMs: number, writeMs: number, syncMs: number, dataMs: number, stepMs: number) {
       steps++; loss += l; samples += n; cmax += max; cmin += min; refresh += refreshMs; write += writeMs; sync += syncMs; data += dataMs; wall += stepMs;
     },
+    loss: () => ({ mean: loss / steps, steps }),
     flush(step: number, epoch: number, lr: number, gradNorm: number): TrainLine {
       const r = (x: number) => Math.round(x * 1000) / 1000;
       const line: TrainLine = {

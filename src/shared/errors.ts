@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'E_LAYOUT' // workers disagree on the variable layout
   | 'E_WORKER' // a worker failed during a phase
   | 'E_NONFINITE' // a loss or gradient became NaN or infinite
+  | 'E_IO' // a file the run reads or writes failed at the system level (permissions, space, a directory in the way)
   | 'E_INTERNAL';
 
 export class MgpuError extends Error {
@@ -60,6 +61,11 @@ export class WorkerError extends MgpuError {
 export function formatError(err: unknown): string {
   if (err instanceof MgpuError) {
     return `error ${err.code}: ${err.message}` + (err.hint ? `\n  hint: ${err.hint}` : '');
+  }
+  // A system error names the call and the path; its stack would only show mgpu-train's internals.
+  const sys = err as NodeJS.ErrnoException;
+  if (typeof sys?.code === 'string' && typeof sys.syscall === 'string') {
+    return `error E_IO: ${sys.message}\n  hint: check that path: its permissions, the free space, and that nothing else is in the way`;
   }
   const e = err as Error;
   return `error E_INTERNAL: ${e?.stack ?? String(err)}`;

@@ -88,7 +88,8 @@ export function readFlatWeights(modelJsonPath: string, layout: ModelLayout): Flo
     const i = index.get(spec.name);
     const n = spec.shape.reduce((a, b) => a * b, 1);
     if (i === undefined || spec.dtype !== 'float32' || n !== flat.sizes[i]) {
-      throw new MgpuError('E_MODEL', `${modelJsonPath}: weight ${spec.name} (${spec.dtype} ${JSON.stringify(spec.shape)}) does not match the model`);
+      const model = i === undefined ? 'the model has no weight of that name' : `the model's is float32 ${JSON.stringify(layout.variables[i].shape)}`;
+      throw new MgpuError('E_MODEL', `${modelJsonPath}: weight ${spec.name} (${spec.dtype} ${JSON.stringify(spec.shape)}) does not match the model: ${model}`);
     }
     out.set(data.subarray(at, at + n), flat.offsets[i]);
     at += n;

@@ -29,7 +29,7 @@ test('sgd: M = 2 machines x N = 1 and x N = 2 match single-process tfjs; the hea
   const raw = { name: 'sgd', model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: data }, training: { batchSize: 10, steps: 8, seed: 3 }, optimizer: { name: 'sgd', learningRate: 0.5 } };
   const r = await case_(t, 'sgd', 2, 1, raw);
   assert.match(r.stdout, /machines\s+2 over MPI: rank 0 \(.*\) 1 worker, rank 1 \(.*\) 1 worker/);
-  assert.match(r.stdout, /batch\s+global 10 = 2 worker\(s\) on 2 machines x 5 per worker/);
+  assert.match(r.stdout, /batch\s+global 10 = 2 workers on 2 machines x 5 per worker/);
   await case_(t, 'sgd', 2, 2, raw);
 });
 

@@ -30,9 +30,10 @@ test('relative paths are resolved against the config file directory', () => {
   assert.equal(c.configPath, configPath);
 });
 
-test('runDir is resolved against cwd, not the config file', () => {
+test('a runDir in the config is resolved against the config file directory; the default runs/<name> against cwd', () => {
+  assert.equal(validateConfig({ ...raw(), runDir: 'out/a' }, { configPath, cwd }).runDir, path.join(dir, 'configs', 'out', 'a'));
+  assert.equal(validateConfig({ ...raw(), runDir: '/abs/run' }, { configPath, cwd }).runDir, '/abs/run');
   assert.equal(validateConfig(raw(), { configPath, cwd }).runDir, path.join(cwd, 'runs', 'exp'));
-  assert.equal(validateConfig({ ...raw(), runDir: 'out/a' }, { configPath, cwd }).runDir, path.join(cwd, 'out', 'a'));
 });
 
 test('without a config file, relative paths are resolved against cwd', () => {

@@ -47,7 +47,7 @@ const noDawn = async (): Promise<ProbeOutcome> => ({ loaded: false, error: 'the 
 
 test('auto with tfjs-node-gpu installed and GPUs: tfjs-node-gpu, one worker per GPU, no probe', async () => {
   const l = layerProbe(2);
-  const plan = await planDevices(cfg(), probes(gpus(2), l.probe, ['@tensorflow/tfjs-node-gpu']));
+  const plan = await planDevices(cfg(), 'training', probes(gpus(2), l.probe, ['@tensorflow/tfjs-node-gpu']));
   assert.equal(plan.backend, 'tfjs-node-gpu');
   assert.deepEqual(plan.devices.map((d) => d.cudaVisibleDevices), ['0', '1']);
   assert.equal(l.calls.length, 0);
@@ -55,7 +55,7 @@ test('auto with tfjs-node-gpu installed and GPUs: tfjs-node-gpu, one worker per 
 
 test('auto with GPUs and a hardware webgpu adapter: webgpu, each worker pinned by PCI address and checked', async () => {
   const l = layerProbe(3);
-  const plan = await planDevices(cfg({ gpus: [2, 0] }), probes(gpus(3), l.probe));
+  const plan = await planDevices(cfg({ gpus: [2, 0] }), 'training', probes(gpus(3), l.probe));
   assert.equal(plan.backend, 'webgpu');
   assert.deepEqual(plan.devices.map((d) => d.env.DRI_PRIME), ['pci-0000_4c_00_0', 'pci-0000_19_00_0']);
   assert.ok(plan.devices.every((d) => d.env.MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE === '1' && d.expectAdapter === 'NVIDIA H200'));
@@ -64,48 +64,48 @@ test('auto with GPUs and a hardware webgpu adapter: webgpu, each worker pinned b
 });
 
 test('workersPerGpu: k workers on each pinned GPU, in GPU order', async () => {
-  const plan = await planDevices(cfg({ backend: 'webgpu', workersPerGpu: 2 }), probes(gpus(2), layerProbe(2).probe));
+  const plan = await planDevices(cfg({ backend: 'webgpu', workersPerGpu: 2 }), 'training', probes(gpus(2), layerProbe(2).probe));
   assert.deepEqual(plan.devices.map((d) => d.env.DRI_PRIME), ['pci-0000_19_00_0', 'pci-0000_19_00_0', 'pci-0000_3b_00_0', 'pci-0000_3b_00_0']);
   assert.match(plan.devices[1]!.label, /worker 2 of 2/);
 });
 
 test('webgpu on several GPUs without the device-select layer: exit 2 naming each GPU, or unpinned when allowed', async () => {
   const l = layerProbe(2, { layer: false });
-  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), probes(gpus(2), l.probe)), (e: Error & { code?: string; exitCode?: number; hint?: string }) =>
+  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(2), l.probe)), (e: Error & { code?: string; exitCode?: number; hint?: string }) =>
     e.code === 'E_DEVICES' && e.exitCode === 2 && /cannot pin each worker to its own GPU: GPU 0 \(NVIDIA H200, PCI 00000000:19:00.0\): the Vulkan device-select layer printed nothing/.test(e.message) && /mesa-vulkan-drivers/.test(e.hint ?? ''));
-  const plan = await planDevices(cfg({ backend: 'webgpu', allowUnpinned: true }), probes(gpus(2), l.probe));
+  const plan = await planDevices(cfg({ backend: 'webgpu', allowUnpinned: true }), 'training', probes(gpus(2), l.probe));
   assert.equal(plan.devices.length, 2);
   assert.ok(plan.devices.every((d) => Object.keys(d.env).length === 0 && d.expectAdapter === null));
   assert.match(plan.warnings[0]!, /WORKERS NOT PINNED/);
 });
 
 test('webgpu where the layer chose another GPU than asked: refused', async () => {
-  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), probes(gpus(2), layerProbe(2, { wrong: true }).probe)),
+  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(2), layerProbe(2, { wrong: true }).probe)),
     (e: Error & { code?: string }) => e.code === 'E_DEVICES' && /GPU 1 .*chose device 0 by rule dri_prime_tag_default, not NVIDIA H200 at 0000:3b:00.0/.test(e.message));
 });
 
 test('auto with GPUs but no GPU backend: CPU workers and a loud warning with the fix', async () => {
-  const plan = await planDevices(cfg(), probes(gpus(2), noDawn));
+  const plan = await planDevices(cfg(), 'training', probes(gpus(2), noDawn));
   assert.equal(plan.backend, 'auto');
   assert.equal(plan.devices.length, 2);
   assert.ok(plan.devices.every((d) => d.simulated && /CPU worker \(in place of GPU \d NVIDIA H200/.test(d.label)));
   assert.match(plan.warnings[0]!, /GPUs PRESENT BUT UNUSED: 2 GPU\(s\) \(NVIDIA H200, NVIDIA H200\).*webgpu: the webgpu package did not load.*Fix: npm install webgpu/);
-  const wasm = await planDevices(cfg({ backend: 'wasm' }), probes(gpus(1), noDawn));
+  const wasm = await planDevices(cfg({ backend: 'wasm' }), 'training', probes(gpus(1), noDawn));
   assert.match(wasm.warnings[0]!, /devices\.backend is wasm\. Fix: run with --backend webgpu/);
 });
 
 test('auto with no GPU and only a software adapter: simulated GPUs on the cores, saying why', async () => {
-  const plan = await planDevices(cfg(), probes(gpus(0), software));
+  const plan = await planDevices(cfg(), 'training', probes(gpus(0), software));
   assert.equal(plan.backend, 'auto');
   assert.equal(plan.devices.length, 2);
   assert.match(plan.notes[0]!, /no GPU found .*webgpu: only a software adapter: llvmpipe: Mesa 25.0.7 \(software\).*2 simulated GPUs/);
 });
 
 test('backend webgpu with only a software adapter: exit 2 unless allowSoftwareAdapter; then k workers share it', async () => {
-  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), probes(gpus(0), software)), (e: Error & { code?: string; exitCode?: number; hint?: string }) =>
+  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(0), software)), (e: Error & { code?: string; exitCode?: number; hint?: string }) =>
     e.code === 'E_BACKEND' && e.exitCode === 2 && /only adapter is a software one: llvmpipe/.test(e.message) && /allowSoftwareAdapter/.test(e.hint ?? ''));
-  const plan = await planDevices(cfg({ backend: 'webgpu', allowSoftwareAdapter: true, workersPerGpu: 3 }), probes(gpus(0), software));
+  const plan = await planDevices(cfg({ backend: 'webgpu', allowSoftwareAdapter: true, workersPerGpu: 3 }), 'training', probes(gpus(0), software));
   assert.equal(plan.devices.length, 3);
   assert.ok(plan.devices.every((d) => d.expectAdapter === 'llvmpipe: Mesa 25.0.7 (software)'));
-  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), probes(gpus(0), noDawn)), /devices\.backend is webgpu, but the webgpu package did not load/);
+  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(0), noDawn)), /devices\.backend is webgpu, but the webgpu package did not load/);
 });

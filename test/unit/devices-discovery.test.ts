@@ -49,7 +49,7 @@ test('a GPU id that does not exist is an E_DEVICES error naming it and what exis
   const { env } = fakeNvidiaSmi(2);
   const found = withEnv(env, () => discoverGpus({}));
   assert.throws(() => selectDevices(found, [0, 5], 0), (e: Error & { code?: string; hint?: string }) =>
-    e.code === 'E_DEVICES' && /asks for GPU 5, but 2 GPU\(s\) are visible/.test(e.message) && /0: NVIDIA Fake A100/.test(e.hint ?? ''));
+    e.code === 'E_DEVICES' && /asks for GPU 5, but 2 GPUs are visible/.test(e.message) && /0: NVIDIA Fake A100/.test(e.hint ?? ''));
 });
 
 test('no nvidia-smi, or a failing one, gives an empty list and the reason', () => {

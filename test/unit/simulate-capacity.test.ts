@@ -48,11 +48,11 @@ test('runDevices checks --simulate N and the no-GPU default before any worker st
   const raw = { model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 't', 10, 'onehot', 1) }, training: { batchSize: 4 }, optimizer: { name: 'sgd' } };
   const lines: string[] = [];
   const out = { step() {}, line: (l: string) => void lines.push(l), done() {} };
-  assert.equal((await runDevices(buildConfig(dir, raw, 3), out, big)).devices.length, 3);
+  assert.equal((await runDevices(buildConfig(dir, raw, 3), out, 'training', big)).devices.length, 3);
   assert.match(lines.join('\n'), /warning: 3 simulated GPUs on 2 CPU cores/);
-  await assert.rejects(runDevices(buildConfig(dir, raw, 9), out, big), refused(/devices\.simulate 9/));
+  await assert.rejects(runDevices(buildConfig(dir, raw, 9), out, 'training', big), refused(/devices\.simulate 9/));
   const over = buildConfig(dir, { ...raw, devices: { oversubscribe: true } }, 9);
-  assert.equal((await runDevices(over, out, big)).devices.length, 9);
+  assert.equal((await runDevices(over, out, 'training', big)).devices.length, 9);
 });
 
 // ---- through the CLI, pinned to one CPU ----------------------------------------------------

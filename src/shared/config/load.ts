@@ -1,7 +1,7 @@
 // Reads an experiment config file (YAML or JSON), applies --set overrides and validates it;
 // serializeConfig writes the resolved config back out for the run directory.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
 import { ConfigError } from '../errors.ts';
@@ -14,6 +14,9 @@ const EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 export async function loadConfig(path: string, sets: string[] = [], cwd = process.cwd()): Promise<Config> {
   const file = resolve(cwd, path);
+  if ((await stat(file).catch(() => null))?.isDirectory()) {
+    throw new ConfigError('', `config file ${file} is a directory`, `name the experiment file (${EXTENSIONS.join(', ')}) inside it`);
+  }
   const ext = extname(file).toLowerCase();
   if (!EXTENSIONS.includes(ext)) {
     throw new ConfigError('', `config file ${file}: unsupported extension ${JSON.stringify(ext)}`, `use one of ${EXTENSIONS.join(', ')}`);
@@ -87,25 +90,40 @@ function jsonErrorOffset(source: string, message: string): number {
 }
 
 /**
- * The resolved config as YAML. Keys the chosen optimizer, schedule or (absent) eval data do not
- * use are left out, so the text validates back to the same Config.
+ * The resolved config as a raw config object that validates back to the same Config: every
+ * section with every key, except the optimizer and schedule keys the chosen name does not read
+ * (validation rejects those) and the model key that is not set. Sections without such rules are
+ * copied whole, so a key added to them later is written without a change here.
  */
-export function serializeConfig(c: Config): string {
+export function configToRaw(c: Config): Record<string, unknown> {
   const pick = <T extends object>(obj: T, keys: readonly (keyof T)[]) => Object.fromEntries(keys.map((k) => [k, obj[k]]));
-  const { model, training, optimizer, schedule, data } = c;
-  const out = {
+  const { model, optimizer, schedule } = c;
+  const raw: Record<string, unknown> = {
     name: c.name,
     model: model.module !== null ? { module: model.module } : { json: model.json },
     loss: c.loss,
-    data: data.eval === null ? { train: data.train } : data,
-    training: pick(training, ['batchSize', training.steps === null ? 'epochs' : 'steps', 'dropLast', 'seed']),
+    data: { ...c.data },
+    training: { ...c.training },
     optimizer: pick(optimizer, ['name', ...OPTIMIZER_PARAMS[optimizer.name]]),
     schedule: pick(schedule, ['name', ...SCHEDULE_PARAMS[schedule.name]]),
-    devices: c.devices,
-    log: c.log,
-    ...(data.eval === null ? {} : { eval: c.eval }),
+    devices: { ...c.devices },
+    log: { ...c.log },
+    eval: { ...c.eval },
+    checkpoint: { ...c.checkpoint },
+    reliability: { ...c.reliability },
     runDir: c.runDir,
   };
+  // A Config read back from an older checkpoint may lack a key added since: leave it to its default.
+  return structuredClone(dropUndefined(raw)) as Record<string, unknown>;
+}
+
+function dropUndefined(v: unknown): unknown {
+  if (!isMapping(v)) return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, dropUndefined(x)]));
+}
+
+/** The resolved config as YAML (runs/<name>/config.yaml); see configToRaw. */
+export function serializeConfig(c: Config): string {
   const header = c.configPath === null ? '' : `# resolved from ${c.configPath}\n`;
-  return header + stringify(out);
+  return header + stringify(configToRaw(c));
 }

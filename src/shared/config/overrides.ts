@@ -7,9 +7,13 @@ import { isMapping, show } from './validate.ts';
 
 const SET_FORM = 'write --set key.path=value, e.g. --set optimizer.learningRate=1e-3';
 
+/** One of a pair that sets the same thing: an override of one replaces the file's other. */
+const REPLACES: Record<string, string> = { 'training.steps': 'epochs', 'training.epochs': 'steps' };
+
 /** A copy of `raw` with each `a.b.c=value` set; the value is read as YAML (`3`, `true`, `[0,1]`, `adam`). */
 export function applyOverrides(raw: Record<string, unknown>, sets: string[]): Record<string, unknown> {
   const out = structuredClone(raw);
+  const done = new Set<string>();
   for (const set of sets) {
     const eq = set.indexOf('=');
     const keys = eq < 0 ? [] : set.slice(0, eq).trim().split('.');
@@ -37,6 +41,11 @@ export function applyOverrides(raw: Record<string, unknown>, sets: string[]): Re
       obj = next;
     });
     define(obj, keys[keys.length - 1], value);
+    // `--set training.steps=40` on a config with epochs: the run length is the override's. Both
+    // given as overrides are still an error (validation names it).
+    const other = REPLACES[keyPath];
+    if (other !== undefined && value !== null && !done.has(`training.${other}`)) delete obj[other];
+    done.add(keyPath);
   }
   return out;
 }

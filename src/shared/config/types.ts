@@ -121,6 +121,6 @@ export interface Config {
   eval: { every: number; batchSize: number | null; topK: number; useEma: boolean }; // every 0 = only at the end; batchSize null = training.batchSize; topK default 5; useEma default false
   checkpoint: CheckpointConfig;
   reliability: ReliabilityConfig;
-  runDir: string; // default runs/<name>, relative to the current directory
+  runDir: string; // relative to the config file's directory; default runs/<name> under the current directory
   configPath: string | null; // the file it was loaded from (set by the loader, not by the user)
 }

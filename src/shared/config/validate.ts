@@ -304,16 +304,17 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   const log = { every: Section.open(top.obj.log, 'log', ['every']).opt('every', int(1), LOG_DEFAULTS.every) };
 
   const e = Section.open(top.obj.eval, 'eval', ['every', 'batchSize', 'topK', 'useEma']);
-  const evalKey = Object.keys(e.obj).find((k) => k === 'every');
-  if (data.eval === null && data.evalFraction === null && evalKey !== undefined) {
-    throw new ConfigError(e.at(evalKey), 'is set, but there is no data.eval (or data.evalFraction) to evaluate on', 'set data.eval, or remove eval.every');
-  }
   const evaluation = {
     every: e.opt('every', int(0), EVAL_DEFAULTS.every),
     batchSize: e.opt('batchSize', orNull(int(1)), EVAL_DEFAULTS.batchSize),
     topK: e.opt('topK', int(1), EVAL_DEFAULTS.topK),
     useEma: e.opt('useEma', bool, EVAL_DEFAULTS.useEma),
   };
+  // every: 0 (evaluate at the end) is the default and a no-op without eval data; a resolved
+  // config written back out carries it.
+  if (data.eval === null && data.evalFraction === null && evaluation.every !== 0) {
+    throw new ConfigError(e.at('every'), 'is set, but there is no data.eval (or data.evalFraction) to evaluate on', 'set data.eval, or remove eval.every');
+  }
   if (evaluation.useEma && training.ema === null) {
     throw new ConfigError('eval.useEma', 'is true, but training.ema is not set, so there are no EMA weights', 'set training.ema (e.g. 0.9999)');
   }
@@ -359,7 +360,9 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     eval: evaluation,
     checkpoint,
     reliability,
-    runDir: resolve(opts.cwd, top.opt('runDir', text, join('runs', name))),
+    // A runDir written in the config is a path like the others (against the config file's
+    // directory); the default runs/<name> is under the working directory, as `runs/` is.
+    runDir: top.has('runDir') ? resolve(baseDir, top.req('runDir', text)) : resolve(opts.cwd, join('runs', name)),
     configPath,
   };
 }
