@@ -358,7 +358,7 @@ export async function finishStep(
       const mine = bad.length ? `rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}` : '';
       const what = c.size === 1
         ? `step ${step}: non-finite loss or gradient from ${mine}`
-        : `step ${step}: non-finite loss or gradient from ${everywhere.nonFinite} worker(s) of the cluster${mine ? ` (here: ${mine} on ${c.where(c.rank)})` : ''}`;
+        : `step ${step}: non-finite loss or gradient from ${plural(everywhere.nonFinite, 'worker')} of the cluster${mine ? ` (here: ${mine} on ${c.where(c.rank)})` : ''}`;
       if (cfg.reliability.onNonFinite === 'stop') {
         throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
       }

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
-import type { LayersModel } from '@tensorflow/tfjs';
 import { loadAddon } from '../../src/shared/native-addon.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mgpu-train.mjs', import.meta.url));
@@ -58,18 +57,6 @@ export function runMpi(ranks: number | string[][], args: string[], opts: { timeo
     clearTimeout(timer);
     resolve({ code, stdout, stderr });
   }));
-}
-
-/** A model's weights in the order of its saved weights.bin (model.weights). */
-export function savedOrder(model: LayersModel): Float32Array {
-  const parts = model.weights.map((w) => w.read().dataSync() as Float32Array);
-  const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** The final weights of a CLI run (runDir/final/weights.bin) as floats. */

@@ -49,7 +49,7 @@ export const FEATURES = 6;
 export const CLASSES = 3;
 export const OUTPUTS = 2; // of the linear (mean squared error) model
 
-export type ModelKind = 'mlp' | 'l2' | 'batchnorm' | 'binary' | 'linear';
+export type ModelKind = 'mlp' | 'l2' | 'batchnorm' | 'binary' | 'linear' | 'frozen';
 
 const MODELS: Record<ModelKind, string> = {
   // 6-8-3 softmax
@@ -70,6 +70,10 @@ const MODELS: Record<ModelKind, string> = {
   binary: `
     tf.layers.dense({ inputShape: [${FEATURES}], units: 8, activation: 'tanh' }),
     tf.layers.dense({ units: 1, activation: 'sigmoid' }),`,
+  // a frozen base (trainable: false, as when fine-tuning) under a trainable softmax head
+  frozen: `
+    tf.layers.dense({ inputShape: [${FEATURES}], units: 8, activation: 'tanh', trainable: false }),
+    tf.layers.dense({ units: ${CLASSES}, activation: 'softmax' }),`,
   // linear outputs for mean squared error
   linear: `
     tf.layers.dense({ inputShape: [${FEATURES}], units: 8, activation: 'tanh' }),
@@ -215,7 +219,15 @@ const varOf = (w: LayerVariable): Variable => (w as unknown as { val: Variable }
 
 /** The model's weights as one flat vector in the coordinator's order: trainable, then non-trainable. */
 export function flatWeights(model: LayersModel): Float32Array {
-  const vs = [...model.trainableWeights, ...model.nonTrainableWeights];
+  return concatWeights([...model.trainableWeights, ...model.nonTrainableWeights]);
+}
+
+/** The model's weights in the order of its saved weights.bin (model.weights). */
+export function savedOrder(model: LayersModel): Float32Array {
+  return concatWeights(model.weights);
+}
+
+function concatWeights(vs: readonly LayerVariable[]): Float32Array {
   const parts = vs.map((v) => v.read().dataSync() as Float32Array);
   const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
   let at = 0;

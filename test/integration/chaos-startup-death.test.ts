@@ -90,7 +90,7 @@ test('reshard: a worker killed during start-up is retired and the run starts wit
   t.diagnostic(out.lines.filter((l) => /start-up|retired|batch/.test(l)).join(' | '));
   assert.ok(out.lines.includes('rank 1 retired; the run starts with the other ranks'), out.lines.join('\n'));
   assert.ok(out.lines.some((l) => /rank 1: simulated GPU 1 \(CPU\) -> retired: it failed to start/.test(l)), out.lines.join('\n'));
-  assert.ok(out.lines.some((l) => /batch\s+global 10 = 2 worker\(s\) x 5 per worker/.test(l)), out.lines.join('\n'));
+  assert.ok(out.lines.some((l) => /batch\s+global 10 = 2 workers x 5 per worker/.test(l)), out.lines.join('\n'));
   assert.equal(r!.steps, 12);
   assert.equal(r!.restarts, 0);
   assert.ok(r!.weights.every(Number.isFinite));

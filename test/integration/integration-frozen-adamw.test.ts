@@ -2,19 +2,13 @@
 // `trainable` flag: the optimizer never touches them. AdamW shows it: its decoupled weight decay
 // would shrink every weight it is applied to, gradient or not.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import { buildConfig, initialWeights, silent, tempDir, writeDataset } from '../helpers/train-fixture.ts';
+import { buildConfig, initialWeights, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 test('adamw on a frozen base + trainable head: the frozen weights end exactly as they began', async () => {
   const dir = tempDir('frozen-adamw');
-  const module = path.join(dir, 'frozen.mjs');
-  fs.writeFileSync(module, `export default (tf) => tf.sequential({ layers: [
-    tf.layers.dense({ inputShape: [6], units: 8, activation: 'tanh', trainable: false }),
-    tf.layers.dense({ units: 3, activation: 'softmax' }),
-  ] });\n`);
+  const module = writeModelModule(dir, 'frozen');
   const raw = {
     name: 'frozen-adamw', model: { module }, loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 30, 'onehot', 6) },

@@ -2,19 +2,13 @@
 // non-trainable weights that no step changes: workers neither write nor reload them, and the
 // result still equals single-process tfjs, frozen weights untouched.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import { assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset } from '../helpers/train-fixture.ts';
+import { assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 test('a frozen base and a trainable head on 2 workers match single-process tfjs', async (t) => {
   const dir = tempDir('frozen');
-  const module = path.join(dir, 'frozen.mjs');
-  fs.writeFileSync(module, `export default (tf) => tf.sequential({ layers: [
-    tf.layers.dense({ inputShape: [6], units: 8, activation: 'tanh', trainable: false }),
-    tf.layers.dense({ units: 3, activation: 'softmax' }),
-  ] });\n`);
+  const module = writeModelModule(dir, 'frozen');
   const raw = {
     name: 'frozen', model: { module }, loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 30, 'onehot', 6) },

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { writeConfigFile } from '../helpers/chaos.ts';
-import { assertWeightsClose, buildConfig, referenceTrain, tempDir, towerReferenceTrain, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
-import { finalFloats, needMpi, runMpi, savedOrder } from '../helpers/mpi.ts';
+import { assertWeightsClose, buildConfig, referenceTrain, savedOrder, tempDir, towerReferenceTrain, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import { finalFloats, needMpi, runMpi } from '../helpers/mpi.ts';
 
 const dir = tempDir('mpi-parity');
 const data = writeDataset(dir, 'train', 42, 'onehot', 11);
