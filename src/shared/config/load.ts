@@ -104,6 +104,8 @@ export function serializeConfig(c: Config): string {
     devices: c.devices,
     log: c.log,
     ...(data.eval === null ? {} : { eval: c.eval }),
+    // The form the file takes: a bare name unless it has an average or is a module.
+    ...(c.metrics === null ? {} : { metrics: c.metrics.map((m) => ('module' in m ? { module: m.module, name: m.name } : m.average ? { name: m.name, average: m.average } : m.name)) }),
     runDir: c.runDir,
   };
   const header = c.configPath === null ? '' : `# resolved from ${c.configPath}\n`;
