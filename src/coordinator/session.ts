@@ -11,6 +11,7 @@ import { Slab } from '../shared/slab.ts';
 import { rowBytes, type Dataset } from './data/rows.ts';
 import { checkSimulated, thisMachine, type Machine } from './capacity.ts';
 import { planDevices, type DevicePlan } from './device-plan.ts';
+import { checkMetricsFit, needsScores, workerMetrics } from './metrics/index.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
 import type { Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
@@ -88,8 +89,10 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,
+      metrics: workerMetrics(cfg.metrics),
     }, cfg.reliability.stepTimeout * 1000, { abort: opts.abort, onFailure: opts.onStartFailure });
     const modelLayout = group.layout;
+    checkMetricsFit(cfg, modelLayout);
     const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]));
     const rows = rowsAll[0];
     rowsAll.forEach((r, i) => {
@@ -101,7 +104,8 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const flat = flatten(modelLayout.variables);
     const hash = layoutHash(modelLayout.variables);
     const rowIn = Math.max(...opts.data.map((ds) => rowBytes(ds.features) + rowBytes(ds.labels)));
-    const rowOut = sizeOf(modelLayout.outputShape.slice(1) as number[]) * 4;
+    // A row's predictions; with auc, its scores and then its label(s), at most as many again.
+    const rowOut = sizeOf(modelLayout.outputShape.slice(1) as number[]) * 4 * (needsScores(cfg.metrics) ? 2 : 1);
     const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
     let layout = sized(Math.ceil(opts.maxBatch / group.active.length));
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
