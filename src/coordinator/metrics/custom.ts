@@ -29,7 +29,9 @@ export async function loadCustomMetric(file: string, name: string, keyPath: stri
     });
   }
   if (mod.finalize !== undefined && typeof mod.finalize !== 'function') {
-    throw new MgpuError('E_METRIC', `${keyPath}.module ${file}: its export finalize is ${typeof mod.finalize}, not a function`);
+    throw new MgpuError('E_METRIC', `${keyPath}.module ${file}: its export finalize is ${typeof mod.finalize}, not a function`, {
+      hint: 'export function finalize(sums, { samples }) { return { value: sums.a / sums.b } }, or export no finalize to log the sums',
+    });
   }
   return { keyPath, file, name, finalize: (mod.finalize as Finalize | undefined) ?? null };
 }
@@ -41,7 +43,7 @@ export function finalizeCustom(m: CustomMetricModule, sums: Record<string, numbe
     try {
       values = m.finalize({ ...sums }, { samples });
     } catch (err) {
-      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize threw: ${(err as Error)?.message ?? String(err)}`);
+      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize threw: ${(err as Error)?.message ?? String(err)}`, { hint: `it was given ${JSON.stringify(sums)} for ${samples} samples` });
     }
   }
   const proto = typeof values === 'object' && values !== null ? Object.getPrototypeOf(values) : undefined;
@@ -53,7 +55,7 @@ export function finalizeCustom(m: CustomMetricModule, sums: Record<string, numbe
   const out: Record<string, number | null> = {};
   for (const [k, v] of Object.entries(values as Record<string, unknown>)) {
     if (typeof v !== 'number' && v !== null) {
-      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize's value ${JSON.stringify(k)} is ${typeof v}, not a number`);
+      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize's value ${JSON.stringify(k)} is ${typeof v}, not a number`, { hint: 'return { name: number, ... }' });
     }
     out[`${m.name}.${k}`] = v;
   }
