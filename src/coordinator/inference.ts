@@ -53,7 +53,7 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     if (r.metrics) {
       // The config's metrics, in its order, after the sample count and the loss.
       const rows: [string, string][] = [['samples', String(r.samples)], ['loss', r.loss.toFixed(6)],
-        ...Object.entries(r.metrics).map(([key, v]): [string, string] => [metricLabel(key, r.k), metricValue(key, v)])];
+        ...Object.entries(r.metrics).map(([key, v]): [string, string] => [metricLabel(key, r.k), metricValue(key, v, 6)])];
       const w = Math.max(...rows.map(([label]) => label.length)) + 2;
       for (const [label, value] of rows) out.line(`  ${label.padEnd(w)}${value}`);
       return r;
