@@ -76,7 +76,8 @@ export async function runPredict(cfg: Config, out: Progress, src: ModelSource, i
   // Unlabeled rows: labels with zero values per row.
   const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source: input };
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
-  const s = await openSession(cfg, await runDevices(cfg, out), {
+  // Prediction computes no metric: its workers neither load metric modules nor score rows.
+  const s = await openSession({ ...cfg, metrics: null }, await runDevices(cfg, out), {
     data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src), onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
