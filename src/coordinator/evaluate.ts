@@ -2,10 +2,13 @@
 // Evaluation workers return sums, so totals are exact: every sample counted once, weighted by
 // count. Prediction workers write their rows to their output buffers, read back in input order.
 import type { LossName } from '../shared/config/types.ts';
+import { MgpuError } from '../shared/errors.ts';
 import { sizeOf } from '../shared/layout.ts';
 import type { EvaluatedMessage, PredictedMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
 import type { Dataset } from './data/rows.ts';
+import { addCounts } from './metrics/counts.ts';
+import { computeMetrics, scoreShape, type EvalMetrics, type EvalTotals } from './metrics/index.ts';
 import type { Session } from './session.ts';
 
 export interface EvalResult {
@@ -15,6 +18,8 @@ export interface EvalResult {
   topK: number | null; // top-k accuracy; null without classes or with k >= classes
   k: number;
   mae: number;
+  /** The config's metrics, keyed as metrics.jsonl logs them, in its order; null without `metrics`. */
+  metrics: Record<string, number | null> | null;
 }
 
 /** Runs `visit` over consecutive chunks of the dataset, each staged and split over the active ranks. */
@@ -29,11 +34,21 @@ async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Sh
   }
 }
 
-/** `deadlineMs`: how long each chunk may take before a worker that has not answered is called stalled. */
-export async function evaluate(s: Session, ds: Dataset, batch: number, loss: LossName, k: number, deadlineMs: number): Promise<EvalResult> {
+/**
+ * `deadlineMs`: how long each chunk may take before a worker that has not answered is called
+ * stalled. `metrics`: the config's metrics (null: the shipped figures only).
+ */
+export async function evaluate(s: Session, ds: Dataset, batch: number, loss: LossName, k: number, deadlineMs: number, metrics: EvalMetrics | null = null): Promise<EvalResult> {
   const t = { n: 0, lossSum: 0, correct: 0, abs: 0, topK: 0 };
   const classes = sizeOf(s.group.layout.outputShape.slice(1) as number[]);
-  await chunks(s, ds, batch, async (shards, _start, id) => {
+  // The config's metrics: sums over every rank and chunk, and every row's scores (auc).
+  const extra: EvalTotals = { n: 0, correct: 0, topK: 0, abs: 0, sq: 0, counts: null, scores: null, custom: metrics?.custom.map(() => ({})) ?? [] };
+  const shape = scoreShape(loss, s.group.layout.outputShape);
+  const scoreRows = ds.count * shape.rowsPerSample;
+  const scores = metrics?.specs.some((m) => !('module' in m) && m.name === 'auc')
+    ? { values: new Float32Array(scoreRows * shape.width), labels: new Float32Array(scoreRows * shape.labelWidth), width: shape.width }
+    : null;
+  await chunks(s, ds, batch, async (shards, start, id) => {
     const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
     const replies = await s.group.all<EvaluatedMessage>((r) => ({
       type: 'eval', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion, topK: k,
@@ -44,12 +59,30 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, loss: Los
       t.correct += m.correct;
       t.abs += m.absErrorSum;
       t.topK += m.topKCorrect;
+      if (!metrics) continue;
+      extra.sq += m.sqErrorSum;
+      if (m.counts) extra.counts = addCounts(extra.counts, m.counts);
+      m.custom?.forEach((sums, i) => {
+        const into = extra.custom[i];
+        for (const [key, v] of Object.entries(sums)) into[key] = (into[key] ?? 0) + v;
+      });
+      if (scores) {
+        // Rank m.rank wrote its rows' scores, then their labels, to its output region; they go
+        // where its rows sit in the eval set.
+        const sh = byRank.get(m.rank)!;
+        const rows = m.scored;
+        if (rows !== (sh.end - sh.start) * shape.rowsPerSample) {
+          throw new MgpuError('E_INTERNAL', `eval chunk ${id}: rank ${m.rank} scored ${rows} rows, expected ${(sh.end - sh.start) * shape.rowsPerSample}`);
+        }
+        const got = new Float32Array(rows * (shape.width + shape.labelWidth));
+        s.slab.read(s.layout.output[m.rank], got);
+        const at = (start + sh.start) * shape.rowsPerSample;
+        scores.values.set(got.subarray(0, rows * shape.width), at * shape.width);
+        scores.labels.set(got.subarray(rows * shape.width), at * shape.labelWidth);
+      }
     }
   });
-  // Several machines: each evaluated its workers' rows of every chunk; the sums are added up.
-  const sums = new Float64Array([t.n, t.lossSum, t.correct, t.abs, t.topK]);
-  await s.cluster.sum(sums, 'the evaluation sums');
-  [t.n, t.lossSum, t.correct, t.abs, t.topK] = sums as unknown as number[];
+  if (s.cluster.size > 1) await sumOverMachines(s, t, extra, scores, metrics ? classes : 0);
   const classed = loss !== 'meanSquaredError';
   return {
     samples: t.n,
@@ -58,6 +91,7 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, loss: Los
     topK: classed && loss !== 'binaryCrossentropy' && classes > k ? t.topK / t.n : null,
     k,
     mae: t.abs / t.n,
+    metrics: metrics ? computeMetrics(metrics, loss, { ...extra, n: t.n, correct: t.correct, topK: t.topK, abs: t.abs, scores }) : null,
   };
 }
 
@@ -77,3 +111,43 @@ export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs
   });
   return { values, shape: [ds.count, ...outShape] };
 }
+
+/**
+ * Several machines: each evaluated its workers' rows of every chunk; every sum is added up over
+ * the machines (the per-class counts too; the score rows are disjoint, so their sum is the whole).
+ */
+async function sumOverMachines(
+  s: Session, t: { n: number; lossSum: number; correct: number; abs: number; topK: number }, extra: EvalTotals,
+  scores: { values: Float32Array; labels: Float32Array } | null, classes: number,
+): Promise<void> {
+  const c = extra.counts ?? { tp: Array(classes).fill(0), fp: Array(classes).fill(0), fn: Array(classes).fill(0) };
+  const sums = new Float64Array([t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq, ...c.tp, ...c.fp, ...c.fn]);
+  await s.cluster.sum(sums, 'the evaluation sums');
+  [t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq] = Array.from(sums.subarray(0, 6));
+  if (classes > 0 && (extra.counts || sums.subarray(6).some((v) => v !== 0))) {
+    const k = c.tp.length;
+    extra.counts = { tp: Array.from(sums.subarray(6, 6 + k)), fp: Array.from(sums.subarray(6 + k, 6 + 2 * k)), fn: Array.from(sums.subarray(6 + 2 * k, 6 + 3 * k)) };
+  }
+  if (scores) {
+    await s.cluster.sum(scores.values, 'the evaluation scores');
+    await s.cluster.sum(scores.labels, 'the evaluation labels');
+  }
+  if (extra.custom.length) {
+    // Custom sums have names of their own: gathered as JSON, added in rank order.
+    const mine = Buffer.alloc(CUSTOM_BYTES);
+    const json = JSON.stringify(extra.custom);
+    if (Buffer.byteLength(json) > CUSTOM_BYTES) throw new MgpuError('E_METRIC', `the custom metrics' sums take ${Buffer.byteLength(json)} bytes as JSON; several machines exchange at most ${CUSTOM_BYTES}`);
+    mine.write(json);
+    const all = await s.cluster.gather(new Uint8Array(mine), 'the custom metric sums');
+    extra.custom = extra.custom.map(() => ({}));
+    for (const b of all) {
+      const theirs = JSON.parse(Buffer.from(b).toString('utf8').replace(/\0+$/, '')) as Record<string, number>[];
+      theirs.forEach((sums, i) => {
+        const into = extra.custom[i]!;
+        for (const [key, v] of Object.entries(sums)) into[key] = (into[key] ?? 0) + v;
+      });
+    }
+  }
+}
+
+const CUSTOM_BYTES = 16384;

@@ -12,6 +12,8 @@ import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
 import type { Dataset } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, predict, type EvalResult } from './evaluate.ts';
+import { metricLabel, metricValue } from './metrics/format.ts';
+import { loadEvalMetrics } from './metrics/index.ts';
 import { plural, type Progress } from './progress.ts';
 import { StartupRecovery } from './recovery.ts';
 import { openSession, runDevices } from './session.ts';
@@ -53,13 +55,22 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
   const { eval: evalSet } = await loadSplits(cfg);
   if (!evalSet) throw new MgpuError('E_CONFIG', 'data.eval: nothing to evaluate on', { hint: 'set data.eval or data.evalFraction in the config' });
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
+  const evalMetrics = await loadEvalMetrics(cfg);
   const s = await openSession(cfg, await runDevices(cfg, out, 'evaluating'), {
     data: [evalSet], dataKeys: [cfg.data.eval ? 'data.eval' : 'data.evalFraction'], maxBatch: batch, initialWeights: weightsFrom(src),
     onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
-    const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000);
+    const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000, evalMetrics);
     out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${plural(s.group.active.length, 'worker')}:`);
+    if (r.metrics) {
+      // The config's metrics, in its order, after the sample count and the loss.
+      const rows: [string, string][] = [['samples', String(r.samples)], ['loss', r.loss.toFixed(6)],
+        ...Object.entries(r.metrics).map(([key, v]): [string, string] => [metricLabel(key, r.k), metricValue(key, v, 6)])];
+      const w = Math.max(...rows.map(([label]) => label.length)) + 2;
+      for (const [label, value] of rows) out.line(`  ${label.padEnd(w)}${value}`);
+      return r;
+    }
     out.line(`  samples   ${r.samples}`);
     out.line(`  loss      ${r.loss.toFixed(6)}`);
     if (r.accuracy !== null) out.line(`  accuracy  ${(100 * r.accuracy).toFixed(2)}%`);
@@ -79,7 +90,8 @@ export async function runPredict(cfg: Config, out: Progress, src: ModelSource, i
   // Unlabeled rows: labels with zero values per row.
   const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source: input };
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
-  const s = await openSession(cfg, await runDevices(cfg, out, 'predicting'), {
+  // Prediction computes no metric: its workers neither load metric modules nor score rows.
+  const s = await openSession({ ...cfg, metrics: null }, await runDevices(cfg, out, 'predicting'), {
     data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src), onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {

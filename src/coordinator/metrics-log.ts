@@ -40,6 +40,8 @@ export interface EvalLine {
   top_k: number | null;
   k: number;
   mae: number;
+  /** The config's metrics, by key (precision_macro, auc, <module>.<key>, ...); absent without `metrics`. */
+  metrics?: Record<string, number | null>;
 }
 
 export class MetricsLog {

@@ -13,6 +13,7 @@ import { rowBytes, type Dataset } from './data/rows.ts';
 import { checkSimulated, thisMachine, type Machine } from './capacity.ts';
 import { soloCluster, type Cluster } from './cluster.ts';
 import { planDevices, type DevicePlan, type Doing } from './device-plan.ts';
+import { checkMetricsFit, needsScores, workerMetrics } from './metrics/index.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
 import { plural, type Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
@@ -96,8 +97,10 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,
+      metrics: workerMetrics(cfg.metrics),
     }, cfg.reliability.stepTimeout * 1000, { abort: opts.abort, onFailure: opts.onStartFailure });
     const modelLayout = group.layout;
+    checkMetricsFit(cfg, modelLayout);
     const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]));
     const rows = rowsAll[0];
     rowsAll.forEach((r, i) => {
@@ -109,7 +112,8 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const flat = flatten(modelLayout.variables);
     const hash = layoutHash(modelLayout.variables);
     const rowIn = Math.max(...opts.data.map((ds) => rowBytes(ds.features) + rowBytes(ds.labels)));
-    const rowOut = sizeOf(modelLayout.outputShape.slice(1) as number[]) * 4;
+    // A row's predictions; with auc, its scores and then its label(s), at most as many again.
+    const rowOut = sizeOf(modelLayout.outputShape.slice(1) as number[]) * 4 * (needsScores(cfg.metrics) ? 2 : 1);
     const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
     let layout = sized(Math.ceil(opts.maxBatch / group.active.length));
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });

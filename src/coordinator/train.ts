@@ -27,7 +27,9 @@ import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTr
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
-import type { Progress } from './progress.ts';
+import { metricsInline } from './metrics/format.ts';
+import { loadEvalMetrics } from './metrics/index.ts';
+import { plural, type Progress } from './progress.ts';
 import { ArrivalSum } from './reduce/arrival-sum.ts';
 import type { ReduceResult } from './reduce/reduce-pool.ts';
 import { averageState } from './reduce/average-state.ts';
@@ -75,6 +77,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   // ---- setup -------------------------------------------------------------------------------
   // First: an N of simulated GPUs the machine cannot hold, or a GPU that cannot be used, is refused at once.
   const devicePlan = await runDevices(cfg, out);
+  // Custom metric modules are imported (and checked) before any worker starts.
+  const evalMetrics = await loadEvalMetrics(cfg);
   const devices = devicePlan.devices;
   const { train: trainSet, eval: evalSet } = await loadSplits(cfg);
   const B = cfg.training.batchSize;
@@ -172,15 +176,19 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     for (;;) {
       try {
         // An eval chunk has stepTimeout, as a step has before it is timed (chunks differ in size).
-        const run = () => evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000);
+        const run = () => evaluate(s, evalSet!, evalBatch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000, evalMetrics);
         r = cfg.eval.useEma ? await s.withWeights(s.ema!, run) : await run();
         break;
       } catch (err) {
         await recover(err, step);
       }
     }
-    metrics.write({ type: 'eval', step, epoch, samples: r.samples, loss: r.loss, accuracy: r.accuracy, top_k: r.topK, k: r.k, mae: r.mae });
-    const acc = r.accuracy === null ? `mae ${r.mae.toFixed(4)}` : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
+    metrics.write({
+      type: 'eval', step, epoch, samples: r.samples, loss: r.loss, accuracy: r.accuracy, top_k: r.topK, k: r.k, mae: r.mae, ...(r.metrics ? { metrics: r.metrics } : {}),
+    });
+    // With config metrics, those are what is printed; without, the shipped figures.
+    const acc = r.metrics ? metricsInline(r.metrics, r.k)
+      : r.accuracy === null ? `mae ${r.mae.toFixed(4)}` : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
     out.line(`eval @ step ${step}${cfg.eval.useEma ? ' (EMA weights)' : ''}: loss ${r.loss.toFixed(4)} ${acc} (${r.samples} samples)`);
     return r;
   };
@@ -303,7 +311,9 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     return result(modelPath, finalEval, null);
   } catch (err) {
     // Nothing trained is lost: the last completed step goes into a checkpoint before the error.
-    if ((err instanceof MgpuError && (err.code === 'E_WORKER' || err.code === 'E_NONFINITE')) || err instanceof WorkerError) {
+    // A custom metric that fails in an evaluation (E_METRIC) is the user's to fix, but the steps
+    // trained before it are kept all the same.
+    if ((err instanceof MgpuError && (err.code === 'E_WORKER' || err.code === 'E_NONFINITE' || err.code === 'E_METRIC')) || err instanceof WorkerError) {
       out.done();
       const dir = saveCheckpoint(completed);
       const e = err as MgpuError;

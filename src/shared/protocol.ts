@@ -41,6 +41,16 @@ export interface RowFormat {
   labelShape: number[];
 }
 
+/**
+ * What a worker computes in `eval` beyond the shipped figures (config `metrics`); null in `init`
+ * when the config names no metrics.
+ */
+export interface WorkerMetrics {
+  counts: boolean; // per-class true/false positives and false negatives (precision, recall, f1)
+  scores: boolean; // each row's scores and label into output[rank] (auc)
+  custom: { module: string; keyPath: string }[]; // custom metric modules: default export (yTrue, yPred, tf) => named sums
+}
+
 /** coordinator → worker */
 export interface InitMessage {
   type: 'init';
@@ -54,6 +64,7 @@ export interface InitMessage {
   model: { module: string | null; json: string | null };
   seed: number;
   loss: LossName;
+  metrics: WorkerMetrics | null;
 }
 
 /** worker → coordinator */
@@ -128,6 +139,11 @@ export interface EvaluatedMessage {
   correct: number; // samples predicted right (accuracy); 0 where the loss has no accuracy
   absErrorSum: number; // Σ mean absolute error per sample
   topKCorrect: number; // samples whose class is among the k most probable; 0 without classes
+  // With `init.metrics` only (else 0, null, 0, null):
+  sqErrorSum: number; // Σ mean squared error per sample (rmse)
+  counts: { tp: number[]; fp: number[]; fn: number[] } | null; // per class, or per output of a binary loss
+  scored: number; // rows m written to output[rank]: m·K scores, then m labels (class indices) or m·K (binary 0/1)
+  custom: Record<string, number>[] | null; // per custom module, its named sums over this rank's rows
 }
 
 /** coordinator → worker: predict n rows; outputs go to output[rank] as float32 rows. */

@@ -11,6 +11,8 @@ export interface LossFns {
   correct: ((yTrue: Tensor, yPred: Tensor) => Tensor1D) | null;
   /** Per-sample mean absolute error, shape [n]. */
   absError(yTrue: Tensor, yPred: Tensor): Tensor1D;
+  /** Per-sample mean squared error against the same labels as absError, shape [n]. */
+  sqError(yTrue: Tensor, yPred: Tensor): Tensor1D;
   /** Per-sample 1 when the true class is among the k most probable; null without classes. */
   topK: ((yTrue: Tensor, yPred: Tensor, k: number) => Tensor1D) | null;
 }
@@ -20,6 +22,7 @@ export function lossFns(tf: TF, name: LossName): LossFns {
   const asOneHot = (y: Tensor, pred: Tensor): Tensor => tf.oneHot(flatLabels(y), pred.shape[pred.shape.length - 1]!);
   const argmaxEq = (a: Tensor, b: Tensor): Tensor1D => tf.cast(tf.equal(a, b), 'float32') as Tensor1D;
   const mae = (yTrue: Tensor, yPred: Tensor): Tensor1D => tf.metrics.meanAbsoluteError(yTrue, yPred) as Tensor1D;
+  const mse = (yTrue: Tensor, yPred: Tensor): Tensor1D => tf.metrics.meanSquaredError(yTrue, yPred) as Tensor1D;
   // In the top k: fewer than k classes score strictly higher than the true class (ties count in).
   const inTopK = (cls: Tensor1D, p: Tensor, k: number): Tensor1D => {
     const classes = p.shape[p.shape.length - 1]!;
@@ -33,6 +36,7 @@ export function lossFns(tf: TF, name: LossName): LossFns {
         perSample: (y, p) => tf.metrics.categoricalCrossentropy(y, p) as Tensor1D,
         correct: (y, p) => argmaxEq(tf.argMax(y, -1), tf.argMax(p, -1)),
         absError: mae,
+        sqError: mse,
         topK: (y, p, k) => inTopK(tf.cast(tf.argMax(y, -1), 'int32') as Tensor1D, p, k),
       };
     case 'sparseCategoricalCrossentropy':
@@ -40,6 +44,7 @@ export function lossFns(tf: TF, name: LossName): LossFns {
         perSample: (y, p) => tf.metrics.categoricalCrossentropy(asOneHot(y, p), p) as Tensor1D,
         correct: (y, p) => argmaxEq(flatLabels(y), tf.cast(tf.argMax(p, -1), 'int32')),
         absError: (y, p) => mae(asOneHot(y, p), p),
+        sqError: (y, p) => mse(asOneHot(y, p), p),
         topK: (y, p, k) => inTopK(flatLabels(y), p, k),
       };
     case 'binaryCrossentropy':
@@ -47,6 +52,7 @@ export function lossFns(tf: TF, name: LossName): LossFns {
         perSample: (y, p) => tf.metrics.binaryCrossentropy(y, p) as Tensor1D,
         correct: (y, p) => tf.mean(tf.cast(tf.equal(tf.greater(y, 0.5), tf.greater(p, 0.5)), 'float32'), -1) as Tensor1D,
         absError: mae,
+        sqError: mse,
         topK: null,
       };
     case 'meanSquaredError':
@@ -54,6 +60,7 @@ export function lossFns(tf: TF, name: LossName): LossFns {
         perSample: (y, p) => tf.metrics.meanSquaredError(y, p) as Tensor1D,
         correct: null,
         absError: mae,
+        sqError: mse,
         topK: null,
       };
   }

@@ -14,6 +14,7 @@ import { shardSizes } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
 import { pinFromEnvironment } from '../shared/cpu-affinity.ts';
 import { loadBackend, type TF } from './backend.ts';
+import { checkCustomMetrics, customSums, loadCustomMetrics, metricTensors, unpack, type CustomMetric } from './eval-metrics.ts';
 import { lossFns, type LossFns } from './losses.ts';
 import { describe, loadModel } from './model-loader.ts';
 import { checkModelOps } from './op-check.ts';
@@ -49,6 +50,8 @@ let init: InitMessage;
 let tf: TF;
 let model: LayersModel;
 let loss: LossFns;
+let customMetrics: CustomMetric[] = []; // config metrics: { module }, loaded at init
+let metricsChecked = false; // the custom metrics ran once on a batch of zeros (at the first attach)
 let ordered: LayerVariable[]; // trainable first, then non-trainable: the flat layout's order
 let trainVars: Variable[];
 let flat: FlatLayout;
@@ -96,6 +99,7 @@ async function onInit(m: InitMessage): Promise<void> {
   // A kernel the backend lacks is named now, with the layer that needs it, not mid-run.
   checkModelOps(tf, model, backend.name);
   loss = lossFns(tf, m.loss);
+  customMetrics = await loadCustomMetrics(m.metrics?.custom ?? []);
   const layout = describe(model);
   ordered = [...model.trainableWeights, ...model.nonTrainableWeights];
   trainVars = model.trainableWeights.map((w) => (w as unknown as { val: Variable }).val);
@@ -115,6 +119,10 @@ async function onAttach(m: AttachMessage): Promise<void> {
   gradScratch = slab.floats(slabLayout.grads[rank], flat.trainable) ?? new Float32Array(flat.trainable);
   stateScratch = new Float32Array(flat.total - flat.trainable);
   reader = new ShardReader(tf, slab, m.rows, slabLayout.inputBytes);
+  if (!metricsChecked) {
+    await checkCustomMetrics(tf, model, m.rows, customMetrics);
+    metricsChecked = true;
+  }
   if (m.writeInitialWeights) {
     // data(), never dataSync(): webgpu in Node cannot read back synchronously.
     for (const [i, v] of ordered.entries()) weightsScratch.set((await v.read().data()) as Float32Array, flat.offsets[i]);
@@ -255,8 +263,8 @@ async function onEval(m: EvalMessage): Promise<void> {
   phase = 'eval';
   refreshWeights(m);
   const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
+  const pred = tf.tidy(() => model.apply(x, { training: false }) as Tensor);
   const sums = tf.tidy(() => {
-    const pred = model.apply(x, { training: false }) as Tensor;
     const classes = pred.shape[pred.shape.length - 1]!;
     return [
       tf.sum(loss.perSample(y, pred)),
@@ -266,8 +274,27 @@ async function onEval(m: EvalMessage): Promise<void> {
     ];
   });
   const [lossSum, correct, absErrorSum, topKCorrect] = await Promise.all(sums.map(async (t) => (await t.data())[0]));
-  tf.dispose([x, y, ...sums]);
-  channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum, correct, absErrorSum, topKCorrect });
+  tf.dispose(sums);
+  // The config's metrics: sums, and (auc) each row's scores and label into output[rank].
+  const spec = init.metrics;
+  let extra = { sqErrorSum: 0, counts: null as { tp: number[]; fp: number[]; fn: number[] } | null, scored: 0, custom: null as Record<string, number>[] | null };
+  if (spec) {
+    const t = metricTensors(tf, init.loss, loss, spec, y, pred);
+    const values = (await t.flat.data()) as Float32Array;
+    t.flat.dispose();
+    const got = unpack(values, spec, t);
+    if (got.scores) {
+      if (got.scores.byteLength > slabLayout.outputBytes) {
+        throw new MgpuError('E_INTERNAL', `scores of ${m.n} rows need ${got.scores.byteLength} bytes; the output buffer holds ${slabLayout.outputBytes}`);
+      }
+      slab.write(slabLayout.output[rank], got.scores);
+    }
+    const custom: Record<string, number>[] = [];
+    for (const c of customMetrics) custom.push(await customSums(tf, c, y, pred));
+    extra = { sqErrorSum: got.sqErrorSum, counts: got.counts, scored: got.scores ? t.rows : 0, custom: customMetrics.length ? custom : null };
+  }
+  tf.dispose([x, y, pred]);
+  channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum, correct, absErrorSum, topKCorrect, ...extra });
 }
 
 async function onPredict(m: PredictMessage): Promise<void> {

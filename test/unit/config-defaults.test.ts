@@ -31,6 +31,7 @@ test('a minimal config gets every default', () => {
     devices: { gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm', replaceWasmKernels: true, workersPerGpu: 1, allowSoftwareAdapter: false, allowUnpinned: false, oversubscribe: false },
     log: { every: 10 },
     eval: { every: 0, batchSize: null, topK: 5, useEma: false },
+    metrics: null,
     checkpoint: { every: 0, keep: 3 },
     reliability: { onWorkerFailure: 'restart', maxRestarts: 3, stepTimeout: 600, stallFactor: 10, stallMinSeconds: 10, onNonFinite: 'stop' },
     runDir: '/work/runs/mnist-mlp',

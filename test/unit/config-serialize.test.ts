@@ -8,7 +8,7 @@ import { loadConfig, serializeConfig } from '../../src/shared/config/load.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-serialize-'));
-for (const f of ['model.js', 'model.json', 'x.npy', 'y.npy', 'ex.npy', 'ey.npy']) fs.writeFileSync(path.join(dir, f), '');
+for (const f of ['model.js', 'model.json', 'x.npy', 'y.npy', 'ex.npy', 'ey.npy', 'metric.mjs']) fs.writeFileSync(path.join(dir, f), '');
 
 const configs: Record<string, string> = {
   'minimal.yaml': 'model: { module: model.js }\nloss: categoricalCrossentropy\ndata: { train: { type: mnist } }\ntraining: { batchSize: 32 }\noptimizer: { name: sgd }\n',
@@ -25,6 +25,7 @@ schedule: { name: cosine, decaySteps: 2000, alpha: 0.1, warmupSteps: 100 }
 devices: { simulate: 2, backend: cpu, shmDir: shm }
 log: { every: 1 }
 eval: { every: 500, batchSize: 1000 }
+metrics: [accuracy, { name: f1, average: micro }, precision, auc, { module: metric.mjs }]
 runDir: out/full
 `,
   'rms.json': JSON.stringify({

@@ -21,7 +21,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-config-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 for (const f of ['model.mjs', 'x.npy', 'y.npy', 'ex.npy', 'ey.npy', 'data.csv', 'samples.mjs', 'model.json']) fs.writeFileSync(path.join(dir, f), '');
 
-const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'checkpoint', 'reliability', 'runDir', 'configPath'];
+const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir', 'configPath'];
 
 /** A valid config touching every section (files exist, relative to `dir`). */
 function validRaw(): Record<string, unknown> {
@@ -36,6 +36,7 @@ function validRaw(): Record<string, unknown> {
     devices: { gpus: [0, 1], backend: 'auto', shmDir: '/dev/shm' },
     log: { every: 5 },
     eval: { every: 10, batchSize: 64, topK: 3, useEma: true },
+    metrics: ['accuracy', { name: 'f1', average: 'micro' }, 'auc', { module: './samples.mjs', name: 'mine' }],
     checkpoint: { every: 20, keep: 2 },
     reliability: { onWorkerFailure: 'reshard', maxRestarts: 2, stepTimeout: 300, stallFactor: 4, stallMinSeconds: 2, onNonFinite: 'skip' },
     runDir: 'runs/fuzz',
@@ -110,7 +111,8 @@ type Path = (string | number)[];
 
 /** Every path to a value inside `v` (mappings and lists), the root excluded. */
 function paths(v: unknown, at: Path = [], out: Path[] = [], seen = new Set<unknown>()): Path[] {
-  if (typeof v !== 'object' || v === null || seen.has(v)) return out;
+  // A typed array (YAML 1.1 binary) is a value, not a container: its indices cannot be deleted.
+  if (typeof v !== 'object' || v === null || seen.has(v) || ArrayBuffer.isView(v)) return out;
   seen.add(v);
   const entries = Array.isArray(v) ? v.map((x, i) => [i, x] as const) : Object.entries(v as object);
   for (const [k, x] of entries) {

@@ -2,7 +2,7 @@
 // colours, and the notes under each one (values left out, bars cut).
 import { fmtInt, fmtLoss, fmtPct, fmtSig, listSteps } from './format.ts';
 import type { RunData } from './read-run.ts';
-import { lineWeights, otherMs } from './summary.ts';
+import { fmtMetric, lineWeights, metricKeys, otherMs } from './summary.ts';
 import { lineChart, stackedBarChart, type Marker, type Point, type Series } from './svg.ts';
 
 export const COLORS = {
@@ -22,6 +22,9 @@ export const COLORS = {
   skip: '#d97706',
   failure: '#9333ea',
 };
+
+/** Colours of the config's metrics, in the order they are drawn on one chart. */
+export const METRIC_PALETTE = ['#16a34a', '#7c3aed', '#ea580c', '#0891b2', '#db2777', '#ca8a04', '#2563eb', '#4b5563', '#059669', '#9333ea'];
 
 export interface Chart {
   id: string;
@@ -141,6 +144,8 @@ export function buildCharts(run: RunData): Chart[] {
     charts.push({ id: 'accuracy', size: 'half', title: 'Eval mean absolute error', subtitle: 'no accuracy: the loss is not a classification loss', svg: mae.svg, notes: droppedNote('eval MAE', mae.dropped) });
   }
 
+  charts.push(...metricCharts(run, xMax));
+
   // ---- learning rate ------------------------------------------------------------------------
   const lr = lineChart({ ...THIRD, yLabel: 'learning rate', series: [{ name: 'learning rate', color: COLORS.lr, points: pts((t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }], xMax, includeZero: true, emptyText: noTrain });
   const lrs = [...new Set(T.map((t) => t.lr).filter(Number.isFinite))];
@@ -180,4 +185,37 @@ export function buildCharts(run: RunData): Chart[] {
     id: 'phases', title: 'Where a step goes', subtitle: `mean ms per step over each ${binned.per > 1 ? `bar (${binned.per} log lines)` : 'log interval'}: slowest worker's compute, sync (reduce + update + publish), data staging, other`, svg: stacked.svg, notes: phaseNotes, size: 'full',
   });
   return charts;
+}
+
+/**
+ * The config's metrics (the eval lines' `metrics`), on up to three charts: the classification
+ * scores in [0, 1] (precision, recall, F1, AUC; accuracy and top-k are on the accuracy chart),
+ * the errors (MAE, RMSE), and the custom metrics' values. None without `metrics`.
+ */
+export function metricCharts(run: RunData, xMax: number): Chart[] {
+  const keys = metricKeys(run.evals);
+  if (!keys.length) return [];
+  const series = (ks: string[]): Series[] => ks.map((key, i) => ({
+    name: key, color: METRIC_PALETTE[i % METRIC_PALETTE.length], style: 'line' as const, format: fmtMetric(key),
+    // An undefined value (null: e.g. AUC with one class present) is not drawn; NaN/Inf are, as left out.
+    points: run.evals.filter((e) => e.metrics && e.metrics[key] !== null && e.metrics[key] !== undefined).map((e) => ({ x: e.step, y: e.metrics![key]! })),
+  }));
+  const sub = `on ${fmtInt(run.evals[0].samples)} eval samples, from counts and scores over the whole eval set`;
+  const out: Chart[] = [];
+  const scores = keys.filter((k) => /^(precision|recall|f1)_|^auc$/.test(k));
+  if (scores.length) {
+    const c = lineChart({ ...HALF, yLabel: 'score', series: series(scores), xMax, clamp: [0, 1], emptyText: 'no value (undefined for this eval set)' });
+    out.push({ id: 'eval-metrics', size: 'half', title: 'Eval metrics', subtitle: `${scores.join(', ')}; ${sub}`, svg: c.svg, notes: droppedNote('eval metric', c.dropped) });
+  }
+  const errors = keys.filter((k) => k === 'mae' || k === 'rmse');
+  if (errors.length) {
+    const c = lineChart({ ...HALF, yLabel: 'error', series: series(errors), xMax, yScale: 'auto', includeZero: false, emptyText: 'no value' });
+    out.push({ id: 'eval-errors', size: 'half', title: 'Eval errors', subtitle: `${errors.join(', ')}; over every output of every eval sample`, svg: c.svg, notes: droppedNote('eval error', c.dropped) });
+  }
+  const custom = keys.filter((k) => k.includes('.'));
+  if (custom.length) {
+    const c = lineChart({ ...HALF, yLabel: 'value', series: series(custom), xMax, yScale: 'auto', emptyText: 'no value' });
+    out.push({ id: 'eval-custom', size: 'half', title: 'Custom metrics', subtitle: `${custom.join(', ')}; from the modules' sums over the whole eval set`, svg: c.svg, notes: droppedNote('custom metric', c.dropped) });
+  }
+  return out;
 }

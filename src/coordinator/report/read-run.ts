@@ -64,6 +64,12 @@ function parseLine(text: string): Record<string, unknown> | null {
   return obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as Record<string, unknown>) : null;
 }
 
+/** An eval line's `metrics` object (config metrics, by key): null values stay null (undefined metrics). */
+function metricsOf(v: unknown): { metrics: Record<string, number | null> } | null {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  return { metrics: Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, x === null ? null : num(x)])) };
+}
+
 export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'events' | 'unreadable'> & { lines: number } {
   const train: TrainPoint[] = [];
   const evals: EvalPoint[] = [];
@@ -91,6 +97,7 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
         accuracy: obj.accuracy === null || obj.accuracy === undefined ? null : num(obj.accuracy),
         top_k: obj.top_k === null || obj.top_k === undefined ? null : num(obj.top_k),
         k: num(obj.k), mae: num(obj.mae),
+        ...(metricsOf(obj.metrics) ?? {}),
       });
     } else {
       events.push({

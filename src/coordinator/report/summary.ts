@@ -1,6 +1,6 @@
 // The numbers of a run, computed once from what read-run.ts read, and printed as a text table.
 // The HTML page shows the same rows (html.ts), so the terminal and the page never disagree.
-import { fmtInt, fmtLoss, fmtMs, fmtPct, listSteps } from './format.ts';
+import { fmtInt, fmtLoss, fmtMs, fmtPct, fmtSig, listSteps } from './format.ts';
 import type { RunData, TrainPoint } from './read-run.ts';
 
 export interface At {
@@ -34,6 +34,8 @@ export interface Summary {
   evalAccuracy: LastBest;
   evalTopK: LastBest;
   evalMae: LastBest;
+  /** The config's metrics (eval lines' `metrics`), in the order first logged; none without `metrics`. */
+  evalMetrics: { key: string; lastBest: LastBest }[];
   medianSamplesPerSec: number | null;
   /** Mean ms per step, weighted by the steps each line covers; null without a usable line. */
   phaseMs: Record<Phase, number> | null;
@@ -60,6 +62,24 @@ function lastBest<T extends { step: number }>(rows: T[], get: (r: T) => number |
     if (!best || (better === 'min' ? v < best.value : v > best.value)) best = { step: r.step, value: v };
   }
   return { last, best };
+}
+
+/** The keys of the eval lines' `metrics` objects, in the order they first appear. */
+export function metricKeys(evals: RunData['evals']): string[] {
+  const keys = new Set<string>();
+  for (const e of evals) for (const k of Object.keys(e.metrics ?? {})) keys.add(k);
+  return [...keys];
+}
+
+/** Which way a metric improves; null for a custom metric's values (`<name>.<key>`): unknown. */
+export function metricBetter(key: string): 'max' | 'min' | null {
+  if (key.includes('.')) return null;
+  return key === 'mae' || key === 'rmse' ? 'min' : 'max';
+}
+
+/** Accuracies as percentages, the other metrics as numbers. */
+export function fmtMetric(key: string): (v: number) => string {
+  return key === 'accuracy' || key === 'top_k' ? (v) => fmtPct(v) : (v) => fmtSig(v, 4);
 }
 
 export function median(xs: number[]): number | null {
@@ -145,6 +165,10 @@ export function summarize(run: RunData): Summary {
     evalAccuracy: lastBest(evalRows, (e) => e.accuracy, 'max'),
     evalTopK: lastBest(evalRows, (e) => e.top_k, 'max'),
     evalMae: lastBest(evalRows, (e) => e.mae, 'min'),
+    evalMetrics: metricKeys(evalRows).map((key) => {
+      const lb = lastBest(evalRows, (e) => e.metrics?.[key] ?? null, metricBetter(key) ?? 'max');
+      return { key, lastBest: metricBetter(key) ? lb : { last: lb.last, best: null } };
+    }),
     medianSamplesPerSec: median(run.train.map((t) => t.samples_per_sec)),
     phaseMs: phases.ms,
     phaseSteps: phases.steps,
@@ -197,6 +221,11 @@ export function summaryRows(s: Summary): Row[] {
     if (s.evalAccuracy.last) rows.push({ label: 'eval accuracy', value: lastBestText(s.evalAccuracy, (v) => fmtPct(v)) });
     if (s.evalTopK.last) rows.push({ label: `eval top-${s.k ?? 'k'}`, value: lastBestText(s.evalTopK, (v) => fmtPct(v)) });
     if (!s.evalAccuracy.last && s.evalMae.last) rows.push({ label: 'eval MAE', value: lastBestText(s.evalMae, fmtLoss) });
+    // The config's metrics; accuracy and top-k have their rows above already (the same values).
+    for (const m of s.evalMetrics) {
+      if (m.key === 'accuracy' || m.key === 'top_k' || (m.key === 'mae' && !s.evalAccuracy.last)) continue;
+      rows.push({ label: `eval ${m.key}`, value: lastBestText(m.lastBest, fmtMetric(m.key)) });
+    }
   }
   rows.push({ label: 'samples/s', value: s.medianSamplesPerSec === null ? '-' : `${fmtInt(s.medianSamplesPerSec)} (median over ${s.trainLines} line${s.trainLines === 1 ? '' : 's'})` });
   rows.push({

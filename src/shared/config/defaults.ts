@@ -1,7 +1,7 @@
 // Defaults of the experiment config, and which optimizer/schedule keys each name reads: a key
 // the chosen optimizer or schedule does not read is rejected rather than silently ignored.
 
-import type { CheckpointConfig, DevicesConfig, ReliabilityConfig, OptimizerConfig, OptimizerName, ScheduleConfig, ScheduleName } from './types.ts';
+import type { CheckpointConfig, DevicesConfig, MetricAverage, MetricName, ReliabilityConfig, OptimizerConfig, OptimizerName, ScheduleConfig, ScheduleName } from './types.ts';
 
 export const OPTIMIZER_NAMES = ['sgd', 'momentum', 'adam', 'adamw', 'rmsprop', 'adagrad'] as const satisfies readonly OptimizerName[];
 export const SCHEDULE_NAMES = ['constant', 'exponential', 'cosine'] as const satisfies readonly ScheduleName[];
@@ -54,6 +54,14 @@ export const CHECKPOINT_DEFAULTS: CheckpointConfig = { every: 0, keep: 3 };
 export const RELIABILITY_DEFAULTS: ReliabilityConfig = {
   onWorkerFailure: 'restart', maxRestarts: 3, stepTimeout: 600, stallFactor: 10, stallMinSeconds: 10, onNonFinite: 'stop',
 };
+/** The metrics that take `average` (macro or micro), and its default. */
+export const AVERAGED_METRICS: readonly MetricName[] = ['precision', 'recall', 'f1'];
+export const DEFAULT_AVERAGE: MetricAverage = 'macro';
+/** The metrics that need classes: refused with a regression loss (meanSquaredError). */
+export const CLASS_METRICS: readonly MetricName[] = ['accuracy', 'topK', 'precision', 'recall', 'f1', 'auc'];
+/** A custom metric's name prefixes its values in the log (`<name>.<key>`): no dots in it. */
+export const METRIC_MODULE_NAME = /^[A-Za-z0-9_-]+$/;
+
 /** Used when neither training.epochs nor training.steps is set. */
 export const DEFAULT_EPOCHS = 1;
 

@@ -103,6 +103,23 @@ export interface DevicesConfig {
   oversubscribe: boolean;
 }
 
+/**
+ * The eval metrics a config can name (`metrics:`). Classification ones need a classification
+ * loss; `topK` needs a softmax over classes (not binaryCrossentropy).
+ */
+export const METRIC_NAMES = ['accuracy', 'topK', 'precision', 'recall', 'f1', 'auc', 'mae', 'rmse'] as const;
+export type MetricName = (typeof METRIC_NAMES)[number];
+/** How precision, recall and f1 combine classes: the mean of per-class values, or from summed counts. */
+export type MetricAverage = 'macro' | 'micro';
+
+/**
+ * One entry of `metrics`: a built-in metric (`average` set for precision/recall/f1 only, default
+ * macro; null for the others), or a custom metric module whose values are logged as `<name>.<key>`.
+ */
+export type MetricSpec =
+  | { name: MetricName; average: MetricAverage | null }
+  | { module: string; name: string }; // module: absolute path; name: default the file's base name
+
 export interface ModelConfig {
   module: string | null; // a JS/TS module whose default export (tf, ctx) => LayersModel
   json: string | null; // or a model.json in the tfjs LayersModel format; exactly one is set
@@ -119,6 +136,9 @@ export interface Config {
   devices: DevicesConfig;
   log: { every: number }; // metrics line every k steps; default 10
   eval: { every: number; batchSize: number | null; topK: number; useEma: boolean }; // every 0 = only at the end; batchSize null = training.batchSize; topK default 5; useEma default false
+  // Eval metrics, in the order given; null (the default): the shipped eval figures (loss,
+  // accuracy, top-k, mae) and nothing more.
+  metrics: MetricSpec[] | null;
   checkpoint: CheckpointConfig;
   reliability: ReliabilityConfig;
   runDir: string; // relative to the config file's directory; default runs/<name> under the current directory

@@ -5,16 +5,16 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import {
-  CHECKPOINT_DEFAULTS, DEFAULT_EPOCHS, DEFAULT_NAME, RELIABILITY_DEFAULTS, DEVICES_DEFAULTS, EVAL_DEFAULTS, LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE,
+  AVERAGED_METRICS, CHECKPOINT_DEFAULTS, CLASS_METRICS, DEFAULT_AVERAGE, DEFAULT_EPOCHS, METRIC_MODULE_NAME, DEFAULT_NAME, RELIABILITY_DEFAULTS, DEVICES_DEFAULTS, EVAL_DEFAULTS, LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE,
   NAME_PATTERN, OPTIMIZER_NAMES, OPTIMIZER_PARAMS, SCHEDULE_NAMES, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
-import { BACKEND_NAMES, type Config, DataSource, LossName, OptimizerConfig, ScheduleConfig } from './types.ts';
+import { BACKEND_NAMES, type Config, DataSource, LossName, METRIC_NAMES, type MetricName, type MetricSpec, OptimizerConfig, ScheduleConfig } from './types.ts';
 
 type Mapping = Record<string, unknown>;
 
 const LOSSES: readonly LossName[] = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'];
-const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'checkpoint', 'reliability', 'runDir'];
+const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir'];
 
 export function isMapping(v: unknown): v is Mapping {
   if (typeof v !== 'object' || v === null) return false;
@@ -206,6 +206,78 @@ function schedule(raw: unknown): ScheduleConfig {
   };
 }
 
+const METRICS_FORM = "a list of metric names (accuracy, topK, precision, recall, f1, auc, mae, rmse), { name: precision, average: micro } or { module: ./metric.ts }";
+
+/** The key a built-in metric is logged under (`precision_macro`, `top_k`, `auc`). */
+export function metricKey(m: MetricSpec): string {
+  if ('module' in m) return m.name;
+  if (m.name === 'topK') return 'top_k';
+  return m.average ? `${m.name}_${m.average}` : m.name;
+}
+
+function metricName(v: unknown, keyPath: string): MetricName {
+  if (METRIC_NAMES.includes(v as MetricName)) return v as MetricName;
+  if (typeof v !== 'string') fail(keyPath, `a metric name (${METRIC_NAMES.join(', ')})`, v);
+  const near = closest(v, METRIC_NAMES);
+  const list = `known metrics: ${METRIC_NAMES.join(', ')}; or { module: ./metric.ts } for your own`;
+  throw new ConfigError(keyPath, `unknown metric ${show(v)}`, near ? `did you mean '${near}'? ${list}` : list);
+}
+
+/** `metrics`: null when absent (the shipped eval figures), else the list, checked against the loss. */
+function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean): MetricSpec[] | null {
+  if (raw === undefined || raw === null) return null;
+  if (!Array.isArray(raw) || raw.length === 0) fail('metrics', `a non-empty list: ${METRICS_FORM}`, raw, 'remove metrics for the default eval figures (loss, accuracy, top-k, mae)');
+  if (!hasEval) {
+    throw new ConfigError('metrics', 'is set, but there is no data.eval (or data.evalFraction) to evaluate on', 'set data.eval, or remove metrics');
+  }
+  const out: MetricSpec[] = [];
+  const seen = new Map<string, string>(); // log key -> where it was listed
+  raw.forEach((item, i) => {
+    const at = `metrics[${i}]`;
+    let spec: MetricSpec;
+    if (typeof item === 'string') {
+      const name = metricName(item, at);
+      spec = { name, average: AVERAGED_METRICS.includes(name) ? DEFAULT_AVERAGE : null };
+    } else if (isMapping(item) && Object.hasOwn(item, 'module')) {
+      const s = Section.open(item, at, ['module', 'name']);
+      const module = s.file('module', baseDir);
+      const base = basename(module, extname(module));
+      if (!s.has('name') && !METRIC_MODULE_NAME.test(base)) {
+        throw new ConfigError(s.at('name'), `missing: the module's base name ${show(base)} cannot name its values`, 'set name: letters, digits, _ and - (the values are logged as <name>.<key>)');
+      }
+      const name = s.opt('name', { expected: 'a name of letters, digits, _ and -', test: (v): v is string => typeof v === 'string' && METRIC_MODULE_NAME.test(v) }, base);
+      if (seen.has(`${name}.`)) {
+        throw new ConfigError(s.at('name'), `${show(name)} already names the custom metric of ${seen.get(`${name}.`)}`, 'give each module its own name: its values are logged as <name>.<key>');
+      }
+      spec = { module, name };
+    } else if (isMapping(item)) {
+      const s = Section.open(item, at, ['name', 'average']);
+      if (!s.has('name')) throw new ConfigError(s.at('name'), `missing; expected a metric name (${METRIC_NAMES.join(', ')})`, 'or give module: for a custom metric');
+      const name = metricName(s.obj.name, s.at('name'));
+      if (s.has('average') && !AVERAGED_METRICS.includes(name)) {
+        throw new ConfigError(s.at('average'), `'${name}' has no average`, `only ${AVERAGED_METRICS.join(', ')} take average (macro or micro); remove it`);
+      }
+      spec = { name, average: AVERAGED_METRICS.includes(name) ? s.opt('average', oneOf(['macro', 'micro'] as const), DEFAULT_AVERAGE) : null };
+    } else {
+      fail(at, METRICS_FORM.replace('a list of ', 'a '), item);
+    }
+    if (!('module' in spec)) {
+      if (loss === 'meanSquaredError' && CLASS_METRICS.includes(spec.name)) {
+        throw new ConfigError(at, `'${spec.name}' needs classes, but loss is 'meanSquaredError' (a regression)`, 'use mae or rmse for a regression, or a classification loss');
+      }
+      if (loss === 'binaryCrossentropy' && spec.name === 'topK') {
+        throw new ConfigError(at, "'topK' needs a score per class (a softmax), but loss is 'binaryCrossentropy'", 'use categoricalCrossentropy or sparseCategoricalCrossentropy, or remove topK');
+      }
+    }
+    // Custom values are logged as <name>.<key>: their names cannot meet a built-in key.
+    const key = 'module' in spec ? `${spec.name}.` : metricKey(spec);
+    if (seen.has(key) && !('module' in spec)) throw new ConfigError(at, `'${key}' is listed twice (also ${seen.get(key)})`, 'list each metric once');
+    seen.set(key, at);
+    out.push(spec);
+  });
+  return out;
+}
+
 function gpus(s: Section): 'all' | number[] {
   const v = s.has('gpus') ? s.obj.gpus : DEVICES_DEFAULTS.gpus;
   if (v === 'all') return v;
@@ -319,6 +391,8 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     throw new ConfigError('eval.useEma', 'is true, but training.ema is not set, so there are no EMA weights', 'set training.ema (e.g. 0.9999)');
   }
 
+  const metricList = metrics(top.obj.metrics, loss, baseDir, data.eval !== null || data.evalFraction !== null);
+
   const c = Section.open(top.obj.checkpoint, 'checkpoint', ['every', 'keep']);
   const checkpoint = { every: c.opt('every', int(0), CHECKPOINT_DEFAULTS.every), keep: c.opt('keep', int(1), CHECKPOINT_DEFAULTS.keep) };
 
@@ -358,6 +432,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     devices,
     log,
     eval: evaluation,
+    metrics: metricList,
     checkpoint,
     reliability,
     // A runDir written in the config is a path like the others (against the config file's
