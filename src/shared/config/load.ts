@@ -112,7 +112,7 @@ export function configToRaw(c: Config): Record<string, unknown> {
     checkpoint: { ...c.checkpoint },
     reliability: { ...c.reliability },
     // The form the file takes: a bare name unless it has an average or is a module.
-    ...(c.metrics === null ? {} : { metrics: c.metrics.map((m) => ('module' in m ? { module: m.module, name: m.name } : m.average ? { name: m.name, average: m.average } : m.name)) }),
+    metrics: c.metrics === null ? null : c.metrics.map((m) => ('module' in m ? { module: m.module, name: m.name } : m.average ? { name: m.name, average: m.average } : m.name)),
     runDir: c.runDir,
   };
   // A Config read back from an older checkpoint may lack a key added since: leave it to its default.
