@@ -10,7 +10,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { serializeConfig } from '../../src/shared/config/load.ts';
-import { OPTIMIZER_NAMES, OPTIMIZER_PARAMS, SCHEDULE_NAMES, SCHEDULE_PARAMS, optimizerDefaults, scheduleDefaults } from '../../src/shared/config/defaults.ts';
+import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS, optimizerDefaults, scheduleDefaults } from '../../src/shared/config/defaults.ts';
+import { OPTIMIZER_NAMES, SCHEDULE_NAMES } from '../../src/shared/config/types.ts';
 import type { Config } from '../../src/shared/config/types.ts';
 import { isMapping, validateConfig } from '../../src/shared/config/validate.ts';
 

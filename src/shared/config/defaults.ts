@@ -3,8 +3,6 @@
 
 import type { CheckpointConfig, DevicesConfig, MetricAverage, MetricName, ReliabilityConfig, OptimizerConfig, OptimizerName, ScheduleConfig, ScheduleName } from './types.ts';
 
-export const OPTIMIZER_NAMES = ['sgd', 'momentum', 'adam', 'adamw', 'rmsprop', 'adagrad'] as const satisfies readonly OptimizerName[];
-export const SCHEDULE_NAMES = ['constant', 'exponential', 'cosine'] as const satisfies readonly ScheduleName[];
 
 export const OPTIMIZER_PARAMS: Record<OptimizerName, readonly (keyof OptimizerConfig)[]> = {
   sgd: ['learningRate'],

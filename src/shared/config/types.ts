@@ -2,13 +2,13 @@
 // (YAML or JSON) holds only overrides of these defaults; validate.ts turns it into this,
 // naming the key path of anything unknown, mistyped or out of range.
 
-export type LossName =
-  | 'categoricalCrossentropy'
-  | 'sparseCategoricalCrossentropy'
-  | 'binaryCrossentropy'
-  | 'meanSquaredError';
+// Each list of names is one `as const` array; the type is derived from it, and validation, the
+// CLI and the tests read the same array.
+export const LOSS_NAMES = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'] as const;
+export type LossName = (typeof LOSS_NAMES)[number];
 
-export type OptimizerName = 'sgd' | 'momentum' | 'adam' | 'adamw' | 'rmsprop' | 'adagrad';
+export const OPTIMIZER_NAMES = ['sgd', 'momentum', 'adam', 'adamw', 'rmsprop', 'adagrad'] as const;
+export type OptimizerName = (typeof OPTIMIZER_NAMES)[number];
 
 export interface OptimizerConfig {
   name: OptimizerName;
@@ -24,7 +24,8 @@ export interface OptimizerConfig {
   initialAccumulatorValue: number; // adagrad: 0.1
 }
 
-export type ScheduleName = 'constant' | 'exponential' | 'cosine';
+export const SCHEDULE_NAMES = ['constant', 'exponential', 'cosine'] as const;
+export type ScheduleName = (typeof SCHEDULE_NAMES)[number];
 
 export interface ScheduleConfig {
   name: ScheduleName; // default 'constant'
@@ -63,7 +64,9 @@ export interface TrainingConfig {
   ema: number | null; // decay of an exponential moving average of the weights, e.g. 0.9999; default null
 }
 
-export type FailurePolicy = 'restart' | 'reshard' | 'abort';
+export const FAILURE_POLICIES = ['restart', 'reshard', 'abort'] as const;
+export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
+export const NONFINITE_POLICIES = ['stop', 'skip'] as const;
 
 export interface ReliabilityConfig {
   onWorkerFailure: FailurePolicy; // default 'restart'
@@ -71,7 +74,7 @@ export interface ReliabilityConfig {
   stepTimeout: number; // seconds a worker may take for one step, always; default 600
   stallFactor: number; // once 5 steps are timed: a step may take this many times the median; default 10 (0: off)
   stallMinSeconds: number; // ... but never less than this; default 10
-  onNonFinite: 'stop' | 'skip'; // a NaN/Inf loss or gradient: stop the run, or skip the step; default 'stop'
+  onNonFinite: (typeof NONFINITE_POLICIES)[number]; // a NaN/Inf loss or gradient: stop the run, or skip the step; default 'stop'
 }
 
 export interface CheckpointConfig {

@@ -6,14 +6,13 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import {
   AVERAGED_METRICS, CHECKPOINT_DEFAULTS, CLASS_METRICS, DEFAULT_AVERAGE, DEFAULT_EPOCHS, METRIC_MODULE_NAME, DEFAULT_NAME, RELIABILITY_DEFAULTS, DEVICES_DEFAULTS, EVAL_DEFAULTS, LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE,
-  NAME_PATTERN, OPTIMIZER_NAMES, OPTIMIZER_PARAMS, SCHEDULE_NAMES, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
+  NAME_PATTERN, OPTIMIZER_PARAMS, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
-import { BACKEND_NAMES, type Config, DataSource, LossName, METRIC_NAMES, type MetricName, type MetricSpec, OptimizerConfig, ScheduleConfig } from './types.ts';
+import { BACKEND_NAMES, FAILURE_POLICIES, LOSS_NAMES, NONFINITE_POLICIES, OPTIMIZER_NAMES, SCHEDULE_NAMES, type Config, DataSource, LossName, METRIC_NAMES, type MetricName, type MetricSpec, OptimizerConfig, ScheduleConfig } from './types.ts';
 
 type Mapping = Record<string, unknown>;
 
-const LOSSES: readonly LossName[] = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'];
 const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir'];
 
 export function isMapping(v: unknown): v is Mapping {
@@ -313,7 +312,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   }
   const model = { module: module === null ? null : m.file('module', baseDir), json: json === null ? null : m.file('json', baseDir) };
 
-  const loss = top.req('loss', oneOf(LOSSES));
+  const loss = top.req('loss', oneOf(LOSS_NAMES));
 
   const d = Section.open(top.obj.data, 'data', ['train', 'eval', 'evalFraction']);
   if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module' or 'mnist')");
@@ -399,12 +398,12 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   const r = Section.open(top.obj.reliability, 'reliability', Object.keys(RELIABILITY_DEFAULTS));
   const RD = RELIABILITY_DEFAULTS;
   const reliability = {
-    onWorkerFailure: r.opt('onWorkerFailure', oneOf(['restart', 'reshard', 'abort'] as const), RD.onWorkerFailure),
+    onWorkerFailure: r.opt('onWorkerFailure', oneOf(FAILURE_POLICIES), RD.onWorkerFailure),
     maxRestarts: r.opt('maxRestarts', int(0), RD.maxRestarts),
     stepTimeout: r.opt('stepTimeout', positive, RD.stepTimeout),
     stallFactor: r.opt('stallFactor', nonNegative, RD.stallFactor),
     stallMinSeconds: r.opt('stallMinSeconds', positive, RD.stallMinSeconds),
-    onNonFinite: r.opt('onNonFinite', oneOf(['stop', 'skip'] as const), RD.onNonFinite),
+    onNonFinite: r.opt('onNonFinite', oneOf(NONFINITE_POLICIES), RD.onNonFinite),
   };
 
   for (const [key, src] of [['data.train', data.train], ['data.eval', data.eval]] as const) {
