@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { report } from '../src/coordinator/report/index.ts';
+import { report } from '../src/report/index.ts';
 
 function usage(message: string): never {
   console.error(`render-report: ${message}`);

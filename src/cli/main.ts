@@ -12,7 +12,7 @@ import { probeAdapters } from '../coordinator/webgpu-probe.ts';
 import { adapterLabel } from '../shared/adapters.ts';
 import { runEval, runPredict } from '../coordinator/inference.ts';
 import { makeProgress } from '../coordinator/progress.ts';
-import { report, watchReport } from '../coordinator/report/index.ts';
+import { report, watchReport } from '../report/index.ts';
 import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
 import { resumeConfig } from '../coordinator/resume.ts';
 import { train } from '../coordinator/train.ts';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { report } from '../../src/coordinator/report/index.ts';
+import { report } from '../../src/report/index.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));

@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { report } from '../../src/coordinator/report/index.ts';
-import { readRun } from '../../src/coordinator/report/read-run.ts';
-import { summarize, summaryRows } from '../../src/coordinator/report/summary.ts';
+import { report } from '../../src/report/index.ts';
+import { readRun } from '../../src/report/read-run.ts';
+import { summarize, summaryRows } from '../../src/report/summary.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));

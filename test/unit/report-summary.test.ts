@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { report } from '../../src/coordinator/report/index.ts';
-import { readRun } from '../../src/coordinator/report/read-run.ts';
-import { phaseRows, summarize, summaryText } from '../../src/coordinator/report/summary.ts';
+import { report } from '../../src/report/index.ts';
+import { readRun } from '../../src/report/read-run.ts';
+import { phaseRows, summarize, summaryText } from '../../src/report/summary.ts';
 
 const train = (step: number, epoch: number, loss: number, sps: number, t: { cmax: number; cmin: number; sync: number; data: number; step: number }, lr = 0.01) => ({
   type: 'train', step, epoch, loss, lr, samples_per_sec: sps, compute_max_ms: t.cmax, compute_min_ms: t.cmin, sync_ms: t.sync, data_ms: t.data, step_ms: t.step, grad_norm: 1 / step,

@@ -4,8 +4,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { MgpuError } from '../../shared/errors.ts';
-import type { EvalLine, EventLine, TrainLine } from '../metrics-log.ts';
+import { MgpuError } from '../shared/errors.ts';
+import type { EvalLine, EventLine, TrainLine } from '../coordinator/metrics-log.ts';
 
 /** A metrics line as read back: numbers that were NaN/Infinity (JSON null) come back as NaN. */
 export type TrainPoint = TrainLine;
