@@ -60,7 +60,7 @@ function measure(fn: () => void): { gbs: number; min: number; max: number } {
     rates.push(bytes / s / 1e9);
   }
   rates.sort((a, b) => a - b);
-  return { gbs: rates[Math.floor(rates.length / 2)], min: rates[0], max: rates[rates.length - 1] };
+  return { gbs: rates[Math.floor(rates.length / 2)]!, min: rates[0]!, max: rates[rates.length - 1]! };
 }
 
 const rows: Array<[string, ReturnType<typeof measure> | string]> = [];

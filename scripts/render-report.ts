@@ -41,20 +41,20 @@ const positional: string[] = [];
 const opts = { width: 1280, height: 2400 };
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
-  const m = /^--(width|height)(?:=(.*))?$/.exec(a);
+  const m = /^--(width|height)(?:=(.*))?$/.exec(a!);
   if (m) {
     const v = Number(m[2] ?? args[++i]);
     if (!Number.isInteger(v) || v < 200 || v > 20000) usage(`--${m[1]} wants a number of pixels, got ${m[2] ?? args[i]}`);
     opts[m[1] as 'width' | 'height'] = v;
-  } else if (a.startsWith('--')) {
+  } else if (a!.startsWith('--')) {
     usage(`unknown option ${a}`);
   } else {
-    positional.push(a);
+    positional.push(a!);
   }
 }
 if (positional.length < 1 || positional.length > 2) usage('name a run directory or a report.html');
 
-let html = path.resolve(positional[0]);
+let html = path.resolve(positional[0]!);
 if (!fs.existsSync(html)) usage(`${positional[0]} does not exist`);
 if (fs.statSync(html).isDirectory()) {
   const runDir = html;

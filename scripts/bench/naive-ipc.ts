@@ -22,8 +22,8 @@ export async function runNaiveIpc(workers: number, batch: number, steps: number,
     const start = (step * batch) % rows;
     const replies = await Promise.all(shardRanges(batch, workers).map(([a, b], i) => ask(i, { type: 'step', start: start + a, n: b - a, batch, weights: w })));
     const g = replies[0]!.grads!;
-    for (let r = 1; r < replies.length; r++) { const o = replies[r]!.grads!; for (let j = 0; j < g.length; j++) g[j] += o[j]!; }
-    for (let j = 0; j < w.length; j++) w[j] -= 0.01 * g[j]!;
+    for (let r = 1; r < replies.length; r++) { const o = replies[r]!.grads!; for (let j = 0; j < g.length; j++) g[j]! += o[j]!; }
+    for (let j = 0; j < w.length; j++) w[j]! -= 0.01 * g[j]!;
     if (step >= 3) times.push(performance.now() - t0);
   }
   kids.forEach((k) => k.kill());

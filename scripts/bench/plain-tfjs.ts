@@ -19,5 +19,5 @@ for (let k = 0; k < steps + warmup; k++) {
 }
 times.sort((a, b) => a - b);
 const median = times[times.length >> 1];
-console.log(JSON.stringify({ backend: backendInUse(), kernels, batch, steps, median_step_ms: median, samples_per_sec: (batch * 1000) / median }));
+console.log(JSON.stringify({ backend: backendInUse(), kernels, batch, steps, median_step_ms: median, samples_per_sec: (batch * 1000) / median! }));
 process.exit(0); // Dawn, when loaded, would hold the process open

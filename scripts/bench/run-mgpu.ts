@@ -80,5 +80,5 @@ export async function runMgpu(opts: MgpuRun): Promise<MgpuFigures> {
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : NaN;
+  return s.length ? s[s.length >> 1]! : NaN;
 }

@@ -89,7 +89,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
     }
   }
 }
-const shipped = median(rates.get(key(kernelSets[0], PLAIN))!);
+const shipped = median(rates.get(key(kernelSets[0]!, PLAIN))!);
 const rows: Array<Record<string, string | number>> = kernelSets.flatMap((k) => [
   { kernels: k, setup: PLAIN, workers: 1, 'samples/s (median)': median(rates.get(key(k, PLAIN))!), 'speedup (median)': 1, 'speedup range': '', efficiency: 1,
     'x tfjs as shipped': median(rates.get(key(k, PLAIN))!) / shipped },
@@ -114,5 +114,5 @@ const phases = [...mgpuFigures.entries()].map(([k, runs]) => {
     'messages+wait': m('step_ms') - m('compute_max_ms') - m('sync_ms') - m('data_ms'), 'overhead %': (100 * (m('step_ms') - fwdBwd)) / m('step_ms'),
   };
 });
-printTable('Where a step goes (ms, medians; weights in / grads out are the slowest worker\'s)', phases);
+printTable('Where a step goes (ms, medians; weights in / grads out are the slowest worker\'s)', phases!);
 console.log(`saved ${saveJson('scaling', { rows, phases })}`);

@@ -41,9 +41,9 @@ if (mode === 'ipc') {
       weights = new Float32Array(layout.params);
     } else if (m.type === 'grads') {
       // What a worker does with its gradient once it is out of tfjs: one copy into the slab.
-      const view = slab.floats(layout.grads[rank], layout.trainable);
+      const view = slab.floats(layout.grads[rank]!, layout.trainable);
       if (view) view.set(grads);
-      else slab.write(layout.grads[rank], grads);
+      else slab.write(layout.grads[rank]!, grads);
     } else if (m.type === 'weights') {
       // And what it does before the next step: one copy of the new weights out of the slab.
       const view = slab.floats(layout.weights, layout.params);

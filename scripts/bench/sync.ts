@@ -87,8 +87,8 @@ async function ipcSync(P: number): Promise<number> {
     const t0 = performance.now();
     const replies = await Promise.all(kids.map((k) => ask(k, { type: 'grads' })));
     const g = new Float32Array(P);
-    for (const r of replies) for (let j = 0; j < P; j++) g[j] += r.g![j];
-    for (let j = 0; j < P; j++) w[j] -= 0.01 * g[j];
+    for (const r of replies) for (let j = 0; j < P; j++) g[j]! += r.g![j]!;
+    for (let j = 0; j < P; j++) w[j]! -= 0.01 * g[j]!;
     await Promise.all(kids.map((k) => ask(k, { type: 'weights', w })));
     if (i > 0) times.push(performance.now() - t0);
   }

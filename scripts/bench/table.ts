@@ -6,11 +6,11 @@ import path from 'node:path';
 export function printTable(title: string, rows: Array<Record<string, string | number>>): void {
   const cols = Object.keys(rows[0] ?? {});
   const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(v < 10 ? 3 : 1)) : v);
-  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]!).length)));
   console.log(`\n${title}`);
-  console.log(cols.map((c, i) => c.padStart(width[i])).join('  '));
+  console.log(cols.map((c, i) => c.padStart(width[i]!)).join('  '));
   console.log(width.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(cols.map((c, i) => cell(r[c]).padStart(width[i])).join('  '));
+  for (const r of rows) console.log(cols.map((c, i) => cell(r[c]!).padStart(width[i]!)).join('  '));
 }
 
 export function saveJson(name: string, data: unknown): string {

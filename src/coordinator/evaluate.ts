@@ -64,7 +64,7 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, loss: Los
       if (m.counts) extra.counts = addCounts(extra.counts, m.counts);
       m.custom?.forEach((sums, i) => {
         const into = extra.custom[i];
-        for (const [key, v] of Object.entries(sums)) into[key] = (into[key] ?? 0) + v;
+        for (const [key, v] of Object.entries(sums)) into![key] = (into![key] ?? 0) + v;
       });
       if (scores) {
         // Rank m.rank wrote its rows' scores, then their labels, to its output region; they go
@@ -75,7 +75,7 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, loss: Los
           throw new MgpuError('E_INTERNAL', `eval chunk ${id}: rank ${m.rank} scored ${rows} rows, expected ${(sh.end - sh.start) * shape.rowsPerSample}`);
         }
         const got = new Float32Array(rows * (shape.width + shape.labelWidth));
-        s.slab.read(s.layout.output[m.rank], got);
+        s.slab.read(s.layout.output[m.rank]!, got);
         const at = (start + sh.start) * shape.rowsPerSample;
         scores.values.set(got.subarray(0, rows * shape.width), at * shape.width);
         scores.labels.set(got.subarray(rows * shape.width), at * shape.labelWidth);
@@ -106,7 +106,7 @@ export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs
       type: 'predict', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion,
     }), 'predict', shards.map((sh) => sh.rank), deadlineMs);
     for (const sh of shards) {
-      s.slab.read(s.layout.output[sh.rank], values.subarray((start + sh.start) * per, (start + sh.end) * per));
+      s.slab.read(s.layout.output[sh.rank]!, values.subarray((start + sh.start) * per, (start + sh.end) * per));
     }
   });
   return { values, shape: [ds.count, ...outShape] };
@@ -123,7 +123,7 @@ async function sumOverMachines(
   const c = extra.counts ?? { tp: Array(classes).fill(0), fp: Array(classes).fill(0), fn: Array(classes).fill(0) };
   const sums = new Float64Array([t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq, ...c.tp, ...c.fp, ...c.fn]);
   await s.cluster.sum(sums, 'the evaluation sums');
-  [t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq] = Array.from(sums.subarray(0, 6));
+  [t.n!, t.lossSum!, t.correct!, t.abs!, t.topK!, extra.sq!] = Array.from(sums.subarray(0, 6));
   if (classes > 0 && (extra.counts || sums.subarray(6).some((v) => v !== 0))) {
     const k = c.tp.length;
     extra.counts = { tp: Array.from(sums.subarray(6, 6 + k)), fp: Array.from(sums.subarray(6 + k, 6 + 2 * k)), fn: Array.from(sums.subarray(6 + 2 * k, 6 + 3 * k)) };

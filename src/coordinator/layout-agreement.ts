@@ -12,15 +12,15 @@ export function checkLayoutsAgree(layouts: ModelLayout[]): void {
   };
   rest.forEach((other, i) => {
     const rank = i + 1;
-    if (other.variables.length !== first.variables.length) fail(rank, 'number of variables', first.variables.length, other.variables.length);
-    first.variables.forEach((v, k) => {
+    if (other.variables.length !== first!.variables.length) fail(rank, 'number of variables', first!.variables.length, other.variables.length);
+    first!.variables.forEach((v, k) => {
       const o = other.variables[k];
-      if (o.name !== v.name) fail(rank, `name of variable ${k}`, v.name, o.name);
-      if (o.shape.join('x') !== v.shape.join('x')) fail(rank, `shape of ${v.name}`, v.shape, o.shape);
-      if (o.dtype !== v.dtype) fail(rank, `dtype of ${v.name}`, v.dtype, o.dtype);
-      if (o.trainable !== v.trainable) fail(rank, `trainability of ${v.name}`, v.trainable, o.trainable);
+      if (o!.name !== v.name) fail(rank, `name of variable ${k}`, v.name, o!.name);
+      if (o!.shape.join('x') !== v.shape.join('x')) fail(rank, `shape of ${v.name}`, v.shape, o!.shape);
+      if (o!.dtype !== v.dtype) fail(rank, `dtype of ${v.name}`, v.dtype, o!.dtype);
+      if (o!.trainable !== v.trainable) fail(rank, `trainability of ${v.name}`, v.trainable, o!.trainable);
     });
-    if (JSON.stringify(other.inputShape) !== JSON.stringify(first.inputShape)) fail(rank, 'input shape', first.inputShape, other.inputShape);
-    if (JSON.stringify(other.outputShape) !== JSON.stringify(first.outputShape)) fail(rank, 'output shape', first.outputShape, other.outputShape);
+    if (JSON.stringify(other.inputShape) !== JSON.stringify(first!.inputShape)) fail(rank, 'input shape', first!.inputShape, other.inputShape);
+    if (JSON.stringify(other.outputShape) !== JSON.stringify(first!.outputShape)) fail(rank, 'output shape', first!.outputShape, other.outputShape);
   });
 }

@@ -20,13 +20,13 @@ export class Stager {
     this.tags[slot] = null;
     for (const s of shards) {
       const rows = indices.subarray(s.start, s.end);
-      const at = this.layout.input[s.rank][slot];
+      const at = this.layout.input[s.rank]![slot];
       // Mapped: gathered straight into the shared pages; else through a local buffer.
-      const direct = this.slab.bytes(at, rows.length * (rowBytes(ds.features) + rowBytes(ds.labels)));
+      const direct = this.slab.bytes(at!, rows.length * (rowBytes(ds.features) + rowBytes(ds.labels)));
       const out = direct ?? this.buffer;
       const f = gatherRows(ds.features, rows, out, 0);
       const l = gatherRows(ds.labels, rows, out, f);
-      if (!direct) this.slab.write(at, this.buffer.subarray(0, f + l));
+      if (!direct) this.slab.write(at!, this.buffer.subarray(0, f + l));
     }
     this.tags[slot] = tag;
   }

@@ -48,7 +48,7 @@ type InitFields = Omit<InitMessage, 'type' | 'rank' | 'workers' | 'gpu' | 'simul
 /** Thrown by `all` when one or more ranks failed; `failures` is in rank order, `replies` those of the others. */
 export class GroupFailure extends MgpuError {
   constructor(readonly failures: WorkerError[], readonly replies: Reply[] = []) {
-    super('E_WORKER', failures.map((f) => f.message).join('; '), { hint: failures[0].hint });
+    super('E_WORKER', failures.map((f) => f.message).join('; '), { hint: failures[0]!.hint });
   }
 }
 
@@ -217,7 +217,7 @@ export class WorkerGroup {
   }
 
   device(rank: number): WorkerDevice {
-    return this.workers[rank].device;
+    return this.workers[rank]!.device;
   }
 
   devices(): WorkerDevice[] {
@@ -286,7 +286,7 @@ export class WorkerGroup {
   }
 
   private initMessage(rank: number): ToWorker {
-    const d = this.workers[rank].device;
+    const d = this.workers[rank]!.device;
     return { type: 'init', rank, workers: this.workers.length, gpu: d.cudaVisibleDevices, simulated: d.simulated, ...this.init };
   }
 
@@ -301,7 +301,7 @@ export class WorkerGroup {
     // Start-up's `init` runs while starting; everything else from ready, through stepping.
     const stepping = this.current !== 'starting';
     if (stepping) this.moveTo('stepping');
-    const settled = await Promise.allSettled(ranks.map((r) => this.workers[r].request<R>(message(r), phase, deadlineMs).then((reply) => {
+    const settled = await Promise.allSettled(ranks.map((r) => this.workers[r]!.request<R>(message(r), phase, deadlineMs).then((reply) => {
       onReply?.(reply, r);
       return reply;
     })));
@@ -346,15 +346,15 @@ export class WorkerGroup {
   async restart(rank: number, attach: ToWorker | null): Promise<ReadyMessage> {
     this.expectFailed(rank, 'restart of');
     const old = this.workers[rank];
-    if (!old.exited) {
-      old.child.kill('SIGKILL');
-      await old.exitPromise;
+    if (!old!.exited) {
+      old!.child.kill('SIGKILL');
+      await old!.exitPromise;
     }
-    const w = this.spawn(rank, old.device);
+    const w = this.spawn(rank, old!.device);
     this.workers[rank] = w;
     const ready = await w.request<ReadyMessage>(this.initMessage(rank), 'init (restart)', this.startDeadlineMs);
     if (this.layout) checkLayoutsAgree([this.layout, ready.layout]); // else start() checks them all
-    checkAdapters([old.device], [ready]);
+    checkAdapters([old!.device], [ready]);
     this.ready[rank] = ready;
     if (attach) await w.request(attach, 'attach (restart)', this.startDeadlineMs);
     this.recovered(rank);
@@ -365,9 +365,9 @@ export class WorkerGroup {
   async retire(rank: number): Promise<void> {
     this.expectFailed(rank, 'retirement of');
     const w = this.workers[rank];
-    if (!w.exited) {
-      w.child.kill('SIGKILL');
-      await w.exitPromise;
+    if (!w!.exited) {
+      w!.child.kill('SIGKILL');
+      await w!.exitPromise;
     }
     this.active = this.active.filter((r) => r !== rank);
     this.recovered(rank);

@@ -51,8 +51,8 @@ export function smooth(points: Point[], half: number): Point[] {
     let n = 0;
     const h = Math.min(half, i, points.length - 1 - i);
     for (let j = i - h; j <= i + h; j++) {
-      if (Number.isFinite(points[j].y)) {
-        sum += points[j].y;
+      if (Number.isFinite(points[j]!.y)) {
+        sum += points[j]!.y;
         n++;
       }
     }
@@ -84,14 +84,14 @@ export function binLines<T extends Record<string, number>>(rows: T[], spans: { s
     const acc = {} as Record<string, number>;
     let wsum = 0;
     for (const j of idx) {
-      const okRow = Object.values(rows[j]).every(Number.isFinite);
+      const okRow = Object.values(rows[j]!).every(Number.isFinite);
       if (!okRow) continue;
-      wsum += weights[j];
-      for (const [k, v] of Object.entries(rows[j])) acc[k] = (acc[k] ?? 0) + v * weights[j];
+      wsum += weights[j]!;
+      for (const [k, v] of Object.entries(rows[j]!)) acc[k] = (acc[k] ?? 0) + v * weights[j]!;
     }
-    for (const k of Object.keys(rows[i])) acc[k] = wsum > 0 ? acc[k] / wsum : NaN;
+    for (const k of Object.keys(rows[i]!)) acc[k] = wsum > 0 ? acc[k]! / wsum : NaN;
     outRows.push(acc as T);
-    outSpans.push({ start: spans[idx[0]].start, end: spans[idx[idx.length - 1]].end });
+    outSpans.push({ start: spans[idx[0]!]!.start, end: spans[idx[idx.length - 1]!]!.end });
   }
   return { rows: outRows, spans: outSpans, per };
 }
@@ -138,7 +138,7 @@ export function buildCharts(run: RunData): Chart[] {
     if (hasAcc) series.push({ name: 'accuracy', color: COLORS.accuracy, points: run.evals.filter((e) => e.accuracy !== null).map((e) => ({ x: e.step, y: e.accuracy! })), style: 'line', format: (v) => fmtPct(v) });
     if (run.evals.some((e) => e.top_k !== null)) series.push({ name: `top-${k ?? 'k'} accuracy`, color: COLORS.topK, points: run.evals.filter((e) => e.top_k !== null).map((e) => ({ x: e.step, y: e.top_k! })), style: 'line', format: (v) => fmtPct(v) });
     const acc = lineChart({ ...HALF, yLabel: 'accuracy', series, xMax, yFormat: 'percent', clamp: [0, 1], emptyText: 'no eval in this run (set data.eval or data.evalFraction)' });
-    charts.push({ id: 'accuracy', size: 'half', title: 'Eval accuracy', subtitle: run.evals.length ? `on ${fmtInt(run.evals[0].samples)} eval samples, ${run.evals.length} eval${run.evals.length === 1 ? '' : 's'}` : 'no eval lines', svg: acc.svg, notes: droppedNote('eval accuracy', acc.dropped) });
+    charts.push({ id: 'accuracy', size: 'half', title: 'Eval accuracy', subtitle: run.evals.length ? `on ${fmtInt(run.evals[0]!.samples)} eval samples, ${run.evals.length} eval${run.evals.length === 1 ? '' : 's'}` : 'no eval lines', svg: acc.svg, notes: droppedNote('eval accuracy', acc.dropped) });
   } else {
     const mae = lineChart({ ...HALF, yLabel: 'mean absolute error', series: [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: fmtLoss }], xMax, yScale: 'auto' });
     charts.push({ id: 'accuracy', size: 'half', title: 'Eval mean absolute error', subtitle: 'no accuracy: the loss is not a classification loss', svg: mae.svg, notes: droppedNote('eval MAE', mae.dropped) });
@@ -149,7 +149,7 @@ export function buildCharts(run: RunData): Chart[] {
   // ---- learning rate ------------------------------------------------------------------------
   const lr = lineChart({ ...THIRD, yLabel: 'learning rate', series: [{ name: 'learning rate', color: COLORS.lr, points: pts((t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }], xMax, includeZero: true, emptyText: noTrain });
   const lrs = [...new Set(T.map((t) => t.lr).filter(Number.isFinite))];
-  const lrSub = lrs.length === 1 ? `constant at ${fmtSig(lrs[0], 4)}` : lrs.length ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig([...T].reverse().find((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line` : 'at each log line';
+  const lrSub = lrs.length === 1 ? `constant at ${fmtSig(lrs[0]!, 4)}` : lrs.length ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig([...T].reverse().find((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line` : 'at each log line';
   charts.push({ id: 'lr', size: 'third', title: 'Learning rate', subtitle: lrSub, svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) });
 
   // ---- throughput ---------------------------------------------------------------------------
@@ -162,7 +162,7 @@ export function buildCharts(run: RunData): Chart[] {
 
   // ---- phase breakdown ----------------------------------------------------------------------
   const weights = lineWeights(T, run.events.filter((e) => e.type === 'skip').map((e) => e.step));
-  const allSpans = T.map((t, i) => ({ start: Math.max(0, t.step - weights[i]), end: t.step }));
+  const allSpans = T.map((t, i) => ({ start: Math.max(0, t.step - weights[i]!), end: t.step }));
   const phaseRowsAll = T.map((t) => ({ cmax: t.compute_max_ms, cmin: t.compute_min_ms, sync: t.sync_ms, data: t.data_ms, other: otherMs(t) }));
   const binned = binLines(phaseRowsAll, allSpans, weights, 120);
   const P = binned.rows;
@@ -175,7 +175,7 @@ export function buildCharts(run: RunData): Chart[] {
       { name: 'data', color: COLORS.data, values: P.map((r) => r.data) },
       { name: 'other', color: COLORS.other, values: P.map((r) => r.other) },
     ],
-    overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, points: P.map((r, i) => ({ x: (spans[i].start + spans[i].end) / 2, y: r.cmin })), style: 'line', dash: '5 3', width: 1.75 },
+    overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, points: P.map((r, i) => ({ x: (spans[i]!.start + spans[i]!.end) / 2, y: r.cmin })), style: 'line', dash: '5 3', width: 1.75 },
     emptyText: noTrain,
   });
   const phaseNotes: string[] = [];
@@ -196,11 +196,11 @@ export function metricCharts(run: RunData, xMax: number): Chart[] {
   const keys = metricKeys(run.evals);
   if (!keys.length) return [];
   const series = (ks: string[]): Series[] => ks.map((key, i) => ({
-    name: key, color: METRIC_PALETTE[i % METRIC_PALETTE.length], style: 'line' as const, format: fmtMetric(key),
+    name: key, color: METRIC_PALETTE[i % METRIC_PALETTE.length]!, style: 'line' as const, format: fmtMetric(key),
     // An undefined value (null: e.g. AUC with one class present) is not drawn; NaN/Inf are, as left out.
     points: run.evals.filter((e) => e.metrics && e.metrics[key] !== null && e.metrics[key] !== undefined).map((e) => ({ x: e.step, y: e.metrics![key]! })),
-  }));
-  const sub = `on ${fmtInt(run.evals[0].samples)} eval samples, from counts and scores over the whole eval set`;
+  }))!;
+  const sub = `on ${fmtInt(run.evals[0]!.samples)} eval samples, from counts and scores over the whole eval set`;
   const out: Chart[] = [];
   const scores = keys.filter((k) => /^(precision|recall|f1)_|^auc$/.test(k));
   if (scores.length) {

@@ -213,8 +213,8 @@ export function lineChart(spec: LineChartSpec): ChartResult {
       // A NaN/Inf point breaks the line: one polyline per finite run.
       const runs: Point[][] = [[]];
       for (const p of s.points) {
-        if (ok(p)) runs[runs.length - 1].push(p);
-        else if (runs[runs.length - 1].length) runs.push([]);
+        if (ok(p)) runs[runs.length - 1]!.push(p);
+        else if (runs[runs.length - 1]!.length) runs.push([]);
       }
       for (const run of runs) {
         if (run.length >= 2) {
@@ -266,12 +266,12 @@ export interface StackedResult {
 export function stackedBarChart(spec: StackedSpec): StackedResult {
   const W = spec.width ?? 1200;
   const H = spec.height ?? 320;
-  const value = (l: StackLayer, i: number) => (Number.isFinite(l.values[i]) ? Math.max(0, l.values[i]) : NaN);
+  const value = (l: StackLayer, i: number) => (Number.isFinite(l.values[i]) ? Math.max(0, l.values[i]!) : NaN);
   const valid = spec.spans.map((_, i) => spec.layers.every((l) => Number.isFinite(value(l, i))));
   const totals = spec.spans.map((_, i) => spec.layers.reduce((a, l) => a + (value(l, i) || 0), 0)).filter((_, i) => valid[i]);
   let negativeOther = 0;
   spec.spans.forEach((_, i) => {
-    if (spec.layers.some((l) => l.values[i] < 0)) negativeOther++;
+    if (spec.layers.some((l) => l.values[i]! < 0)) negativeOther++;
   });
   if (!totals.length) return { svg: emptyChart(W, H, spec.yLabel, spec.xMax, spec.emptyText ?? 'no timing data'), cappedAt: null, negativeOther };
 
@@ -279,7 +279,7 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
   const sorted = [...totals].sort((a, b) => a - b);
   const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
   const max = sorted[sorted.length - 1];
-  const cap = sorted.length >= 5 && max > 2.5 * p95 ? p95 * 1.25 : null;
+  const cap = sorted.length >= 5 && max! > 2.5 * p95! ? p95! * 1.25 : null;
   const overlayVals = (spec.overlay?.points ?? []).map((p) => p.y).filter(Number.isFinite);
   const yScale = linearScale([0, cap ?? max, ...(cap ? [] : overlayVals)], { includeZero: true, target: 5 });
   const xScale = stepScale(spec.xMax);
@@ -301,7 +301,7 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
     if (x1 - x0 > 48) [x0, x1] = [(x0 + x1) / 2 - 24, (x0 + x1) / 2 + 24];
     const gap = x1 - x0 >= 6 ? 1 : 0;
     let acc = 0;
-    const tip = `${span.end - span.start > 1 ? `steps ${span.start + 1}-${span.end}` : `step ${span.end}`}: ` + spec.layers.map((l) => `${l.name} ${fmtSig(l.values[i], 3)} ms`).join(', ');
+    const tip = `${span.end - span.start > 1 ? `steps ${span.start + 1}-${span.end}` : `step ${span.end}`}: ` + spec.layers.map((l) => `${l.name} ${fmtSig(l.values[i]!, 3)} ms`).join(', ');
     const rects: string[] = [];
     for (const l of spec.layers) {
       const v = value(l, i);
@@ -319,7 +319,7 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
     if (pts.length >= 2) {
       body.push(`<polyline points="${pts.map((p) => `${r1(X(p.x))},${r1(Y(p.y))}`).join(' ')}" fill="none" stroke="${escapeHtml(spec.overlay.color)}" stroke-width="${spec.overlay.width ?? 1.5}" stroke-dasharray="${spec.overlay.dash ?? '4 3'}"/>`);
     } else if (pts.length === 1) {
-      body.push(`<circle cx="${r1(X(pts[0].x))}" cy="${r1(Y(pts[0].y))}" r="3" fill="${escapeHtml(spec.overlay.color)}"/>`);
+      body.push(`<circle cx="${r1(X(pts[0]!.x))}" cy="${r1(Y(pts[0]!.y))}" r="3" fill="${escapeHtml(spec.overlay.color)}"/>`);
     }
   }
   const svg = svgOpen(W, H, spec.yLabel) + lg.svg + axes(f, xScale, yScale, spec.yLabel, false) + `<g class="data">${body.join('')}</g></svg>`;

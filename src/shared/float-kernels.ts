@@ -25,7 +25,7 @@ const js: FloatKernels = {
   kind: 'js',
   add(out, g) {
     sameLength('add', out, g);
-    for (let i = 0; i < out.length; i++) out[i] += g[i];
+    for (let i = 0; i < out.length; i++) out[i]! += g[i]!;
   },
   addSquares(out, g, chunk, sums) {
     if (g) sameLength('addSquares', out, g);
@@ -33,7 +33,7 @@ const js: FloatKernels = {
     if (sums.length !== Math.ceil(out.length / chunk)) throw new RangeError('addSquares: sums must hold one float64 per chunk');
     for (let c = 0, k = 0; c < out.length; c += chunk, k++) {
       const end = Math.min(out.length, c + chunk);
-      if (g) for (let i = c; i < end; i++) out[i] += g[i];
+      if (g) for (let i = c; i < end; i++) out[i]! += g[i]!;
       sums[k] = chunkSquares(out, c, end);
     }
   },
@@ -43,7 +43,7 @@ const js: FloatKernels = {
   },
   sgd(w, g, c) {
     sameLength('sgd', w, g);
-    for (let i = 0; i < w.length; i++) w[i] = c * g[i] + w[i];
+    for (let i = 0; i < w.length; i++) w[i] = c * g[i]! + w[i]!;
   },
 };
 
@@ -51,19 +51,19 @@ function chunkSquares(a: Float32Array, start: number, end: number): number {
   let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
   let i = start;
   for (; i + 8 <= end; i += 8) {
-    s0 += a[i] * a[i];
-    s1 += a[i + 1] * a[i + 1];
-    s2 += a[i + 2] * a[i + 2];
-    s3 += a[i + 3] * a[i + 3];
-    s4 += a[i + 4] * a[i + 4];
-    s5 += a[i + 5] * a[i + 5];
-    s6 += a[i + 6] * a[i + 6];
-    s7 += a[i + 7] * a[i + 7];
+    s0 += a[i]! * a[i]!;
+    s1 += a[i + 1]! * a[i + 1]!;
+    s2 += a[i + 2]! * a[i + 2]!;
+    s3 += a[i + 3]! * a[i + 3]!;
+    s4 += a[i + 4]! * a[i + 4]!;
+    s5 += a[i + 5]! * a[i + 5]!;
+    s6 += a[i + 6]! * a[i + 6]!;
+    s7 += a[i + 7]! * a[i + 7]!;
   }
   // The tail (fewer than 8) goes to lanes 0, 1, ... in order.
   const lanes = [s0, s1, s2, s3, s4, s5, s6, s7];
-  for (let l = 0; i < end; i++, l++) lanes[l] += a[i] * a[i];
-  return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+  for (let l = 0; i < end; i++, l++) lanes[l]! += a[i]! * a[i]!;
+  return ((lanes[0]! + lanes[1]!) + (lanes[2]! + lanes[3]!)) + ((lanes[4]! + lanes[5]!) + (lanes[6]! + lanes[7]!));
 }
 
 function sameLength(fn: string, a: Float32Array, b: Float32Array): void {

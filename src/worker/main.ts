@@ -116,7 +116,7 @@ async function onAttach(m: AttachMessage): Promise<void> {
   // Mapped: gradients go straight into this rank's region and weights come straight from the
   // shared pages; otherwise through local buffers and positional I/O.
   weightsScratch = slab.floats(slabLayout.weights, flat.total) ?? new Float32Array(flat.total);
-  gradScratch = slab.floats(slabLayout.grads[rank], flat.trainable) ?? new Float32Array(flat.trainable);
+  gradScratch = slab.floats(slabLayout.grads[rank]!, flat.trainable) ?? new Float32Array(flat.trainable);
   stateScratch = new Float32Array(flat.total - flat.trainable);
   reader = new ShardReader(tf, slab, m.rows, slabLayout.inputBytes);
   if (!metricsChecked) {
@@ -142,7 +142,7 @@ function refreshWeights(m: { weightsVersion: number; stateVersion: number }): vo
   tf.tidy(() => {
     ordered.forEach((v, i) => {
       if (i < trainVars.length ? !trainable : !state) return;
-      const values = weightsScratch.subarray(flat.offsets[i], flat.offsets[i] + flat.sizes[i]);
+      const values = weightsScratch.subarray(flat.offsets[i], flat.offsets[i]! + flat.sizes[i]!);
       v.write(tf.tensor(copies ? values.slice() : values, v.shape as number[], 'float32'));
     });
   });
@@ -161,7 +161,7 @@ async function onStep(m: StepMessage): Promise<void> {
   const t0 = performance.now();
   refreshWeights(m);
   const tRefreshed = performance.now();
-  const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
+  const { x, y } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
   let lossTotal = 0;
   let writeMs = 0;
   let at = 0;
@@ -180,7 +180,7 @@ async function onStep(m: StepMessage): Promise<void> {
       for (const [i, v] of trainVars.entries()) {
         const g = await valuesView(tf, grads[v.name]!); // a view of the heap: used before any allocation
         const tOut = performance.now();
-        const into = gradScratch.subarray(flat.offsets[i], flat.offsets[i] + flat.sizes[i]);
+        const into = gradScratch.subarray(flat.offsets[i], flat.offsets[i]! + flat.sizes[i]!);
         if (k === 0) into.set(g);
         else kernels.add(into, g);
         writeMs += performance.now() - tOut;
@@ -208,15 +208,15 @@ async function onStep(m: StepMessage): Promise<void> {
   }
   const tWrite = performance.now();
   const finite = Number.isFinite(lossTotal) && kernels.allFinite(gradScratch);
-  if (slab.mode === 'positional') slab.write(slabLayout.grads[rank], gradScratch);
+  if (slab.mode === 'positional') slab.write(slabLayout.grads[rank]!, gradScratch);
   // Training may update non-trainables (BatchNorm's moving statistics replace their tensors);
   // frozen ones are left alone, and then nothing is written or reloaded.
   const stateChanged = nonTrainableIds().some((id, i) => id !== stateIds[i]);
   if (stateChanged) {
     for (let i = trainVars.length; i < ordered.length; i++) {
-      stateScratch.set((await ordered[i].read().data()) as Float32Array, flat.offsets[i] - flat.trainable);
+      stateScratch.set((await ordered[i]!.read().data()) as Float32Array, flat.offsets[i]! - flat.trainable);
     }
-    slab.write(slabLayout.state[rank], stateScratch);
+    slab.write(slabLayout.state[rank]!, stateScratch);
     stateVersion = -1; // they now differ from the slab's: reload them with the next weights
   }
   const tEnd = performance.now();
@@ -262,7 +262,7 @@ function microStep(x: Tensor, y: Tensor, n: number, batch: number, seed: number)
 async function onEval(m: EvalMessage): Promise<void> {
   phase = 'eval';
   refreshWeights(m);
-  const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
+  const { x, y } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
   const pred = tf.tidy(() => model.apply(x, { training: false }) as Tensor);
   const sums = tf.tidy(() => {
     const classes = pred.shape[pred.shape.length - 1]!;
@@ -287,26 +287,26 @@ async function onEval(m: EvalMessage): Promise<void> {
       if (got.scores.byteLength > slabLayout.outputBytes) {
         throw new MgpuError('E_INTERNAL', `scores of ${m.n} rows need ${got.scores.byteLength} bytes; the output buffer holds ${slabLayout.outputBytes}`);
       }
-      slab.write(slabLayout.output[rank], got.scores);
+      slab.write(slabLayout.output[rank]!, got.scores);
     }
     const custom: Record<string, number>[] = [];
     for (const c of customMetrics) custom.push(await customSums(tf, c, y, pred));
     extra = { sqErrorSum: got.sqErrorSum, counts: got.counts, scored: got.scores ? t.rows : 0, custom: customMetrics.length ? custom : null };
   }
   tf.dispose([x, y, pred]);
-  channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum, correct, absErrorSum, topKCorrect, ...extra });
+  channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum: lossSum!, correct: correct!, absErrorSum: absErrorSum!, topKCorrect: topKCorrect!, ...extra });
 }
 
 async function onPredict(m: PredictMessage): Promise<void> {
   phase = 'predict';
   refreshWeights(m);
-  const { x, y } = reader.read(slabLayout.input[rank][m.slot], m.n);
+  const { x, y } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
   const pred = tf.tidy(() => tf.cast(model.apply(x, { training: false }) as Tensor, 'float32'));
   const values = (await pred.data()) as Float32Array;
   if (values.byteLength > slabLayout.outputBytes) {
     throw new MgpuError('E_INTERNAL', `predictions of ${m.n} rows need ${values.byteLength} bytes; the output buffer holds ${slabLayout.outputBytes}`);
   }
-  slab.write(slabLayout.output[rank], values);
+  slab.write(slabLayout.output[rank]!, values);
   tf.dispose([x, y, pred]);
   channel.send({ type: 'predicted', rank, id: m.id, n: m.n });
 }

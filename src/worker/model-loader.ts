@@ -90,8 +90,8 @@ export function describe(model: LayersModel): ModelLayout {
   return {
     variables: ordered.map(spec),
     saveOrder: model.weights.map((w) => ordered.indexOf(w)),
-    inputShape: [...model.inputs[0].shape],
-    outputShape: [...model.outputs[0].shape],
+    inputShape: [...model.inputs[0]!.shape],
+    outputShape: [...model.outputs[0]!.shape],
     topology: model.toJSON(null, false),
   };
 }

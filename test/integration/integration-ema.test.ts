@@ -22,7 +22,7 @@ test('EMA weights on 2 workers equal the EMA of single-process training', async 
     onStep(done, model) {
       const w = flatWeights(model);
       const keep = 1 - Math.min(0.95, (1 + done) / (10 + done));
-      for (let i = 0; i < ema.length; i++) ema[i] -= keep * (ema[i]! - w[i]!);
+      for (let i = 0; i < ema.length; i++) ema[i]! -= keep * (ema[i]! - w[i]!);
     },
   });
   const r = await train(buildConfig(dir, raw, 2), silent);

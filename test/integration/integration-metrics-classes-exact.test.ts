@@ -31,7 +31,7 @@ function reference(p: Float32Array, truth: number[], classes: number) {
   const argmax = (xs: number[]) => xs.indexOf(Math.max(...xs));
   const guess = truth.map((_, i) => argmax(row(i)));
   const accuracy = truth.filter((y, i) => guess[i] === y).length / n;
-  const topK = truth.filter((y, i) => row(i).filter((v) => v > row(i)[y]).length < K).length / n;
+  const topK = truth.filter((y, i) => row(i).filter((v) => v > row(i)[y]!).length < K).length / n;
   // precision / recall / F1: scikit-learn's definitions over the classes present, zero_division 0
   const present = [...new Set([...truth, ...guess])];
   const perClass = present.map((c) => {
@@ -55,7 +55,7 @@ function reference(p: Float32Array, truth: number[], classes: number) {
       for (let j = 0; j < n; j++) {
         if (truth[j] === c) continue;
         pairs++;
-        wins += p[i * classes + c] > p[j * classes + c] ? 1 : p[i * classes + c] === p[j * classes + c] ? 0.5 : 0;
+        wins += p[i * classes + c]! > p[j * classes + c]! ? 1 : p[i * classes + c] === p[j * classes + c] ? 0.5 : 0;
       }
     }
     if (pairs) aucs.push(wins / pairs);

@@ -21,7 +21,7 @@ function withValue(keyPath: string, value: unknown): Record<string, unknown> {
   const keys = keyPath.split('.');
   let obj = raw;
   for (const k of keys.slice(0, -1)) obj = (obj[k] ??= {}) as Record<string, unknown>;
-  obj[keys[keys.length - 1]] = value;
+  obj[keys[keys.length - 1]!] = value;
   return raw;
 }
 

@@ -18,8 +18,8 @@ test('lists every GPU nvidia-smi reports', () => {
   const { env } = fakeNvidiaSmi(4);
   const found = withEnv(env, () => discoverGpus({}));
   assert.equal(found.gpus.length, 4);
-  assert.equal(found.gpus[2].name, 'NVIDIA Fake A100');
-  assert.equal(found.gpus[2].memoryMiB, 40960);
+  assert.equal(found.gpus[2]!.name, 'NVIDIA Fake A100');
+  assert.equal(found.gpus[2]!.memoryMiB, 40960);
   assert.equal(found.reason, null);
 });
 
@@ -42,7 +42,7 @@ test('workers are pinned by the physical index of the GPU they get', () => {
   const found = withEnv(env, () => discoverGpus({ CUDA_VISIBLE_DEVICES: '2,3' }));
   const devices = selectDevices(found, [1], 0);
   assert.deepEqual(devices.map((d) => d.cudaVisibleDevices), ['3']);
-  assert.equal(devices[0].simulated, false);
+  assert.equal(devices[0]!.simulated, false);
 });
 
 test('a GPU id that does not exist is an E_DEVICES error naming it and what exists', () => {

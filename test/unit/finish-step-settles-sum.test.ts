@@ -38,7 +38,7 @@ async function withPool(fn: (ctx: { pool: ReducePool; inFlight: () => number; st
   slab.attach(layout);
   const rand = seededRandom(5);
   slab.write(layout.weights, randomUniform(rand, P));
-  for (const r of RANKS) slab.write(layout.grads[r], randomUniform(rand, P, -0.01, 0.01));
+  for (const r of RANKS) slab.write(layout.grads[r]!, randomUniform(rand, P, -0.01, 0.01));
   const weights = new SharedArrayBuffer(P * 4);
   if (slab.mode !== 'mapped') slab.read(layout.weights, new Float32Array(weights));
   const pool = new ReducePool({

@@ -23,7 +23,7 @@ test(`per-chunk squares do not depend on where the vector is cut (${k.kind} kern
   assert.deepEqual(parts, Array.from(whole));
   for (let c = 0; c < whole.length; c++) {
     let plain = 0;
-    for (let i = c * chunk; i < Math.min(n, (c + 1) * chunk); i++) plain += a[i] * a[i];
-    assert.ok(Math.abs(whole[c] - plain) <= 1e-12 * plain, `chunk ${c}: ${whole[c]} vs ${plain}`);
+    for (let i = c * chunk; i < Math.min(n, (c + 1) * chunk); i++) plain += a[i]! * a[i]!;
+    assert.ok(Math.abs(whole[c]! - plain) <= 1e-12 * plain, `chunk ${c}: ${whole[c]} vs ${plain}`);
   }
 });

@@ -13,10 +13,10 @@ const CLASSES = 5;
 function shardCounts(labels: number[], preds: number[]): ClassCounts {
   const c: ClassCounts = { tp: Array(CLASSES).fill(0), fp: Array(CLASSES).fill(0), fn: Array(CLASSES).fill(0) };
   labels.forEach((y, i) => {
-    if (preds[i] === y) c.tp[y]++;
+    if (preds[i] === y) c.tp[y]!++;
     else {
-      c.fp[preds[i]]++;
-      c.fn[y]++;
+      c.fp[preds[i]!]!++;
+      c.fn[y]!++;
     }
   });
   return c;
@@ -68,8 +68,8 @@ for (const seed of [1, 2, 3, 4]) {
     let sum: ClassCounts | null = null;
     const parts = shards(37, 8, 3);
     assert.equal(parts.length, 15);
-    for (const [a, b] of parts) sum = addCounts(sum, shardCounts(labels.slice(a, b), preds.slice(a, b)));
-    const want = reference(labels, preds);
+    for (const [a, b] of parts) sum = addCounts(sum, shardCounts(labels.slice(a, b), preds.slice(a, b)!));
+    const want = reference(labels, preds!);
     for (const m of ['precision', 'recall', 'f1'] as const) {
       close(countMetric(m, 'macro', sum!), want.macro[m], `${m} macro`);
       close(countMetric(m, 'micro', sum!), want.micro[m], `${m} micro`);

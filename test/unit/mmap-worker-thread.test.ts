@@ -125,7 +125,7 @@ if (isMainThread) {
     for (let round = 1; round <= 2; round++) {
       const modes = ['hold', 'gc', 'terminate'] as const;
       const codes = await Promise.all(Array.from({ length: threads }, (_, t) =>
-        runThread({ fd, bytes, start: t * count, count, value: round * 100 + t, mode: modes[(t + round) % 3] })));
+        runThread({ fd, bytes, start: t * count, count, value: round * 100 + t, mode: modes[(t + round) % 3]! })));
       codes.forEach((c, t) => assert.equal(c, modes[(t + round) % 3] === 'terminate' ? 1 : 0));
       const all = new Float32Array(bytes / 4);
       fs.readSync(fd, all, 0, bytes, 0);

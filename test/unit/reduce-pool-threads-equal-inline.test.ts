@@ -24,7 +24,7 @@ async function reduce(threads: number, clipNorm: number | null, early: boolean):
   slab.attach(layout);
   const rand = seededRandom(11);
   slab.write(layout.weights, randomUniform(rand, P, -1, 1));
-  for (let r = 0; r < RANKS; r++) slab.write(layout.grads[r], randomUniform(rand, P, -0.01, 0.01));
+  for (let r = 0; r < RANKS; r++) slab.write(layout.grads[r]!, randomUniform(rand, P, -0.01, 0.01));
   const weights = new SharedArrayBuffer(P * 4);
   if (slab.mode !== 'mapped') slab.read(layout.weights, new Float32Array(weights));
   const pool = new ReducePool({ fd: slab.fd, slab: layout, optimizer: sgd, weights: slab.mode === 'mapped' ? null : weights, slots: [], ema: null, emaDecay: 0, gradSum: new SharedArrayBuffer(P * 4) }, threads, clipNorm, { inlineBelow: 0 });

@@ -35,7 +35,7 @@ async function run(dir: string) {
 /** Every polyline point: two finite numbers. */
 function assertFinitePolylines(page: string): number {
   const all = [...page.matchAll(/<polyline\b[^>]*\bpoints="([^"]*)"/g)];
-  for (const m of all) for (const p of m[1].trim().split(/\s+/)) assert.match(p, /^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/, `polyline point ${p}`);
+  for (const m of all) for (const p of m[1]!.trim().split(/\s+/)) assert.match(p, /^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/, `polyline point ${p}`);
   assert.doesNotMatch(page.replace(/<pre>[\s\S]*?<\/pre>/, ''), /="[^"]*(NaN|Infinity|undefined)/, 'NaN/Infinity in an attribute');
   return all.length;
 }
@@ -75,10 +75,10 @@ test('NaN and Infinity losses (null from JSON.stringify, bare tokens from other 
   const data = await readRun(dir);
   assert.equal(data.train.length, 7, 'no line is dropped for a NaN');
   assert.deepEqual(data.unreadable, []);
-  assert.ok(Number.isNaN(data.train[1].loss));
-  assert.ok(Number.isNaN(data.train[3].loss));
-  assert.equal(data.train[4].loss, Infinity);
-  assert.equal(data.train[5].grad_norm, -Infinity);
+  assert.ok(Number.isNaN(data.train[1]!.loss));
+  assert.ok(Number.isNaN(data.train[3]!.loss));
+  assert.equal(data.train[4]!.loss, Infinity);
+  assert.equal(data.train[5]!.grad_norm, -Infinity);
   const s = summarize(data);
   assert.deepEqual(s.nonFiniteLossSteps, [20, 40, 50]);
   assert.deepEqual(s.trainLoss.best, { step: 70, value: 0.4 });
@@ -90,15 +90,15 @@ test('NaN and Infinity losses (null from JSON.stringify, bare tokens from other 
   assertFinitePolylines(page);
   // The loss line breaks at each left-out value: 10 | 30 | 60-70.
   const loss = /<figure[^>]*id="chart-loss">([\s\S]*?)<\/figure>/.exec(page)![1];
-  assert.equal((loss.match(/<polyline/g) ?? []).length, 1, 'only 60-70 has two points in a row');
-  assert.match(loss, /<title>train loss, step 10: 2\.0000<\/title>/);
-  assert.match(loss, /<title>train loss, step 30: 1\.0000<\/title>/);
+  assert.equal((loss!.match(/<polyline/g) ?? []).length, 1, 'only 60-70 has two points in a row');
+  assert.match(loss!, /<title>train loss, step 10: 2\.0000<\/title>/);
+  assert.match(loss!, /<title>train loss, step 30: 1\.0000<\/title>/);
 });
 
 test('every loss non-finite: the chart says so instead of drawing nothing', async () => {
   const { page } = await run(runDir(lines(line(10, 'x').replace('"x"', 'null'), line(20, 'x').replace('"x"', 'null'))));
   const loss = /<figure[^>]*id="chart-loss">([\s\S]*?)<\/figure>/.exec(page)![1];
-  assert.match(loss, /every value is NaN or infinite/);
+  assert.match(loss!, /every value is NaN or infinite/);
   assertFinitePolylines(page);
 });
 
@@ -107,7 +107,7 @@ test('a torn last line is ignored, and said so', async () => {
   const data = await readRun(dir);
   assert.equal(data.train.length, 2);
   assert.equal(data.unreadable.length, 1);
-  assert.equal(data.unreadable[0].torn, true);
+  assert.equal(data.unreadable[0]!.torn, true);
   const { text, page } = await run(dir);
   assert.match(text, /steps +20,/);
   assert.match(text, /ignored lines +a torn last line/);

@@ -51,7 +51,7 @@ interface Svg {
 
 function svgs(page: string): Svg[] {
   return [...page.matchAll(/<svg\b([^>]*)>([\s\S]*?)<\/svg>/g)].map((m) => {
-    const vb = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(m[1]);
+    const vb = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(m[1]!);
     assert.ok(vb, `an svg without a viewBox: ${m[1]}`);
     return { w: Number(vb[1]), h: Number(vb[2]), body: m[2] };
   });
@@ -66,14 +66,14 @@ function assertInside(svg: Svg, label: string): number {
   };
   for (const m of svg.body.matchAll(/<(polyline|polygon)\b[^>]*\bpoints="([^"]*)"/g)) {
     polylines += m[1] === 'polyline' ? 1 : 0;
-    const pairs = m[2].trim().split(/\s+/);
+    const pairs = m[2]!.trim().split(/\s+/);
     assert.ok(pairs.length >= 2, `${label}: a ${m[1]} of fewer than 2 points`);
     for (const p of pairs) {
       const [x, y, extra] = p.split(',');
       assert.equal(extra, undefined, `${label}: point ${p}`);
-      assert.match(x, /^-?\d+(\.\d+)?$/, `${label}: point ${p}`);
-      assert.match(y, /^-?\d+(\.\d+)?$/, `${label}: point ${p}`);
-      inside(Number(x), Number(y), m[1]);
+      assert.match(x!, /^-?\d+(\.\d+)?$/, `${label}: point ${p}`);
+      assert.match(y!, /^-?\d+(\.\d+)?$/, `${label}: point ${p}`);
+      inside(Number(x), Number(y), m[1]!);
     }
   }
   for (const m of svg.body.matchAll(/<circle\b[^>]*\bcx="([^"]*)" cy="([^"]*)"/g)) inside(Number(m[1]), Number(m[2]), 'circle');
@@ -108,12 +108,12 @@ test('report.html: one <svg> per chart, each with axes, tick labels, axis labels
   const charts = [...page.matchAll(/<figure class="card [a-z]+" id="chart-([a-z-]+)">([\s\S]*?)<\/figure>/g)];
   assert.deepEqual(charts.map((c) => c[1]), CHART_IDS);
   for (const [, id, fig] of charts) {
-    assert.equal((fig.match(/<svg\b/g) ?? []).length, 1, `${id}: one svg`);
-    const s = svgs(fig)[0];
-    assert.ok((s.body.match(/class="tick"/g) ?? []).length >= 6, `${id}: tick labels`);
-    assert.match(s.body, />step<\/text>/, `${id}: x axis label`);
-    assert.match(s.body, /class="axis-label"[^>]*>[^<]+<\/text>/, `${id}: y axis label`);
-    assert.match(s.body, /<g class="legend">/, `${id}: legend`);
+    assert.equal((fig!.match(/<svg\b/g) ?? []).length, 1, `${id}: one svg`);
+    const s = svgs(fig!)[0];
+    assert.ok((s!.body.match(/class="tick"/g) ?? []).length >= 6, `${id}: tick labels`);
+    assert.match(s!.body, />step<\/text>/, `${id}: x axis label`);
+    assert.match(s!.body, /class="axis-label"[^>]*>[^<]+<\/text>/, `${id}: y axis label`);
+    assert.match(s!.body, /<g class="legend">/, `${id}: legend`);
   }
   assert.equal(svgs(page).length, CHART_IDS.length, 'no <svg> outside the charts');
   assert.match(page, /<title>html-run · mgpu-train report<\/title>/);
@@ -122,7 +122,7 @@ test('report.html: one <svg> per chart, each with axes, tick labels, axis labels
 
 test('report.html: every polyline point is a finite number inside its viewBox', async () => {
   for (const [n, every] of [[60, 5], [3, 10], [500, 2]]) {
-    const page = await html(writeRun(synthRun(n, every), CONFIG));
+    const page = await html(writeRun(synthRun(n!, every!), CONFIG));
     let polylines = 0;
     svgs(page).forEach((s, i) => (polylines += assertInside(s, `${n} lines, chart ${CHART_IDS[i]}`)));
     assert.ok(polylines >= 5, `${n} lines: ${polylines} polylines`);
@@ -132,11 +132,11 @@ test('report.html: every polyline point is a finite number inside its viewBox', 
 test('report.html: the loss chart has train loss as a line and eval loss as points; the phase chart stacks four layers', async () => {
   const page = await html(writeRun(synthRun(30, 5), CONFIG));
   const [loss, , , , , phases] = svgs(page);
-  assert.match(loss.body, /<polyline[^>]*stroke="#2563eb"/);
-  assert.ok((loss.body.match(/<title>eval loss, step \d+/g) ?? []).length === 1, 'the one eval (step 100) as a point');
-  for (const name of ['train loss', 'eval loss', 'skipped step', 'worker failure']) assert.match(loss.body, new RegExp(`class="legend">${name}<`));
-  for (const name of ['compute (slowest worker)', 'sync', 'data', 'other', 'compute (fastest worker)']) assert.match(phases.body, new RegExp(`class="legend">${name.replace(/[()]/g, '\\$&')}<`));
-  assert.equal((phases.body.match(/<g><title>steps /g) ?? []).length, 30, 'a bar per log line');
+  assert.match(loss!.body, /<polyline[^>]*stroke="#2563eb"/);
+  assert.ok((loss!.body.match(/<title>eval loss, step \d+/g) ?? []).length === 1, 'the one eval (step 100) as a point');
+  for (const name of ['train loss', 'eval loss', 'skipped step', 'worker failure']) assert.match(loss!.body, new RegExp(`class="legend">${name}<`));
+  for (const name of ['compute (slowest worker)', 'sync', 'data', 'other', 'compute (fastest worker)']) assert.match(phases!.body, new RegExp(`class="legend">${name.replace(/[()]/g, '\\$&')}<`));
+  assert.equal((phases!.body.match(/<g><title>steps /g) ?? []).length, 30, 'a bar per log line');
   assert.match(page, /The axis stops at/, 'the 900 ms warm-up line is cut, not the scale');
 });
 
@@ -148,7 +148,7 @@ test('report.html: the summary table, the phase table and config.yaml (escaped) 
   assert.match(page, /compute \(slowest worker\)<\/th><td class="num">[\d.]+<\/td><td class="num">[\d.]+%/);
   const details = /<details[^>]*><summary>config.yaml<\/summary><pre>([\s\S]*?)<\/pre><\/details>/.exec(page);
   assert.ok(details);
-  assert.match(details[1], /backend: wasm/);
-  assert.match(details[1], /&lt;b&gt;not markup&lt;\/b&gt;/);
+  assert.match(details[1]!, /backend: wasm/);
+  assert.match(details[1]!, /&lt;b&gt;not markup&lt;\/b&gt;/);
   assert.doesNotMatch(page, /<b>not markup<\/b>/);
 });

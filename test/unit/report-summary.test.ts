@@ -67,7 +67,7 @@ test('summary: the phase means are per step, weighted by the steps each line cov
   const s = summarize(await readRun(dir));
   // Lines cover 10, 10 and 9 steps (step 25, index 24, was skipped).
   const w = [10, 10, 9];
-  const mean = (xs: number[]) => xs.reduce((a, x, i) => a + x * w[i], 0) / 29;
+  const mean = (xs: number[]) => xs.reduce((a, x, i) => a + x * w[i]!, 0) / 29;
   assert.equal(s.phaseSteps, 29);
   const ms = s.phaseMs!;
   assert.ok(Math.abs(ms.compute_max - mean([10, 20, 30])) < 1e-9);

@@ -24,10 +24,10 @@ test('positional writes read back from another descriptor number of the same fil
   const layout = slabLayout(flat, 2, 100, 64, 42);
   slab.resize(layout, dir);
   const data = Float32Array.from({ length: 1000 }, (_, i) => i * 0.5);
-  slab.write(layout.grads[1], data);
+  slab.write(layout.grads[1]!, data);
   const other = new Slab(fs.openSync(`/proc/self/fd/${slab.fd}`, 'r+'));
   const back = new Float32Array(1000);
-  other.read(layout.grads[1], back);
+  other.read(layout.grads[1]!, back);
   assert.deepEqual(back, data);
   other.checkHeader(layout);
   slab.close();

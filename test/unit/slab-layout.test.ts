@@ -28,17 +28,17 @@ test('every region is page-aligned, disjoint and inside the slab', () => {
   assert.equal(regions.length, 2 + 3 + 3 + 3 + 6);
   for (const [start] of regions) assert.equal(start % PAGE, 0);
   const sorted = [...regions].sort((a, b) => a[0] - b[0]);
-  for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i - 1][0] + sorted[i - 1][1] <= sorted[i][0], 'regions overlap');
+  for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i - 1]![0] + sorted[i - 1]![1] <= sorted[i]![0], 'regions overlap');
   const last = sorted[sorted.length - 1];
-  assert.ok(last[0] + last[1] <= l.size);
+  assert.ok(last![0] + last![1] <= l.size);
   assert.equal(l.size % PAGE, 0);
 });
 
 test('the layout hash changes with a name, a shape or trainability', () => {
   const h = layoutHash(vars);
   assert.equal(layoutHash(structuredClone(vars)), h);
-  const renamed = structuredClone(vars); renamed[0].name = 'x';
-  const reshaped = structuredClone(vars); reshaped[0].shape = [10, 784];
-  const frozen = structuredClone(vars); frozen[1].trainable = false;
+  const renamed = structuredClone(vars); renamed[0]!.name = 'x';
+  const reshaped = structuredClone(vars); reshaped[0]!.shape = [10, 784];
+  const frozen = structuredClone(vars); frozen[1]!.trainable = false;
   for (const other of [renamed, reshaped, frozen]) assert.notEqual(layoutHash(other), h);
 });

@@ -43,7 +43,7 @@ test('the file: a version event, then scalars by step, every record framed and c
   assert.deepEqual(events[2]!.summary!.value.map((v) => [v.tag, v.simple_value]), [['eval/accuracy', 0.9375]]);
   // A flipped byte is caught by the CRC.
   const b = fs.readFileSync(w.file);
-  b[b.length - 6] ^= 0xff;
+  b[b.length - 6]! ^= 0xff;
   fs.writeFileSync(w.file, b);
   assert.throws(() => readRecords(w.file), /bad data CRC/);
   fs.rmSync(dir, { recursive: true });

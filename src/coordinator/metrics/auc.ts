@@ -14,13 +14,13 @@ export function rocAuc(scores: ArrayLike<number>, positive: ArrayLike<boolean>):
   }
   const neg = n - pos;
   if (pos === 0 || neg === 0) return null;
-  const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a] - scores[b]);
+  const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
   let rankSum = 0; // of the positives, 1-based, ties at their group's mean rank
   for (let i = 0; i < n; ) {
     let j = i;
-    while (j + 1 < n && scores[order[j + 1]] === scores[order[i]]) j++;
+    while (j + 1 < n && scores[order[j + 1]!] === scores[order[i]!]) j++;
     const mid = (i + j) / 2 + 1;
-    for (let t = i; t <= j; t++) if (positive[order[t]]) rankSum += mid;
+    for (let t = i; t <= j; t++) if (positive[order[t]!]) rankSum += mid;
     i = j + 1;
   }
   return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg);
@@ -40,8 +40,8 @@ export function macroAuc(scores: Float32Array, labels: Float32Array, width: numb
   let defined = 0;
   for (let c = 0; c < width; c++) {
     for (let i = 0; i < m; i++) {
-      column[i] = scores[i * width + c];
-      positive[i] = kind === 'classes' ? labels[i] === c : labels[i * width + c] > 0.5;
+      column[i]! = scores[i * width + c];
+      positive[i] = kind === 'classes' ? labels[i] === c : labels[i * width + c]! > 0.5;
     }
     const auc = rocAuc(column, positive);
     if (auc === null) continue;

@@ -25,9 +25,9 @@ export function addCounts(into: ClassCounts | null, c: ClassCounts): ClassCounts
   if (into === null) return { tp: [...c.tp], fp: [...c.fp], fn: [...c.fn] };
   if (into.tp.length !== c.tp.length) throw new RangeError(`addCounts: ${into.tp.length} classes and ${c.tp.length}`);
   for (let i = 0; i < c.tp.length; i++) {
-    into.tp[i] += c.tp[i];
-    into.fp[i] += c.fp[i];
-    into.fn[i] += c.fn[i];
+    into.tp[i]! += c.tp[i]!;
+    into.fp[i]! += c.fp[i]!;
+    into.fn[i]! += c.fn[i]!;
   }
   return into;
 }
@@ -41,7 +41,7 @@ function value(metric: CountMetric, tp: number, fp: number, fn: number): number 
 }
 
 export function countMetric(metric: CountMetric, average: MetricAverage, c: ClassCounts): number | null {
-  const occurs = c.tp.map((_, i) => c.tp[i] + c.fp[i] + c.fn[i] > 0);
+  const occurs = c.tp.map((_, i) => c.tp[i]! + c.fp[i]! + c.fn[i]! > 0);
   if (!occurs.some(Boolean)) return null;
   if (average === 'micro') {
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -51,7 +51,7 @@ export function countMetric(metric: CountMetric, average: MetricAverage, c: Clas
   let classes = 0;
   for (let i = 0; i < c.tp.length; i++) {
     if (!occurs[i]) continue;
-    total += value(metric, c.tp[i], c.fp[i], c.fn[i]);
+    total += value(metric, c.tp[i]!, c.fp[i]!, c.fn[i]!);
     classes++;
   }
   return total / classes;

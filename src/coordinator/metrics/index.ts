@@ -70,7 +70,7 @@ export function computeMetrics(m: EvalMetrics, loss: LossName, t: EvalTotals): R
   let c = 0;
   for (const spec of m.specs) {
     if ('module' in spec) {
-      Object.assign(out, finalizeCustom(m.custom[c], t.custom[c], t.n));
+      Object.assign(out, finalizeCustom(m.custom[c]!, t.custom[c]!, t.n));
       c++;
       continue;
     }

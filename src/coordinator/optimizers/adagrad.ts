@@ -20,9 +20,9 @@ export function adagradRule(initialAccumulatorValue: number, epsilon: number): U
       const c = -lr;
       for (let i = 0; i < n; i++) {
         const gi = g[i];
-        const acc = accs[i] + gi * gi;
-        accs[i] = acc;
-        w[i] = (gi / Math.sqrt(acc + eps)) * c + w[i];
+        const acc = accs![i]! + gi! * gi!;
+        accs![i] = acc;
+        w[i] = (gi! / Math.sqrt(acc + eps)) * c + w[i]!;
       }
     },
   };

@@ -30,21 +30,21 @@ export function adamStep(
   if (wdFactor === 1) {
     for (let i = 0; i < n; i++) {
       const gi = g[i];
-      const m = ms[i] * b1 + gi * omb1;
-      const v = vs[i] * b2 + gi * gi * omb2;
-      ms[i] = m;
-      vs[i] = v;
-      w[i] = (c1 * m) / (Math.sqrt(v) * c2 + eps) + w[i];
+      const m = ms![i]! * b1 + gi! * omb1;
+      const v = vs![i]! * b2 + gi! * gi! * omb2;
+      ms![i] = m;
+      vs![i] = v;
+      w[i] = (c1 * m) / (Math.sqrt(v) * c2 + eps) + w[i]!;
     }
   } else {
     const f = wdFactor;
     for (let i = 0; i < n; i++) {
       const gi = g[i];
-      const m = ms[i] * b1 + gi * omb1;
-      const v = vs[i] * b2 + gi * gi * omb2;
-      ms[i] = m;
-      vs[i] = v;
-      w[i] = (c1 * m) / (Math.sqrt(v) * c2 + eps) + Math.fround(w[i] * f);
+      const m = ms![i]! * b1 + gi! * omb1;
+      const v = vs![i]! * b2 + gi! * gi! * omb2;
+      ms![i] = m;
+      vs![i] = v;
+      w[i] = (c1 * m) / (Math.sqrt(v) * c2 + eps) + Math.fround(w[i]! * f);
     }
   }
 }

@@ -19,15 +19,15 @@ export function momentumRule(momentum: number, nesterov: boolean): UpdateRule {
       if (nesterov) {
         for (let i = 0; i < n; i++) {
           const gi = g[i];
-          const a = m * acc[i] + gi;
-          acc[i] = a;
-          w[i] = c * (gi + a * m) + w[i];
+          const a = m * acc![i]! + gi!;
+          acc![i] = a;
+          w[i] = c * (gi! + a * m) + w[i]!;
         }
       } else {
         for (let i = 0; i < n; i++) {
-          const a = m * acc[i] + g[i];
-          acc[i] = a;
-          w[i] = c * a + w[i];
+          const a = m * acc![i]! + g[i]!;
+          acc![i] = a;
+          w[i] = c * a + w[i]!;
         }
       }
     },

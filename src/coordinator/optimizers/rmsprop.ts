@@ -30,22 +30,22 @@ export function rmspropRule(decay: number, momentum: number, epsilon: number, ce
         const mgs = slots[2];
         for (let i = 0; i < n; i++) {
           const gi = g[i];
-          const ms = mss[i] * rho + gi * gi * omr;
-          const mg = mgs[i] * rho + gi * omr;
-          const mom = moms[i] * mu + (gi * lr) / Math.sqrt(ms - (mg * mg + eps));
-          mss[i] = ms;
-          mgs[i] = mg;
-          moms[i] = mom;
-          w[i] = w[i] - mom;
+          const ms = mss![i]! * rho + gi! * gi! * omr;
+          const mg = mgs![i]! * rho + gi! * omr;
+          const mom = moms![i]! * mu + (gi! * lr) / Math.sqrt(ms - (mg * mg + eps));
+          mss![i] = ms;
+          mgs![i] = mg;
+          moms![i] = mom;
+          w[i] = w[i]! - mom;
         }
       } else {
         for (let i = 0; i < n; i++) {
           const gi = g[i];
-          const ms = mss[i] * rho + gi * gi * omr;
-          const mom = moms[i] * mu + (gi * lr) / Math.sqrt(ms + eps);
-          mss[i] = ms;
-          moms[i] = mom;
-          w[i] = w[i] - mom;
+          const ms = mss![i]! * rho + gi! * gi! * omr;
+          const mom = moms![i]! * mu + (gi! * lr) / Math.sqrt(ms + eps);
+          mss![i] = ms;
+          moms![i] = mom;
+          w[i] = w[i]! - mom;
         }
       }
     },

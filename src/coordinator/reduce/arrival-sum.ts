@@ -15,11 +15,11 @@ export class ArrivalSum {
   /** Give to WorkerGroup.all as its onReply. */
   readonly onReply = (_reply: unknown, rank: number): void => {
     this.arrived.add(rank);
-    while (this.next < this.order.length - 1 && this.arrived.has(this.order[this.next])) {
+    while (this.next < this.order.length - 1 && this.arrived.has(this.order[this.next]!)) {
       const rank = this.order[this.next];
       const first = this.next === 0;
       this.next++;
-      this.chain = this.chain.then(() => this.pool.accumulate(rank, first));
+      this.chain = this.chain.then(() => this.pool.accumulate(rank!, first));
     }
   };
 

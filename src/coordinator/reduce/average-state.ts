@@ -14,18 +14,18 @@ export async function averageState(s: Session, shards: Shard[], batch: number, t
   // Mapped: each rank's state is read in place; positional: through one local copy.
   const local = s.slab.mode === 'mapped' ? null : new Float32Array(pn);
   shards.forEach((sh, k) => {
-    const tmp = local ?? s.slab.floats(s.layout.state[sh.rank], pn)!;
-    if (local) s.slab.read(s.layout.state[sh.rank], local);
+    const tmp = local ?? s.slab.floats(s.layout.state[sh.rank]!, pn)!;
+    if (local) s.slab.read(s.layout.state[sh.rank]!, local);
     const wgt = (sh.end - sh.start) / batch;
-    if (k === 0) for (let i = 0; i < pn; i++) acc[i] = tmp[i] * wgt;
-    else for (let i = 0; i < pn; i++) acc[i] += tmp[i] * wgt;
+    if (k === 0) for (let i = 0; i < pn; i++) acc[i] = tmp[i]! * wgt;
+    else for (let i = 0; i < pn; i++) acc[i]! += tmp[i]! * wgt;
   });
   // Several machines: each summed its own ranks' shares; the statistics are the sum of all.
   await s.cluster.sum(acc, `step ${t - 1}: the BatchNorm statistics`);
   if (s.ema && s.cfg.training.ema !== null) {
     const e = s.ema.subarray(s.flat.trainable);
     const keep = 1 - emaDecayAt(s.cfg.training.ema, t);
-    for (let i = 0; i < pn; i++) e[i] -= keep * (e[i] - acc[i]);
+    for (let i = 0; i < pn; i++) e[i]! -= keep * (e[i]! - acc[i]!);
   }
   // Mapped, the master weights are the slab's weights region: acc is already published.
   if (s.slab.mode !== 'mapped') s.slab.write(s.layout.weights + s.flat.trainable * 4, acc);

@@ -73,7 +73,7 @@ export function makeReducer(shared: ReduceShared): Reducer {
 
   // Mapped: each rank's gradient is read in place; positional: copied into tmp first.
   const gradsOf = (rank: number, start: number, len: number): Float32Array => {
-    const at = shared.slab.grads[rank] + start * 4;
+    const at = shared.slab.grads[rank]! + start * 4;
     const view = slab.floats(at, len);
     if (view) return view;
     if (tmp.length < len) tmp = new Float32Array(len);
@@ -104,7 +104,7 @@ export function makeReducer(shared: ReduceShared): Reducer {
     if (!continuing) out.set(gradsOf(ranks[0]!, start, len));
     const rest = continuing ? ranks : ranks.slice(1);
     for (let r = 0; r < rest.length; r++) {
-      const g = gradsOf(rest[r], start, len);
+      const g = gradsOf(rest[r]!, start, len);
       if (r < rest.length - 1) k.add(out, g);
       else return addSquares(out, g);
     }
@@ -117,7 +117,7 @@ export function makeReducer(shared: ReduceShared): Reducer {
     if (ema) {
       const e = ema.subarray(start, end);
       const keep = 1 - emaDecayAt(shared.emaDecay, t);
-      for (let i = 0; i < e.length; i++) e[i] -= keep * (e[i] - w[i]);
+      for (let i = 0; i < e.length; i++) e[i]! -= keep * (e[i]! - w[i]!);
     }
     if (!inPlace) slab.write(shared.slab.weights + start * 4, w);
   };
@@ -145,7 +145,7 @@ export function makeReducer(shared: ReduceShared): Reducer {
         return addSquares(sum, null);
       case 'apply': {
         const src = sum;
-        for (let i = 0; i < len; i++) gs[i] = src[i] * task.scale;
+        for (let i = 0; i < len; i++) gs[i] = src[i]! * task.scale;
         applyAndPublish(gs, task.start, task.end, task.lr, task.t);
         return [];
       }
