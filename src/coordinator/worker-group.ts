@@ -156,11 +156,12 @@ class WorkerHandle {
   }
 }
 
-// tfjs's advice to install tfjs-node, printed by every simulated worker: once is enough.
+// tfjs's advice to install tfjs-node, printed by every simulated worker in a frame of '=' lines:
+// its one line of advice is shown once; the frame, blank lines and Dawn's notes never.
 let adviceShown = false;
-function isNoise(line: string): boolean {
-  if (isDawnNoise(line)) return true;
-  if (/Hi, looks like you are running TensorFlow\.js in Node\.js|=====|To speed things up dramatically|Visit https:\/\/github\.com\/tensorflow\/tfjs-node|^\s*$/.test(line)) {
+export function isNoise(line: string): boolean {
+  if (isDawnNoise(line) || /^\s*(=+\s*)?$/.test(line)) return true;
+  if (/Hi, looks like you are running TensorFlow\.js in Node\.js/.test(line)) {
     if (adviceShown) return true;
     adviceShown = true;
   }
