@@ -27,6 +27,7 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   if (c.size > 1) out.line(`  machines    ${c.size} over MPI: ${c.workers.map((w, r) => `${c.where(r)} ${w} worker${w === 1 ? '' : 's'}`).join(', ')}; this is rank 0`);
   out.line(`  model       ${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`);
   out.line(`  batch       global ${cfg.training.batchSize} = ${plural(total, 'worker')}${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
+  for (const note of dataNotes(train, evalSet, s.group.layout.inputShape)) out.line(`  data note   ${note}`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
   out.line(`  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`);
   const k = floatKernels();
@@ -38,4 +39,20 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
 function computesOn(ready: ReadyMessage | undefined): string {
   if (!ready) return 'not started';
   return ready.adapter ? `${ready.backend} on ${adapterLabel(ready.adapter)}` : ready.backend;
+}
+
+/** What was done to the data on reading that a user would not guess: dtype conversions, reshapes. */
+export function dataNotes(train: Dataset, evalSet: Dataset | null, inputShape: readonly (number | null)[]): string[] {
+  const notes: string[] = [];
+  for (const ds of evalSet ? [train, evalSet] : [train]) {
+    for (const [what, a] of [['features', ds.features], ['labels', ds.labels]] as const) {
+      if (a.storedAs) notes.push(`${what} of ${ds.source} are stored as ${a.storedAs}, read as ${a.dtype}`);
+    }
+  }
+  const row = train.features.shape.slice(1);
+  const model = inputShape.slice(1);
+  if (model.every((d) => d !== null) && row.join('x') !== model.join('x')) {
+    notes.push(`feature rows of shape [${row.join(', ')}] are reshaped to the model's input [${model.join(', ')}]`);
+  }
+  return notes;
 }

@@ -13,6 +13,8 @@ export interface NdArray {
   dtype: DType;
   shape: number[]; // [] for a scalar; the data holds the product of the shape (1 for a scalar), C order
   data: Float32Array | Int32Array | Uint8Array; // may start at a non-zero byteOffset of its buffer
+  /** The dtype the file stored when it was converted on reading (float64, int64, bool, ...). */
+  storedAs?: string;
 }
 
 type Fail = (message: string, hint?: string) => never;
@@ -227,12 +229,13 @@ function decode(bytes: Uint8Array, source: string, owned: boolean): NdArray {
   const dataAt = start + headerLen;
   // Whole-file buffers only: a small file's bytes are a slice of Node's shared Buffer pool.
   if (owned && stored.view && bytes.byteOffset === 0 && bytes.buffer.byteLength === len && dataAt % stored.size === 0) {
-    return { dtype: stored.view, shape: header.shape, data: new VIEWS[stored.view](bytes.buffer as ArrayBuffer, dataAt, count) };
+    return { dtype: stored.view, shape: header.shape, data: new VIEWS[stored.view](bytes.buffer as ArrayBuffer, dataAt, count), ...(stored.name === stored.view ? {} : { storedAs: stored.name }) };
   }
   // A copy: aligned for the typed array, and independent of the caller's bytes.
   const buf = new ArrayBuffer(need);
   new Uint8Array(buf).set(bytes.subarray(dataAt));
-  return { ...stored.convert(buf, fail), shape: header.shape };
+  const converted = stored.convert(buf, fail);
+  return { ...converted, shape: header.shape, ...(stored.name === converted.dtype ? {} : { storedAs: stored.name }) };
 }
 
 /** Reads and parses an .npy file; a missing or unreadable file is a DataError naming it. */

@@ -75,13 +75,13 @@ test('npy malformations are DataErrors naming the file, the defect and the expec
 
 test('npy in-range wide and narrow types convert; versions 2.0 and 3.0 read', () => {
   const i8 = parseNpy(npy(dict('<i8', '(4,)'), int64(0n, -1n, 2n ** 31n - 1n, -(2n ** 31n))), 'i8.npy');
-  assert.deepEqual(i8, { dtype: 'int32', shape: [4], data: Int32Array.of(0, -1, 2 ** 31 - 1, -(2 ** 31)) });
+  assert.deepEqual(i8, { dtype: 'int32', storedAs: 'int64', shape: [4], data: Int32Array.of(0, -1, 2 ** 31 - 1, -(2 ** 31)) });
   const f8 = parseNpy(npy(dict('<f8', '(2,)'), new Uint8Array(Float64Array.of(0.5, -3).buffer)), 'f8.npy');
-  assert.deepEqual(f8, { dtype: 'float32', shape: [2], data: Float32Array.of(0.5, -3) });
+  assert.deepEqual(f8, { dtype: 'float32', storedAs: 'float64', shape: [2], data: Float32Array.of(0.5, -3) });
   const i2 = parseNpy(npy(dict('<i2', '(2,)'), new Uint8Array(Int16Array.of(-7, 300).buffer)), 'i2.npy');
-  assert.deepEqual(i2, { dtype: 'int32', shape: [2], data: Int32Array.of(-7, 300) });
+  assert.deepEqual(i2, { dtype: 'int32', storedAs: 'int16', shape: [2], data: Int32Array.of(-7, 300) });
   const b1 = parseNpy(npy(dict('|b1', '(2,)'), [1, 0]), 'b1.npy');
-  assert.deepEqual(b1, { dtype: 'uint8', shape: [2], data: Uint8Array.of(1, 0) });
+  assert.deepEqual(b1, { dtype: 'uint8', storedAs: 'bool', shape: [2], data: Uint8Array.of(1, 0) });
   const f2 = parseNpy(npy(dict('<f2', '(3,)'), new Uint8Array(Uint16Array.of(0x3e00, 0xb400, 0x7bff).buffer)), 'f2.npy');
   assert.deepEqual(Array.from(f2.data), [1.5, -0.25, 65504]);
   for (const version of [2, 3]) {
