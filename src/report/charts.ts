@@ -149,7 +149,9 @@ export function buildCharts(run: RunData): Chart[] {
   // ---- learning rate ------------------------------------------------------------------------
   const lr = lineChart({ ...THIRD, yLabel: 'learning rate', series: [{ name: 'learning rate', color: COLORS.lr, points: pts((t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }], xMax, includeZero: true, emptyText: noTrain });
   const lrs = [...new Set(T.map((t) => t.lr).filter(Number.isFinite))];
-  const lrSub = lrs.length === 1 ? `constant at ${fmtSig(lrs[0]!, 4)}` : lrs.length ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig([...T].reverse().find((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line` : 'at each log line';
+  // "constant" only when the schedule is: a cosine run logged once also shows a single value.
+  const schedule = ((run.config?.schedule as { name?: string } | undefined)?.name) ?? 'constant';
+  const lrSub = lrs.length === 1 ? (schedule === 'constant' ? `constant at ${fmtSig(lrs[0]!, 4)}` : `${fmtSig(lrs[0]!, 4)} (${schedule} schedule, logged once)`) : lrs.length ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig([...T].reverse().find((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line` : 'at each log line';
   charts.push({ id: 'lr', size: 'third', title: 'Learning rate', subtitle: lrSub, svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) });
 
   // ---- throughput ---------------------------------------------------------------------------

@@ -1,0 +1,26 @@
+// The learning-rate chart calls the rate "constant" only when the schedule is: a cosine run with
+// a single log line also shows one value, which is the schedule's value at that step.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { report } from '../../src/report/index.ts';
+
+function runWith(schedule: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-report-lr-'));
+  fs.writeFileSync(path.join(dir, 'config.yaml'), `name: lr\nschedule:\n  name: ${schedule}\n`);
+  fs.writeFileSync(path.join(dir, 'metrics.jsonl'), JSON.stringify({
+    type: 'train', step: 10, epoch: 0, loss: 1, lr: 0.0025, samples_per_sec: 100, compute_max_ms: 10, compute_min_ms: 9, sync_ms: 2, data_ms: 1, step_ms: 14, grad_norm: 0.5,
+  }) + '\n');
+  return dir;
+}
+
+test('one log line: "constant" for a constant schedule, the schedule named otherwise', async () => {
+  const quiet = { line() {} };
+  const cosine = fs.readFileSync((await report(runWith('cosine'), quiet)).htmlPath, 'utf8');
+  assert.doesNotMatch(cosine, /constant at/);
+  assert.match(cosine, /0\.0025 \(cosine schedule, logged once\)/);
+  const constant = fs.readFileSync((await report(runWith('constant'), quiet)).htmlPath, 'utf8');
+  assert.match(constant, /constant at 0\.0025/);
+});
