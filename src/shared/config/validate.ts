@@ -1,9 +1,10 @@
-// Turns the raw parsed config (YAML or JSON, overrides applied) into a typed Config. Every
-// problem is a ConfigError naming its key path; the first one found is thrown, none is dropped.
+// The schema of the experiment config: turns the raw parsed config (YAML or JSON, overrides
+// applied) into a typed Config. Every problem is a ConfigError naming its key path; the first
+// one found is thrown, none is dropped. The generic checking (Section, Check) is checker.ts.
 
-import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
+import { bool, closest, fail, fraction, int, isMapping, nonNegative, oneOf, orNull, positive, real, Section, show, text, type Check } from './checker.ts';
 import {
   AVERAGED_METRICS, CHECKPOINT_DEFAULTS, CLASS_METRICS, DEFAULT_AVERAGE, DEFAULT_EPOCHS, METRIC_MODULE_NAME, DEFAULT_NAME, RELIABILITY_DEFAULTS, DEVICES_DEFAULTS, EVAL_DEFAULTS, LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE,
   NAME_PATTERN, OPTIMIZER_PARAMS, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
@@ -11,140 +12,12 @@ import {
 } from './defaults.ts';
 import { BACKEND_NAMES, FAILURE_POLICIES, LOSS_NAMES, NONFINITE_POLICIES, OPTIMIZER_NAMES, SCHEDULE_NAMES, type Config, DataSource, LossName, METRIC_NAMES, type MetricName, type MetricSpec, OptimizerConfig, ScheduleConfig } from './types.ts';
 
-type Mapping = Record<string, unknown>;
-
 const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir'];
 
-export function isMapping(v: unknown): v is Mapping {
-  if (typeof v !== 'object' || v === null) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-/** A value as an error message shows it: `"64" (string)`, `[0, 1] (list)`. */
-export function show(v: unknown): string {
-  if (v === null || v === undefined) return String(v);
-  const kind = Array.isArray(v) ? 'list' : isMapping(v) ? 'mapping' : typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v;
-  let text: string;
-  try {
-    text = typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v));
-  } catch {
-    text = Array.isArray(v) ? '[...]' : '{...}'; // it contains itself (a YAML anchor used inside itself)
-  }
-  if (text.length > 60) text = `${text.slice(0, 57)}...`;
-  return `${text} (${kind})`;
-}
-
-interface Check<T> {
-  expected: string;
-  test(v: unknown): v is T;
-}
-
-const int = (min: number, max = Number.MAX_SAFE_INTEGER): Check<number> => ({
-  expected: max !== Number.MAX_SAFE_INTEGER ? `an integer in [${min}, ${max}]` : min === 1 ? 'a positive integer' : `an integer >= ${min}`,
-  test: (v): v is number => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max,
-});
-const real = (expected: string, inRange: (x: number) => boolean): Check<number> => ({
-  expected,
-  test: (v): v is number => typeof v === 'number' && Number.isFinite(v) && inRange(v),
-});
-const positive = real('a finite number > 0', (x) => x > 0);
-const nonNegative = real('a finite number >= 0', (x) => x >= 0);
-const fraction = real('a number in [0, 1)', (x) => x >= 0 && x < 1);
-const bool: Check<boolean> = { expected: 'true or false', test: (v): v is boolean => typeof v === 'boolean' };
-const text: Check<string> = { expected: 'a non-empty string', test: (v): v is string => typeof v === 'string' && v !== '' };
-const oneOf = <T extends string>(values: readonly T[]): Check<T> => ({
-  expected: `one of ${values.map((v) => `'${v}'`).join(', ')}`,
-  test: (v): v is T => values.includes(v as T),
-});
-const orNull = <T>(c: Check<T>): Check<T | null> => ({
-  expected: `${c.expected} or null`,
-  test: (v): v is T | null => v === null || c.test(v),
-});
 const runName: Check<string> = {
   expected: "a name of letters, digits, '.', '_' and '-'",
   test: (v): v is string => typeof v === 'string' && NAME_PATTERN.test(v) && v !== '.' && v !== '..',
 };
-
-function fail(keyPath: string, expected: string, got: unknown, hint?: string): never {
-  throw new ConfigError(keyPath, `expected ${expected}, got ${show(got)}`, hint);
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length];
-}
-
-function closest(key: string, known: readonly string[]): string | undefined {
-  const scored = known.map((k) => ({ k, d: editDistance(key.toLowerCase(), k.toLowerCase()) })).sort((x, y) => x.d - y.d);
-  const best = scored[0];
-  return best && best.d <= Math.max(2, Math.floor(key.length / 3)) ? best.k : undefined;
-}
-
-/** One mapping of the config at a key path; reading a key checks it against its Check. */
-class Section {
-  private constructor(readonly path: string, readonly obj: Mapping) {}
-
-  static open(raw: unknown, path: string, known: readonly string[]): Section {
-    if (raw === undefined) return new Section(path, {});
-    if (!isMapping(raw)) {
-      if (!path) throw new ConfigError('', `the config's top level: expected a mapping, got ${show(raw)}`);
-      fail(path, 'a mapping', raw);
-    }
-    for (const key of Object.keys(raw)) {
-      if (known.includes(key)) continue;
-      const near = closest(key, known);
-      const list = `known keys${path ? ` of ${path}` : ''}: ${known.join(', ')}`;
-      throw new ConfigError(Section.join(path, key === '' ? '""' : key), 'unknown key', near ? `did you mean '${near}'? ${list}` : list);
-    }
-    return new Section(path, raw);
-  }
-
-  static join(path: string, key: string): string {
-    return path ? `${path}.${key}` : key;
-  }
-
-  at(key: string): string {
-    return Section.join(this.path, key);
-  }
-
-  has(key: string): boolean {
-    return Object.hasOwn(this.obj, key);
-  }
-
-  req<T>(key: string, check: Check<T>): T {
-    if (!this.has(key)) throw new ConfigError(this.at(key), `missing; expected ${check.expected}`);
-    return this.opt(key, check, undefined as T);
-  }
-
-  opt<T>(key: string, check: Check<T>, fallback: T): T {
-    if (!this.has(key)) return fallback;
-    const v = this.obj[key];
-    if (!check.test(v)) fail(this.at(key), check.expected, v);
-    return v;
-  }
-
-  /** An absolute path of an existing file, relative ones taken from `baseDir`. */
-  file(key: string, baseDir: string): string {
-    const p = resolve(baseDir, this.req(key, text));
-    if (!existsSync(p)) throw new ConfigError(this.at(key), `file not found: ${p}`, `relative paths are resolved against ${baseDir}`);
-    return p;
-  }
-
-  /** Rejects keys that `name` does not read, saying which names do. */
-  rejectUnread<N extends string>(name: N, reads: Record<N, readonly string[]>): void {
-    for (const key of Object.keys(this.obj)) {
-      if (key === 'name' || reads[name].includes(key)) continue;
-      const readers = (Object.keys(reads) as N[]).filter((n) => reads[n].includes(key));
-      throw new ConfigError(this.at(key), `is not used by ${this.path} '${name}'`, `only ${readers.join(', ')} use it; remove it or change ${this.at('name')}`);
-    }
-  }
-}
 
 function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   if (!isMapping(raw)) fail(path, "a mapping with a type ('npy', 'csv', 'module' or 'mnist')", raw);
@@ -440,3 +313,5 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     configPath,
   };
 }
+
+export { isMapping, show } from './checker.ts';
