@@ -8,7 +8,7 @@
 //                weights into the slab; non-trainables averaged by shard size; EMA
 //   f) publish   weightsVersion++ (stateVersion++ if non-trainables changed): each worker
 //                reloads what changed before its next step
-//   g) log / eval / checkpoint at their intervals; stop here after Ctrl-C
+//   g) log / eval / checkpoint at their intervals (steps or epochs); stop here after Ctrl-C
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -280,8 +280,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss(mean of ${shown.steps}) ${shown.mean.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`);
       if (completed % cfg.log.every === 0 || completed === plan.totalSteps) metrics.write(window.flush(completed, epoch, lr, reduced.gradNorm));
       const last = completed === plan.totalSteps;
-      if (evalSet && cfg.eval.every > 0 && completed % cfg.eval.every === 0 && !last) await runEval(completed, epoch);
-      if (cfg.checkpoint.every > 0 && completed % cfg.checkpoint.every === 0 && !last) saveCheckpoint(completed);
+      if (evalSet && plan.due(cfg.eval.every, completed) && !last) await runEval(completed, epoch);
+      if (plan.due(cfg.checkpoint.every, completed) && !last) saveCheckpoint(completed);
     }
     out.done();
     const interrupted = stopping() ? signals.requested() ?? 'SIGTERM' : null;
