@@ -5,12 +5,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { MgpuError } from '../../shared/errors.ts';
-import type { EvalLine, EventLine, TrainLine } from '../metrics-log.ts';
+import type { BestLine, EvalLine, EventLine, LrLine, RestoreLine, StopLine, TrainLine } from '../metrics-log.ts';
 
 /** A metrics line as read back: numbers that were NaN/Infinity (JSON null) come back as NaN. */
 export type TrainPoint = TrainLine;
 export type EvalPoint = EvalLine;
 export type RunEvent = EventLine;
+/** What watched the evaluations did: a new best/, a stop, a lower learning rate, final/ restored. */
+export type WatchPoint = BestLine | StopLine | LrLine | RestoreLine;
+const WATCH_TYPES = ['best', 'stop', 'lr', 'restore'];
 
 export interface CheckpointInfo {
   step: number;
@@ -23,6 +26,7 @@ export interface RunData {
   train: TrainPoint[]; // sorted by step
   evals: EvalPoint[]; // sorted by step
   events: RunEvent[]; // skip and failure lines, in file order
+  watch: WatchPoint[]; // best, stop, lr and restore lines, in file order
   /** Lines that could not be read: a torn last line, or a malformed line elsewhere. */
   unreadable: { line: number; torn: boolean; text: string }[];
   configText: string | null;
@@ -64,10 +68,11 @@ function parseLine(text: string): Record<string, unknown> | null {
   return obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as Record<string, unknown>) : null;
 }
 
-export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'events' | 'unreadable'> & { lines: number } {
+export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'events' | 'watch' | 'unreadable'> & { lines: number } {
   const train: TrainPoint[] = [];
   const evals: EvalPoint[] = [];
   const events: RunEvent[] = [];
+  const watch: WatchPoint[] = [];
   const unreadable: RunData['unreadable'] = [];
   const rows = text.split('\n');
   const lastNonEmpty = rows.reduce((last, r, i) => (r.trim() ? i : last), -1);
@@ -76,7 +81,7 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
     if (!raw.trim()) return;
     const obj = parseLine(raw);
     const type = obj?.type;
-    if (!obj || (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure') || !Number.isFinite(num(obj.step))) {
+    if (!obj || (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure' && !WATCH_TYPES.includes(type as string)) || !Number.isFinite(num(obj.step))) {
       unreadable.push({ line: i + 1, torn: i === lastNonEmpty && !text.endsWith('\n'), text: raw.length > 80 ? raw.slice(0, 77) + '...' : raw });
       return;
     }
@@ -92,9 +97,14 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
         top_k: obj.top_k === null || obj.top_k === undefined ? null : num(obj.top_k),
         k: num(obj.k), mae: num(obj.mae),
       });
+    } else if (WATCH_TYPES.includes(type as string)) {
+      // Numbers as the other lines read them (null stays null: no best yet); strings as they are.
+      const w: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(obj)) w[k] = v === null || typeof v === 'string' ? v : num(v);
+      watch.push(w as unknown as WatchPoint);
     } else {
       events.push({
-        type, step: num(obj.step), ranks: Array.isArray(obj.ranks) ? obj.ranks.map(num) : [],
+        type: type as RunEvent['type'], step: num(obj.step), ranks: Array.isArray(obj.ranks) ? obj.ranks.map(num) : [],
         message: String(obj.message ?? ''), action: String(obj.action ?? ''),
       });
     }
@@ -102,7 +112,7 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
   const byStep = (a: { step: number }, b: { step: number }) => a.step - b.step;
   train.sort(byStep); // stable: lines of one step keep their order
   evals.sort(byStep);
-  return { train, evals, events, unreadable, lines };
+  return { train, evals, events, watch, unreadable, lines };
 }
 
 async function readText(file: string): Promise<string | null> {
@@ -176,7 +186,7 @@ export async function readRun(runDir: string): Promise<RunData> {
   const finalEma = path.join(runDir, 'final-ema', 'model.json');
   const name = typeof config?.name === 'string' && config.name ? config.name : path.basename(path.resolve(runDir));
   return {
-    runDir, name, train: parsed.train, evals: parsed.evals, events: parsed.events, unreadable: parsed.unreadable,
+    runDir, name, train: parsed.train, evals: parsed.evals, events: parsed.events, watch: parsed.watch, unreadable: parsed.unreadable,
     configText, config, checkpoints, trainerState,
     finalModel: (await exists(finalModel)) ? finalModel : null,
     finalEmaModel: (await exists(finalEma)) ? finalEma : null,
