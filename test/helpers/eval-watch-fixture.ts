@@ -98,6 +98,7 @@ export interface PlateauEvent {
   lr: number; // after this evaluation
   reduced: boolean;
   inCooldownUncounted: boolean; // not improved, and not counted because of the cooldown
+  countedAsCooldownEnds: boolean; // not improved, and counted at the evaluation where the cooldown ran out
   heldAtMinLr: boolean; // wait >= patience, but lr is at minLr already
 }
 
@@ -108,7 +109,8 @@ export function kerasPlateau(values: number[], lr: number, o: PlateauOptions): P
   let cooldownCounter = 0;
   let wait = 0;
   return values.map((current) => {
-    const ev: PlateauEvent = { lr, reduced: false, inCooldownUncounted: false, heldAtMinLr: false };
+    const ev: PlateauEvent = { lr, reduced: false, inCooldownUncounted: false, countedAsCooldownEnds: false, heldAtMinLr: false };
+    const ending = cooldownCounter === 1;
     if (cooldownCounter > 0) {
       cooldownCounter -= 1;
       wait = 0;
@@ -117,6 +119,7 @@ export function kerasPlateau(values: number[], lr: number, o: PlateauOptions): P
       best = current;
       wait = 0;
     } else if (!(cooldownCounter > 0)) {
+      ev.countedAsCooldownEnds = ending;
       wait += 1;
       if (wait >= o.patience) {
         const oldLr = lr;

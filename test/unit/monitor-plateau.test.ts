@@ -8,12 +8,12 @@ import { PlateauLr } from '../../src/coordinator/monitors.ts';
 import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import type { ScheduleConfig } from '../../src/shared/config/types.ts';
 
-const cfg: ScheduleConfig = { ...scheduleDefaults('plateau'), factor: 0.5, patience: 2, cooldown: 2, minLr: 0.1, minDelta: 0.01 };
+const cfg: ScheduleConfig = { ...scheduleDefaults('plateau'), factor: 0.5, patience: 2, cooldown: 2, minLr: 0.15, minDelta: 0.01 };
 const VALUES = [1.0, 0.999, 0.998, 0.9, 0.95, 0.96, 0.97, 0.5, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6];
 // e0 best 1.0 | e1 wait 1 | e2 wait 2: 0.8 -> 0.4, cooldown 2 | e3 cooldown 1, 0.9 best
 // e4 cooldown 0, wait 1 | e5 wait 2: 0.4 -> 0.2 | e6 cooldown 1, not counted | e7 0.5 best
-// e8 wait 1 | e9 wait 2: 0.2 -> 0.1 (= minLr) | e10 cooldown 1 | e11 wait 1 | e12 wait 2, lr is minLr: no change | e13
-const EXPECTED = [0.8, 0.8, 0.4, 0.4, 0.4, 0.2, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1, 0.1, 0.1];
+// e8 wait 1 | e9 wait 2: 0.2 -> max(0.1, minLr 0.15) | e10 cooldown 1 | e11 wait 1 | e12 wait 2, lr is minLr: no change | e13
+const EXPECTED = [0.8, 0.8, 0.4, 0.4, 0.4, 0.2, 0.2, 0.2, 0.2, 0.15, 0.15, 0.15, 0.15, 0.15];
 
 test('the learning rate after each evaluation follows Keras\'s rule, cooldown and minLr included', () => {
   const p = new PlateauLr(cfg, 0.8);
