@@ -50,7 +50,6 @@ export class EvalWatch {
 
   constructor(private readonly ctx: WatchContext, resumed: Checkpoint | null) {
     const { cfg, out } = ctx;
-    checkTopK(ctx);
     const saved = resumed?.state.monitors;
     const snaps = resumed?.snapshots ?? {};
     const same = (a: { monitor: string; mode: string } | null | undefined, b: { monitor: string; mode: string }) => !!a && a.monitor === b.monitor && a.mode === b.mode;
@@ -199,8 +198,11 @@ function copyInto(to: Float32Array | null, from: Float32Array): Float32Array {
   return out;
 }
 
-/** eval.top_k exists only with more classes than eval.topK: known once the model is built. */
-function checkTopK({ cfg, layout }: WatchContext): void {
+/**
+ * eval.top_k exists only with more classes than eval.topK: known once the model is built, and
+ * checked then, before the run directory is written.
+ */
+export function checkMonitorsFitModel(cfg: Config, layout: ModelLayout): void {
   const classes = sizeOf(layout.outputShape.slice(1) as number[]);
   const watchers: Array<[string, string]> = [];
   if (cfg.checkpoint.best) watchers.push(['checkpoint.best.monitor', cfg.checkpoint.best.monitor]);

@@ -28,7 +28,7 @@ import { configHash, soloCluster, type Cluster } from './cluster.ts';
 import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint, type StopRecord } from './checkpoint.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
-import { EvalWatch } from './eval-watch.ts';
+import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
 import type { Progress } from './progress.ts';
 import { ArrivalSum } from './reduce/arrival-sum.ts';
@@ -147,6 +147,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     // Every machine runs the same config and code and built the same model; each learns how
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
+    checkMonitorsFitModel(cfg, s.group.layout);
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
       if (s.ema && resumed.ema) s.ema.set(resumed.ema);
