@@ -140,7 +140,7 @@ export class EvalWatch {
       const change = p.observe(value);
       if (change) {
         metrics.write({ type: 'lr', step, epoch, monitor: p.cfg.monitor, value, from: change.from, to: change.to });
-        out.line(`${p.cfg.monitor} has not improved by more than ${p.cfg.minDelta} for ${p.cfg.patience} evaluation${p.cfg.patience === 1 ? '' : 's'}: learning rate ${change.from} -> ${change.to}`);
+        out.line(`${p.cfg.monitor} has not improved by more than ${p.cfg.minDelta} for ${p.cfg.patience} evaluation${p.cfg.patience === 1 ? '' : 's'}: learning rate ${fmt(change.from)} → ${fmt(change.to)}`);
       }
     }
     return stop;

@@ -231,7 +231,7 @@ export function summaryRows(s: Summary): Row[] {
   rows.push({ label: 'checkpoints', value: s.checkpoints.length ? `${s.checkpoints.length}: ${s.checkpoints.map((k) => `step-${k}`).join(', ')}` : 'none' });
   if (s.best) rows.push({ label: 'best checkpoint', value: `step ${s.best.step}, ${s.best.monitor} ${fmtLoss(s.best.value)} (best/)` });
   if (s.lrChanges.length) {
-    const shown = s.lrChanges.slice(0, 4).map((c) => `step ${c.step} ${c.from} → ${c.to}`).join('; ');
+    const shown = s.lrChanges.slice(0, 4).map((c) => `step ${c.step} ${Number(c.from.toPrecision(6))} → ${Number(c.to.toPrecision(6))}`).join('; ');
     rows.push({ label: 'lr lowered', value: `${s.lrChanges.length} time${s.lrChanges.length === 1 ? '' : 's'} (plateau): ${shown}${s.lrChanges.length > 4 ? '; ...' : ''}` });
   }
   if (s.stopped) rows.push({ label: 'stopped early', value: s.stopped.message.replace(/^early stopping /, '') });
