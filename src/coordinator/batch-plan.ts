@@ -1,6 +1,7 @@
 // Which samples each step trains on: epoch e visits the samples in the order of the seeded
 // permutation (seed, e), B at a time. The last batch of an epoch is short unless dropLast.
 // The plan is a pure function of the step number, so a run can resume at any step.
+import type { Every } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { epochPermutation } from '../shared/rng.ts';
 
@@ -29,6 +30,15 @@ export class BatchPlan {
     }
     this.stepsPerEpoch = dropLast ? Math.floor(count / batch) : Math.ceil(count / batch);
     this.totalSteps = length.steps ?? (length.epochs ?? 1) * this.stepsPerEpoch;
+  }
+
+  /**
+   * Whether something done every `every` (eval.every, checkpoint.every) is due once `completed`
+   * steps are done: every k steps (0: never), or at the end of every k-th epoch.
+   */
+  due(every: Every, completed: number): boolean {
+    const k = typeof every === 'number' ? every : every.epochs * this.stepsPerEpoch;
+    return k > 0 && completed > 0 && completed % k === 0;
   }
 
   batchAt(step: number): PlannedBatch {

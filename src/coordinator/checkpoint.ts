@@ -1,7 +1,10 @@
 // Checkpoints: runs/<name>/checkpoints/step-<k>/ holds the model in the tfjs LayersModel format
 // (model.json + weights.bin, loadable by tf.loadLayersModel as it is) and, beside it, what the
 // trainer needs to continue bit-identically: trainer-state.json (step, data cursor, seed, the
-// resolved config), optimizer.bin (the optimizer's slots) and ema.bin (EMA weights).
+// resolved config), optimizer.bin (the optimizer's slots) and ema.bin (EMA weights). With
+// checkpoint.best or training.earlyStopping.restoreBest, the weights those keep are saved too
+// (best.bin, early-stopping-best.bin, and -ema.bin beside each with EMA), with their state in
+// trainer-state.json, so a resumed run keeps them and rewrites best/ as it was.
 //
 // Written into step-<k>.tmp-<pid> and renamed into place: a directory named step-<k> is always
 // complete, and --resume never looks at anything else.
@@ -12,6 +15,7 @@ import { MgpuError } from '../shared/errors.ts';
 import type { ModelLayout, VariableSpec } from '../shared/layout.ts';
 import { flatten } from '../shared/layout.ts';
 import { readFlatWeights, writeLayersModel } from '../shared/model-files.ts';
+import type { BestState, EarlyStoppingState, PlateauState } from './monitors.ts';
 
 export const STATE_FILE = 'trainer-state.json';
 const FORMAT = 'mgpu-train-checkpoint';
@@ -32,7 +36,28 @@ export interface TrainerState {
   variables: VariableSpec[];
   config: Config;
   savedAt: string;
+  /** What watches the evaluations (monitors.ts); absent in checkpoints older than them. */
+  monitors?: MonitorStates;
+  /** Set when early stopping ended the run at this step: a resume has nothing left to do. */
+  stopped?: StopRecord | null;
 }
+
+export interface MonitorStates {
+  best: BestState | null;
+  earlyStopping: EarlyStoppingState | null;
+  plateau: PlateauState | null;
+}
+
+export interface StopRecord {
+  step: number;
+  reason: 'early_stopping';
+  message: string;
+}
+
+/** Weights kept beside the master weights: checkpoint.best's and restoreBest's (and their EMA). */
+export const SNAPSHOT_FILES = ['best.bin', 'best-ema.bin', 'early-stopping-best.bin', 'early-stopping-best-ema.bin'] as const;
+export type SnapshotName = (typeof SNAPSHOT_FILES)[number];
+export type Snapshots = Partial<Record<SnapshotName, Float32Array>>;
 
 export interface Checkpoint {
   dir: string;
@@ -40,6 +65,7 @@ export interface Checkpoint {
   weights: Float32Array; // flat, trainable first
   slots: Float32Array[];
   ema: Float32Array | null;
+  snapshots: Snapshots;
 }
 
 const bytes = (a: Float32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -48,13 +74,14 @@ export function checkpointDir(runDir: string, step: number): string {
   return path.join(runDir, 'checkpoints', `step-${step}`);
 }
 
-export function writeCheckpoint(dir: string, layout: ModelLayout, state: TrainerState, weights: Float32Array, slots: Float32Array[], ema: Float32Array | null): void {
+export function writeCheckpoint(dir: string, layout: ModelLayout, state: TrainerState, weights: Float32Array, slots: Float32Array[], ema: Float32Array | null, snapshots: Snapshots = {}): void {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const pt = flatten(layout.variables).trainable;
   const opt = new Float32Array(slots.length * pt);
   slots.forEach((s, k) => opt.set(s, k * pt));
   const extra: Record<string, string | Uint8Array> = { 'optimizer.bin': bytes(opt), [STATE_FILE]: JSON.stringify(state, null, 1) };
   if (ema) extra['ema.bin'] = bytes(ema);
+  for (const [name, w] of Object.entries(snapshots)) if (w) extra[name] = bytes(w);
   writeLayersModel(dir, layout, weights, extra);
 }
 
@@ -133,7 +160,15 @@ export function readCheckpoint(dir: string, layout: ModelLayout): Checkpoint {
   const emaFile = path.join(dir, 'ema.bin');
   const ema = fs.existsSync(emaFile) ? readFloats(emaFile) : null;
   if (ema && ema.length !== flat.total) throw new MgpuError('E_USAGE', `${emaFile} holds ${ema.length} floats, the model has ${flat.total}`);
-  return { dir, state, weights, slots, ema };
+  const snapshots: Snapshots = {};
+  for (const name of SNAPSHOT_FILES) {
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) continue;
+    const w = readFloats(file);
+    if (w.length !== flat.total) throw new MgpuError('E_USAGE', `${file} holds ${w.length} floats, the model has ${flat.total}`);
+    snapshots[name] = w;
+  }
+  return { dir, state, weights, slots, ema, snapshots };
 }
 
 function readFloats(file: string): Float32Array {

@@ -44,6 +44,56 @@ export interface EvalLine {
   metrics?: Record<string, number | null>;
 }
 
+/** checkpoint.best: runs/<name>/best/ now holds the weights of this evaluation's step. */
+export interface BestLine {
+  type: 'best';
+  step: number;
+  epoch: number;
+  monitor: string; // eval.loss, eval.accuracy, ...
+  mode: 'min' | 'max';
+  value: number;
+  previous_step: number | null; // the best before this one
+  previous_value: number | null;
+}
+
+/** Early stopping ended the run after this step. */
+export interface StopLine {
+  type: 'stop';
+  step: number;
+  epoch: number;
+  reason: 'early_stopping';
+  monitor: string;
+  mode: 'min' | 'max';
+  patience: number;
+  min_delta: number;
+  wait: number; // evaluations without an improvement
+  best_step: number | null;
+  best_value: number | null;
+  message: string;
+}
+
+/** The plateau schedule lowered the learning rate after this evaluation. */
+export interface LrLine {
+  type: 'lr';
+  step: number;
+  epoch: number;
+  monitor: string;
+  value: number; // the monitored value of the evaluation that lowered it
+  from: number;
+  to: number;
+}
+
+/** restoreBest: final/ holds the weights of `from_step`, not those of the last step. */
+export interface RestoreLine {
+  type: 'restore';
+  step: number; // the run's last step
+  from_step: number;
+  monitor: string;
+  value: number | null; // the monitored value at from_step
+}
+
+export type WatchLine = BestLine | StopLine | LrLine | RestoreLine;
+
 export class MetricsLog {
   private readonly fd: number;
   /** `keepThrough`: on resume, lines after this step (from the interrupted run) are dropped. */
@@ -63,7 +113,7 @@ export class MetricsLog {
     this.events = new EventWriter(path.dirname(file));
   }
   private readonly events: EventWriter;
-  write(line: TrainLine | EvalLine | EventLine): void {
+  write(line: TrainLine | EvalLine | EventLine | WatchLine): void {
     fs.writeSync(this.fd, JSON.stringify(line) + '\n');
     // The same figures for TensorBoard: every number of a train or eval line, as <type>/<field>.
     if (line.type === 'train' || line.type === 'eval') this.events.scalars(line.step, scalarsOf(line));

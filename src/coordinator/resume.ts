@@ -15,7 +15,7 @@ import { MgpuError } from '../shared/errors.ts';
 import { findCheckpoint, readTrainerState, runDirOf, type TrainerState } from './checkpoint.ts';
 
 /** Key paths (and the sections under them) a resume may change freely. */
-const HARMLESS = ['name', 'log', 'eval', 'checkpoint', 'devices', 'reliability', 'training.steps', 'training.epochs', 'training.accumulateSteps'];
+const HARMLESS = ['name', 'log', 'eval', 'checkpoint', 'devices', 'reliability', 'training.steps', 'training.epochs', 'training.accumulateSteps', 'training.earlyStopping'];
 /** Changes the checkpoint's state cannot follow, allowed or not. */
 const IMPOSSIBLE: Record<string, (from: unknown, to: unknown) => string | null> = {
   'optimizer.name': (from) => `the checkpoint's optimizer state is ${String(from)}'s`,
@@ -41,12 +41,23 @@ function leaves(v: unknown, at: string, out: Map<string, unknown>): Map<string, 
   return out;
 }
 
-/** Every key path whose value differs between the checkpoint's config and this one. */
+/**
+ * Every key path whose value differs between the checkpoint's config and this one. Mappings on
+ * both sides are compared key by key; a value that is a mapping on one side only (eval.every
+ * 0 → { epochs: 1 }, checkpoint.best null → { monitor, mode }) is one change of that key.
+ */
 export function configChanges(saved: Config, now: Config): ConfigChange[] {
-  const a = leaves(saved, '', new Map());
-  const b = leaves(now, '', new Map());
-  const keys = [...new Set([...a.keys(), ...b.keys()])].filter((k) => !IGNORED.some((p) => under(k, p)));
-  return keys.filter((k) => JSON.stringify(a.get(k)) !== JSON.stringify(b.get(k))).map((key) => ({ key, from: a.get(key), to: b.get(key) }));
+  const out: ConfigChange[] = [];
+  const diff = (a: unknown, b: unknown, at: string) => {
+    if (at && IGNORED.some((p) => under(at, p))) return;
+    if (isMapping(a) && isMapping(b)) {
+      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) diff(a[k], b[k], at ? `${at}.${k}` : k);
+    } else if (JSON.stringify(a) !== JSON.stringify(b)) {
+      out.push({ key: at, from: a, to: b });
+    }
+  };
+  diff(saved, now, '');
+  return out;
 }
 
 const show = (v: unknown) => (v === undefined ? '(not set)' : typeof v === 'string' ? v : JSON.stringify(v));

@@ -6,6 +6,8 @@
 //                 staircase: the exponent is floor(s / decaySteps)
 //   cosine:       lr(s) = base * ((1 - alpha) * 0.5 * (1 + cos(pi * min(s, decaySteps) / decaySteps)) + alpha)
 //                 (tf.keras CosineDecay without warmup: after decaySteps it stays at base * alpha)
+//   plateau:      lr(s) = base, where the training loop passes as base the rate the plateau
+//                 rule (monitors.ts, PlateauLr) has reached at the evaluations so far
 //   warmup W > 0: for s < W,  lr(s) = base * (s + 1) / W   (linear, reaching base at s = W - 1)
 //                 for s >= W, lr(s) = inner schedule at (s - W)  (so the decay starts after warmup)
 //
@@ -25,6 +27,7 @@ export function learningRateAt(base: number, s: ScheduleConfig, step: number): n
   }
   switch (s.name) {
     case 'constant':
+    case 'plateau':
       return base;
     case 'exponential': {
       const p = step / positiveDecaySteps(s);
@@ -38,7 +41,7 @@ export function learningRateAt(base: number, s: ScheduleConfig, step: number): n
     default: {
       const name: never = s.name;
       throw new ConfigError('schedule.name', `unknown schedule '${String(name)}'`,
-        'use one of constant, exponential, cosine');
+        'use one of constant, exponential, cosine, plateau');
     }
   }
 }

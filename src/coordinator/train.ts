@@ -8,7 +8,9 @@
 //                weights into the slab; non-trainables averaged by shard size; EMA
 //   f) publish   weightsVersion++ (stateVersion++ if non-trainables changed): each worker
 //                reloads what changed before its next step
-//   g) log / eval / checkpoint at their intervals; stop here after Ctrl-C
+//   g) log / eval / checkpoint at their intervals (steps or epochs); after an evaluation, the best
+//      checkpoint, early stopping and the plateau schedule (eval-watch.ts); stop here after
+//      Ctrl-C, or when early stopping says so
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,9 +25,10 @@ import type { Shard } from '../shared/shard.ts';
 import { layoutHash } from '../shared/layout.ts';
 import { BatchPlan } from './batch-plan.ts';
 import { configHash, soloCluster, type Cluster } from './cluster.ts';
-import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
+import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint, type StopRecord } from './checkpoint.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
+import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
 import { MetricsLog, type TrainLine } from './metrics-log.ts';
 import { metricsInline } from './metrics/format.ts';
 import { loadEvalMetrics } from './metrics/index.ts';
@@ -71,6 +74,12 @@ export interface TrainResult {
   restarts: number;
   /** A resume of a run that had already run all its steps: nothing was started or written. */
   alreadyFinished: boolean;
+  /** Early stopping ended the run before its last step (training.earlyStopping). */
+  stopped: StopRecord | null;
+  /** checkpoint.best: the step whose weights runs/<name>/best/ holds, and its monitored value. */
+  best: { step: number; value: number; monitor: string } | null;
+  /** training.earlyStopping.restoreBest: the step whose weights final/ (and `weights`) hold. */
+  restoredFrom: number | null;
 }
 
 export async function train(cfg: Config, out: Progress, opts: TrainOptions = {}): Promise<TrainResult> {
@@ -98,7 +107,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     const state = readTrainerState(resumeDir);
     checkSameRun(resumeDir, state, cfg);
     const { report } = checkConfigChanges(resumeDir, state, cfg, opts.allowChanged ?? []);
-    if (state.step >= plan.totalSteps) return finished(resumeDir, state.step);
+    if (state.step >= plan.totalSteps || state.stopped) return finished(resumeDir, state.step, state.stopped ?? null);
     if (report) out.line(report);
   }
   const unwritable = lead ? unwritableDirReason(cfg.runDir) : null;
@@ -128,7 +137,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     out.line(`stopped by ${err.signal} during start-up, before any step; no worker is left`);
     return {
       runDir: cfg.runDir, modelPath: null, steps: 0, finalLoss: NaN, eval: null, weights: new Float32Array(0), ema: null,
-      interrupted: err.signal, skippedSteps: [], restarts: startup.restarts, alreadyFinished: false,
+      interrupted: err.signal, skippedSteps: [], restarts: startup.restarts, alreadyFinished: false, stopped: null, best: null, restoredFrom: null,
     };
   }
   const resumed = ckpt as Checkpoint | null;
@@ -137,10 +146,12 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   // The workers are up: whatever fails from here on stops them before it is thrown.
   let metrics: MetricsLog;
   let recovery: Recovery;
+  let watch: EvalWatch;
   try {
     // Every machine runs the same config and code and built the same model; each learns how
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
+    checkMonitorsFitModel(cfg, s.group.layout);
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
       if (s.ema && resumed.ema) s.ema.set(resumed.ema);
@@ -154,20 +165,23 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     recovery = new Recovery(s, cfg, out, metrics, startup.restarts, Math.max(B, evalBatch));
     printHeader(out, cfg, s, devices, plan, trainSet, evalSet, devicePlan.placement);
     if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
+    // The best checkpoint, early stopping, the plateau schedule: their state goes on from the checkpoint's.
+    watch = new EvalWatch({ cfg, lead, out, metrics, layout: s.group.layout, master: s.master, ema: s.ema }, resumed);
   } catch (err) {
     await s.close();
     throw err;
   }
   const recover = (err: unknown, step: number) => recovery.recover(err, step);
 
-  const saveCheckpoint = (completed: number): string => {
+  const saveCheckpoint = (completed: number, stopped: StopRecord | null = null): string => {
     const dir = checkpointDir(cfg.runDir, completed);
     if (!lead) return dir;
     writeCheckpoint(dir, s.group.layout, {
       format: 'mgpu-train-checkpoint', version: 1, step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch),
       seed: cfg.training.seed, batchSize: B, workers: cluster.workers.reduce((a, b) => a + b, 0), backend: s.group.backend, optimizer: cfg.optimizer, ema: cfg.training.ema,
       skippedSteps, restarts: recovery.restarts, variables: s.group.layout.variables, config: cfg, savedAt: new Date().toISOString(),
-    }, s.master, s.slots, s.ema);
+      monitors: watch.states(), stopped,
+    }, s.master, s.slots, s.ema, watch.snapshots());
     pruneCheckpoints(cfg.runDir, cfg.checkpoint.keep);
     return dir;
   };
@@ -204,11 +218,12 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   let lastLoss = NaN;
   let stepMs = 0; // smoothed, for the progress line
   let epoch = Math.floor(startStep / plan.stepsPerEpoch);
+  let stopped: StopRecord | null = null; // by early stopping
   try {
     // Several machines stop after the same step: a stop request is summed with each step's loss.
     let stopAgreed = false;
     const stopping = () => (cluster.size > 1 ? stopAgreed : signals.requested() !== null);
-    for (let step = startStep; step < plan.totalSteps && !stopping(); step++) {
+    for (let step = startStep; step < plan.totalSteps && !stopping() && !stopped; step++) {
       const t0 = performance.now();
       // ---- a) plan ---------------------------------------------------------------------------
       const batch = plan.batchAt(step);
@@ -268,7 +283,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         skippedSteps.push(step);
         metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
         out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
-      });
+      }, watch.baseLr());
       if (done === null) {
         completed = step + 1;
         continue;
@@ -288,27 +303,40 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss(mean of ${shown.steps}) ${shown.mean.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`);
       if (completed % cfg.log.every === 0 || completed === plan.totalSteps) metrics.write(window.flush(completed, epoch, lr, reduced.gradNorm));
       const last = completed === plan.totalSteps;
-      if (evalSet && cfg.eval.every > 0 && completed % cfg.eval.every === 0 && !last) await runEval(completed, epoch);
-      if (cfg.checkpoint.every > 0 && completed % cfg.checkpoint.every === 0 && !last) saveCheckpoint(completed);
+      // Every machine evaluates at the same steps and gets the same sums: all stop alike.
+      if (evalSet && plan.due(cfg.eval.every, completed) && !last) stopped = watch.observe(completed, epoch, await runEval(completed, epoch), false);
+      // A run stopped here gets its checkpoint at the end.
+      if (plan.due(cfg.checkpoint.every, completed) && !last && !stopped) saveCheckpoint(completed);
     }
     out.done();
-    const interrupted = stopping() ? signals.requested() ?? 'SIGTERM' : null;
+    const interrupted = !stopped && stopping() ? signals.requested() ?? 'SIGTERM' : null;
     if (interrupted) {
       const saved = completed > startStep ? `; checkpoint in ${saveCheckpoint(completed)} (continue with --resume)` : '';
       out.line(`stopped by ${interrupted} after step ${completed}${saved}`);
       return result(null, null, interrupted);
     }
     // ---- end: evaluate, save -----------------------------------------------------------------
-    const finalEval = evalSet ? await runEval(completed, epoch) : null;
-    await checkSameWeights(s);
-    saveCheckpoint(completed);
-    const modelPath = path.join(cfg.runDir, 'final', 'model.json');
-    if (lead) {
-      writeLayersModel(path.dirname(modelPath), s.group.layout, s.master);
-      if (s.ema) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, s.ema);
+    // A run stopped early was evaluated at this step already.
+    let finalEval: EvalResult | null = null;
+    if (evalSet && watch.last?.step === completed) {
+      finalEval = watch.last.result;
+    } else if (evalSet) {
+      finalEval = await runEval(completed, epoch);
+      watch.observe(completed, epoch, finalEval, true);
     }
-    out.line(`model saved to ${modelPath}${s.ema ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; load it with tf.loadLayersModel`);
-    return result(modelPath, finalEval, null);
+    await checkSameWeights(s);
+    // The checkpoint keeps the last step's weights (a run to continue); final/ may get the best ones.
+    saveCheckpoint(completed, stopped);
+    const restored = watch.restored(completed);
+    const modelPath = path.join(cfg.runDir, 'final', 'model.json');
+    const finalWeights = restored?.weights ?? s.master;
+    const finalEma = restored ? restored.ema : s.ema;
+    if (lead) {
+      writeLayersModel(path.dirname(modelPath), s.group.layout, finalWeights);
+      if (finalEma) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, finalEma);
+    }
+    out.line(`model saved to ${modelPath}${finalEma ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; load it with tf.loadLayersModel`);
+    return { ...result(modelPath, finalEval, null), weights: finalWeights.slice(), ema: finalEma?.slice() ?? null, stopped, restoredFrom: restored?.step ?? null };
   } catch (err) {
     // Nothing trained is lost: the last completed step goes into a checkpoint before the error.
     // A custom metric that fails in an evaluation (E_METRIC) is the user's to fix, but the steps
@@ -326,22 +354,28 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   }
 
   function result(modelPath: string | null, ev: EvalResult | null, interrupted: NodeJS.Signals | null): TrainResult {
+    const b = watch.best;
     return {
       runDir: cfg.runDir, modelPath, steps: completed, finalLoss: lastLoss, eval: ev, weights: s.master.slice(),
       ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts, alreadyFinished: false,
+      stopped: null, best: b && b.step !== null ? { step: b.step, value: b.best, monitor: b.monitor } : null, restoredFrom: null,
     };
   }
 
-  /** The checkpoint is at (or past) the last step: say so, start nothing, write nothing. */
-  function finished(dir: string, step: number): TrainResult {
+  /** The checkpoint is at (or past) the last step, or early stopping ended the run: say so, start nothing, write nothing. */
+  function finished(dir: string, step: number, stop: StopRecord | null): TrainResult {
     const ckpt = readCheckpoint(dir, { variables: readTrainerState(dir).variables, saveOrder: [], inputShape: [], outputShape: [], topology: null });
     const model = path.join(cfg.runDir, 'final', 'model.json');
     const modelPath = fs.existsSync(model) ? model : null;
-    out.line(`the run in ${cfg.runDir} has finished: ${dir} is at step ${step}${step > plan.totalSteps ? `, past the ${plan.totalSteps} steps of this config` : ` of ${plan.totalSteps}`}`
-      + `${modelPath ? `, and its model is in ${path.dirname(modelPath)}` : ''}; nothing to do (to train on, raise training.steps or training.epochs with --set)`);
+    const where = stop ? `early stopping ended it at step ${step} (${stop.message.replace(/^early stopping after step \d+: /, '')})`
+      : `${dir} is at step ${step}${step > plan.totalSteps ? `, past the ${plan.totalSteps} steps of this config` : ` of ${plan.totalSteps}`}`;
+    out.line(`the run in ${cfg.runDir} has finished: ${where}`
+      + `${modelPath ? `, and its model is in ${path.dirname(modelPath)}` : ''}; nothing to do (${stop ? 'to train on, start a new run from its final/ or a checkpoint' : 'to train on, raise training.steps or training.epochs with --set'})`);
+    const b = ckpt.state.monitors?.best;
     return {
       runDir: cfg.runDir, modelPath, steps: step, finalLoss: NaN, eval: null, weights: ckpt.weights, ema: ckpt.ema,
       interrupted: null, skippedSteps: ckpt.state.skippedSteps, restarts: ckpt.state.restarts, alreadyFinished: true,
+      stopped: stop, best: b && b.step !== null ? { step: b.step, value: Number(b.best), monitor: b.monitor } : null, restoredFrom: null,
     };
   }
 }
@@ -358,6 +392,7 @@ export async function finishStep(
   s: Session, step: number, n: number, shards: Shard[], replies: GradsMessage[], early: ArrivalSum, next: StageAhead,
   everywhere: { nonFinite: number; stateChanged: number; ranks: number },
   onSkip: (what: string, ranks: number[]) => void,
+  baseLr = s.cfg.optimizer.learningRate, // the plateau schedule's rate, when it has lowered it
 ): Promise<{ reduced: ReduceResult; lr: number; stateChanged: boolean } | null> {
   const cfg = s.cfg;
   const c = s.cluster;
@@ -375,7 +410,7 @@ export async function finishStep(
       onSkip(what, bad);
       return null;
     }
-    const lr = learningRateAt(cfg.optimizer.learningRate, cfg.schedule, step);
+    const lr = learningRateAt(baseLr, cfg.schedule, step);
     const { remaining, continuing } = await early.settle();
     const reduced = c.size === 1
       ? await s.pool.run(remaining, continuing, lr, step + 1)

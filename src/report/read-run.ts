@@ -5,12 +5,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { MgpuError } from '../shared/errors.ts';
-import type { EvalLine, EventLine, TrainLine } from '../coordinator/metrics-log.ts';
+import type { BestLine, EvalLine, EventLine, LrLine, RestoreLine, StopLine, TrainLine } from '../coordinator/metrics-log.ts';
 
 /** A metrics line as read back: numbers that were NaN/Infinity (JSON null) come back as NaN. */
 export type TrainPoint = TrainLine;
 export type EvalPoint = EvalLine;
 export type RunEvent = EventLine;
+/** What watched the evaluations did: a new best/, a stop, a lower learning rate, final/ restored. */
+export type WatchPoint = BestLine | StopLine | LrLine | RestoreLine;
+const WATCH_TYPES = ['best', 'stop', 'lr', 'restore'];
 
 export interface CheckpointInfo {
   step: number;
@@ -23,6 +26,7 @@ export interface RunData {
   train: TrainPoint[]; // sorted by step
   evals: EvalPoint[]; // sorted by step
   events: RunEvent[]; // skip and failure lines, in file order
+  watch: WatchPoint[]; // best, stop, lr and restore lines, in file order
   /** Lines that could not be read: a torn last line, or a malformed line elsewhere. */
   unreadable: { line: number; torn: boolean; text: string }[];
   configText: string | null;
@@ -70,10 +74,11 @@ function metricsOf(v: unknown): { metrics: Record<string, number | null> } | nul
   return { metrics: Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, x === null ? null : num(x)])) };
 }
 
-export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'events' | 'unreadable'> & { lines: number } {
+export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'events' | 'watch' | 'unreadable'> & { lines: number } {
   const train: TrainPoint[] = [];
   const evals: EvalPoint[] = [];
   const events: RunEvent[] = [];
+  const watch: WatchPoint[] = [];
   const unreadable: RunData['unreadable'] = [];
   const rows = text.split('\n');
   const lastNonEmpty = rows.reduce((last, r, i) => (r.trim() ? i : last), -1);
@@ -82,7 +87,7 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
     if (!raw.trim()) return;
     const obj = parseLine(raw);
     const type = obj?.type;
-    if (!obj || (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure') || !Number.isFinite(num(obj.step))) {
+    if (!obj || (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure' && !WATCH_TYPES.includes(type as string)) || !Number.isFinite(num(obj.step))) {
       unreadable.push({ line: i + 1, torn: i === lastNonEmpty && !text.endsWith('\n'), text: raw.length > 80 ? raw.slice(0, 77) + '...' : raw });
       return;
     }
@@ -99,9 +104,14 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
         k: num(obj.k), mae: num(obj.mae),
         ...(metricsOf(obj.metrics) ?? {}),
       });
+    } else if (WATCH_TYPES.includes(type as string)) {
+      // Numbers as the other lines read them (null stays null: no best yet); strings as they are.
+      const w: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(obj)) w[k] = v === null || typeof v === 'string' ? v : num(v);
+      watch.push(w as unknown as WatchPoint);
     } else {
       events.push({
-        type, step: num(obj.step), ranks: Array.isArray(obj.ranks) ? obj.ranks.map(num) : [],
+        type: type as RunEvent['type'], step: num(obj.step), ranks: Array.isArray(obj.ranks) ? obj.ranks.map(num) : [],
         message: String(obj.message ?? ''), action: String(obj.action ?? ''),
       });
     }
@@ -109,7 +119,7 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
   const byStep = (a: { step: number }, b: { step: number }) => a.step - b.step;
   train.sort(byStep); // stable: lines of one step keep their order
   evals.sort(byStep);
-  return { train, evals, events, unreadable, lines };
+  return { train, evals, events, watch, unreadable, lines };
 }
 
 async function readText(file: string): Promise<string | null> {
@@ -183,7 +193,7 @@ export async function readRun(runDir: string): Promise<RunData> {
   const finalEma = path.join(runDir, 'final-ema', 'model.json');
   const name = typeof config?.name === 'string' && config.name ? config.name : path.basename(path.resolve(runDir));
   return {
-    runDir, name, train: parsed.train, evals: parsed.evals, events: parsed.events, unreadable: parsed.unreadable,
+    runDir, name, train: parsed.train, evals: parsed.evals, events: parsed.events, watch: parsed.watch, unreadable: parsed.unreadable,
     configText, config, checkpoints, trainerState,
     finalModel: (await exists(finalModel)) ? finalModel : null,
     finalEmaModel: (await exists(finalEma)) ? finalEma : null,

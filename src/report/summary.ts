@@ -43,6 +43,14 @@ export interface Summary {
   skippedSteps: number[];
   failures: { step: number; ranks: number[]; action: string; message: string }[];
   checkpoints: number[];
+  /** checkpoint.best: the last best/ written (its step and value). */
+  best: { step: number; monitor: string; value: number } | null;
+  /** Early stopping ended the run: at this step, and why. */
+  stopped: { step: number; message: string } | null;
+  /** restoreBest: final/ holds the weights of this step. */
+  restoredFrom: number | null;
+  /** The plateau schedule's reductions of the learning rate. */
+  lrChanges: { step: number; from: number; to: number }[];
   finalModel: string | null;
   finalEmaModel: string | null;
   unreadableLines: number;
@@ -175,10 +183,23 @@ export function summarize(run: RunData): Summary {
     skippedSteps,
     failures: run.events.filter((e) => e.type === 'failure').map(({ step, ranks, action, message }) => ({ step, ranks, action, message })),
     checkpoints: run.checkpoints.map((c) => c.step),
+    ...watchSummary(run),
     finalModel: run.finalModel,
     finalEmaModel: run.finalEmaModel,
     unreadableLines: run.unreadable.length,
     tornLastLine: run.unreadable.some((u) => u.torn),
+  };
+}
+
+function watchSummary(run: RunData): Pick<Summary, 'best' | 'stopped' | 'restoredFrom' | 'lrChanges'> {
+  const best = run.watch.filter((w) => w.type === 'best').at(-1);
+  const stop = run.watch.filter((w) => w.type === 'stop').at(-1);
+  const restore = run.watch.filter((w) => w.type === 'restore').at(-1);
+  return {
+    best: best ? { step: best.step, monitor: String(best.monitor), value: best.value } : null,
+    stopped: stop ? { step: stop.step, message: String(stop.message) } : null,
+    restoredFrom: restore ? restore.from_step : null,
+    lrChanges: run.watch.flatMap((w) => (w.type === 'lr' ? [{ step: w.step, from: w.from, to: w.to }] : [])),
   };
 }
 
@@ -237,9 +258,17 @@ export function summaryRows(s: Summary): Row[] {
     warn: s.failures.length > 0,
   });
   rows.push({ label: 'checkpoints', value: s.checkpoints.length ? `${s.checkpoints.length}: ${s.checkpoints.map((k) => `step-${k}`).join(', ')}` : 'none' });
+  if (s.best) rows.push({ label: 'best checkpoint', value: `step ${s.best.step}, ${s.best.monitor} ${fmtLoss(s.best.value)} (best/)` });
+  if (s.lrChanges.length) {
+    const shown = s.lrChanges.slice(0, 4).map((c) => `step ${c.step} ${Number(c.from.toPrecision(6))} → ${Number(c.to.toPrecision(6))}`).join('; ');
+    rows.push({ label: 'lr lowered', value: `${s.lrChanges.length} time${s.lrChanges.length === 1 ? '' : 's'} (plateau): ${shown}${s.lrChanges.length > 4 ? '; ...' : ''}` });
+  }
+  if (s.stopped) rows.push({ label: 'stopped early', value: s.stopped.message.replace(/^early stopping /, '') });
   rows.push({
     label: 'final model',
-    value: s.finalModel ? `${s.finalModel}${s.finalEmaModel ? ` (EMA: ${s.finalEmaModel})` : ''}` : 'none (the run did not finish, or is still running)',
+    value: s.finalModel
+      ? `${s.finalModel}${s.finalEmaModel ? ` (EMA: ${s.finalEmaModel})` : ''}${s.restoredFrom === null ? '' : `: the weights of step ${s.restoredFrom} (restoreBest)`}`
+      : 'none (the run did not finish, or is still running)',
     warn: !s.finalModel,
   });
   if (s.unreadableLines) {

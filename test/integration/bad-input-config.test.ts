@@ -59,7 +59,7 @@ test('an unknown key: its key path, and the key that was meant', () => {
 
 test('a wrong type: key path, what was expected and what was given', () => {
   rejects((y) => y.replace('maxRestarts: 3', 'maxRestarts: three'), /error E_CONFIG: reliability\.maxRestarts: expected an integer >= 0, got "three" \(string\)/);
-  rejects((y) => y.replace('every: 10', 'every: [10]'), /error E_CONFIG: checkpoint\.every: expected an integer >= 0, got \[10\] \(list\)/);
+  rejects((y) => y.replace('every: 10', 'every: [10]'), /error E_CONFIG: checkpoint\.every: expected a step count \(an integer >= 0\), 'epoch', or \{ epochs: k \}, got \[10\] \(list\)/);
   rejects((y) => y, /error E_CONFIG: reliability: expected a mapping, got "restart" \(string\)/, ['--set', 'reliability=restart']);
   rejects((y) => y, /error E_CONFIG: reliability\.stallFactor: expected a finite number >= 0, got "fast" \(string\)/, ['--set', 'reliability.stallFactor=fast']);
 });

@@ -26,13 +26,16 @@ const withEvalSet = {
   model: { module: './model.mjs' },
   loss: 'categoricalCrossentropy',
   data: { train: { type: 'npy', features: './x.npy', labels: './y.npy' }, eval: { type: 'csv', path: './data.csv', label: 'y', labelType: 'float' } },
-  training: { batchSize: 32, epochs: 2, dropLast: true, seed: 1, accumulateSteps: 2, clipNorm: 1.5, ema: 0.99 },
+  training: {
+    batchSize: 32, epochs: 2, dropLast: true, seed: 1, accumulateSteps: 2, clipNorm: 1.5, ema: 0.99,
+    earlyStopping: { monitor: 'eval.top_k', mode: 'max', patience: 3, minDelta: 0.01, restoreBest: true },
+  },
   optimizer: { name: 'adam', learningRate: 0.003, beta1: 0.8, beta2: 0.99, epsilon: 1e-6 },
   schedule: { name: 'cosine', decaySteps: 100, alpha: 0.1, warmupSteps: 5 },
   devices: { gpus: [1, 0], backend: 'tfjs-node', shmDir: './shm', replaceWasmKernels: false },
   log: { every: 5 },
   eval: { every: 10, batchSize: 64, topK: 3, useEma: true },
-  checkpoint: { every: 20, keep: 2 },
+  checkpoint: { every: 20, keep: 2, best: { monitor: 'eval.accuracy', mode: 'max' } },
   reliability: { onWorkerFailure: 'reshard', maxRestarts: 2, stepTimeout: 300, stallFactor: 4, stallMinSeconds: 2, onNonFinite: 'skip' },
   runDir: 'out/every-key',
 };
@@ -45,6 +48,14 @@ const withHoldout = {
   optimizer: { name: 'rmsprop', learningRate: 0.01, decay: 0.8, momentum: 0.5, epsilon: 1e-5, centered: true },
   schedule: { name: 'exponential', decaySteps: 10, decayRate: 0.5, staircase: true, warmupSteps: 3 },
   devices: { simulate: 3, backend: 'wasm' },
+};
+/** The plateau schedule, and intervals in epochs ('epoch' is written back as { epochs: 1 }). */
+const withPlateau = {
+  ...withHoldout,
+  schedule: { name: 'plateau', factor: 0.5, patience: 2, minLr: 1e-5, cooldown: 1, monitor: 'eval.accuracy', mode: 'max', minDelta: 0.01, warmupSteps: 2 },
+  eval: { every: { epochs: 2 } },
+  checkpoint: { every: 'epoch', best: { monitor: 'eval.mae' } },
+  training: { batchSize: 16, steps: 40, earlyStopping: { patience: 1 } },
 };
 /** No eval data at all: the eval section is still written, and still validates. */
 const withoutEval = {
@@ -62,7 +73,7 @@ const others = [
   { name: 'adagrad', learningRate: 0.2, initialAccumulatorValue: 0.5, epsilon: 1e-3 },
   { name: 'sgd', learningRate: 0.5 },
 ].map((optimizer) => ({ ...withoutEval, optimizer, schedule: { name: 'constant', warmupSteps: 7 } }));
-const CONFIGS: Record<string, Record<string, unknown>> = { withEvalSet, withHoldout, withoutEval, ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])) };
+const CONFIGS: Record<string, Record<string, unknown>> = { withEvalSet, withHoldout, withPlateau, withoutEval, ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])) };
 
 const validate = (raw: unknown, cwd = dir) => validateConfig(raw, { configPath, cwd });
 const defaults = validate({ model: { module: './base.mjs' }, loss: 'meanSquaredError', data: { train: { type: 'mnist' } }, training: { batchSize: 1 }, optimizer: { name: 'sgd' } });
@@ -127,7 +138,9 @@ test('the configs above set every key of the Config, every optimizer and schedul
   const known = ['name', 'model.module', 'model.json', 'loss', 'data.evalFraction', 'training.batchSize', 'training.epochs', 'training.steps',
     'training.dropLast', 'training.seed', 'training.accumulateSteps', 'training.clipNorm', 'training.ema', 'devices.gpus', 'devices.simulate',
     'devices.backend', 'devices.shmDir', 'devices.replaceWasmKernels', 'log.every', 'eval.every', 'eval.batchSize', 'eval.topK', 'eval.useEma',
-    'checkpoint.every', 'checkpoint.keep', 'reliability.onWorkerFailure', 'reliability.maxRestarts', 'reliability.stepTimeout',
+    'checkpoint.every', 'checkpoint.keep', 'eval.every.epochs', 'checkpoint.every.epochs', 'checkpoint.best.monitor', 'checkpoint.best.mode',
+    'training.earlyStopping.monitor', 'training.earlyStopping.mode', 'training.earlyStopping.patience', 'training.earlyStopping.minDelta',
+    'training.earlyStopping.restoreBest', 'reliability.onWorkerFailure', 'reliability.maxRestarts', 'reliability.stepTimeout',
     'reliability.stallFactor', 'reliability.stallMinSeconds', 'reliability.onNonFinite', 'runDir',
     ...OPTIMIZER_NAMES.flatMap((n) => OPTIMIZER_PARAMS[n].map((k) => `optimizer.${k} (${n})`)),
     ...SCHEDULE_NAMES.flatMap((n) => SCHEDULE_PARAMS[n].map((k) => `schedule.${k} (${n})`))];

@@ -193,7 +193,11 @@ function checkConfig(c: Config, what: string): void {
   for (const k of ['stepTimeout', 'stallMinSeconds'] as const) assert.ok(Number.isFinite(c.reliability[k]) && c.reliability[k] > 0, `${what}: reliability.${k}`);
   assert.ok(Number.isFinite(c.reliability.stallFactor) && c.reliability.stallFactor >= 0, `${what}: stallFactor`);
   assert.ok(['stop', 'skip'].includes(c.reliability.onNonFinite), `${what}: onNonFinite`);
-  assert.ok(Number.isSafeInteger(c.checkpoint.every) && c.checkpoint.every >= 0 && Number.isSafeInteger(c.checkpoint.keep) && c.checkpoint.keep >= 1, `${what}: checkpoint`);
+  for (const every of [c.checkpoint.every, c.eval.every]) {
+    const k = typeof every === 'number' ? every : every.epochs;
+    assert.ok(Number.isSafeInteger(k) && k >= (typeof every === 'number' ? 0 : 1), `${what}: an interval ${JSON.stringify(every)}`);
+  }
+  assert.ok(Number.isSafeInteger(c.checkpoint.keep) && c.checkpoint.keep >= 1, `${what}: checkpoint`);
   assert.ok(Number.isFinite(c.optimizer.learningRate) && c.optimizer.learningRate > 0, `${what}: learningRate`);
   assert.ok((c.model.module === null) !== (c.model.json === null), `${what}: model`);
   assert.equal(typeof c.runDir, 'string');

@@ -21,6 +21,8 @@ const raw = {
   model: { module: './model.mjs' }, loss: 'categoricalCrossentropy', data: { train: { type: 'npy', features: './x.npy', labels: './y.npy' } },
   training: { batchSize: 32, steps: 100, seed: 1, ema: 0.99 }, optimizer: { name: 'adam', learningRate: 0.001 },
   schedule: { name: 'cosine', decaySteps: 100 }, devices: { simulate: 2 },
+  // Written out, as a resolved config has it: its default would follow data.evalFraction below.
+  eval: { every: 0 },
 };
 const config = (sets: string[] = []): Config => validateConfig(applyOverrides(raw, sets), { configPath: path.join(dir, 'exp.yaml'), cwd: dir });
 const state = { step: 50, config: config() } as TrainerState;

@@ -2,9 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { learningRateAt } from '../../src/coordinator/schedules.ts';
+import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import type { ScheduleConfig } from '../../src/shared/config/types.ts';
 
-const s: ScheduleConfig = { name: 'constant', decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 };
+const s: ScheduleConfig = { ...scheduleDefaults('constant'), decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 };
 
 test('constant schedule returns the base rate at every step (decaySteps unused)', () => {
   for (const step of [0, 1, 2, 99, 1000, 123456]) assert.equal(learningRateAt(0.01, s, step), 0.01);

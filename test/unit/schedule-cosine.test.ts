@@ -3,10 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { learningRateAt } from '../../src/coordinator/schedules.ts';
+import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import type { ScheduleConfig } from '../../src/shared/config/types.ts';
 import { assertClose } from '../helpers/close.ts';
 
-const s: ScheduleConfig = { name: 'cosine', decaySteps: 100, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 };
+const s: ScheduleConfig = { ...scheduleDefaults('cosine'), decaySteps: 100, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 };
 
 test('cosine with alpha 0 goes from base to 0 over decaySteps and stays there', () => {
   const steps = [0, 25, 50, 75, 100, 101, 5000];

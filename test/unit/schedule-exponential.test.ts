@@ -3,10 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { learningRateAt } from '../../src/coordinator/schedules.ts';
+import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import type { ScheduleConfig } from '../../src/shared/config/types.ts';
 import { assertClose } from '../helpers/close.ts';
 
-const smooth: ScheduleConfig = { name: 'exponential', decaySteps: 100, decayRate: 0.5, staircase: false, alpha: 0, warmupSteps: 0 };
+const smooth: ScheduleConfig = { ...scheduleDefaults('exponential'), decaySteps: 100, decayRate: 0.5, staircase: false, alpha: 0, warmupSteps: 0 };
 const stairs: ScheduleConfig = { ...smooth, staircase: true };
 
 test('exponential (smooth) decays continuously', () => {

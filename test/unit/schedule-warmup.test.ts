@@ -2,10 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { learningRateAt } from '../../src/coordinator/schedules.ts';
+import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import type { ScheduleConfig } from '../../src/shared/config/types.ts';
 import { assertClose } from '../helpers/close.ts';
 
-const constant: ScheduleConfig = { name: 'constant', decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 4 };
+const constant: ScheduleConfig = { ...scheduleDefaults('constant'), decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 4 };
 
 test('linear warmup reaches the base rate at step W-1, then the constant rate', () => {
   const steps = [0, 1, 2, 3, 4, 5, 100];

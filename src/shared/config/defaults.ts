@@ -1,7 +1,7 @@
 // Defaults of the experiment config, and which optimizer/schedule keys each name reads: a key
 // the chosen optimizer or schedule does not read is rejected rather than silently ignored.
 
-import type { CheckpointConfig, DevicesConfig, MetricAverage, MetricName, ReliabilityConfig, OptimizerConfig, OptimizerName, ScheduleConfig, ScheduleName } from './types.ts';
+import type { CheckpointConfig, DevicesConfig, Every, MetricAverage, MetricName, MonitorMode, ReliabilityConfig, OptimizerConfig, OptimizerName, ScheduleConfig, ScheduleName } from './types.ts';
 
 
 export const OPTIMIZER_PARAMS: Record<OptimizerName, readonly (keyof OptimizerConfig)[]> = {
@@ -17,6 +17,7 @@ export const SCHEDULE_PARAMS: Record<ScheduleName, readonly (keyof ScheduleConfi
   constant: ['warmupSteps'],
   exponential: ['decaySteps', 'decayRate', 'staircase', 'warmupSteps'],
   cosine: ['decaySteps', 'alpha', 'warmupSteps'],
+  plateau: ['factor', 'patience', 'minLr', 'cooldown', 'monitor', 'mode', 'minDelta', 'warmupSteps'],
 };
 
 export function optimizerDefaults(name: OptimizerName): OptimizerConfig {
@@ -38,8 +39,21 @@ export function optimizerDefaults(name: OptimizerName): OptimizerConfig {
 
 /** decaySteps has no default: it is required by the schedules that read it, and 0 elsewhere. */
 export function scheduleDefaults(name: ScheduleName): ScheduleConfig {
-  return { name, decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 };
+  return {
+    name, decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0,
+    // plateau: Keras's ReduceLROnPlateau defaults (monitor val_loss)
+    factor: 0.1, patience: 10, minLr: 0, cooldown: 0, monitor: 'eval.loss', mode: 'min', minDelta: 1e-4,
+  };
 }
+
+/**
+ * The figures a monitor (checkpoint.best, training.earlyStopping, the plateau schedule) can
+ * name: fields of metrics.jsonl's eval line, and the way each improves (its default mode).
+ */
+export const MONITORS: Readonly<Record<string, MonitorMode>> = { 'eval.loss': 'min', 'eval.accuracy': 'max', 'eval.top_k': 'max', 'eval.mae': 'min' };
+
+/** Keras's EarlyStopping defaults (its monitor val_loss is eval.loss here). */
+export const EARLY_STOPPING_DEFAULTS = { monitor: 'eval.loss', patience: 0, minDelta: 0, restoreBest: false };
 
 export const DEVICES_DEFAULTS: DevicesConfig = {
   gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm', replaceWasmKernels: true, workersPerGpu: 1, allowSoftwareAdapter: false, allowUnpinned: false,
@@ -47,8 +61,10 @@ export const DEVICES_DEFAULTS: DevicesConfig = {
 };
 export const LOG_DEFAULTS = { every: 10 };
 export const EVAL_DEFAULTS = { every: 0, batchSize: null, topK: 5, useEma: false };
-export const TRAINING_DEFAULTS = { dropLast: false, seed: 0, accumulateSteps: 1, clipNorm: null, ema: null };
-export const CHECKPOINT_DEFAULTS: CheckpointConfig = { every: 0, keep: 3 };
+/** eval.every when there is an eval set: at the end of each epoch, as Keras's validation_data. */
+export const EVAL_EVERY_WITH_EVAL_SET: Every = { epochs: 1 };
+export const TRAINING_DEFAULTS = { dropLast: false, seed: 0, accumulateSteps: 1, clipNorm: null, ema: null, earlyStopping: null };
+export const CHECKPOINT_DEFAULTS: CheckpointConfig = { every: 0, keep: 3, best: null };
 export const RELIABILITY_DEFAULTS: ReliabilityConfig = {
   onWorkerFailure: 'restart', maxRestarts: 3, stepTimeout: 600, stallFactor: 10, stallMinSeconds: 10, onNonFinite: 'stop',
 };

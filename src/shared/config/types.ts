@@ -24,7 +24,7 @@ export interface OptimizerConfig {
   initialAccumulatorValue: number; // adagrad: 0.1
 }
 
-export const SCHEDULE_NAMES = ['constant', 'exponential', 'cosine'] as const;
+export const SCHEDULE_NAMES = ['constant', 'exponential', 'cosine', 'plateau'] as const;
 export type ScheduleName = (typeof SCHEDULE_NAMES)[number];
 
 export interface ScheduleConfig {
@@ -34,7 +34,42 @@ export interface ScheduleConfig {
   staircase: boolean; // exponential: default false
   alpha: number; // cosine: floor as a fraction of the base rate, default 0
   warmupSteps: number; // linear warmup in front of any schedule, default 0
+  // plateau (Keras's ReduceLROnPlateau, at each evaluation): the rate times `factor` once the
+  // monitored value has not improved by more than minDelta for `patience` evaluations, never
+  // below minLr; then `cooldown` evaluations before counting again. Keras's defaults.
+  factor: number; // in (0, 1); default 0.1
+  patience: number; // default 10
+  minLr: number; // default 0
+  cooldown: number; // default 0
+  monitor: Monitor; // default 'eval.loss'
+  mode: MonitorMode; // default: the monitor's direction (min for loss and mae, max for accuracy and top_k)
+  minDelta: number; // default 1e-4
 }
+
+/**
+ * A figure of the eval line that a best checkpoint, early stopping or the plateau schedule
+ * watches: `eval.<field>` of metrics.jsonl's eval line (loss, accuracy, top_k, mae).
+ */
+export type Monitor = string;
+export type MonitorMode = 'min' | 'max';
+
+/** checkpoint.best: keep runs/<name>/best/, the weights of the best evaluation so far. */
+export interface BestCheckpointConfig {
+  monitor: Monitor;
+  mode: MonitorMode; // default: the monitor's direction
+}
+
+/** training.earlyStopping, as Keras's EarlyStopping (counted in evaluations). */
+export interface EarlyStoppingConfig {
+  monitor: Monitor; // default 'eval.loss'
+  mode: MonitorMode; // default: the monitor's direction
+  patience: number; // evaluations without an improvement before the run stops; default 0
+  minDelta: number; // an improvement is a change of more than this; default 0
+  restoreBest: boolean; // final/ gets the weights of the best evaluation; default false
+}
+
+/** How often something happens: every k steps (0: never in the middle of the run), or every k epochs. */
+export type Every = number | { epochs: number };
 
 /**
  * One split of data. `npy`: features and labels files; `csv`: a table with a header, one column
@@ -62,6 +97,7 @@ export interface TrainingConfig {
   accumulateSteps: number; // micro-batches per worker per step (gradient accumulation); default 1
   clipNorm: number | null; // clip the summed gradient to this global norm; default null (off)
   ema: number | null; // decay of an exponential moving average of the weights, e.g. 0.9999; default null
+  earlyStopping: EarlyStoppingConfig | null; // default null (off)
 }
 
 export const FAILURE_POLICIES = ['restart', 'reshard', 'abort'] as const;
@@ -78,8 +114,9 @@ export interface ReliabilityConfig {
 }
 
 export interface CheckpointConfig {
-  every: number; // steps between checkpoints; 0: only at the end; default 0
+  every: Every; // steps between checkpoints (0: only at the end), or { epochs: k }; default 0
   keep: number; // the newest k are kept; default 3
+  best: BestCheckpointConfig | null; // default null (no best/)
 }
 
 /** The worker backends, in the order `auto` prefers them (see src/coordinator/device-plan.ts). */
@@ -138,7 +175,9 @@ export interface Config {
   schedule: ScheduleConfig;
   devices: DevicesConfig;
   log: { every: number }; // metrics line every k steps; default 10
-  eval: { every: number; batchSize: number | null; topK: number; useEma: boolean }; // every 0 = only at the end; batchSize null = training.batchSize; topK default 5; useEma default false
+  // every: steps (0 = only at the end) or { epochs: k }; default { epochs: 1 } with an eval set, else 0.
+  // batchSize null = training.batchSize; topK default 5; useEma default false
+  eval: { every: Every; batchSize: number | null; topK: number; useEma: boolean };
   // Eval metrics, in the order given; null (the default): the shipped eval figures (loss,
   // accuracy, top-k, mae) and nothing more.
   metrics: MetricSpec[] | null;

@@ -6,11 +6,14 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import { bool, closest, fail, fraction, int, isMapping, nonNegative, oneOf, orNull, positive, real, Section, show, text, type Check } from './checker.ts';
 import {
-  AVERAGED_METRICS, CHECKPOINT_DEFAULTS, CLASS_METRICS, DEFAULT_AVERAGE, DEFAULT_EPOCHS, METRIC_MODULE_NAME, DEFAULT_NAME, RELIABILITY_DEFAULTS, DEVICES_DEFAULTS, EVAL_DEFAULTS, LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE,
-  NAME_PATTERN, OPTIMIZER_PARAMS, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
+  AVERAGED_METRICS, CHECKPOINT_DEFAULTS, CLASS_METRICS, DEFAULT_AVERAGE, DEFAULT_EPOCHS, DEFAULT_NAME, EARLY_STOPPING_DEFAULTS, METRIC_MODULE_NAME, RELIABILITY_DEFAULTS, DEVICES_DEFAULTS, EVAL_DEFAULTS, EVAL_EVERY_WITH_EVAL_SET,
+  LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE, MONITORS, NAME_PATTERN, OPTIMIZER_PARAMS, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
-import { BACKEND_NAMES, FAILURE_POLICIES, LOSS_NAMES, NONFINITE_POLICIES, OPTIMIZER_NAMES, SCHEDULE_NAMES, type Config, DataSource, LossName, METRIC_NAMES, type MetricName, type MetricSpec, OptimizerConfig, ScheduleConfig } from './types.ts';
+import {
+  BACKEND_NAMES, type BestCheckpointConfig, type Config, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
+  type MonitorMode, NONFINITE_POLICIES, OPTIMIZER_NAMES, OptimizerConfig, SCHEDULE_NAMES, ScheduleConfig,
+} from './types.ts';
 
 const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir'];
 
@@ -45,6 +48,74 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   return { type, offset, count, labels: s.opt('labels', oneOf(['onehot', 'index'] as const), MNIST_DEFAULTS.labels) };
 }
 
+/**
+ * An interval: a step count (0: never in the middle of the run), `epoch`, or `{ epochs: k }`;
+ * `epoch` resolves to `{ epochs: 1 }`, so the resolved config always has one of two shapes.
+ */
+function interval(s: Section, key: string, fallback: Every): Every {
+  if (!s.has(key)) return fallback;
+  const v = s.obj[key];
+  const expected = "a step count (an integer >= 0), 'epoch', or { epochs: k }";
+  if (v === 'epoch') return { epochs: 1 };
+  if (isMapping(v)) {
+    const e = Section.open(v, s.at(key), ['epochs']);
+    return { epochs: e.req('epochs', int(1)) };
+  }
+  if (!int(0).test(v)) fail(s.at(key), expected, v, typeof v === 'string' && /^epochs?$/i.test(v.trim()) ? "write epoch (lower case, singular) or { epochs: k }" : undefined);
+  return v;
+}
+
+const MONITOR_NAMES = Object.keys(MONITORS);
+const DIRECTION: Record<MonitorMode, string> = { min: 'downward (mode: min)', max: 'upward (mode: max)' };
+
+/**
+ * monitor and mode of a section that watches an eval figure. mode defaults to the monitor's own
+ * direction; the other one (max with a loss, min with an accuracy) is refused as a mistake.
+ */
+function monitorAndMode(s: Section, fallback: string): { monitor: string; mode: MonitorMode } {
+  const monitor = s.opt('monitor', oneOf(MONITOR_NAMES), fallback);
+  const way = MONITORS[monitor]!;
+  const mode = s.opt('mode', oneOf(['min', 'max'] as const), way);
+  if (mode !== way) {
+    throw new ConfigError(s.at('mode'), `is '${mode}', but ${monitor} improves ${DIRECTION[way]}`, `set ${s.at('mode')}: ${way}, or leave it out (it defaults to the monitor's direction)`);
+  }
+  return { monitor, mode };
+}
+
+function bestCheckpoint(raw: unknown, path: string): BestCheckpointConfig | null {
+  if (raw === null || raw === undefined) return null;
+  const s = Section.open(raw, path, ['monitor', 'mode']);
+  return monitorAndMode(s, 'eval.loss');
+}
+
+function earlyStopping(raw: unknown, path: string): EarlyStoppingConfig | null {
+  if (raw === null || raw === undefined) return null;
+  const s = Section.open(raw, path, ['monitor', 'mode', 'patience', 'minDelta', 'restoreBest']);
+  const d = EARLY_STOPPING_DEFAULTS;
+  return {
+    ...monitorAndMode(s, d.monitor),
+    patience: s.opt('patience', int(0), d.patience),
+    minDelta: s.opt('minDelta', nonNegative, d.minDelta),
+    restoreBest: s.opt('restoreBest', bool, d.restoreBest),
+  };
+}
+
+/**
+ * A monitor needs evaluations, and an eval line that has its figure: accuracy and top-k are
+ * measured only with classes, top-k not with one sigmoid output (binaryCrossentropy).
+ */
+function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: LossName): void {
+  if (!hasEval) {
+    throw new ConfigError(`${keyPath}.monitor`, `watches ${monitor}, but there is no data.eval (or data.evalFraction) to evaluate on`, 'set data.eval, or data.evalFraction to hold out part of the training set');
+  }
+  if ((monitor === 'eval.accuracy' || monitor === 'eval.top_k') && loss === 'meanSquaredError') {
+    throw new ConfigError(`${keyPath}.monitor`, `${monitor} is not measured with loss meanSquaredError (its eval line has loss and mae)`, 'monitor eval.loss or eval.mae');
+  }
+  if (monitor === 'eval.top_k' && loss === 'binaryCrossentropy') {
+    throw new ConfigError(`${keyPath}.monitor`, 'eval.top_k is not measured with loss binaryCrossentropy (one sigmoid output)', 'monitor eval.accuracy or eval.loss');
+  }
+}
+
 function optimizer(raw: unknown): OptimizerConfig {
   const s = Section.open(raw, 'optimizer', Object.keys(optimizerDefaults('sgd')));
   const d = optimizerDefaults(s.req('name', oneOf(OPTIMIZER_NAMES)));
@@ -75,6 +146,12 @@ function schedule(raw: unknown): ScheduleConfig {
     staircase: s.opt('staircase', bool, d.staircase),
     alpha: s.opt('alpha', real('a number in [0, 1]', (x) => x >= 0 && x <= 1), d.alpha),
     warmupSteps: s.opt('warmupSteps', int(0), d.warmupSteps),
+    factor: s.opt('factor', real('a number in (0, 1)', (x) => x > 0 && x < 1), d.factor),
+    patience: s.opt('patience', int(0), d.patience),
+    minLr: s.opt('minLr', nonNegative, d.minLr),
+    cooldown: s.opt('cooldown', int(0), d.cooldown),
+    ...(d.name === 'plateau' ? monitorAndMode(s, d.monitor) : { monitor: d.monitor, mode: d.mode }),
+    minDelta: s.opt('minDelta', nonNegative, d.minDelta),
   };
 }
 
@@ -198,7 +275,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');
   }
 
-  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed', 'accumulateSteps', 'clipNorm', 'ema']);
+  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed', 'accumulateSteps', 'clipNorm', 'ema', 'earlyStopping']);
   const batchSize = t.req('batchSize', int(1));
   const epochs = t.opt('epochs', orNull(int(1)), null);
   const steps = t.opt('steps', orNull(int(1)), null);
@@ -214,6 +291,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     accumulateSteps: t.opt('accumulateSteps', int(1), TRAINING_DEFAULTS.accumulateSteps),
     clipNorm: t.opt('clipNorm', orNull(positive), TRAINING_DEFAULTS.clipNorm),
     ema: t.opt('ema', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), TRAINING_DEFAULTS.ema),
+    earlyStopping: earlyStopping(t.obj.earlyStopping, t.at('earlyStopping')),
   };
   const opt = optimizer(top.obj.optimizer);
   const sched = schedule(top.obj.schedule);
@@ -248,15 +326,17 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   const log = { every: Section.open(top.obj.log, 'log', ['every']).opt('every', int(1), LOG_DEFAULTS.every) };
 
   const e = Section.open(top.obj.eval, 'eval', ['every', 'batchSize', 'topK', 'useEma']);
+  const hasEval = data.eval !== null || data.evalFraction !== null;
   const evaluation = {
-    every: e.opt('every', int(0), EVAL_DEFAULTS.every),
+    // With an eval set, the default is an evaluation at the end of each epoch (Keras's validation_data).
+    every: interval(e, 'every', hasEval ? EVAL_EVERY_WITH_EVAL_SET : EVAL_DEFAULTS.every),
     batchSize: e.opt('batchSize', orNull(int(1)), EVAL_DEFAULTS.batchSize),
     topK: e.opt('topK', int(1), EVAL_DEFAULTS.topK),
     useEma: e.opt('useEma', bool, EVAL_DEFAULTS.useEma),
   };
   // every: 0 (evaluate at the end) is the default and a no-op without eval data; a resolved
   // config written back out carries it.
-  if (data.eval === null && data.evalFraction === null && evaluation.every !== 0) {
+  if (!hasEval && evaluation.every !== 0) {
     throw new ConfigError(e.at('every'), 'is set, but there is no data.eval (or data.evalFraction) to evaluate on', 'set data.eval, or remove eval.every');
   }
   if (evaluation.useEma && training.ema === null) {
@@ -265,8 +345,26 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
 
   const metricList = metrics(top.obj.metrics, loss, baseDir, data.eval !== null || data.evalFraction !== null);
 
-  const c = Section.open(top.obj.checkpoint, 'checkpoint', ['every', 'keep']);
-  const checkpoint = { every: c.opt('every', int(0), CHECKPOINT_DEFAULTS.every), keep: c.opt('keep', int(1), CHECKPOINT_DEFAULTS.keep) };
+  const c = Section.open(top.obj.checkpoint, 'checkpoint', ['every', 'keep', 'best']);
+  const checkpoint = {
+    every: interval(c, 'every', CHECKPOINT_DEFAULTS.every),
+    keep: c.opt('keep', int(1), CHECKPOINT_DEFAULTS.keep),
+    best: bestCheckpoint(c.obj.best, c.at('best')),
+  };
+
+  // What watches an eval figure needs evaluations that have it; early stopping and the plateau
+  // schedule need them during the run, not only at its end.
+  const watchers: Array<[string, string, boolean]> = [];
+  if (checkpoint.best) watchers.push(['checkpoint.best', checkpoint.best.monitor, false]);
+  if (training.earlyStopping) watchers.push(['training.earlyStopping', training.earlyStopping.monitor, true]);
+  if (sched.name === 'plateau') watchers.push(['schedule', sched.monitor, true]);
+  for (const [keyPath, monitor, during] of watchers) {
+    checkMonitor(keyPath, monitor, hasEval, loss);
+    if (during && evaluation.every === 0) {
+      throw new ConfigError(keyPath, `${keyPath === 'schedule' ? "schedule 'plateau'" : 'early stopping'} acts on evaluations during the run, but eval.every is 0 (evaluate at the end only)`,
+        "set eval.every to epoch (the default with an eval set), { epochs: k } or a step count");
+    }
+  }
 
   const r = Section.open(top.obj.reliability, 'reliability', Object.keys(RELIABILITY_DEFAULTS));
   const RD = RELIABILITY_DEFAULTS;
