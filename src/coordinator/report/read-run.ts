@@ -76,7 +76,7 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
     if (!raw.trim()) return;
     const obj = parseLine(raw);
     const type = obj?.type;
-    if (!obj || (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure') || !Number.isFinite(num(obj.step))) {
+    if (!obj || (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure' && type !== 'stop') || !Number.isFinite(num(obj.step))) {
       unreadable.push({ line: i + 1, torn: i === lastNonEmpty && !text.endsWith('\n'), text: raw.length > 80 ? raw.slice(0, 77) + '...' : raw });
       return;
     }
