@@ -16,10 +16,10 @@ const model = writeModelModule(dir, 'mlp');
 const trainSet = writeDataset(dir, 'train', 24, 'onehot', 3);
 const evalSet = writeDataset(dir, 'eval', 10, 'onehot', 4);
 // 3 steps an epoch, 3 epochs: an eval every 3 steps, a checkpoint every 4, and at the end.
-const config = (name: string) => buildConfig(dir, {
+const config = (name: string, logEvery = 1) => buildConfig(dir, {
   name, model: { module: model }, loss: 'categoricalCrossentropy', data: { train: trainSet, eval: evalSet },
   training: { batchSize: 8, epochs: 3, seed: 5 }, optimizer: { name: 'adam', learningRate: 0.01 },
-  log: { every: 1 }, eval: { every: 3 }, checkpoint: { every: 4, keep: 10 },
+  log: { every: logEvery }, eval: { every: 3 }, checkpoint: { every: 4, keep: 10 },
 }, 2);
 
 interface Recorded {
@@ -54,13 +54,14 @@ function recording(extra: Partial<TrainOptions> = {}): { rec: Recorded; opts: Tr
 }
 
 const bytes = (w: Float32Array) => Buffer.from(w.buffer, w.byteOffset, w.byteLength);
-let uninterrupted: TrainResult | null = null;
+let full: Promise<TrainResult> | null = null;
+/** The final weights of the run never stopped (the first test's run; trained here when it was not run). */
+const uninterrupted = async () => (await (full ??= train(config('full'), { print: false }))).weights;
 
 test('each callback is called in order with the figures metrics.jsonl gets', async () => {
   const cfg = config('full');
   const { rec, opts } = recording();
-  const r = await train(cfg, opts);
-  uninterrupted = r;
+  const r = await (full = train(cfg, opts));
   assert.equal(r.stopped, null);
   assert.ok(r.modelPath && fs.existsSync(r.modelPath));
   assert.deepEqual(rec.calls, [
@@ -84,6 +85,26 @@ test('each callback is called in order with the figures metrics.jsonl gets', asy
     assert.ok(e.samples_per_sec > 0 && e.step_ms > 0);
   });
   assert.ok(rec.printed.some((l) => l.startsWith('model saved to ')), rec.printed.join('\n'));
+});
+
+test('with log.every 2, onStepEnd still gets each step alone: a metrics line is the mean of its window', async () => {
+  const cfg = config('every2', 2);
+  const { rec, opts } = recording();
+  await train(cfg, opts);
+  const lines = readMetrics(path.join(cfg.runDir, 'metrics.jsonl')).filter((l) => l.type === 'train') as unknown as StepFigures[];
+  assert.deepEqual(lines.map((l) => l.step), [2, 4, 6, 8, 9]);
+  assert.deepEqual(rec.steps.map((f) => f.step), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  let from = 0;
+  for (const line of lines) {
+    const window = rec.steps.slice(from, line.step);
+    from = line.step;
+    const mean = (get: (f: StepFigures) => number) => window.reduce((a, f) => a + get(f), 0) / window.length;
+    const at = window.at(-1)!;
+    assert.ok(Math.abs(line.loss - mean((f) => f.loss)) < 1e-12, `step ${line.step}: loss ${line.loss}, the mean of its steps ${mean((f) => f.loss)}`);
+    assert.ok(Math.abs(line.step_ms - mean((f) => f.step_ms)) <= 1.5e-3, `step ${line.step}: step_ms ${line.step_ms}, the mean of its steps ${mean((f) => f.step_ms)}`);
+    assert.deepEqual([line.epoch, line.lr, line.grad_norm], [at.epoch, at.lr, at.grad_norm]);
+  }
+  assert.notEqual(rec.steps[0]!.loss, rec.steps[1]!.loss, 'the steps got the same loss');
 });
 
 // Each callback can stop the run, by returning 'stop' or calling run.stop(reason).
@@ -114,10 +135,19 @@ for (const s of stops) {
     if (s.name === 'onStepEnd') {
       const resumed = await train(cfg, { resume: true, print: false });
       assert.equal(resumed.steps, 9);
-      assert.ok(bytes(resumed.weights).equals(bytes(uninterrupted!.weights)), 'the resumed run is not bit-identical to the run never stopped');
+      assert.ok(bytes(resumed.weights).equals(bytes(await uninterrupted())), 'the resumed run is not bit-identical to the run never stopped');
     }
   });
 }
+
+test('a stop asked for after the last step changes nothing: the run ends as planned, with its model', async () => {
+  const cfg = config('stop-last');
+  const r = await train(cfg, { print: false, onEpochEnd: (f) => (f.epoch === 2 ? 'stop' : undefined) });
+  assert.equal(r.stopped, null);
+  assert.equal(r.steps, 9);
+  assert.ok(r.modelPath && fs.existsSync(r.modelPath));
+  assert.ok(r.eval, 'no final evaluation');
+});
 
 test('the AbortSignal stops the run after the step in progress, like Ctrl-C; the resume is bit-identical', async () => {
   const cfg = config('abort');
@@ -133,7 +163,7 @@ test('the AbortSignal stops the run after the step in progress, like Ctrl-C; the
   assert.deepEqual(workerPids(process.pid), new Map(), 'workers are left');
   const resumed = await train(cfg, { resume: true, print: false });
   assert.equal(resumed.steps, 9);
-  assert.ok(bytes(resumed.weights).equals(bytes(uninterrupted!.weights)), 'the resumed run is not bit-identical to the run never stopped');
+  assert.ok(bytes(resumed.weights).equals(bytes(await uninterrupted())), 'the resumed run is not bit-identical to the run never stopped');
 });
 
 test('an AbortSignal aborted before or during the start-up stops it at once: no step, no worker left', async () => {
@@ -173,7 +203,7 @@ test('a callback that throws fails the run with E_CALLBACK naming it; the last c
   assert.ok(!fs.existsSync(path.join(cfg.runDir, 'final')));
   assert.deepEqual(workerPids(process.pid), new Map(), 'workers are left');
   const resumed = await train(cfg, { resume: true, print: false });
-  assert.ok(bytes(resumed.weights).equals(bytes(uninterrupted!.weights)), 'the resumed run is not bit-identical to the run never stopped');
+  assert.ok(bytes(resumed.weights).equals(bytes(await uninterrupted())), 'the resumed run is not bit-identical to the run never stopped');
 });
 
 test('an async callback that rejects at the final checkpoint fails the run naming it; the checkpoint is there', async () => {
