@@ -17,6 +17,7 @@ export class RunHooks {
   private stopRequest: StopRequest | null = null;
   private readonly queue: Pending[] = [];
   private muted = false;
+  private starting = false;
   private readonly onAbort: () => void;
 
   constructor(
@@ -36,7 +37,9 @@ export class RunHooks {
     }
     this.onAbort = () => {
       if (this.stopRequest) return;
-      this.say(`the AbortSignal was aborted (${abortReason(signal!)}): finishing this step, then writing a checkpoint`);
+      this.say(`the AbortSignal was aborted (${abortReason(signal!)}): ${this.starting
+        ? 'stopping the start-up; the workers that started are killed'
+        : 'finishing this step, then writing a checkpoint'}`);
     };
     signal?.addEventListener('abort', this.onAbort);
   }
@@ -48,28 +51,30 @@ export class RunHooks {
   }
 
   /**
-   * `startup` (Ctrl-C's AbortSignal during start-up) combined with the API's: either stops the
-   * start-up at once. `stoppedBy` then says whether it was the API's.
+   * Runs the start-up with `startup` (Ctrl-C's AbortSignal) combined with the API's: either
+   * stops it at once. `stoppedBy` then says whether it was the API's.
    */
-  startupAbort(startup: AbortSignal): AbortSignal {
-    if (!this.signal) return startup;
+  async duringStartup<T>(startup: AbortSignal, fn: (abort: AbortSignal) => Promise<T>): Promise<T> {
+    if (!this.signal) return fn(startup);
+    const signal = this.signal;
     const both = new AbortController();
     const fromSignals = () => both.abort(startup.reason);
     const fromApi = () => both.abort(new StartupStopped(this.requested()!));
     if (startup.aborted) fromSignals();
-    else if (this.signal.aborted) fromApi();
-    else {
-      startup.addEventListener('abort', fromSignals, { once: true });
-      this.signal.addEventListener('abort', fromApi);
-      both.signal.addEventListener('abort', () => {
-        startup.removeEventListener('abort', fromSignals);
-        this.signal!.removeEventListener('abort', fromApi);
-      }, { once: true });
+    else if (signal.aborted) fromApi();
+    startup.addEventListener('abort', fromSignals, { once: true });
+    signal.addEventListener('abort', fromApi);
+    this.starting = true;
+    try {
+      return await fn(both.signal);
+    } finally {
+      this.starting = false;
+      startup.removeEventListener('abort', fromSignals);
+      signal.removeEventListener('abort', fromApi);
     }
-    return both.signal;
   }
 
-  /** The stop request that ended the start-up, when `err` is the abort reason startupAbort gave. */
+  /** The stop request that ended the start-up, when `err` is the abort reason duringStartup gave. */
   stoppedBy(err: unknown): StopRequest | null {
     return err instanceof StartupStopped ? err.request : null;
   }

@@ -121,7 +121,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   let s: Session;
   try {
     // A Ctrl-C while the workers spawn and load stops the start-up at once.
-    s = await signals.duringStartup((ctrlC) => openSession(cfg, devicePlan, {
+    s = await signals.duringStartup((ctrlC) => hooks.duringStartup(ctrlC, (abort) => openSession(cfg, devicePlan, {
       data: evalSet ? [trainSet, evalSet] : [trainSet],
       dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
       maxBatch: Math.max(B, evalBatch),
@@ -129,10 +129,10 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         ckpt = readCheckpoint(resumeDir, layout);
         return ckpt.weights;
       } : null,
-      abort: hooks.startupAbort(ctrlC),
+      abort,
       onStartFailure: startup.decide,
       cluster,
-    }));
+    })));
   } catch (err) {
     hooks.dispose();
     const stopped = hooks.stoppedBy(err);

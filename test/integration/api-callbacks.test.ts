@@ -175,7 +175,10 @@ test('an AbortSignal aborted before or during the start-up stops it at once: no 
     const watch = when === 'during' ? setInterval(() => void (workerPids(process.pid).size > 0 && controller.abort('go away')), 5) : null;
     const { rec, opts } = recording({ signal: controller.signal });
     const r = await train(cfg, opts).finally(() => clearInterval(watch ?? undefined));
-    if (when === 'during') assert.ok(controller.signal.aborted, 'the start-up ended before a worker was seen');
+    if (when === 'during') {
+      assert.ok(controller.signal.aborted, 'the start-up ended before a worker was seen');
+      assert.ok(rec.printed.includes('the AbortSignal was aborted (go away): stopping the start-up; the workers that started are killed'), rec.printed.join('\n'));
+    }
     assert.deepEqual(r.stopped, { by: 'abort', reason: when === 'before' ? 'This operation was aborted' : 'go away' }, when);
     assert.equal(r.steps, 0);
     assert.deepEqual(rec.calls, []);
