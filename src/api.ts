@@ -93,13 +93,13 @@ export function validateConfig(raw: ConfigInput, opts: ConfigOptions = {}): Conf
   return resolveConfig(raw, opts);
 }
 
-/** A Config (from loadConfig or validateConfig, perhaps changed since) or a raw object, validated. */
 /** The `set` overrides, and `runDir` as one (as --run-dir is). */
 function setsOf(opts: ConfigOptions & { runDir?: string }): string[] {
   const runDir = opts.runDir === undefined ? [] : [`runDir=${JSON.stringify(path.resolve(opts.cwd ?? process.cwd(), opts.runDir))}`];
   return [...(opts.set ?? []), ...runDir];
 }
 
+/** A Config (from loadConfig or validateConfig, perhaps changed since) or a raw object, validated. */
 function resolveConfig(input: ConfigInput | Config, opts: ConfigOptions & { runDir?: string }): Config {
   const cwd = opts.cwd ?? process.cwd();
   const sets = setsOf(opts);
