@@ -1,6 +1,6 @@
 // mgpu-train as another project's dependency: `npm pack`, the tarball installed into a fresh
 // project, and there a plain Node ESM script (no loader configured) trains with the API, on a
-// model module and a data module written in TypeScript, then predicts; and a TypeScript
+// model module and a data module written in TypeScript, then evaluates and predicts; and a TypeScript
 // consumer type-checks against the shipped declarations (with the repo's typescript).
 //
 // The install is a real `npm ci` of the tarball, offline: the project's package-lock.json gives
@@ -77,7 +77,7 @@ const CONFIG = `{
   devices: { simulate: 2, backend: 'cpu' }, checkpoint: { every: 2 },
 }`;
 
-const SCRIPT_MJS = `import { train, predict, MgpuError } from 'mgpu-train';
+const SCRIPT_MJS = `import { train, evaluate, predict, MgpuError } from 'mgpu-train';
 
 const config = ${CONFIG};
 const calls = { steps: 0, epochs: [], evals: [], checkpoints: [] };
@@ -88,6 +88,7 @@ const r = await train(config, {
   onEvalEnd: (f) => void calls.evals.push(f.step),
   onCheckpoint: (c) => void calls.checkpoints.push(c.step),
 });
+const e = await evaluate(config, { checkpoint: r.runDir, print: false });
 const p = await predict(config, { checkpoint: r.modelPath.replace(/model\\.json$/, ''), input: { data: new Float32Array(12).fill(0.5), shape: [2, 6] }, print: false });
 let configError = null;
 try {
@@ -96,7 +97,7 @@ try {
   configError = { isMgpuError: err instanceof MgpuError, code: err.code, keyPath: err.keyPath, message: err.message };
 }
 console.log('RESULT ' + JSON.stringify({
-  runDir: r.runDir, modelPath: r.modelPath, steps: r.steps, weights: r.weights.length, eval: r.eval, stopped: r.stopped, calls,
+  runDir: r.runDir, modelPath: r.modelPath, steps: r.steps, weights: r.weights.length, eval: r.eval, evaluated: e, stopped: r.stopped, calls,
   predicted: { shape: p.shape, rowSums: [0, 1].map((i) => p.values[3 * i] + p.values[3 * i + 1] + p.values[3 * i + 2]) },
   configError,
 }));
@@ -149,7 +150,7 @@ function install(project: string, tarball: string, diagnostic: (s: string) => vo
   return 'linked';
 }
 
-test('npm pack, installed into another project: a plain .mjs script trains and predicts with .ts modules, and a .ts consumer type-checks', async (t) => {
+test('npm pack, installed into another project: a plain .mjs script trains, evaluates and predicts with .ts modules, and a .ts consumer type-checks', async (t) => {
   const dir = tempDir('api-package');
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = packed[0]!.files.map((f) => f.path);
@@ -182,8 +183,12 @@ test('npm pack, installed into another project: a plain .mjs script trains and p
   assert.equal(got.stopped, null);
   assert.equal(got.eval.samples, 12);
   assert.deepEqual(got.calls, { steps: 6, epochs: [0, 1], evals: [6], checkpoints: [2, 4, 6] });
-  assert.deepEqual(fs.readFileSync(path.join(project, 'builds.log'), 'utf8').split('\n').filter(Boolean).sort(), ['rank 0', 'rank 0', 'rank 1', 'rank 1'],
-    'each of the 2 workers of train and of predict built the .ts model');
+  // evaluate() of the run's newest checkpoint: the final weights, so the final evaluation's figures.
+  assert.equal(got.evaluated.samples, 12);
+  assert.ok(Math.abs(got.evaluated.loss - got.eval.loss) < 1e-6, `evaluate() loss ${got.evaluated.loss}, the run's final eval ${got.eval.loss}`);
+  assert.equal(got.evaluated.accuracy, got.eval.accuracy);
+  assert.deepEqual(fs.readFileSync(path.join(project, 'builds.log'), 'utf8').split('\n').filter(Boolean).sort(), ['rank 0', 'rank 0', 'rank 0', 'rank 1', 'rank 1', 'rank 1'],
+    'each of the 2 workers of train, evaluate and predict built the .ts model');
   assert.deepEqual(got.predicted.shape, [2, 3]);
   for (const s of got.predicted.rowSums) assert.ok(Math.abs(s - 1) < 1e-5, `a softmax row sums to ${s}`);
   assert.deepEqual(got.configError, {
