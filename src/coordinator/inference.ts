@@ -7,7 +7,7 @@ import type { Config } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import type { ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
-import { readNpy, writeNpy } from '../shared/npy.ts';
+import { readNpy, writeNpy, type NdArray } from '../shared/npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
 import type { Dataset } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
@@ -40,10 +40,10 @@ function weightsFrom(src: ModelSource): (layout: ModelLayout) => Float32Array {
 }
 
 /** --output is checked before any worker starts: the predictions come after all the work. */
-function checkOutput(output: string): void {
+export function checkOutput(output: string, what = '--output'): void {
   const dir = path.dirname(output);
-  const fail = (what: string, hint: string) => {
-    throw new MgpuError('E_USAGE', `--output ${output}: ${what}`, { hint });
+  const fail = (why: string, hint: string) => {
+    throw new MgpuError('E_USAGE', `${what} ${output}: ${why}`, { hint });
   };
   if (fs.existsSync(output) && fs.statSync(output).isDirectory()) fail('is a directory', 'name the .npy file to write, e.g. --output y.npy');
   if (!fs.existsSync(dir)) fail(`the directory ${dir} does not exist`, 'create it first, or write the predictions elsewhere');
@@ -85,20 +85,27 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
 export async function runPredict(cfg: Config, out: Progress, src: ModelSource, input: string, output: string): Promise<{ shape: number[] }> {
   checkOutput(output);
   const features = readNpy(input);
+  const { values, shape, workers } = await predictRows(cfg, out, src, features, '--input', input);
+  writeNpy(output, { dtype: 'float32', shape, data: values });
+  out.line(`predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (float32 [${shape.join(', ')}])`);
+  return { shape };
+}
+
+/** The model's outputs for the rows of `features` (first dimension: rows), in input order, and how many workers computed them. */
+export async function predictRows(
+  cfg: Config, out: Progress, src: ModelSource, features: NdArray, what: string, source: string,
+): Promise<{ values: Float32Array; shape: number[]; workers: number }> {
   const count = features.shape[0];
-  if (count === undefined || count === 0) throw new MgpuError('E_DATA', `--input ${input} holds no rows (shape [${features.shape}])`);
+  if (count === undefined || count === 0) throw new MgpuError('E_DATA', `${what} ${source} holds no rows (shape [${features.shape}])`);
   // Unlabeled rows: labels with zero values per row.
-  const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source: input };
+  const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source };
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
   // Prediction computes no metric: its workers neither load metric modules nor score rows.
   const s = await openSession({ ...cfg, metrics: null }, await runDevices(cfg, out, 'predicting'), {
-    data: [ds], dataKeys: ['--input'], maxBatch: batch, initialWeights: weightsFrom(src), onStartFailure: new StartupRecovery(cfg, out, 0).decide,
+    data: [ds], dataKeys: [what], maxBatch: batch, initialWeights: weightsFrom(src), onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
-    const { values, shape } = await predict(s, ds, batch, cfg.reliability.stepTimeout * 1000);
-    writeNpy(output, { dtype: 'float32', shape, data: values });
-    out.line(`predicted ${count} rows with ${plural(s.group.active.length, 'worker')} → ${output} (float32 [${shape.join(', ')}])`);
-    return { shape };
+    return { ...(await predict(s, ds, batch, cfg.reliability.stepTimeout * 1000)), workers: s.group.active.length };
   } finally {
     await s.close();
   }

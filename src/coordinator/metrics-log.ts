@@ -21,9 +21,12 @@ export interface TrainLine {
   grad_norm: number; // global L2 norm of the summed gradient (before clipping), last step
 }
 
-/** A step that was not applied, or a worker that failed, and what the run did about it. */
+/**
+ * A step that was not applied, a worker that failed, or a stop the library API asked for (its
+ * AbortSignal or a callback), and what the run did about it.
+ */
 export interface EventLine {
-  type: 'skip' | 'failure';
+  type: 'skip' | 'failure' | 'stop';
   step: number;
   ranks: number[];
   message: string;

@@ -9,8 +9,9 @@
 //   f) publish   weightsVersion++ (stateVersion++ if non-trainables changed): each worker
 //                reloads what changed before its next step
 //   g) log / eval / checkpoint at their intervals (steps or epochs); after an evaluation, the best
-//      checkpoint, early stopping and the plateau schedule (eval-watch.ts); stop here after
-//      Ctrl-C, or when early stopping says so
+//      checkpoint, early stopping and the plateau schedule (eval-watch.ts); the library API's
+//      callbacks; stop here after Ctrl-C, the API's AbortSignal or a callback's request, or when
+//      early stopping says so
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,7 +30,7 @@ import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTr
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
-import { MetricsLog, type TrainLine } from './metrics-log.ts';
+import { MetricsLog, type EvalLine, type TrainLine } from './metrics-log.ts';
 import { metricsInline } from './metrics/format.ts';
 import { loadEvalMetrics } from './metrics/index.ts';
 import { plural, type Progress } from './progress.ts';
@@ -38,6 +39,8 @@ import type { ReduceResult } from './reduce/reduce-pool.ts';
 import { averageState } from './reduce/average-state.ts';
 import { Recovery, StartupRecovery } from './recovery.ts';
 import { checkConfigChanges, checkSameRun } from './resume.ts';
+import { describeStop, type AbortSignalLike, type StopRequest, type TrainCallbacks } from './callbacks.ts';
+import { RunHooks } from './run-hooks.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
@@ -59,6 +62,12 @@ export interface TrainOptions {
   allowChanged?: readonly string[];
   /** Ctrl-C / SIGTERM, watched by the CLI: the loop stops after the step in progress. */
   signals?: SignalWatch;
+  /** The library API's: aborting it stops the run as Ctrl-C does (after the step, with a checkpoint). */
+  signal?: AbortSignalLike | null;
+  /** The library API's callbacks (callbacks.ts), called on rank 0. */
+  callbacks?: TrainCallbacks;
+  /** How the messages say to continue a stopped or failed run; default `--resume` (with the run directory after a failure). */
+  resumeHint?: string;
 }
 
 export interface TrainResult {
@@ -70,6 +79,8 @@ export interface TrainResult {
   weights: Float32Array; // the final master weights, flat (trainable first)
   ema: Float32Array | null;
   interrupted: NodeJS.Signals | null;
+  /** Stopped by the library API on this machine: its AbortSignal, or a callback that asked. */
+  stopRequest: StopRequest | null;
   skippedSteps: number[];
   restarts: number;
   /** A resume of a run that had already run all its steps: nothing was started or written. */
@@ -103,6 +114,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   }
   // Several machines: rank 0 alone writes the run directory (config, metrics, checkpoints, model).
   const lead = cluster.rank === 0;
+  const resumeHint = opts.resumeHint;
   if (resumeDir) {
     const state = readTrainerState(resumeDir);
     checkSameRun(resumeDir, state, cfg);
@@ -116,11 +128,13 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   }
   // A worker that fails to start is restarted (within the maxRestarts the run has left) or retired.
   const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts ?? 0 : 0);
+  // The library API's callbacks and AbortSignal; released on every way out from here.
+  const hooks = new RunHooks(opts.callbacks ?? {}, opts.signal ?? null, lead, (text) => out.line(text), { runDir: cfg.runDir, totalSteps: plan.totalSteps });
   let ckpt: Checkpoint | null = null;
   let s: Session;
   try {
     // A Ctrl-C while the workers spawn and load stops the start-up at once.
-    s = await signals.duringStartup((abort) => openSession(cfg, devicePlan, {
+    s = await signals.duringStartup((ctrlC) => hooks.duringStartup(ctrlC, (abort) => openSession(cfg, devicePlan, {
       data: evalSet ? [trainSet, evalSet] : [trainSet],
       dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
       maxBatch: Math.max(B, evalBatch),
@@ -131,13 +145,15 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       abort,
       onStartFailure: startup.decide,
       cluster,
-    }));
+    })));
   } catch (err) {
-    if (!(err instanceof Interrupted)) throw err;
-    out.line(`stopped by ${err.signal} during start-up, before any step; no worker is left`);
+    hooks.dispose();
+    const stopped = hooks.stoppedBy(err);
+    if (!(err instanceof Interrupted) && !stopped) throw err;
+    out.line(`stopped by ${stopped ? describeStop(stopped) : (err as Interrupted).signal} during start-up, before any step; no worker is left`);
     return {
       runDir: cfg.runDir, modelPath: null, steps: 0, finalLoss: NaN, eval: null, weights: new Float32Array(0), ema: null,
-      interrupted: err.signal, skippedSteps: [], restarts: startup.restarts, alreadyFinished: false, stopped: null, best: null, restoredFrom: null,
+      interrupted: stopped ? null : (err as Interrupted).signal, stopRequest: stopped, skippedSteps: [], restarts: startup.restarts, alreadyFinished: false, stopped: null, best: null, restoredFrom: null,
     };
   }
   const resumed = ckpt as Checkpoint | null;
@@ -168,14 +184,17 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     // The best checkpoint, early stopping, the plateau schedule: their state goes on from the checkpoint's.
     watch = new EvalWatch({ cfg, lead, out, metrics, layout: s.group.layout, master: s.master, ema: s.ema }, resumed);
   } catch (err) {
+    hooks.dispose();
     await s.close();
     throw err;
   }
   const recover = (err: unknown, step: number) => recovery.recover(err, step);
 
+  let lastSaved = -1; // the step of the newest checkpoint written
   const saveCheckpoint = (completed: number, stopped: StopRecord | null = null): string => {
     const dir = checkpointDir(cfg.runDir, completed);
     if (!lead) return dir;
+    lastSaved = completed;
     writeCheckpoint(dir, s.group.layout, {
       format: 'mgpu-train-checkpoint', version: 1, step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch),
       seed: cfg.training.seed, batchSize: B, workers: cluster.workers.reduce((a, b) => a + b, 0), backend: s.group.backend, optimizer: cfg.optimizer, ema: cfg.training.ema,
@@ -183,6 +202,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       monitors: watch.states(), stopped,
     }, s.master, s.slots, s.ema, watch.snapshots());
     pruneCheckpoints(cfg.runDir, cfg.checkpoint.keep);
+    hooks.checkpointed({ step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch), path: dir });
     return dir;
   };
   const runEval = async (step: number, epoch: number): Promise<EvalResult> => {
@@ -197,9 +217,11 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         await recover(err, step);
       }
     }
-    metrics.write({
+    const line: EvalLine = {
       type: 'eval', step, epoch, samples: r.samples, loss: r.loss, accuracy: r.accuracy, top_k: r.topK, k: r.k, mae: r.mae, ...(r.metrics ? { metrics: r.metrics } : {}),
-    });
+    };
+    metrics.write(line);
+    hooks.evaluated(line);
     // With config metrics, those are what is printed; without, the shipped figures.
     const acc = r.metrics ? metricsInline(r.metrics, r.k)
       : r.accuracy === null ? `mae ${r.mae.toFixed(4)}` : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
@@ -220,9 +242,13 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   let epoch = Math.floor(startStep / plan.stepsPerEpoch);
   let stopped: StopRecord | null = null; // by early stopping
   try {
-    // Several machines stop after the same step: a stop request is summed with each step's loss.
-    let stopAgreed = false;
-    const stopping = () => (cluster.size > 1 ? stopAgreed : signals.requested() !== null);
+    // Several machines stop after the same step: a stop request is summed with each step's loss
+    // (a signal's and the library API's apart: the API's is void once the last step is done).
+    let signalAgreed = false;
+    let apiStopAgreed = false;
+    const bySignal = () => (cluster.size > 1 ? signalAgreed : signals.requested() !== null);
+    const byApi = () => (cluster.size > 1 ? apiStopAgreed : hooks.requested() !== null);
+    const stopping = () => bySignal() || byApi();
     for (let step = startStep; step < plan.totalSteps && !stopping() && !stopped; step++) {
       const t0 = performance.now();
       // ---- a) plan ---------------------------------------------------------------------------
@@ -269,14 +295,15 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       const t2 = performance.now();
       deadline.record(t2 - t1);
       // What every machine must agree on: the loss, ranks with a non-finite result, the ranks
-      // that changed their BatchNorm statistics, a stop request (a no-op on one machine).
+      // that changed their BatchNorm statistics, stop requests (a no-op on one machine).
       const agreed = new Float64Array([
         replies.reduce((a, m) => a + m.lossSum, 0), replies.filter((m) => !m.finite).length,
-        replies.filter((m) => m.stateChanged).length, replies.length, signals.requested() ? 1 : 0,
+        replies.filter((m) => m.stateChanged).length, replies.length, signals.requested() ? 1 : 0, hooks.requested() ? 1 : 0,
       ]);
       await cluster.arrive(step); // rank 0 names a machine that does not get here in time
       await cluster.sum(agreed, `step ${step}: the agreement on the loss`);
-      stopAgreed = agreed[4]! > 0;
+      signalAgreed = agreed[4]! > 0;
+      apiStopAgreed = agreed[5]! > 0;
       lastLoss = agreed[0]! / n;
       // ---- e) reduce + apply (not when a rank's loss or gradient is NaN or infinite) ---------
       const done = await finishStep(s, step, n, shards, replies, early, next, { nonFinite: agreed[1]!, stateChanged: agreed[2]!, ranks: agreed[3]! }, (what, bad) => {
@@ -286,6 +313,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       }, watch.baseLr());
       if (done === null) {
         completed = step + 1;
+        await hooks.endOfStep(completed, null, completed % plan.stepsPerEpoch === 0 ? window.flushEpoch(completed, epoch, NaN, NaN) : null);
         continue;
       }
       const { reduced, lr, stateChanged } = done;
@@ -307,13 +335,25 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       if (evalSet && plan.due(cfg.eval.every, completed) && !last) stopped = watch.observe(completed, epoch, await runEval(completed, epoch), false);
       // A run stopped here gets its checkpoint at the end.
       if (plan.due(cfg.checkpoint.every, completed) && !last && !stopped) saveCheckpoint(completed);
+      // Keep this last in the step: the API's callbacks get the step's figures, its evaluations
+      // and checkpoints, then the epoch's figures when it ended one.
+      await hooks.endOfStep(completed, window.lastStep(completed, epoch, lr, reduced.gradNorm),
+        completed % plan.stepsPerEpoch === 0 ? window.flushEpoch(completed, epoch, lr, reduced.gradNorm) : null);
     }
     out.done();
-    const interrupted = !stopped && stopping() ? signals.requested() ?? 'SIGTERM' : null;
-    if (interrupted) {
-      const saved = completed > startStep ? `; checkpoint in ${saveCheckpoint(completed)} (continue with --resume)` : '';
-      out.line(`stopped by ${interrupted} after step ${completed}${saved}`);
-      return result(null, null, interrupted);
+    // Another machine's signal, here without one of its own, reads as SIGTERM. The API's stop
+    // after the last step changes nothing: the run ends as planned.
+    const interrupted = !stopped && bySignal() ? signals.requested() ?? 'SIGTERM' : null;
+    const requested = !stopped && !interrupted && byApi() && completed < plan.totalSteps ? hooks.requested() ?? OTHER_MACHINE_STOP : null;
+    if (interrupted || requested) {
+      // A stop right after an interval checkpoint has its checkpoint already.
+      const dir = lastSaved === completed ? checkpointDir(cfg.runDir, completed) : completed > startStep ? saveCheckpoint(completed) : null;
+      const saved = dir ? `; checkpoint in ${dir} (continue with ${resumeHint ?? '--resume'})` : '';
+      const by = interrupted ?? describeStop(requested!);
+      out.line(`stopped by ${by} after step ${completed}${saved}`);
+      if (requested) metrics.write({ type: 'stop', step: completed, ranks: [], message: `stopped by ${by}`, action: saved ? `checkpoint step-${completed}` : 'no step since the start: no checkpoint' });
+      await hooks.flush();
+      return result(null, null, interrupted, requested);
     }
     // ---- end: evaluate, save -----------------------------------------------------------------
     // A run stopped early was evaluated at this step already.
@@ -327,6 +367,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     await checkSameWeights(s);
     // The checkpoint keeps the last step's weights (a run to continue); final/ may get the best ones.
     saveCheckpoint(completed, stopped);
+    await hooks.flush(); // the API's callbacks get the final evaluation and checkpoint
     const restored = watch.restored(completed);
     const modelPath = path.join(cfg.runDir, 'final', 'model.json');
     const finalWeights = restored?.weights ?? s.master;
@@ -339,25 +380,27 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     return { ...result(modelPath, finalEval, null), weights: finalWeights.slice(), ema: finalEma?.slice() ?? null, stopped, restoredFrom: restored?.step ?? null };
   } catch (err) {
     // Nothing trained is lost: the last completed step goes into a checkpoint before the error.
+    hooks.mute();
     // A custom metric that fails in an evaluation (E_METRIC) is the user's to fix, but the steps
-    // trained before it are kept all the same.
-    if ((err instanceof MgpuError && (err.code === 'E_WORKER' || err.code === 'E_NONFINITE' || err.code === 'E_METRIC')) || err instanceof WorkerError) {
+    // trained before it are kept all the same; so does a callback that throws (E_CALLBACK).
+    if ((err instanceof MgpuError && (err.code === 'E_WORKER' || err.code === 'E_NONFINITE' || err.code === 'E_METRIC' || err.code === 'E_CALLBACK')) || err instanceof WorkerError) {
       out.done();
       const dir = saveCheckpoint(completed);
       const e = err as MgpuError;
-      throw new MgpuError(e.code, e.message, { hint: [e.hint, `the last completed step (${completed}) is in ${dir}; continue with --resume ${cfg.runDir}`].filter(Boolean).join('\n  hint: '), exitCode: e.exitCode });
+      throw new MgpuError(e.code, e.message, { hint: [e.hint, `the last completed step (${completed}) is in ${dir}; continue with ${resumeHint ?? `--resume ${cfg.runDir}`}`].filter(Boolean).join('\n  hint: '), exitCode: e.exitCode, cause: e.cause });
     }
     throw err;
   } finally {
+    hooks.dispose();
     metrics.close();
     await s.close();
   }
 
-  function result(modelPath: string | null, ev: EvalResult | null, interrupted: NodeJS.Signals | null): TrainResult {
+  function result(modelPath: string | null, ev: EvalResult | null, interrupted: NodeJS.Signals | null, requested: StopRequest | null = null): TrainResult {
     const b = watch.best;
     return {
       runDir: cfg.runDir, modelPath, steps: completed, finalLoss: lastLoss, eval: ev, weights: s.master.slice(),
-      ema: s.ema?.slice() ?? null, interrupted, skippedSteps, restarts: recovery.restarts, alreadyFinished: false,
+      ema: s.ema?.slice() ?? null, interrupted, stopRequest: requested, skippedSteps, restarts: recovery.restarts, alreadyFinished: false,
       stopped: null, best: b && b.step !== null ? { step: b.step, value: b.best, monitor: b.monitor } : null, restoredFrom: null,
     };
   }
@@ -374,7 +417,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     const b = ckpt.state.monitors?.best;
     return {
       runDir: cfg.runDir, modelPath, steps: step, finalLoss: NaN, eval: null, weights: ckpt.weights, ema: ckpt.ema,
-      interrupted: null, skippedSteps: ckpt.state.skippedSteps, restarts: ckpt.state.restarts, alreadyFinished: true,
+      interrupted: null, stopRequest: null, skippedSteps: ckpt.state.skippedSteps, restarts: ckpt.state.restarts, alreadyFinished: true,
       stopped: stop, best: b && b.step !== null ? { step: b.step, value: Number(b.best), monitor: b.monitor } : null, restoredFrom: null,
     };
   }
@@ -440,6 +483,9 @@ async function checkSameWeights(s: Session): Promise<void> {
   }
 }
 
+/** A stop the library API asked for on another machine (its callbacks run on rank 0 alone). */
+const OTHER_MACHINE_STOP: StopRequest = { by: 'cluster', reason: 'another machine of the run asked to stop' };
+
 /** A metrics log that writes nothing: machines other than rank 0. */
 function noMetrics(): MetricsLog {
   return { write() {}, close() {} } as unknown as MetricsLog;
@@ -460,22 +506,42 @@ function eta(ms: number): string {
   return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-/** Per-step figures accumulated between two metrics lines. */
+/**
+ * Per-step figures accumulated between two metrics lines (`flush`), and for the library API's
+ * callbacks, over the last step alone (`lastStep`) and over the epoch so far (`flushEpoch`).
+ */
 function newWindow() {
-  let steps = 0, loss = 0, samples = 0, cmax = 0, cmin = 0, refresh = 0, write = 0, sync = 0, data = 0, wall = 0;
+  const since = () => ({ steps: 0, loss: 0, samples: 0, cmax: 0, cmin: 0, refresh: 0, write: 0, sync: 0, data: 0, wall: 0 });
+  type Sums = ReturnType<typeof since>;
+  let log = since();
+  let epoch = since();
+  let last = since();
+  const lineOf = (a: Sums, step: number, ep: number, lr: number, gradNorm: number): TrainLine => {
+    const r = (x: number) => Math.round(x * 1000) / 1000;
+    const n = a.steps;
+    return {
+      type: 'train', step, epoch: ep, loss: a.loss / n, lr, samples_per_sec: r(a.samples / (a.wall / 1000)),
+      compute_max_ms: r(a.cmax / n), compute_min_ms: r(a.cmin / n), refresh_ms: r(a.refresh / n), write_ms: r(a.write / n), sync_ms: r(a.sync / n),
+      data_ms: r(a.data / n), step_ms: r(a.wall / n), grad_norm: gradNorm,
+    };
+  };
   return {
     add(l: number, n: number, max: number, min: number, refreshMs: number, writeMs: number, syncMs: number, dataMs: number, stepMs: number) {
-      steps++; loss += l; samples += n; cmax += max; cmin += min; refresh += refreshMs; write += writeMs; sync += syncMs; data += dataMs; wall += stepMs;
+      last = since();
+      for (const a of [log, epoch, last]) {
+        a.steps++; a.loss += l; a.samples += n; a.cmax += max; a.cmin += min; a.refresh += refreshMs; a.write += writeMs; a.sync += syncMs; a.data += dataMs; a.wall += stepMs;
+      }
     },
-    loss: () => ({ mean: loss / steps, steps }),
-    flush(step: number, epoch: number, lr: number, gradNorm: number): TrainLine {
-      const r = (x: number) => Math.round(x * 1000) / 1000;
-      const line: TrainLine = {
-        type: 'train', step, epoch, loss: loss / steps, lr, samples_per_sec: r(samples / (wall / 1000)),
-        compute_max_ms: r(cmax / steps), compute_min_ms: r(cmin / steps), refresh_ms: r(refresh / steps), write_ms: r(write / steps), sync_ms: r(sync / steps),
-        data_ms: r(data / steps), step_ms: r(wall / steps), grad_norm: gradNorm,
-      };
-      steps = loss = samples = cmax = cmin = refresh = write = sync = data = wall = 0;
+    loss: () => ({ mean: log.loss / log.steps, steps: log.steps }),
+    flush(step: number, ep: number, lr: number, gradNorm: number): TrainLine {
+      const line = lineOf(log, step, ep, lr, gradNorm);
+      log = since();
+      return line;
+    },
+    lastStep: (step: number, ep: number, lr: number, gradNorm: number): TrainLine => lineOf(last, step, ep, lr, gradNorm),
+    flushEpoch(step: number, ep: number, lr: number, gradNorm: number): TrainLine {
+      const line = lineOf(epoch, step, ep, lr, gradNorm);
+      epoch = since();
       return line;
     },
   };

@@ -21,6 +21,7 @@ export const COLORS = {
   other: '#a3a3a3',
   skip: '#d97706',
   failure: '#9333ea',
+  stop: '#64748b',
 };
 
 /** Colours of the config's metrics, in the order they are drawn on one chart. */
@@ -111,11 +112,12 @@ export function buildCharts(run: RunData): Chart[] {
   const noTrain = 'no training line in metrics.jsonl';
 
   // ---- loss ----------------------------------------------------------------------------------
+  const EVENT = { skip: ['skipped step', 'skipped'], failure: ['worker failure', 'failure'], stop: ['stop asked for', 'stopped'] } as const;
   const markers: Marker[] = run.events.map((e) => ({
     x: e.type === 'skip' ? e.step + 1 : e.step,
-    color: e.type === 'skip' ? COLORS.skip : COLORS.failure,
-    legend: e.type === 'skip' ? 'skipped step' : 'worker failure',
-    label: `${e.type === 'skip' ? 'skipped' : 'failure'} at step ${e.step}${e.ranks.length ? ` (rank ${e.ranks.join(', ')})` : ''}: ${e.message}${e.action ? ` -> ${e.action}` : ''}`,
+    color: COLORS[e.type],
+    legend: EVENT[e.type][0],
+    label: `${EVENT[e.type][1]} at step ${e.step}${e.ranks.length ? ` (rank ${e.ranks.join(', ')})` : ''}: ${e.message}${e.action ? ` -> ${e.action}` : ''}`,
   }));
   const train = noisy('train loss', COLORS.train, pts((t) => t.loss), fmtLoss);
   const lossSeries: Series[] = [...train.series];

@@ -104,7 +104,8 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
         k: num(obj.k), mae: num(obj.mae),
         ...(metricsOf(obj.metrics) ?? {}),
       });
-    } else if (WATCH_TYPES.includes(type as string)) {
+    } else if (WATCH_TYPES.includes(type as string) && !(type === 'stop' && 'action' in obj)) {
+      // (A 'stop' with an action is the library API's stop request, an event like a skip.)
       // Numbers as the other lines read them (null stays null: no best yet); strings as they are.
       const w: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(obj)) w[k] = v === null || typeof v === 'string' ? v : num(v);

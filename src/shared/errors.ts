@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'E_WORKER' // a worker failed during a phase
   | 'E_NONFINITE' // a loss or gradient became NaN or infinite
   | 'E_IO' // a file the run reads or writes failed at the system level (permissions, space, a directory in the way)
+  | 'E_CALLBACK' // a callback given to the library API's train() threw
   | 'E_INTERNAL';
 
 export class MgpuError extends Error {
@@ -26,7 +27,7 @@ export class MgpuError extends Error {
     this.name = 'MgpuError';
     this.code = code;
     this.hint = opts.hint;
-    this.exitCode = opts.exitCode ?? (code === 'E_WORKER' || code === 'E_INTERNAL' || code === 'E_NONFINITE' ? 1 : 2);
+    this.exitCode = opts.exitCode ?? (code === 'E_WORKER' || code === 'E_INTERNAL' || code === 'E_NONFINITE' || code === 'E_CALLBACK' ? 1 : 2);
   }
 }
 

@@ -1,0 +1,315 @@
+// mgpu-train as a library: `import { train, evaluate, predict, loadConfig, validateConfig } from
+// 'mgpu-train'`. lib/index.mjs registers tsx's loader and re-exports this module, so a plain
+// Node ESM program needs no loader of its own. Each function does what the command of the same
+// name does, from the same config (a YAML/JSON file, or an object of the same schema, checked
+// by the same validation), and returns its result instead of printing it alone. Failures are
+// MgpuError (ConfigError for the config) with a stable code and a hint; formatError prints one
+// as the command does.
+import path from 'node:path';
+import { loadConfig as loadConfigFile, configToRaw } from './shared/config/load.ts';
+import { applyOverrides } from './shared/config/overrides.ts';
+import type {
+  CheckpointConfig, Config, DevicesConfig, LossName, OptimizerConfig, OptimizerName, ReliabilityConfig, ScheduleConfig, TrainingConfig,
+} from './shared/config/types.ts';
+import { isMapping, validateConfig as validateRaw } from './shared/config/validate.ts';
+import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
+import { launchedSize } from './shared/mpi.ts';
+import { readNpy, writeNpy, type NdArray } from './shared/npy.ts';
+import { CALLBACK_NAMES, type AbortSignalLike, type StopRequest, type TrainCallbacks } from './coordinator/callbacks.ts';
+import { openCluster, type Cluster } from './coordinator/cluster.ts';
+import type { EvalResult as InternalEvalResult } from './coordinator/evaluate.ts';
+import { checkOutput, predictRows, runEval } from './coordinator/inference.ts';
+import { makeProgress, type Progress } from './coordinator/progress.ts';
+import { resumeConfig } from './coordinator/resume.ts';
+import { train as runTraining } from './coordinator/train.ts';
+
+export { MgpuError, ConfigError, formatError };
+export type { ErrorCode } from './shared/errors.ts';
+export type { Config, DataSource, LossName, OptimizerName, ScheduleName, BackendName } from './shared/config/types.ts';
+export type {
+  AbortSignalLike, CallbackName, CallbackResult, CheckpointInfo, EvalFigures, RunControl, StepFigures, StopRequest, TrainCallbacks,
+} from './coordinator/callbacks.ts';
+
+/**
+ * An evaluation: mean loss and metrics over every sample of the eval data. A copy of
+ * evaluate.ts's, so that the declarations a consumer reads stay small and need no @types/node;
+ * SAME_EVAL_RESULT below fails the type check when the two differ.
+ */
+export interface EvalResult {
+  samples: number;
+  loss: number; // mean per-sample loss (regularisation not included)
+  accuracy: number | null; // null for losses without classes (mean squared error)
+  topK: number | null; // top-k accuracy; null without classes or with k >= classes
+  k: number;
+  mae: number;
+  /** The config's metrics (its `metrics` key), keyed as metrics.jsonl logs them; null without. */
+  metrics: Record<string, number | null> | null;
+}
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const SAME_EVAL_RESULT: Same<EvalResult, InternalEvalResult> = true;
+void SAME_EVAL_RESULT;
+
+// ---- the config ------------------------------------------------------------------------------
+
+/** A data source as the config file writes it (paths relative to `cwd`, or the config file's directory). */
+export type DataSourceInput =
+  | { type: 'npy'; features: string; labels: string }
+  | { type: 'csv'; path: string; label: string; labelType?: 'index' | 'float' }
+  | { type: 'module'; module: string }
+  | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' };
+
+/** An experiment config as an object: the schema of the YAML file (README, "Experiment config"). */
+export interface ConfigInput {
+  name?: string;
+  model: { module: string; json?: null } | { json: string; module?: null };
+  loss: LossName;
+  data: { train: DataSourceInput; eval?: DataSourceInput | null; evalFraction?: number | null };
+  training: Partial<TrainingConfig> & { batchSize: number };
+  optimizer: Partial<OptimizerConfig> & { name: OptimizerName };
+  schedule?: Partial<ScheduleConfig>;
+  devices?: Partial<DevicesConfig>;
+  log?: Partial<Config['log']>;
+  eval?: Partial<Config['eval']>;
+  checkpoint?: Partial<CheckpointConfig>;
+  reliability?: Partial<ReliabilityConfig>;
+  runDir?: string;
+}
+
+export interface ConfigOptions {
+  /** Overrides, as `--set` takes them: `'optimizer.learningRate=3e-4'`, `'devices.simulate=2'`. */
+  set?: string[];
+  /** Relative paths resolve against this (a config file's against its own directory); default process.cwd(). */
+  cwd?: string;
+}
+
+/** Reads, overrides and validates a config file (YAML or JSON), as `mgpu-train train <file>` does. */
+export async function loadConfig(file: string, opts: ConfigOptions = {}): Promise<Config> {
+  return loadConfigFile(file, opts.set ?? [], opts.cwd ?? process.cwd());
+}
+
+/**
+ * Validates a config object of the file's schema: every default applied, every path resolved,
+ * and anything unknown, mistyped or out of range a ConfigError naming its key path.
+ */
+export function validateConfig(raw: ConfigInput, opts: ConfigOptions = {}): Config {
+  return resolveConfig(raw, opts);
+}
+
+/** The `set` overrides, and `runDir` as one (as --run-dir is). */
+function setsOf(opts: ConfigOptions & { runDir?: string }): string[] {
+  const runDir = opts.runDir === undefined ? [] : [`runDir=${JSON.stringify(path.resolve(opts.cwd ?? process.cwd(), opts.runDir))}`];
+  return [...(opts.set ?? []), ...runDir];
+}
+
+/** A Config (from loadConfig or validateConfig, perhaps changed since) or a raw object, validated. */
+function resolveConfig(input: ConfigInput | Config, opts: ConfigOptions & { runDir?: string }): Config {
+  const cwd = opts.cwd ?? process.cwd();
+  const sets = setsOf(opts);
+  if (!isMapping(input)) {
+    throw new ConfigError('', `expected a config object (the schema of the config file) or a config file's path, got ${input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input}`);
+  }
+  // A resolved Config is checked again from its raw form, so that a changed copy is checked too.
+  const resolved = Object.hasOwn(input, 'configPath');
+  let raw: Record<string, unknown>;
+  try {
+    raw = resolved ? configToRaw(input as Config) : (input as unknown as Record<string, unknown>);
+  } catch {
+    throw new ConfigError('configPath', 'is set, but the object is not a whole resolved Config (as loadConfig and validateConfig return)',
+      'pass a config object without configPath, or the Config loadConfig/validateConfig returned');
+  }
+  const configPath = resolved ? (input as Config).configPath : null;
+  if (configPath !== null && typeof configPath !== 'string') throw new ConfigError('configPath', 'expected the path of the config file, or null');
+  return validateRaw(sets.length ? applyOverrides(raw, sets) : raw, { configPath, cwd });
+}
+
+async function configFrom(config: string | ConfigInput | Config, opts: ConfigOptions & { runDir?: string }): Promise<Config> {
+  return typeof config === 'string' ? loadConfigFile(config, setsOf(opts), opts.cwd ?? process.cwd()) : resolveConfig(config, opts);
+}
+
+// ---- what a run prints -------------------------------------------------------------------------
+
+export interface PrintOptions {
+  /**
+   * What the run prints, the lines the command prints: true (default) to stdout, false nothing,
+   * or a function that gets each line (progress lines every `log.every` steps).
+   */
+  print?: boolean | ((line: string) => void);
+}
+
+function progressFor(print: PrintOptions['print'], every: number): Progress {
+  if (print === false) return { step() {}, line() {}, done() {} };
+  if (typeof print === 'function') {
+    return {
+      step: (step, total, text) => {
+        if (step % every === 0 || step === total) print(`step ${step}/${total} ${text}`);
+      },
+      line: (text) => print(text),
+      done() {},
+    };
+  }
+  return makeProgress(every);
+}
+
+// ---- train -----------------------------------------------------------------------------------
+
+export interface TrainOptions extends TrainCallbacks, ConfigOptions, PrintOptions {
+  /** Aborting it stops the run after the step in progress, with a checkpoint, as Ctrl-C does. */
+  signal?: AbortSignalLike;
+  /** Where the run writes (as --run-dir), relative to `cwd`; default the config's runDir. */
+  runDir?: string;
+  /** Continue from the newest checkpoint of the run (true), or of this directory, with the run's own config (as --resume). */
+  resume?: boolean | string;
+  /** On resume, accept changes of these keys that the checkpoint fixes (as --allow-changed). */
+  allowChanged?: string[];
+}
+
+export interface TrainResult {
+  runDir: string;
+  /** runDir/final/model.json, for tf.loadLayersModel; null when the run was stopped before its end. */
+  modelPath: string | null;
+  /** Steps completed (counted from the run's start, a resumed run's earlier ones included). */
+  steps: number;
+  /** The loss of the last step. */
+  finalLoss: number;
+  /** The evaluation after the last step; null without eval data or when stopped. */
+  eval: EvalResult | null;
+  /** The final weights, flat: the trainable variables, then the others, in the model's order. */
+  weights: Float32Array;
+  ema: Float32Array | null;
+  /** Why the run stopped before its last step (its checkpoint is in runDir/checkpoints), or null. */
+  stopped: StopRequest | null;
+  skippedSteps: number[];
+  restarts: number;
+  /** A resume of a run that had already run all its steps: nothing was started or written. */
+  alreadyFinished: boolean;
+}
+
+const TRAIN_OPTIONS = ['signal', 'runDir', 'resume', 'allowChanged', 'set', 'cwd', 'print', ...CALLBACK_NAMES];
+
+/**
+ * Trains the model a config describes, as `mgpu-train train` does, and returns the result.
+ * The callbacks run on this process (MPI rank 0 alone when several machines run); see TrainCallbacks.
+ * It installs no signal handler: to stop on Ctrl-C, abort `signal` from your own.
+ */
+export async function train(config: string | ConfigInput | Config, options: TrainOptions = {}): Promise<TrainResult> {
+  checkOptions('train', options, TRAIN_OPTIONS);
+  const cwd = options.cwd ?? process.cwd();
+  const fileCfg = await configFrom(config, options);
+  const sets = setsOf(options);
+  const allowChanged = options.allowChanged ?? [];
+  if (allowChanged.length > 0 && !options.resume) {
+    throw new MgpuError('E_USAGE', 'train(): allowChanged applies to resume only', { hint: 'a new run takes any config; drop allowChanged, or add resume: true' });
+  }
+  const resumed = options.resume ? resumeConfig(options.resume === true ? fileCfg.runDir : path.resolve(cwd, options.resume), fileCfg, sets, cwd) : null;
+  const cfg = resumed?.config ?? fileCfg;
+  const callbacks: TrainCallbacks = {};
+  for (const name of CALLBACK_NAMES) if (options[name]) (callbacks as Record<string, unknown>)[name] = options[name];
+  // Under mpirun/srun with several processes this is one machine of several, as with the command.
+  const cluster: Cluster = openCluster(cfg.reliability.stepTimeout * 1000);
+  const progress = cluster.rank === 0 ? progressFor(options.print, cfg.log.every) : progressFor(false, 1);
+  try {
+    if (resumed?.notApplied) progress.line(resumed.notApplied);
+    const r = await runTraining(cfg, progress, {
+      resume: resumed?.checkpoint ?? null, allowChanged, cluster, signal: options.signal ?? null, callbacks,
+      resumeHint: `train(config, { ${options.runDir === undefined ? '' : `runDir: ${JSON.stringify(cfg.runDir)}, `}resume: true })`,
+    });
+    cluster.close();
+    const stopped = r.stopRequest ?? (r.interrupted ? { by: 'cluster' as const, reason: `another machine of the run was stopped by ${r.interrupted}` } : null);
+    return {
+      runDir: r.runDir, modelPath: r.modelPath, steps: r.steps, finalLoss: r.finalLoss, eval: r.eval, weights: r.weights, ema: r.ema,
+      stopped, skippedSteps: r.skippedSteps, restarts: r.restarts, alreadyFinished: r.alreadyFinished,
+    };
+  } catch (err) {
+    // MPI cannot go on without this rank: as the command does, say why and end the whole job.
+    if (cluster.size > 1) {
+      console.error(`${formatError(err)} [${cluster.where(cluster.rank)}]`);
+      cluster.abort(err instanceof MgpuError ? err.exitCode : 1);
+    }
+    throw err;
+  }
+}
+
+// ---- evaluate and predict --------------------------------------------------------------------
+
+export interface ModelOptions extends ConfigOptions, PrintOptions {
+  /** A checkpoint, a run directory (its newest checkpoint) or a LayersModel directory such as runs/<name>/final; relative to `cwd`. */
+  checkpoint: string;
+  /** Use the checkpoint's EMA weights. */
+  ema?: boolean;
+}
+
+const MODEL_OPTIONS = ['checkpoint', 'ema', 'set', 'cwd', 'print'];
+
+/** Evaluates a trained model on the config's eval data, sharded over the workers, as `mgpu-train eval` does. */
+export async function evaluate(config: string | ConfigInput | Config, options: ModelOptions): Promise<EvalResult> {
+  checkOptions('evaluate', options, MODEL_OPTIONS);
+  oneMachine('evaluate');
+  const cfg = await configFrom(config, options);
+  return runEval(cfg, progressFor(options.print, 1), { dir: checkpointDir(options), ema: options.ema ?? false });
+}
+
+export interface PredictOptions extends ModelOptions {
+  /** The rows: an .npy file (relative to `cwd`), or values with their shape ([rows, ...features]). */
+  input: string | { data: Float32Array | Int32Array | Uint8Array; shape: number[] };
+  /** Also write the predictions to this .npy file (float32), checked before any worker starts. */
+  output?: string;
+}
+
+/** The model's outputs for every input row, in input order: float32 [rows, ...outputShape]. */
+export async function predict(config: string | ConfigInput | Config, options: PredictOptions): Promise<{ values: Float32Array; shape: number[] }> {
+  checkOptions('predict', options, [...MODEL_OPTIONS, 'input', 'output']);
+  oneMachine('predict');
+  const cwd = options.cwd ?? process.cwd();
+  const cfg = await configFrom(config, options);
+  const output = options.output === undefined ? null : path.resolve(cwd, options.output);
+  if (output) checkOutput(output, 'predict(): output');
+  const out = progressFor(options.print, 1);
+  const { input } = options;
+  const source = typeof input === 'string' ? path.resolve(cwd, input) : 'the input values';
+  const features = typeof input === 'string' ? readNpy(source) : rowsOf(input);
+  const { values, shape, workers } = await predictRows(cfg, out, { dir: checkpointDir(options), ema: options.ema ?? false }, features, 'predict(): input', source);
+  if (output) writeNpy(output, { dtype: 'float32', shape, data: values });
+  out.line(`predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (float32 [${shape.join(', ')}])`);
+  return { values, shape };
+}
+
+function rowsOf(input: unknown): NdArray {
+  const bad = (what: string) => new MgpuError('E_USAGE', `predict(): input ${what}`, {
+    hint: 'give an .npy path, or { data: Float32Array (or Int32Array, Uint8Array), shape: [rows, ...features] }',
+  });
+  if (typeof input !== 'object' || input === null) throw bad(`is ${input === null ? 'null' : typeof input}`);
+  const { data, shape } = input as { data?: unknown; shape?: unknown };
+  const dtype = data instanceof Float32Array ? 'float32' : data instanceof Int32Array ? 'int32' : data instanceof Uint8Array ? 'uint8' : null;
+  if (dtype === null) throw bad(`.data is not a Float32Array, Int32Array or Uint8Array`);
+  if (!Array.isArray(shape) || shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) throw bad(`.shape is not a list of sizes like [rows, features]`);
+  const size = shape.reduce((a: number, b: number) => a * b, 1);
+  if (size !== (data as ArrayLike<number>).length) throw bad(`.shape [${shape.join(', ')}] holds ${size} values, .data ${(data as ArrayLike<number>).length}`);
+  return { dtype, shape: [...shape], data: data as NdArray['data'] };
+}
+
+// ---- shared ----------------------------------------------------------------------------------
+
+function checkpointDir(options: ModelOptions): string {
+  if (typeof options.checkpoint !== 'string' || options.checkpoint === '') {
+    throw new MgpuError('E_USAGE', 'checkpoint: expected a checkpoint, a run directory or a model directory', { hint: "e.g. { checkpoint: 'runs/mnist-mlp/final' }" });
+  }
+  return path.resolve(options.cwd ?? process.cwd(), options.checkpoint);
+}
+
+function checkOptions(fn: string, options: object, known: readonly string[]): void {
+  if (typeof options !== 'object' || options === null) throw new MgpuError('E_USAGE', `${fn}(): the options must be an object`);
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
+    throw new MgpuError('E_USAGE', `${fn}(): unknown option ${key}`, { hint: `${near ? `did you mean ${near}? ` : ''}the options are ${known.join(', ')}` });
+  }
+}
+
+function oneMachine(fn: string): void {
+  const launch = launchedSize();
+  if (launch && launch.size > 1) {
+    throw new MgpuError('E_USAGE', `${fn}() runs on one machine, but an MPI launcher started ${launch.size} processes (${launch.by})`, {
+      hint: 'only train() runs on several machines; run evaluate and predict without mpirun',
+    });
+  }
+}
