@@ -182,7 +182,8 @@ test('npm pack, installed into another project: a plain .mjs script trains, eval
   assert.equal(got.weights, 6 * 7 + 7 + 7 * 3 + 3, 'not the model of model.ts');
   assert.equal(got.stopped, null);
   assert.equal(got.eval.samples, 12);
-  assert.deepEqual(got.calls, { steps: 6, epochs: [0, 1], evals: [6], checkpoints: [2, 4, 6] });
+  // With an eval set the run evaluates after every epoch (3 steps each) by default.
+  assert.deepEqual(got.calls, { steps: 6, epochs: [0, 1], evals: [3, 6], checkpoints: [2, 4, 6] });
   // evaluate() of the run's newest checkpoint: the final weights, so the final evaluation's figures.
   assert.equal(got.evaluated.samples, 12);
   assert.ok(Math.abs(got.evaluated.loss - got.eval.loss) < 1e-6, `evaluate() loss ${got.evaluated.loss}, the run's final eval ${got.eval.loss}`);
