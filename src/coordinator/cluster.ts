@@ -42,7 +42,7 @@ export interface Cluster {
   /** In-place sum over all machines (allreduce). */
   sum(buffer: Float32Array | Float64Array, what: string): Promise<void>;
   /** Rank 0 waits until every rank has finished its local part of `step`, and names those that do not in time. */
-  arrive(step: number): Promise<void>;
+  arrive(step: number, point?: number): Promise<void>;
   /** Every machine's copy of `bytes` (same length everywhere), in rank order. */
   gather(bytes: Uint8Array, what: string): Promise<Uint8Array[]>;
   /** Ends the whole job after an error on this machine (MPI cannot go on without a rank). */
@@ -153,16 +153,17 @@ class MpiCluster implements Cluster {
     return Array.from({ length: this.size }, (_, r) => recv.subarray(r * bytes.length, (r + 1) * bytes.length));
   }
 
-  async arrive(step: number): Promise<void> {
+  async arrive(step: number, point = 0): Promise<void> {
+    const tag = ARRIVE_TAG + point;
     if (this.rank !== 0) {
       // The send completes when rank 0 receives it; nothing waits for it here.
-      const id = this.mpi.isendInt(0, ARRIVE_TAG, step);
+      const id = this.mpi.isendInt(0, tag, step);
       void this.poll(id, Infinity).catch(() => {});
       return;
     }
     const slots = Array.from({ length: this.size - 1 }, (_, i) => {
       const into = new Int32Array(1);
-      return { rank: i + 1, into, id: this.mpi.irecvInt(i + 1, ARRIVE_TAG, into), done: false };
+      return { rank: i + 1, into, id: this.mpi.irecvInt(i + 1, tag, into), done: false };
     });
     const started = performance.now();
     for (;;) {

@@ -457,7 +457,10 @@ export async function finishStep(
     const { remaining, continuing } = await early.settle();
     const reduced = c.size === 1
       ? await s.pool.run(remaining, continuing, lr, step + 1)
-      : await s.pool.runCombined(remaining, continuing, lr, step + 1, (gradSum) => c.sum(gradSum, `step ${step}: the gradient allreduce`));
+      : await s.pool.runCombined(remaining, continuing, lr, step + 1, async (gradSum) => {
+        await c.arrive(step, 1); // again before the big one: a machine that stalls in between is named too
+        await c.sum(gradSum, `step ${step}: the gradient allreduce`);
+      });
     // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
     const stateChanged = everywhere.stateChanged;
     if (stateChanged !== 0 && stateChanged !== everywhere.ranks) {
