@@ -166,7 +166,9 @@ export function buildCharts(run: RunData): Chart[] {
 
   // ---- phase breakdown ----------------------------------------------------------------------
   const weights = lineWeights(T, run.events.filter((e) => e.type === 'skip').map((e) => e.step));
-  const allSpans = T.map((t, i) => ({ start: Math.max(0, t.step - weights[i]!), end: t.step }));
+  // A line averages the steps since the previous line: its bar spans (previous step, step], whatever
+  // the weights (which leave skipped steps out) say.
+  const allSpans = T.map((t, i) => ({ start: i === 0 ? 0 : Math.min(t.step, T[i - 1]!.step), end: t.step }));
   const phaseRowsAll = T.map((t) => ({ cmax: t.compute_max_ms, cmin: t.compute_min_ms, sync: t.sync_ms, data: t.data_ms, other: otherMs(t) }));
   const binned = binLines(phaseRowsAll, allSpans, weights, 120);
   const P = binned.rows;
@@ -179,7 +181,7 @@ export function buildCharts(run: RunData): Chart[] {
       { name: 'data', color: COLORS.data, values: P.map((r) => r.data) },
       { name: 'other', color: COLORS.other, values: P.map((r) => r.other) },
     ],
-    overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, points: P.map((r, i) => ({ x: (spans[i]!.start + spans[i]!.end) / 2, y: r.cmin })), style: 'line', dash: '5 3', width: 1.75 },
+    overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, values: P.map((r) => r.cmin), dash: '5 3', width: 1.75 },
     emptyText: noTrain,
   });
   const phaseNotes: string[] = [];

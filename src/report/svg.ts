@@ -250,7 +250,8 @@ export interface StackedSpec {
   /** Each bar spans (start, end]: the steps a metrics line averages over. */
   spans: { start: number; end: number }[];
   layers: StackLayer[];
-  overlay?: Series; // a line drawn over the bars (e.g. the fastest worker's compute)
+  /** A line drawn over the bars through one value per bar, at the bar's centre (e.g. the fastest worker's compute). */
+  overlay?: { name: string; color: string; values: number[]; dash?: string; width?: number };
   xMax: number;
   width?: number;
   height?: number;
@@ -280,7 +281,7 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
   const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
   const max = sorted[sorted.length - 1];
   const cap = sorted.length >= 5 && max! > 2.5 * p95! ? p95! * 1.25 : null;
-  const overlayVals = (spec.overlay?.points ?? []).map((p) => p.y).filter(Number.isFinite);
+  const overlayVals = (spec.overlay?.values ?? []).filter(Number.isFinite);
   const yScale = linearScale([0, cap ?? max, ...(cap ? [] : overlayVals)], { includeZero: true, target: 5 });
   const xScale = stepScale(spec.xMax);
 
@@ -292,13 +293,17 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
   const X = (x: number) => f.left + Math.min(1, Math.max(0, xScale.norm(x))) * f.plotW;
   const Y = (y: number) => f.top + f.plotH - Math.min(1, Math.max(0, yScale.norm(y))) * f.plotH;
 
+  // A bar spans the steps its line averages; one or two lines would make a slab, so a bar is at
+  // most 48 px wide and then ends at the step its line was logged at, the x where the other charts
+  // put that line's point.
+  const bars = spec.spans.map((span) => {
+    const x1 = X(span.end);
+    return { x0: Math.max(X(span.start), x1 - 48), x1 };
+  });
   const body: string[] = [];
   spec.spans.forEach((span, i) => {
     if (!valid[i]) return;
-    // A bar spans the steps its line averages; one or two lines would make a slab: at most 48 px.
-    let x0 = X(span.start);
-    let x1 = X(span.end);
-    if (x1 - x0 > 48) [x0, x1] = [(x0 + x1) / 2 - 24, (x0 + x1) / 2 + 24];
+    const { x0, x1 } = bars[i]!;
     const gap = x1 - x0 >= 6 ? 1 : 0;
     let acc = 0;
     const tip = `${span.end - span.start > 1 ? `steps ${span.start + 1}-${span.end}` : `step ${span.end}`}: ` + spec.layers.map((l) => `${l.name} ${fmtSig(l.values[i]!, 3)} ms`).join(', ');
@@ -315,11 +320,11 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
     body.push(`<g><title>${escapeHtml(tip)}</title>${rects.join('')}</g>`);
   });
   if (spec.overlay) {
-    const pts = spec.overlay.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
+    const pts = spec.overlay.values.map((y, i) => ({ x: (bars[i]!.x0 + bars[i]!.x1) / 2, y })).filter((p) => Number.isFinite(p.y));
     if (pts.length >= 2) {
-      body.push(`<polyline points="${pts.map((p) => `${r1(X(p.x))},${r1(Y(p.y))}`).join(' ')}" fill="none" stroke="${escapeHtml(spec.overlay.color)}" stroke-width="${spec.overlay.width ?? 1.5}" stroke-dasharray="${spec.overlay.dash ?? '4 3'}"/>`);
+      body.push(`<polyline points="${pts.map((p) => `${r1(p.x)},${r1(Y(p.y))}`).join(' ')}" fill="none" stroke="${escapeHtml(spec.overlay.color)}" stroke-width="${spec.overlay.width ?? 1.5}" stroke-dasharray="${spec.overlay.dash ?? '4 3'}"/>`);
     } else if (pts.length === 1) {
-      body.push(`<circle cx="${r1(X(pts[0]!.x))}" cy="${r1(Y(pts[0]!.y))}" r="3" fill="${escapeHtml(spec.overlay.color)}"/>`);
+      body.push(`<circle cx="${r1(pts[0]!.x)}" cy="${r1(Y(pts[0]!.y))}" r="3" fill="${escapeHtml(spec.overlay.color)}"/>`);
     }
   }
   const svg = svgOpen(W, H, spec.yLabel) + lg.svg + axes(f, xScale, yScale, spec.yLabel, false) + `<g class="data">${body.join('')}</g></svg>`;
