@@ -41,7 +41,7 @@ async function interruptAndResume(t: { diagnostic(s: string): void }, signal: 'S
   const r = await cli.done;
   t.diagnostic(`${signal} after step ${at}: exit ${r.code}; ${r.stdout.split('\n').filter((l) => /stopped|SIGINT|SIGTERM/.test(l)).join(' | ')}`);
   assert.equal(r.code, exitCode, `exit code after ${signal}\n${r.stderr}`);
-  const m = new RegExp(`stopped by ${signal} after step (\\d+); checkpoint in (\\S+) \\(continue with --resume\\)`).exec(r.stdout);
+  const m = new RegExp(`stopped by ${signal} after step (\\d+); checkpoint in (\\S+) \\(continue with --resume\\)\n`).exec(r.stdout); // the line ends: a shell prompt after it starts on its own line
   assert.ok(m, r.stdout);
   const stoppedAt = Number(m[1]);
   assert.ok(stoppedAt >= at && stoppedAt < STEPS, `stopped after step ${stoppedAt}`);
