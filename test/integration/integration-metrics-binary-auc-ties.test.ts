@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { Tensor } from '@tensorflow/tfjs';
 import { train } from '../../src/coordinator/train.ts';
-import { readNpy } from '../../src/shared/npy.ts';
-import { buildConfig, buildReferenceModel, FEATURES, loadTf, setFlatWeights, silent, tempDir, writeDataset } from '../helpers/train-fixture.ts';
+import { buildConfig, FEATURES, silent, tempDir, writeDataset } from '../helpers/train-fixture.ts';
+import { referencePredictions } from '../helpers/reference-predictions.ts';
 
 const dir = tempDir('metrics-binary');
 
@@ -32,17 +31,9 @@ test('binary: AUC with tied scores, precision / recall / F1 / accuracy, over 37 
   const r = await train(cfg, silent);
 
   // The reference: the same weights in this process, all 37 rows at once.
-  const tf = await loadTf();
-  const m = await buildReferenceModel(tf, cfg);
-  setFlatWeights(tf, m, r.weights);
-  const src = cfg.data.eval!;
-  if (src.type !== 'npy') throw new Error('npy eval data');
-  const x = readNpy(src.features);
-  const pred = m.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
-  const p = Array.from(pred.dataSync());
-  const y = Array.from(readNpy(src.labels).data).map((v) => v > 0.5);
-  tf.dispose(pred);
-  m.dispose();
+  const ref = await referencePredictions(cfg, r.weights);
+  const p = Array.from(ref.scores);
+  const y = Array.from(ref.labels).map((v) => v > 0.5);
 
   let wins = 0;
   let pairs = 0;

@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { Tensor } from '@tensorflow/tfjs';
 import { train } from '../../src/coordinator/train.ts';
-import { readNpy } from '../../src/shared/npy.ts';
-import { buildConfig, buildReferenceModel, loadTf, setFlatWeights, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import { buildConfig, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import { referencePredictions } from '../helpers/reference-predictions.ts';
 
 const dir = tempDir('metrics-custom');
 
@@ -43,17 +42,9 @@ test('custom metric modules: named sums over batches and workers, then finalize'
   const cfg = buildConfig(dir, raw, 3);
   const r = await train(cfg, silent);
 
-  const tf = await loadTf();
-  const m = await buildReferenceModel(tf, cfg);
-  setFlatWeights(tf, m, r.weights);
-  const src = cfg.data.eval!;
-  if (src.type !== 'npy') throw new Error('npy eval data');
-  const x = readNpy(src.features);
-  const pred = m.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
-  const p = pred.dataSync();
-  const y = readNpy(src.labels).data;
-  tf.dispose(pred);
-  m.dispose();
+  const ref = await referencePredictions(cfg, r.weights);
+  const p = ref.scores;
+  const y = ref.labels;
   const row = (a: ArrayLike<number>, i: number) => Array.from({ length: 3 }, (_, c) => a[i * 3 + c]!);
   const argmax = (xs: number[]) => xs.indexOf(Math.max(...xs));
   let right = 0;

@@ -3,10 +3,9 @@
 // return sums of per-row errors, never means of their shards.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Tensor } from '@tensorflow/tfjs';
 import { train } from '../../src/coordinator/train.ts';
-import { readNpy } from '../../src/shared/npy.ts';
-import { buildConfig, buildReferenceModel, loadTf, setFlatWeights, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import { buildConfig, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import { referencePredictions } from '../helpers/reference-predictions.ts';
 
 const dir = tempDir('metrics-regression');
 
@@ -22,17 +21,9 @@ test('regression: rmse and mae over 37 rows on 3 workers equal the single-proces
   const cfg = buildConfig(dir, raw, 3);
   const r = await train(cfg, silent);
 
-  const tf = await loadTf();
-  const m = await buildReferenceModel(tf, cfg);
-  setFlatWeights(tf, m, r.weights);
-  const src = cfg.data.eval!;
-  if (src.type !== 'npy') throw new Error('npy eval data');
-  const x = readNpy(src.features);
-  const pred = m.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
-  const p = pred.dataSync();
-  const y = readNpy(src.labels).data;
-  tf.dispose(pred);
-  m.dispose();
+  const ref = await referencePredictions(cfg, r.weights);
+  const p = ref.scores;
+  const y = ref.labels;
   assert.equal(p.length, y.length);
   let abs = 0;
   let sq = 0;

@@ -1,0 +1,26 @@
+// The reference side of the eval-metrics tests: the trained weights loaded into a model built in
+// this process, applied to the whole npy eval split at once (no shards, no batches), and the
+// split's labels, both as plain arrays for the test to compute its metric by hand.
+import type { Tensor } from '@tensorflow/tfjs';
+import type { Config } from '../../src/shared/config/types.ts';
+import { readNpy } from '../../src/shared/npy.ts';
+import { buildReferenceModel, loadTf, setFlatWeights } from './train-fixture.ts';
+
+export interface ReferencePredictions {
+  scores: Float32Array; // the model's outputs, row after row
+  labels: ArrayLike<number>; // the eval split's labels as stored, row after row
+}
+
+export async function referencePredictions(cfg: Config, weights: Float32Array): Promise<ReferencePredictions> {
+  const src = cfg.data.eval;
+  if (src?.type !== 'npy') throw new Error('referencePredictions: the eval split must be npy files');
+  const tf = await loadTf();
+  const model = await buildReferenceModel(tf, cfg);
+  setFlatWeights(tf, model, weights);
+  const x = readNpy(src.features);
+  const pred = model.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
+  const scores = pred.dataSync() as Float32Array;
+  tf.dispose(pred);
+  model.dispose();
+  return { scores, labels: readNpy(src.labels).data };
+}
