@@ -11,7 +11,7 @@ import {
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
 import {
-  BACKEND_NAMES, type BestCheckpointConfig, type Config, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
+  BACKEND_NAMES, type BestCheckpointConfig, CSV_LABEL_TYPES, type Config, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
   type MonitorMode, NONFINITE_POLICIES, OPTIMIZER_NAMES, OptimizerConfig, SCHEDULE_NAMES, ScheduleConfig,
 } from './types.ts';
 
@@ -33,7 +33,7 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   }
   if (type === 'csv') {
     const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType']);
-    return { type, path: s.file('path', baseDir), label: s.req('label', text), labelType: s.opt('labelType', oneOf(['index', 'float'] as const), 'index') };
+    return { type, path: s.file('path', baseDir), label: s.req('label', text), labelType: s.opt('labelType', oneOf(CSV_LABEL_TYPES), 'index') };
   }
   if (type === 'module') {
     const s = Section.open(raw, path, ['type', 'module']);
@@ -227,6 +227,40 @@ function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean
   return out;
 }
 
+/** data.classes: null, or a list of distinct, non-empty class names (text: quote numbers). */
+function classList(d: Section): string[] | null {
+  if (!d.has('classes') || d.obj.classes === null) return null;
+  const v = d.obj.classes;
+  const at = d.at('classes');
+  if (!Array.isArray(v) || v.length === 0) fail(at, 'a non-empty list of class names, e.g. [cat, dog, bird]', v, 'the order is that of the model\'s outputs; remove it to use the sorted names of data.train');
+  v.forEach((c, i) => {
+    if (typeof c !== 'string') fail(`${at}[${i}]`, 'a class name (text)', c, typeof c === 'number' || typeof c === 'boolean' ? `quote it as the CSV writes it: '${String(c)}'` : undefined);
+    if (c.trim() !== c || c === '') fail(`${at}[${i}]`, 'a class name without spaces around it (the CSV\'s are trimmed)', c);
+    if (v.indexOf(c) !== i) throw new ConfigError(`${at}[${i}]`, `${show(c)} is listed twice (also ${at}[${v.indexOf(c)}])`, 'list each class once');
+  });
+  return [...(v as string[])];
+}
+
+/**
+ * labelType 'class' gives class indices: sparseCategoricalCrossentropy's labels. Eval names are
+ * encoded with the training mapping, so eval can read names only if training has a mapping.
+ */
+function checkClassLabels(data: Config['data'], loss: LossName): void {
+  const named = (src: DataSource | null) => src?.type === 'csv' && src.labelType === 'class';
+  for (const [key, src] of [['data.train', data.train], ['data.eval', data.eval]] as const) {
+    if (!named(src) || loss === 'sparseCategoricalCrossentropy') continue;
+    throw new ConfigError(`${key}.labelType`, `'class' gives class indices, which loss '${loss}' does not take`, loss === 'meanSquaredError'
+      ? "class names need a classification loss: loss: sparseCategoricalCrossentropy (or labelType: float for numeric targets)"
+      : 'use loss: sparseCategoricalCrossentropy (a softmax with one output per class; two classes work as two outputs)');
+  }
+  if (named(data.eval) && !named(data.train) && data.classes === null) {
+    throw new ConfigError('data.eval.labelType', "is 'class', but data.train has no class names to map them with", 'set data.train.labelType: class, or list the classes in data.classes');
+  }
+  if (data.classes !== null && !named(data.train) && !named(data.eval)) {
+    throw new ConfigError('data.classes', 'is set, but no data source reads class names', 'set labelType: class on the CSV source, or remove data.classes');
+  }
+}
+
 function gpus(s: Section): 'all' | number[] {
   const v = s.has('gpus') ? s.obj.gpus : DEVICES_DEFAULTS.gpus;
   if (v === 'all') return v;
@@ -264,12 +298,13 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
 
   const loss = top.req('loss', oneOf(LOSS_NAMES));
 
-  const d = Section.open(top.obj.data, 'data', ['train', 'eval', 'evalFraction']);
+  const d = Section.open(top.obj.data, 'data', ['train', 'eval', 'evalFraction', 'classes']);
   if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module' or 'mnist')");
   const data = {
     train: dataSource(d.obj.train, d.at('train'), baseDir),
     eval: d.has('eval') && d.obj.eval !== null ? dataSource(d.obj.eval, d.at('eval'), baseDir) : null,
     evalFraction: d.opt('evalFraction', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), null),
+    classes: classList(d),
   };
   if (data.eval !== null && data.evalFraction !== null) {
     throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');
@@ -377,6 +412,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     onNonFinite: r.opt('onNonFinite', oneOf(NONFINITE_POLICIES), RD.onNonFinite),
   };
 
+  checkClassLabels(data, loss);
   for (const [key, src] of [['data.train', data.train], ['data.eval', data.eval]] as const) {
     if (src?.type !== 'mnist') continue;
     const fits = src.labels === 'index' ? loss === 'sparseCategoricalCrossentropy' : loss !== 'sparseCategoricalCrossentropy';
