@@ -280,17 +280,19 @@ export async function predict(config: string | ConfigInput | Config, options: Pr
   const output = options.output === undefined ? null : path.resolve(cwd, options.output);
   if (output) checkOutput(output, 'predict(): output');
   const src = { dir: checkpointDir(options), ema: options.ema ?? false };
-  const labels = output && wantsNames(output) ? labelsForNames(src, 'predict(): output', output) : readLabels(modelDirOf(src));
+  // Names asked for (a .csv output) need labels.json, checked before any worker starts.
+  const named = output && wantsNames(output) ? labelsForNames(src, 'predict(): output', output) : null;
   const out = progressFor(options.print, 1);
   const { input } = options;
   const source = typeof input === 'string' ? path.resolve(cwd, input) : 'the input values';
   const features = typeof input === 'string' ? readNpy(source) : rowsOf(input);
   const { values, shape, workers } = await predictRows(cfg, out, src, features, 'predict(): input', source);
-  const named = labels ? namePredictions(values, shape, labels) : null;
-  if (output && named && wantsNames(output)) fs.writeFileSync(output, predictionsCsv(named.names, named.scores));
+  const labels = named ?? readLabels(modelDirOf(src));
+  const predicted = labels ? namePredictions(values, shape, labels) : null;
+  if (output && named) fs.writeFileSync(output, predictionsCsv(predicted!.names, predicted!.scores));
   else if (output) writeNpy(output, { dtype: 'float32', shape, data: values });
   out.line(`predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (float32 [${shape.join(', ')}]${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`);
-  return { values, shape, classes: labels ? [...labels.classes] : null, predicted: named?.names ?? null };
+  return { values, shape, classes: labels ? [...labels.classes] : null, predicted: predicted?.names ?? null };
 }
 
 function rowsOf(input: unknown): NdArray {
