@@ -33,7 +33,11 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   }
   if (type === 'csv') {
     const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType']);
-    return { type, path: s.file('path', baseDir), label: s.req('label', text), labelType: s.opt('labelType', oneOf(CSV_LABEL_TYPES), 'index') };
+    const labelTypes = oneOf(CSV_LABEL_TYPES);
+    if (s.has('labelType') && !labelTypes.test(s.obj.labelType)) {
+      fail(s.at('labelType'), labelTypes.expected, s.obj.labelType, "index: class indices 0..K-1; float: numeric targets (regression); class: class names such as cat, dog (mapped to indices, saved as labels.json)");
+    }
+    return { type, path: s.file('path', baseDir), label: s.req('label', text), labelType: s.opt('labelType', labelTypes, 'index') };
   }
   if (type === 'module') {
     const s = Section.open(raw, path, ['type', 'module']);
@@ -232,11 +236,11 @@ function classList(d: Section): string[] | null {
   if (!d.has('classes') || d.obj.classes === null) return null;
   const v = d.obj.classes;
   const at = d.at('classes');
-  if (!Array.isArray(v) || v.length === 0) fail(at, 'a non-empty list of class names, e.g. [cat, dog, bird]', v, 'the order is that of the model\'s outputs; remove it to use the sorted names of data.train');
+  if (!Array.isArray(v) || v.length === 0) fail(at, 'a non-empty list of class names, e.g. [cat, dog, bird]', v, 'the order is that of the model\'s outputs; remove data.classes to use the sorted names of data.train');
   v.forEach((c, i) => {
     if (typeof c !== 'string') fail(`${at}[${i}]`, 'a class name (text)', c, typeof c === 'number' || typeof c === 'boolean' ? `quote it as the CSV writes it: '${String(c)}'` : undefined);
-    if (c.trim() !== c || c === '') fail(`${at}[${i}]`, 'a class name without spaces around it (the CSV\'s are trimmed)', c);
-    if (v.indexOf(c) !== i) throw new ConfigError(`${at}[${i}]`, `${show(c)} is listed twice (also ${at}[${v.indexOf(c)}])`, 'list each class once');
+    if (c.trim() !== c || c === '') fail(`${at}[${i}]`, 'a class name without spaces around it', c, 'spaces and tabs around a name in the CSV are ignored: write the name alone');
+    if (v.indexOf(c) !== i) throw new ConfigError(`${at}[${i}]`, `${JSON.stringify(c)} is listed twice (also ${at}[${v.indexOf(c)}])`, 'list each class once');
   });
   return [...(v as string[])];
 }
