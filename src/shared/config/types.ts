@@ -48,7 +48,8 @@ export interface ScheduleConfig {
 
 /**
  * A figure of the eval line that a best checkpoint, early stopping or the plateau schedule
- * watches: `eval.<field>` of metrics.jsonl's eval line (loss, accuracy, top_k, mae).
+ * watches: `eval.<field>` of metrics.jsonl's eval line (loss, accuracy, top_k, mae), or a value
+ * of the config's `metrics` as that line logs it: `eval.f1_macro`, `eval.auc`, `eval.<name>.<key>`.
  */
 export type Monitor = string;
 export type MonitorMode = 'min' | 'max';
