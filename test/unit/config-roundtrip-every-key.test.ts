@@ -76,6 +76,10 @@ const withClasses = {
     eval: { type: 'csv', path: './data.csv', label: 'species', labelType: 'class' },
     classes: ['setosa', 'versicolor', 'virginica', "it's, \"quoted\"", '10'],
   },
+  // Monitors on values of metrics: a built-in one (mode from its direction) and a custom one.
+  metrics: ['f1', { name: 'recall', average: 'micro' }, { module: './samples.mjs', name: 'mine' }],
+  checkpoint: { best: { monitor: 'eval.f1_macro' } },
+  training: { batchSize: 16, steps: 40, earlyStopping: { monitor: 'eval.mine.hits', mode: 'min', patience: 2 } },
 };
 const others = [
   { name: 'adamw', learningRate: 0.002, beta1: 0.7, beta2: 0.9, epsilon: 1e-4, weightDecay: 0.1 },
