@@ -275,7 +275,7 @@ class CsvParser {
       this.labelAt = this.labels!.reserveRow();
     }
     const f = this.featureOf[col]!;
-    if (f < 0 && this.src.labelType === 'class') {
+    if (col === this.labelCol && this.src.labelType === 'class') {
       this.classLabel(b, s, e, col);
       return;
     }
@@ -283,7 +283,7 @@ class CsvParser {
     if (v === NOT_A_NUMBER) {
       // A label that is text (not a missing value) is a class name, or a mistake: the message says which key reads names.
       const text = utf8.decode(b.subarray(s, e));
-      this.bad ??= { column: col, text, why: f < 0 && this.src.labelType === 'index' && text.trim() !== '' ? 'index' : 'number' };
+      this.bad ??= { column: col, text, why: col === this.labelCol && this.src.labelType === 'index' && text.trim() !== '' ? 'index' : 'number' };
     } else if (f >= 0) {
       const x = Math.fround(v);
       if (!Number.isFinite(x)) this.bad ??= { column: col, text: utf8.decode(b.subarray(s, e)), why: 'range' };
