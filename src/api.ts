@@ -5,6 +5,7 @@
 // by the same validation), and returns its result instead of printing it alone. Failures are
 // MgpuError (ConfigError for the config) with a stable code and a hint; formatError prints one
 // as the command does.
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig as loadConfigFile, configToRaw } from './shared/config/load.ts';
 import { applyOverrides } from './shared/config/overrides.ts';
@@ -18,7 +19,8 @@ import { readNpy, writeNpy, type NdArray } from './shared/npy.ts';
 import { CALLBACK_NAMES, type AbortSignalLike, type StopRequest, type TrainCallbacks } from './coordinator/callbacks.ts';
 import { openCluster, type Cluster } from './coordinator/cluster.ts';
 import type { EvalResult as InternalEvalResult } from './coordinator/evaluate.ts';
-import { checkOutput, predictRows, runEval } from './coordinator/inference.ts';
+import { checkOutput, labelsForNames, modelDirOf, namePredictions, predictionsCsv, predictRows, runEval, wantsNames } from './coordinator/inference.ts';
+import { readLabels } from './coordinator/data/classes.ts';
 import { makeProgress, type Progress } from './coordinator/progress.ts';
 import { resumeConfig } from './coordinator/resume.ts';
 import { train as runTraining } from './coordinator/train.ts';
@@ -54,7 +56,7 @@ void SAME_EVAL_RESULT;
 /** A data source as the config file writes it (paths relative to `cwd`, or the config file's directory). */
 export type DataSourceInput =
   | { type: 'npy'; features: string; labels: string }
-  | { type: 'csv'; path: string; label: string; labelType?: 'index' | 'float' }
+  | { type: 'csv'; path: string; label: string; labelType?: 'index' | 'float' | 'class' }
   | { type: 'module'; module: string }
   | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' };
 
@@ -63,7 +65,7 @@ export interface ConfigInput {
   name?: string;
   model: { module: string; json?: null } | { json: string; module?: null };
   loss: LossName;
-  data: { train: DataSourceInput; eval?: DataSourceInput | null; evalFraction?: number | null };
+  data: { train: DataSourceInput; eval?: DataSourceInput | null; evalFraction?: number | null; classes?: string[] | null };
   training: Partial<TrainingConfig> & { batchSize: number };
   optimizer: Partial<OptimizerConfig> & { name: OptimizerName };
   schedule?: Partial<ScheduleConfig>;
@@ -251,26 +253,46 @@ export async function evaluate(config: string | ConfigInput | Config, options: M
 export interface PredictOptions extends ModelOptions {
   /** The rows: an .npy file (relative to `cwd`), or values with their shape ([rows, ...features]). */
   input: string | { data: Float32Array | Int32Array | Uint8Array; shape: number[] };
-  /** Also write the predictions to this .npy file (float32), checked before any worker starts. */
+  /**
+   * Also write the predictions to this file, checked before any worker starts: a .csv gets each
+   * row's class name and score (`class,score`, as `predict --output x.csv`; the model needs its
+   * labels.json), any other name the outputs as .npy (float32).
+   */
   output?: string;
 }
 
-/** The model's outputs for every input row, in input order: float32 [rows, ...outputShape]. */
-export async function predict(config: string | ConfigInput | Config, options: PredictOptions): Promise<{ values: Float32Array; shape: number[] }> {
+export interface PredictResult {
+  /** The model's outputs for every input row, in input order: float32 [rows, ...outputShape]. */
+  values: Float32Array;
+  shape: number[];
+  /** The model's class names (its labels.json, written when it was trained on class names), output i is classes[i]; else null. */
+  classes: string[] | null;
+  /** With classes: each row's class, the name of its highest output (the first of equal ones); else null. */
+  predicted: string[] | null;
+}
+
+/** The model's outputs for every input row, in input order, and with class names the class of each row. */
+export async function predict(config: string | ConfigInput | Config, options: PredictOptions): Promise<PredictResult> {
   checkOptions('predict', options, [...MODEL_OPTIONS, 'input', 'output']);
   oneMachine('predict');
   const cwd = options.cwd ?? process.cwd();
   const cfg = await configFrom(config, options);
   const output = options.output === undefined ? null : path.resolve(cwd, options.output);
   if (output) checkOutput(output, 'predict(): output');
+  const src = { dir: checkpointDir(options), ema: options.ema ?? false };
+  // Names asked for (a .csv output) need labels.json, checked before any worker starts.
+  const named = output && wantsNames(output) ? labelsForNames(src, 'predict(): output', output) : null;
   const out = progressFor(options.print, 1);
   const { input } = options;
   const source = typeof input === 'string' ? path.resolve(cwd, input) : 'the input values';
   const features = typeof input === 'string' ? readNpy(source) : rowsOf(input);
-  const { values, shape, workers } = await predictRows(cfg, out, { dir: checkpointDir(options), ema: options.ema ?? false }, features, 'predict(): input', source);
-  if (output) writeNpy(output, { dtype: 'float32', shape, data: values });
-  out.line(`predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (float32 [${shape.join(', ')}])`);
-  return { values, shape };
+  const { values, shape, workers } = await predictRows(cfg, out, src, features, 'predict(): input', source);
+  const labels = named ?? readLabels(modelDirOf(src));
+  const predicted = labels ? namePredictions(values, shape, labels) : null;
+  if (output && named) fs.writeFileSync(output, predictionsCsv(predicted!.names, predicted!.scores));
+  else if (output) writeNpy(output, { dtype: 'float32', shape, data: values });
+  out.line(`predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (float32 [${shape.join(', ')}]${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`);
+  return { values, shape, classes: labels ? [...labels.classes] : null, predicted: predicted?.names ?? null };
 }
 
 function rowsOf(input: unknown): NdArray {

@@ -27,6 +27,7 @@ const EXAMPLE = `Examples:
   mgpu-train train exp.yaml --resume                           continue from the newest checkpoint
   mgpu-train eval exp.yaml --checkpoint runs/exp               evaluate the newest checkpoint
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.npy
+  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.csv   class names
   mgpu-train report runs/exp                                   table + runs/exp/report.html
   mgpu-train devices                                           what GPUs mgpu-train sees`;
 
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
       .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory or a model directory' })
       .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" })
       .option('input', { type: 'string', demandOption: true, describe: 'features, .npy with one row per sample' })
-      .option('output', { type: 'string', demandOption: true, describe: 'where the predictions go (.npy, float32)' }),
+      .option('output', { type: 'string', demandOption: true, describe: 'where the predictions go: .npy (float32 outputs), or .csv (each row\'s class name and score; needs the model\'s labels.json)' }),
     async (argv) => {
       const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
       await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, path.resolve(argv.input), path.resolve(argv.output));

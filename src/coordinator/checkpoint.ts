@@ -1,7 +1,8 @@
 // Checkpoints: runs/<name>/checkpoints/step-<k>/ holds the model in the tfjs LayersModel format
 // (model.json + weights.bin, loadable by tf.loadLayersModel as it is) and, beside it, what the
 // trainer needs to continue bit-identically: trainer-state.json (step, data cursor, seed, the
-// resolved config), optimizer.bin (the optimizer's slots) and ema.bin (EMA weights). With
+// resolved config), optimizer.bin (the optimizer's slots) and ema.bin (EMA weights); with
+// class-name labels, labels.json (data/classes.ts), the mapping a resumed run keeps. With
 // checkpoint.best or training.earlyStopping.restoreBest, the weights those keep are saved too
 // (best.bin, early-stopping-best.bin, and -ema.bin beside each with EMA), with their state in
 // trainer-state.json, so a resumed run keeps them and rewrites best/ as it was.
@@ -74,12 +75,15 @@ export function checkpointDir(runDir: string, step: number): string {
   return path.join(runDir, 'checkpoints', `step-${step}`);
 }
 
-export function writeCheckpoint(dir: string, layout: ModelLayout, state: TrainerState, weights: Float32Array, slots: Float32Array[], ema: Float32Array | null, snapshots: Snapshots = {}): void {
+/** `files`: written beside the model as they are (labels.json). */
+export function writeCheckpoint(
+  dir: string, layout: ModelLayout, state: TrainerState, weights: Float32Array, slots: Float32Array[], ema: Float32Array | null, snapshots: Snapshots = {}, files: Record<string, string> = {},
+): void {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const pt = flatten(layout.variables).trainable;
   const opt = new Float32Array(slots.length * pt);
   slots.forEach((s, k) => opt.set(s, k * pt));
-  const extra: Record<string, string | Uint8Array> = { 'optimizer.bin': bytes(opt), [STATE_FILE]: JSON.stringify(state, null, 1) };
+  const extra: Record<string, string | Uint8Array> = { ...files, 'optimizer.bin': bytes(opt), [STATE_FILE]: JSON.stringify(state, null, 1) };
   if (ema) extra['ema.bin'] = bytes(ema);
   for (const [name, w] of Object.entries(snapshots)) if (w) extra[name] = bytes(w);
   writeLayersModel(dir, layout, weights, extra);

@@ -7,6 +7,7 @@
 //   best/          model.json + weights.bin of the best evaluation's step, and best.json
 //                  ({ step, epoch, monitor, mode, value }) inside it, renamed into place together
 //   best-ema/      the EMA weights of that step, with training.ema
+// (each with labels.json beside model.json when the labels are class names)
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../shared/config/types.ts';
@@ -31,6 +32,8 @@ export interface WatchContext {
   layout: ModelLayout;
   master: Float32Array;
   ema: Float32Array | null;
+  /** Written beside each model.json (labels.json); default none. */
+  modelFiles?: Record<string, string>;
 }
 
 /** A value as the lines show it: enough digits to tell two evaluations apart. */
@@ -187,8 +190,9 @@ export class EvalWatch {
       return;
     }
     const record = JSON.stringify({ step: b.step, epoch: b.epoch, monitor: b.monitor, mode: b.mode, value: b.best }, null, 1);
-    writeLayersModel(dir, layout, this.bestWeights, { [BEST_FILE]: record });
-    if (this.bestEma) writeLayersModel(emaDir, layout, this.bestEma, { [BEST_FILE]: record });
+    const files = { ...this.ctx.modelFiles, [BEST_FILE]: record };
+    writeLayersModel(dir, layout, this.bestWeights, files);
+    if (this.bestEma) writeLayersModel(emaDir, layout, this.bestEma, files);
   }
 }
 

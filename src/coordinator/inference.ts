@@ -1,14 +1,20 @@
 // `mgpu-train eval` and `mgpu-train predict`: a trained model (a checkpoint, or any LayersModel
 // directory such as runs/<name>/final) evaluated or applied by the same workers that train,
 // each rank taking its share of every chunk.
+//
+// Class names (data/classes.ts): `eval` encodes names with the model's labels.json when it has
+// one (data.classes, if set, must list the same); `predict --output x.csv` writes the name of
+// each row's highest output, and needs that labels.json.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../shared/config/types.ts';
-import { MgpuError } from '../shared/errors.ts';
+import { ConfigError, MgpuError } from '../shared/errors.ts';
 import type { ModelLayout } from '../shared/layout.ts';
+import { sizeOf } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
 import { readNpy, writeNpy, type NdArray } from '../shared/npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
+import { checkClassesFitModel, LABELS_FILE, readLabels, sameClasses, showClasses, type ClassMapping } from './data/classes.ts';
 import type { Dataset } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, predict, type EvalResult } from './evaluate.ts';
@@ -39,20 +45,79 @@ function weightsFrom(src: ModelSource): (layout: ModelLayout) => Float32Array {
   };
 }
 
+/** The directory of the weights `src` names: a model directory, or the checkpoint it finds. */
+export function modelDirOf(src: ModelSource): string {
+  const isModelDir = fs.existsSync(path.join(src.dir, 'model.json')) && !fs.existsSync(path.join(src.dir, STATE_FILE));
+  return isModelDir ? src.dir : findCheckpoint(src.dir);
+}
+
+/** An output file that gets class names (CSV) rather than scores (.npy). */
+export const wantsNames = (output: string) => /\.csv$/i.test(output);
+
+/** The class names of the model `src` names, which a prediction written as names needs. */
+export function labelsForNames(src: ModelSource, what: string, output: string): ClassMapping {
+  const dir = modelDirOf(src);
+  const labels = readLabels(dir);
+  if (labels) return labels;
+  throw new MgpuError('E_USAGE', `${what} ${output}: a .csv output gets class names, but ${dir} has no ${LABELS_FILE} (written beside a model trained on class-name labels, labelType: class)`, {
+    hint: `write the scores with ${what} predictions.npy instead, or put { "classes": ["name of output 0", ...] } in ${path.join(dir, LABELS_FILE)}`,
+  });
+}
+
+/**
+ * Each row's class: the name of its highest output (the first of equal ones), and that output.
+ * `values`: rows x classes, as predict returns them.
+ */
+export function namePredictions(values: Float32Array, shape: number[], labels: ClassMapping): { names: string[]; scores: Float32Array } {
+  const rows = shape[0]!;
+  const width = rows === 0 ? 0 : values.length / rows;
+  const k = labels.classes.length;
+  if (shape.length !== 2 || width !== k) {
+    throw new MgpuError('E_MODEL', `the model's outputs are [${shape.join(', ')}] per prediction, but ${labels.from} names ${k} classes (${showClasses(labels.classes)})`, {
+      hint: 'class names need one output per class: [rows, classes]',
+    });
+  }
+  const names: string[] = new Array(rows);
+  const scores = new Float32Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let best = 0;
+    for (let c = 1; c < k; c++) if (values[r * k + c]! > values[r * k + best]!) best = c;
+    names[r] = labels.classes[best]!;
+    scores[r] = values[r * k + best]!;
+  }
+  return { names, scores };
+}
+
+/** predictions.csv: a header `class,score`, then one line per input row, in input order. */
+export function predictionsCsv(names: readonly string[], scores: Float32Array): string {
+  const field = (t: string) => (/[",\r\n]/.test(t) || t.trim() !== t ? `"${t.replace(/"/g, '""')}"` : t);
+  // The shortest decimal that reads back as the same float32.
+  const float = (v: number) => {
+    for (let p = 1; p < 9; p++) {
+      const t = v.toPrecision(p);
+      if (Math.fround(Number(t)) === v) return String(Number(t));
+    }
+    return String(v);
+  };
+  const lines = ['class,score'];
+  for (let i = 0; i < names.length; i++) lines.push(`${field(names[i]!)},${float(scores[i]!)}`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** --output is checked before any worker starts: the predictions come after all the work. */
 export function checkOutput(output: string, what = '--output'): void {
   const dir = path.dirname(output);
   const fail = (why: string, hint: string) => {
     throw new MgpuError('E_USAGE', `${what} ${output}: ${why}`, { hint });
   };
-  if (fs.existsSync(output) && fs.statSync(output).isDirectory()) fail('is a directory', 'name the .npy file to write, e.g. --output y.npy');
+  if (fs.existsSync(output) && fs.statSync(output).isDirectory()) fail('is a directory', 'name the file to write, e.g. --output y.npy (scores) or --output y.csv (class names)');
   if (!fs.existsSync(dir)) fail(`the directory ${dir} does not exist`, 'create it first, or write the predictions elsewhere');
   const why = unwritableDirReason(dir);
   if (why) fail(why, 'write the predictions to a directory this user can write');
 }
 
 export async function runEval(cfg: Config, out: Progress, src: ModelSource): Promise<EvalResult> {
-  const { eval: evalSet } = await loadSplits(cfg);
+  const { eval: evalSet, classes } = await loadSplits(cfg, modelClasses(cfg, src));
   if (!evalSet) throw new MgpuError('E_CONFIG', 'data.eval: nothing to evaluate on', { hint: 'set data.eval or data.evalFraction in the config' });
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
   const evalMetrics = await loadEvalMetrics(cfg);
@@ -61,6 +126,7 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
+    checkClassesFitModel(classes, sizeOf(s.group.layout.outputShape.slice(1) as number[]), cfg.data.eval ? 'data.eval' : 'data.evalFraction');
     const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000, evalMetrics);
     out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${plural(s.group.active.length, 'worker')}:`);
     if (r.metrics) {
@@ -82,13 +148,39 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
   }
 }
 
+/**
+ * `--output y.npy`: the outputs, float32 [rows, ...]; `--output y.csv`: each row's class name
+ * and its output (class,score), by the model's labels.json.
+ */
 export async function runPredict(cfg: Config, out: Progress, src: ModelSource, input: string, output: string): Promise<{ shape: number[] }> {
   checkOutput(output);
+  const labels = wantsNames(output) ? labelsForNames(src, '--output', output) : null;
   const features = readNpy(input);
   const { values, shape, workers } = await predictRows(cfg, out, src, features, '--input', input);
+  if (labels) {
+    const { names, scores } = namePredictions(values, shape, labels);
+    fs.writeFileSync(output, predictionsCsv(names, scores));
+    out.line(`predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (class,score; ${labels.classes.length} classes from ${labels.from})`);
+    return { shape };
+  }
   writeNpy(output, { dtype: 'float32', shape, data: values });
   out.line(`predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (float32 [${shape.join(', ')}])`);
   return { shape };
+}
+
+/**
+ * The mapping `eval` encodes class names with: the model's labels.json when it has one (its
+ * outputs are in that order), which data.classes, when set, must equal; else the config's.
+ */
+function modelClasses(cfg: Config, src: ModelSource): ClassMapping | null {
+  const named = [cfg.data.train, cfg.data.eval].some((d) => d?.type === 'csv' && d.labelType === 'class');
+  if (!named) return null;
+  const saved = readLabels(modelDirOf(src));
+  if (saved && cfg.data.classes && !sameClasses(saved.classes, cfg.data.classes)) {
+    throw new ConfigError('data.classes', `lists ${showClasses(cfg.data.classes)}, but the model's ${saved.from} lists ${showClasses(saved.classes)} (the order of its outputs)`,
+      'remove data.classes to use the model\'s labels.json, or list the same classes in the same order');
+  }
+  return saved;
 }
 
 /** The model's outputs for the rows of `features` (first dimension: rows), in input order, and how many workers computed them. */

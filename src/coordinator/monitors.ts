@@ -18,11 +18,26 @@ import type { EarlyStoppingConfig, MonitorMode, ScheduleConfig } from '../shared
 import { MgpuError } from '../shared/errors.ts';
 import type { EvalResult } from './evaluate.ts';
 
-/** The monitored figure of an evaluation: `eval.loss` -> r.loss; NaN when the eval line has none. */
+/**
+ * The monitored figure of an evaluation: `eval.loss` -> r.loss, `eval.f1_macro` -> the config
+ * metric f1_macro, `eval.mine.hits` -> the custom metric mine's value hits; NaN when the value is
+ * null (not defined for this evaluation). A custom metric that returns no value of that key is
+ * E_METRIC, naming the values it did return.
+ */
 export function monitoredValue(r: EvalResult, monitor: string): number {
   const field = monitor.replace(/^eval\./, '');
-  const v = field === 'loss' ? r.loss : field === 'accuracy' ? r.accuracy : field === 'top_k' ? r.topK : field === 'mae' ? r.mae : undefined;
-  if (v === undefined) throw new MgpuError('E_INTERNAL', `no eval figure ${monitor}`);
+  let v = field === 'loss' ? r.loss : field === 'accuracy' ? r.accuracy : field === 'top_k' ? r.topK : field === 'mae' ? r.mae : undefined;
+  if (v === undefined && r.metrics && Object.hasOwn(r.metrics, field)) v = r.metrics[field];
+  if (v === undefined) {
+    const dot = field.indexOf('.');
+    const mine = dot > 0 && r.metrics ? Object.keys(r.metrics).filter((k) => k.startsWith(field.slice(0, dot + 1))) : [];
+    if (dot > 0) {
+      throw new MgpuError('E_METRIC', `the monitor ${monitor} names no value of custom metric '${field.slice(0, dot)}': it returned ${mine.length ? mine.join(', ') : 'none'}`, {
+        hint: `monitor one of ${mine.length ? mine.map((k) => `eval.${k}`).join(', ') : 'the values it returns'}`,
+      });
+    }
+    throw new MgpuError('E_INTERNAL', `no eval figure ${monitor}`);
+  }
   return v ?? NaN;
 }
 

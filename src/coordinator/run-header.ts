@@ -6,12 +6,13 @@ import type { ReadyMessage } from '../shared/protocol.ts';
 import { floatKernels, nativeKernelsUnavailableReason } from '../shared/float-kernels.ts';
 import { shardSizes } from '../shared/shard.ts';
 import type { BatchPlan } from './batch-plan.ts';
+import { describeMapping, type ClassMapping } from './data/classes.ts';
 import type { Dataset } from './data/rows.ts';
 import type { WorkerDevice } from './devices.ts';
 import { plural, type Progress } from './progress.ts';
 import type { Session } from './session.ts';
 
-export function printHeader(out: Progress, cfg: Config, s: Session, devices: WorkerDevice[], plan: BatchPlan, train: Dataset, evalSet: Dataset | null, placement: string | null = null): void {
+export function printHeader(out: Progress, cfg: Config, s: Session, devices: WorkerDevice[], plan: BatchPlan, train: Dataset, evalSet: Dataset | null, placement: string | null = null, classes: ClassMapping | null = null): void {
   const active = s.group.active; // all ranks, unless one was retired at start-up (reshard)
   const c = s.cluster;
   const total = c.size > 1 ? c.workers.reduce((a, b) => a + b, 0) : active.length; // every machine's workers
@@ -29,6 +30,7 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   out.line(`  batch       global ${cfg.training.batchSize} = ${plural(total, 'worker')}${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
   for (const note of dataNotes(train, evalSet, s.group.layout.inputShape)) out.line(`  data note   ${note}`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
+  if (classes) out.line(`  labels      ${describeMapping(classes.classes, classes.from)}`);
   out.line(`  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`);
   const k = floatKernels();
   const kernels = k.kind === 'native' ? 'C kernels' : `JavaScript kernels (${nativeKernelsUnavailableReason})`;

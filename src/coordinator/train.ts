@@ -23,10 +23,11 @@ import { ConfigError, MgpuError, WorkerError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
-import { layoutHash } from '../shared/layout.ts';
+import { layoutHash, sizeOf } from '../shared/layout.ts';
 import { BatchPlan } from './batch-plan.ts';
 import { configHash, soloCluster, type Cluster } from './cluster.ts';
 import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint, type StopRecord } from './checkpoint.ts';
+import { checkClassesFitModel, labelFiles, readLabels } from './data/classes.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
@@ -100,11 +101,13 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   // Custom metric modules are imported (and checked) before any worker starts.
   const evalMetrics = await loadEvalMetrics(cfg);
   const devices = devicePlan.devices;
-  const { train: trainSet, eval: evalSet } = await loadSplits(cfg);
+  const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
+  // Class names keep the checkpoint's mapping on --resume (its labels.json), whatever data.train holds now.
+  const { train: trainSet, eval: evalSet, classes } = await loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null);
+  const modelFiles = labelFiles(classes?.classes ?? null); // beside every model.json written
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
   const evalBatch = cfg.eval.batchSize ?? B;
-  const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
   const signals = opts.signals ?? noSignals;
   const cluster = opts.cluster ?? soloCluster();
   if (cluster.size > 1 && cfg.reliability.onWorkerFailure === 'reshard') {
@@ -168,6 +171,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkMonitorsFitModel(cfg, s.group.layout);
+    checkClassesFitModel(classes, sizeOf(s.group.layout.outputShape.slice(1) as number[]), 'data.train');
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
       if (s.ema && resumed.ema) s.ema.set(resumed.ema);
@@ -179,10 +183,10 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     metrics = lead ? new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null) : noMetrics();
     for (const f of startup.failures) metrics.write({ type: 'failure', step: startStep, ranks: [f.rank], message: f.message, action: f.action });
     recovery = new Recovery(s, cfg, out, metrics, startup.restarts, Math.max(B, evalBatch));
-    printHeader(out, cfg, s, devices, plan, trainSet, evalSet, devicePlan.placement);
+    printHeader(out, cfg, s, devices, plan, trainSet, evalSet, devicePlan.placement, classes);
     if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
     // The best checkpoint, early stopping, the plateau schedule: their state goes on from the checkpoint's.
-    watch = new EvalWatch({ cfg, lead, out, metrics, layout: s.group.layout, master: s.master, ema: s.ema }, resumed);
+    watch = new EvalWatch({ cfg, lead, out, metrics, layout: s.group.layout, master: s.master, ema: s.ema, modelFiles }, resumed);
   } catch (err) {
     hooks.dispose();
     await s.close();
@@ -200,7 +204,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       seed: cfg.training.seed, batchSize: B, workers: cluster.workers.reduce((a, b) => a + b, 0), backend: s.group.backend, optimizer: cfg.optimizer, ema: cfg.training.ema,
       skippedSteps, restarts: recovery.restarts, variables: s.group.layout.variables, config: cfg, savedAt: new Date().toISOString(),
       monitors: watch.states(), stopped,
-    }, s.master, s.slots, s.ema, watch.snapshots());
+    }, s.master, s.slots, s.ema, watch.snapshots(), modelFiles);
     pruneCheckpoints(cfg.runDir, cfg.checkpoint.keep);
     hooks.checkpointed({ step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch), path: dir });
     return dir;
@@ -373,8 +377,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     const finalWeights = restored?.weights ?? s.master;
     const finalEma = restored ? restored.ema : s.ema;
     if (lead) {
-      writeLayersModel(path.dirname(modelPath), s.group.layout, finalWeights);
-      if (finalEma) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, finalEma);
+      writeLayersModel(path.dirname(modelPath), s.group.layout, finalWeights, modelFiles);
+      if (finalEma) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, finalEma, modelFiles);
     }
     out.line(`model saved to ${modelPath}${finalEma ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; load it with tf.loadLayersModel`);
     return { ...result(modelPath, finalEval, null), weights: finalWeights.slice(), ema: finalEma?.slice() ?? null, stopped, restoredFrom: restored?.step ?? null };

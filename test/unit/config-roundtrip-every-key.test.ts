@@ -68,12 +68,25 @@ const withoutEval = {
   checkpoint: { keep: 1 },
   reliability: { onWorkerFailure: 'abort' },
 };
+/** Class-name labels: labelType class on both splits, and data.classes. */
+const withClasses = {
+  ...withHoldout,
+  data: {
+    train: { type: 'csv', path: './data.csv', label: 'species', labelType: 'class' },
+    eval: { type: 'csv', path: './data.csv', label: 'species', labelType: 'class' },
+    classes: ['setosa', 'versicolor', 'virginica', "it's, \"quoted\"", '10'],
+  },
+  // Monitors on values of metrics: a built-in one (mode from its direction) and a custom one.
+  metrics: ['f1', { name: 'recall', average: 'micro' }, { module: './samples.mjs', name: 'mine' }],
+  checkpoint: { best: { monitor: 'eval.f1_macro' } },
+  training: { batchSize: 16, steps: 40, earlyStopping: { monitor: 'eval.mine.hits', mode: 'min', patience: 2 } },
+};
 const others = [
   { name: 'adamw', learningRate: 0.002, beta1: 0.7, beta2: 0.9, epsilon: 1e-4, weightDecay: 0.1 },
   { name: 'adagrad', learningRate: 0.2, initialAccumulatorValue: 0.5, epsilon: 1e-3 },
   { name: 'sgd', learningRate: 0.5 },
 ].map((optimizer) => ({ ...withoutEval, optimizer, schedule: { name: 'constant', warmupSteps: 7 } }));
-const CONFIGS: Record<string, Record<string, unknown>> = { withEvalSet, withHoldout, withPlateau, withoutEval, ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])) };
+const CONFIGS: Record<string, Record<string, unknown>> = { withEvalSet, withHoldout, withPlateau, withClasses, withoutEval, ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])) };
 
 const validate = (raw: unknown, cwd = dir) => validateConfig(raw, { configPath, cwd });
 const defaults = validate({ model: { module: './base.mjs' }, loss: 'meanSquaredError', data: { train: { type: 'mnist' } }, training: { batchSize: 1 }, optimizer: { name: 'sgd' } });
@@ -135,7 +148,7 @@ test('the configs above set every key of the Config, every optimizer and schedul
   assert.deepEqual([...names.schedule].sort(), [...SCHEDULE_NAMES].sort());
   // Every key that exists today is set; a key added later (e.g. to devices) is still written
   // and round-trips above, and is named here until a config sets it.
-  const known = ['name', 'model.module', 'model.json', 'loss', 'data.evalFraction', 'training.batchSize', 'training.epochs', 'training.steps',
+  const known = ['name', 'model.module', 'model.json', 'loss', 'data.evalFraction', 'data.classes', 'training.batchSize', 'training.epochs', 'training.steps',
     'training.dropLast', 'training.seed', 'training.accumulateSteps', 'training.clipNorm', 'training.ema', 'devices.gpus', 'devices.simulate',
     'devices.backend', 'devices.shmDir', 'devices.replaceWasmKernels', 'log.every', 'eval.every', 'eval.batchSize', 'eval.topK', 'eval.useEma',
     'checkpoint.every', 'checkpoint.keep', 'eval.every.epochs', 'checkpoint.every.epochs', 'checkpoint.best.monitor', 'checkpoint.best.mode',

@@ -72,6 +72,10 @@ test('class-index labels must be non-negative integers', async () => {
   await rejects('a,label\n1,3e9\n', /line 2, column "label": "3e9" is not a class index/);
 });
 
+test('a class name in a label column read as indices points to labelType: class', async () => {
+  await rejects('a,label\n1,0\n2,cat\n', /line 3, column "label": "cat" is not a class index \(expected a non-negative integer with labelType 'index'\)$/, { hint: /set data\.eval\.labelType: class/ });
+});
+
 test('an empty file, a BOM or blank lines only, and a header without rows', async () => {
   await rejects('', /is empty \(expected a header line/);
   await rejects('\ufeff', /is empty/);

@@ -45,6 +45,7 @@ function validRaw(): Record<string, unknown> {
 // Other shapes of data sources, swapped in now and then.
 const SOURCES = [
   { type: 'csv', path: './data.csv', label: 'y', labelType: 'float' },
+  { type: 'csv', path: './data.csv', label: 'y', labelType: 'class' },
   { type: 'module', module: './samples.mjs' },
   { type: 'mnist', offset: 100, count: 500, labels: 'onehot' },
 ];
@@ -202,6 +203,8 @@ function checkConfig(c: Config, what: string): void {
   assert.ok((c.model.module === null) !== (c.model.json === null), `${what}: model`);
   assert.equal(typeof c.runDir, 'string');
   assert.ok(path.isAbsolute(c.devices.shmDir), `${what}: shmDir`);
+  const cls = c.data.classes;
+  assert.ok(cls === null || (cls.length > 0 && cls.every((n) => typeof n === 'string' && n !== '') && new Set(cls).size === cls.length), `${what}: data.classes`);
 }
 
 const describeValue = (v: unknown) => {

@@ -11,7 +11,9 @@
 //   "inf", "0x10") is an error, since a missing value must be filled in before training.
 //
 // Features become float32 [n, columns-1] in header order without the label column; labels are
-// int32 [n] class indices (labelType 'index') or float32 [n, 1] (labelType 'float').
+// int32 [n] class indices (labelType 'index'), float32 [n, 1] (labelType 'float'), or int32 [n]
+// class indices of class names (labelType 'class': any text, spaces and tabs around it ignored,
+// mapped by the sorted list of the names found, or by a fixed list: see classes.ts).
 //
 // Lines in messages are 1-based physical lines of the file (the header is line 1); a record
 // whose quoted fields hold line breaks is named by the line it starts on.
@@ -19,7 +21,11 @@
 import fs from 'node:fs';
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
+import { byCodePoint, showClasses, type ClassMapping } from './classes.ts';
 import type { Dataset } from './rows.ts';
+
+/** A CSV split: with labelType 'class', the class names its indices stand for. */
+export type CsvDataset = Dataset & { classes: string[] | null };
 
 type CsvSource = Extract<DataSource, { type: 'csv' }>;
 
@@ -195,9 +201,37 @@ class CsvParser {
   private featureAt = 0;
   private labelAt = 0;
   // The first bad value of the current record: reported only if its field count is right.
-  private bad: { column: number; text: string; why: 'number' | 'index' | 'range' } | null = null;
+  private bad: { column: number; text: string; why: 'number' | 'index' | 'range' | 'class' | 'unknown' } | null = null;
+  // labelType 'class': name -> index; without a fixed mapping, indices in first-seen order
+  // (`seen`), sorted at the end.
+  private readonly classIds = new Map<string, number>();
+  private readonly seen: string[] = [];
 
-  constructor(private readonly src: CsvSource, private readonly keyPath: string) {}
+  constructor(private readonly src: CsvSource, private readonly keyPath: string, private readonly fixed: ClassMapping | null = null) {
+    fixed?.classes.forEach((c, i) => this.classIds.set(c, i));
+  }
+
+  /** A class-name label: bytes [s, e) without the spaces and tabs around them. */
+  private classLabel(b: Uint8Array, s: number, e: number, col: number): void {
+    while (s < e && (b[s] === SPACE || b[s] === TAB)) s++;
+    while (e > s && (b[e - 1] === SPACE || b[e - 1] === TAB)) e--;
+    const name = utf8.decode(b.subarray(s, e));
+    let id = this.classIds.get(name);
+    if (name === '') {
+      this.bad ??= { column: col, text: name, why: 'class' };
+      return;
+    }
+    if (id === undefined) {
+      if (this.fixed) {
+        this.bad ??= { column: col, text: name, why: 'unknown' };
+        return;
+      }
+      id = this.seen.length;
+      this.seen.push(name);
+      this.classIds.set(name, id);
+    }
+    this.labels!.block[this.labelAt] = id;
+  }
 
   private fail(message: string, hint?: string): never {
     throw new DataError(`${this.keyPath}: ${this.src.path} ${message}`, hint);
@@ -240,10 +274,16 @@ class CsvParser {
       this.featureAt = this.features!.reserveRow();
       this.labelAt = this.labels!.reserveRow();
     }
-    const v = parseNumber(b, s, e);
     const f = this.featureOf[col]!;
+    if (col === this.labelCol && this.src.labelType === 'class') {
+      this.classLabel(b, s, e, col);
+      return;
+    }
+    const v = parseNumber(b, s, e);
     if (v === NOT_A_NUMBER) {
-      this.bad ??= { column: col, text: utf8.decode(b.subarray(s, e)), why: 'number' };
+      // A label that is text (not a missing value) is a class name, or a mistake: the message says which key reads names.
+      const text = utf8.decode(b.subarray(s, e));
+      this.bad ??= { column: col, text, why: col === this.labelCol && this.src.labelType === 'index' && text.trim() !== '' ? 'index' : 'number' };
     } else if (f >= 0) {
       const x = Math.fround(v);
       if (!Number.isFinite(x)) this.bad ??= { column: col, text: utf8.decode(b.subarray(s, e)), why: 'range' };
@@ -278,9 +318,14 @@ class CsvParser {
       const where = `line ${this.recordLine}, column ${quote(this.header[bad.column]!)}`;
       if (bad.why === 'number') this.fail(`${where}: ${quote(bad.text)} is not a number`, 'every value must be a decimal number; fill in or drop rows with missing values');
       if (bad.why === 'range') this.fail(`${where}: ${quote(bad.text)} does not fit float32 (expected a finite value of magnitude below 3.4e38)`);
+      if (bad.why === 'class') this.fail(`${where}: the class name is empty`, 'every row needs its label; fill in or drop rows with a missing label');
+      if (bad.why === 'unknown') {
+        const f = this.fixed!;
+        this.fail(`${where}: class ${quote(bad.text)} is not one of the ${f.classes.length} classes of ${f.from} (${showClasses(f.classes)})`, f.hint);
+      }
       this.fail(
         `${where}: ${quote(bad.text)} is not a class index (expected a non-negative integer with labelType 'index')`,
-        `for regression targets set ${this.keyPath}.labelType: float`,
+        `for class names (e.g. "cat") set ${this.keyPath}.labelType: class; for regression targets set ${this.keyPath}.labelType: float`,
       );
     }
   }
@@ -306,7 +351,7 @@ class CsvParser {
     for (let c = 0, f = 0; c < names.length; c++) this.featureOf[c] = c === at ? -1 : f++;
     const nf = names.length - 1;
     this.features = new Blocks((n) => new Float32Array(n), nf);
-    this.labels = this.src.labelType === 'index' ? new Blocks((n) => new Int32Array(n), 1) : new Blocks((n) => new Float32Array(n), 1);
+    this.labels = this.src.labelType !== 'float' ? new Blocks((n) => new Int32Array(n), 1) : new Blocks((n) => new Float32Array(n), 1);
   }
 
   chunk(b: Uint8Array): void {
@@ -435,7 +480,7 @@ class CsvParser {
     }
   }
 
-  end(): Dataset {
+  end(): CsvDataset {
     if (this.atFileStart) {
       this.atFileStart = false; // fewer than three bytes in the whole file: no BOM
       const head = this.head;
@@ -467,6 +512,14 @@ class CsvParser {
     if (count === 0) this.fail(`has a header but no data rows (expected one line per sample after the header on line ${this.headerLine})`);
     const features = this.features!.finish();
     const labelData = this.labels!.finish();
+    let classes: string[] | null = this.fixed ? [...this.fixed.classes] : null;
+    if (this.src.labelType === 'class' && !this.fixed) {
+      // First-seen indices become indices into the sorted names.
+      classes = [...this.seen].sort(byCodePoint);
+      const at = new Map(classes.map((name, i) => [name, i]));
+      const sortedIndex = Int32Array.from(this.seen, (name) => at.get(name)!);
+      for (let i = 0; i < labelData.length; i++) labelData[i] = sortedIndex[labelData[i]!]!;
+    }
     const nf = this.columns - 1;
     return {
       features: { dtype: 'float32', shape: [count, nf], data: features },
@@ -475,6 +528,7 @@ class CsvParser {
         : { dtype: 'float32', shape: [count, 1], data: labelData },
       count,
       source: `${this.src.path} (label column ${quote(this.header[this.labelCol]!)})`,
+      classes: this.src.labelType === 'class' ? classes : null,
     };
   }
 }
@@ -483,15 +537,19 @@ class CsvParser {
  * Parses CSV text given as byte chunks (split anywhere, even inside a field or a CRLF): the
  * in-memory core of loadCsv. `src.path` is used only in messages.
  */
-export function parseCsv(chunks: Iterable<Uint8Array>, src: CsvSource, keyPath: string): Dataset {
-  const parser = new CsvParser(src, keyPath);
+export function parseCsv(chunks: Iterable<Uint8Array>, src: CsvSource, keyPath: string, classes: ClassMapping | null = null): CsvDataset {
+  const parser = new CsvParser(src, keyPath, classes);
   for (const chunk of chunks) parser.chunk(chunk);
   return parser.end();
 }
 
-/** Loads a CSV data source; `keyPath` (e.g. `data.train`) names its config entry in errors. */
-export async function loadCsv(src: CsvSource, keyPath: string): Promise<Dataset> {
-  const parser = new CsvParser(src, keyPath);
+/**
+ * Loads a CSV data source; `keyPath` (e.g. `data.train`) names its config entry in errors. With
+ * labelType 'class', `classes` fixes the mapping (a name outside it is an error naming its line);
+ * without, the sorted names found make it.
+ */
+export async function loadCsv(src: CsvSource, keyPath: string, classes: ClassMapping | null = null): Promise<CsvDataset> {
+  const parser = new CsvParser(src, keyPath, classes);
   try {
     const stream = fs.createReadStream(src.path, { highWaterMark: CHUNK_BYTES });
     // A plain Uint8Array view: the hot loops then see one array type, not Buffer and Uint8Array.

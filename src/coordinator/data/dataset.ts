@@ -4,6 +4,7 @@
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
 import { readNpy } from '../../shared/npy.ts';
+import type { ClassMapping } from './classes.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
 import type { Dataset } from './rows.ts';
@@ -11,13 +12,17 @@ import { loadSampleModule } from './sample-module.ts';
 
 export type { Dataset } from './rows.ts';
 
-/** Loads one split; `keyPath` (e.g. `data.train`) names its config entry in errors. */
-export async function loadDataset(src: DataSource, keyPath: string): Promise<Dataset> {
+/**
+ * Loads one split; `keyPath` (e.g. `data.train`) names its config entry in errors. `classes`:
+ * the fixed mapping of a CSV source with labelType 'class' (see classes.ts); such a split comes
+ * back with the class names its indices stand for.
+ */
+export async function loadDataset(src: DataSource, keyPath: string, classes: ClassMapping | null = null): Promise<Dataset & { classes?: string[] | null }> {
   if (src.type === 'mnist') {
     const { features, labels } = loadMnist(src.offset, src.count, src.labels, keyPath);
     return { features, labels, count: src.count, source: `mnist digits [${src.offset}, ${src.offset + src.count})` };
   }
-  if (src.type === 'csv') return loadCsv(src, keyPath);
+  if (src.type === 'csv') return loadCsv(src, keyPath, classes);
   if (src.type === 'module') return loadSampleModule(src, keyPath);
   const features = readNpy(src.features);
   const labels = readNpy(src.labels);

@@ -51,6 +51,14 @@ export function scheduleDefaults(name: ScheduleName): ScheduleConfig {
  * name: fields of metrics.jsonl's eval line, and the way each improves (its default mode).
  */
 export const MONITORS: Readonly<Record<string, MonitorMode>> = { 'eval.loss': 'min', 'eval.accuracy': 'max', 'eval.top_k': 'max', 'eval.mae': 'min' };
+/**
+ * How each built-in metric of `metrics:` improves, when a monitor names it (`eval.<key>` as the
+ * eval line logs it: eval.f1_macro, eval.auc, eval.rmse). A custom metric's values
+ * (`eval.<name>.<key>`) have no known direction: their monitor needs a mode.
+ */
+export const METRIC_DIRECTION: Readonly<Record<MetricName, MonitorMode>> = {
+  accuracy: 'max', topK: 'max', precision: 'max', recall: 'max', f1: 'max', auc: 'max', mae: 'min', rmse: 'min',
+};
 
 /** Keras's EarlyStopping defaults (its monitor val_loss is eval.loss here). */
 export const EARLY_STOPPING_DEFAULTS = { monitor: 'eval.loss', patience: 0, minDelta: 0, restoreBest: false };

@@ -48,7 +48,8 @@ export interface ScheduleConfig {
 
 /**
  * A figure of the eval line that a best checkpoint, early stopping or the plateau schedule
- * watches: `eval.<field>` of metrics.jsonl's eval line (loss, accuracy, top_k, mae).
+ * watches: `eval.<field>` of metrics.jsonl's eval line (loss, accuracy, top_k, mae), or a value
+ * of the config's `metrics` as that line logs it: `eval.f1_macro`, `eval.auc`, `eval.<name>.<key>`.
  */
 export type Monitor = string;
 export type MonitorMode = 'min' | 'max';
@@ -78,14 +79,25 @@ export type Every = number | { epochs: number };
  */
 export type DataSource =
   | { type: 'npy'; features: string; labels: string } // paths resolved against the config file's directory
-  | { type: 'csv'; path: string; label: string; labelType: 'index' | 'float' } // label: the label column's name
+  | { type: 'csv'; path: string; label: string; labelType: CsvLabelType } // label: the label column's name; labelType default 'index'
   | { type: 'module'; module: string }
   | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' }; // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
+
+/**
+ * How a CSV label column is read: 'index' class indices 0..K-1, 'float' a regression target,
+ * 'class' class names (any text), mapped to indices by data.classes or the sorted names of
+ * data.train, and saved beside the model as labels.json.
+ */
+export const CSV_LABEL_TYPES = ['index', 'float', 'class'] as const;
+export type CsvLabelType = (typeof CSV_LABEL_TYPES)[number];
 
 export interface DataConfig {
   train: DataSource;
   eval: DataSource | null; // default null: no evaluation (unless evalFraction)
   evalFraction: number | null; // with no eval source: hold out this fraction of train (seeded), default null
+  // labelType 'class': the class names in the order of the model's outputs; default null (the
+  // sorted names of data.train)
+  classes: string[] | null;
 }
 
 export interface TrainingConfig {

@@ -7,11 +7,11 @@ import { ConfigError } from '../errors.ts';
 import { bool, closest, fail, fraction, int, isMapping, nonNegative, oneOf, orNull, positive, real, Section, show, text, type Check } from './checker.ts';
 import {
   AVERAGED_METRICS, CHECKPOINT_DEFAULTS, CLASS_METRICS, DEFAULT_AVERAGE, DEFAULT_EPOCHS, DEFAULT_NAME, EARLY_STOPPING_DEFAULTS, METRIC_MODULE_NAME, RELIABILITY_DEFAULTS, DEVICES_DEFAULTS, EVAL_DEFAULTS, EVAL_EVERY_WITH_EVAL_SET,
-  LOG_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE, MONITORS, NAME_PATTERN, OPTIMIZER_PARAMS, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
+  LOG_DEFAULTS, METRIC_DIRECTION, MNIST_DEFAULTS, MNIST_SIZE, MONITORS, NAME_PATTERN, OPTIMIZER_PARAMS, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
 import {
-  BACKEND_NAMES, type BestCheckpointConfig, type Config, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
+  BACKEND_NAMES, type BestCheckpointConfig, CSV_LABEL_TYPES, type Config, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
   type MonitorMode, NONFINITE_POLICIES, OPTIMIZER_NAMES, OptimizerConfig, SCHEDULE_NAMES, ScheduleConfig,
 } from './types.ts';
 
@@ -33,7 +33,11 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   }
   if (type === 'csv') {
     const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType']);
-    return { type, path: s.file('path', baseDir), label: s.req('label', text), labelType: s.opt('labelType', oneOf(['index', 'float'] as const), 'index') };
+    const labelTypes = oneOf(CSV_LABEL_TYPES);
+    if (s.has('labelType') && !labelTypes.test(s.obj.labelType)) {
+      fail(s.at('labelType'), labelTypes.expected, s.obj.labelType, "index: class indices 0..K-1; float: numeric targets (regression); class: class names such as cat, dog (mapped to indices, saved as labels.json)");
+    }
+    return { type, path: s.file('path', baseDir), label: s.req('label', text), labelType: s.opt('labelType', labelTypes, 'index') };
   }
   if (type === 'module') {
     const s = Section.open(raw, path, ['type', 'module']);
@@ -65,35 +69,76 @@ function interval(s: Section, key: string, fallback: Every): Every {
   return v;
 }
 
-const MONITOR_NAMES = Object.keys(MONITORS);
 const DIRECTION: Record<MonitorMode, string> = { min: 'downward (mode: min)', max: 'upward (mode: max)' };
 
+/** The mode each watcher's section gave (null: none), by key path; its default needs the metrics. */
+type GivenModes = Map<string, MonitorMode | null>;
+
 /**
- * monitor and mode of a section that watches an eval figure. mode defaults to the monitor's own
- * direction; the other one (max with a loss, min with an accuracy) is refused as a mistake.
+ * monitor and mode of a section that watches an eval figure, as given: which figures exist
+ * depends on `metrics`, read later; resolveMonitor checks the monitor and settles the mode.
  */
-function monitorAndMode(s: Section, fallback: string): { monitor: string; mode: MonitorMode } {
-  const monitor = s.opt('monitor', oneOf(MONITOR_NAMES), fallback);
-  const way = MONITORS[monitor]!;
-  const mode = s.opt('mode', oneOf(['min', 'max'] as const), way);
-  if (mode !== way) {
-    throw new ConfigError(s.at('mode'), `is '${mode}', but ${monitor} improves ${DIRECTION[way]}`, `set ${s.at('mode')}: ${way}, or leave it out (it defaults to the monitor's direction)`);
-  }
-  return { monitor, mode };
+function monitorAndMode(s: Section, fallback: string, given: GivenModes): { monitor: string; mode: MonitorMode } {
+  const monitor = s.opt('monitor', text, fallback);
+  const mode = s.has('mode') ? s.req('mode', oneOf(['min', 'max'] as const)) : null;
+  given.set(s.path, mode);
+  return { monitor, mode: mode ?? 'min' };
 }
 
-function bestCheckpoint(raw: unknown, path: string): BestCheckpointConfig | null {
+/**
+ * What a monitor can name, with the way each improves (null: a custom metric's value, whose way
+ * is not known): the eval line's own figures, then the values of the config's metrics.
+ */
+export function monitorable(metricList: MetricSpec[] | null): Array<{ name: string; mode: MonitorMode | null }> {
+  const out = Object.entries(MONITORS).map(([name, mode]) => ({ name, mode: mode as MonitorMode | null }));
+  for (const m of metricList ?? []) {
+    const name = 'module' in m ? `eval.${m.name}.<key>` : `eval.${metricKey(m)}`;
+    if (!out.some((o) => o.name === name)) out.push({ name, mode: 'module' in m ? null : METRIC_DIRECTION[m.name] });
+  }
+  return out;
+}
+
+/**
+ * Checks a watcher's monitor against what the eval line will hold (the config's metrics among
+ * it) and settles its mode: the monitor's direction by default; the other one (max with a loss,
+ * min with an accuracy) is refused as a mistake; a custom metric's value needs one given.
+ */
+function resolveMonitor(keyPath: string, w: { monitor: string; mode: MonitorMode }, given: MonitorMode | null, metricList: MetricSpec[] | null): void {
+  const known = monitorable(metricList);
+  const custom = (metricList ?? []).find((m) => 'module' in m && w.monitor.startsWith(`eval.${m.name}.`) && w.monitor.length > `eval.${m.name}.`.length);
+  const found = custom ? { name: w.monitor, mode: null } : known.find((k) => k.name === w.monitor);
+  if (!found) {
+    const names = known.map((k) => k.name);
+    const near = closest(w.monitor, names) ?? (metricList ? names.find((n) => n.startsWith(`eval.${w.monitor.replace(/^eval\./, '')}_`)) : undefined);
+    throw new ConfigError(`${keyPath}.monitor`, `expected one of ${names.map((n) => `'${n}'`).join(', ')}, got ${show(w.monitor)}`,
+      `${near ? `did you mean ${near}? ` : ''}a monitor names a figure of metrics.jsonl's eval line: eval.loss, eval.accuracy, eval.top_k, eval.mae, or a value of the config's metrics (add the metric to metrics: to watch it)`);
+  }
+  const modeKey = `${keyPath}.mode`;
+  if (found.mode === null) {
+    if (given === null) {
+      throw new ConfigError(modeKey, `missing: ${w.monitor} is a custom metric's value, whose direction mgpu-train cannot know`, `set ${modeKey}: max (higher is better) or min (lower is better)`);
+    }
+    w.mode = given;
+    return;
+  }
+  if (given !== null && given !== found.mode) {
+    throw new ConfigError(modeKey, `is '${given}', but ${w.monitor} improves ${DIRECTION[found.mode]}`, `set ${modeKey}: ${found.mode}, or leave it out (it defaults to the monitor's direction)`);
+  }
+  w.mode = found.mode;
+}
+
+function bestCheckpoint(raw: unknown, path: string, given: GivenModes): BestCheckpointConfig | null {
   if (raw === null || raw === undefined) return null;
   const s = Section.open(raw, path, ['monitor', 'mode']);
-  return monitorAndMode(s, 'eval.loss');
+  return monitorAndMode(s, 'eval.loss', given);
 }
 
-function earlyStopping(raw: unknown, path: string): EarlyStoppingConfig | null {
+function earlyStopping(raw: unknown, path: string, given: GivenModes): EarlyStoppingConfig | null {
   if (raw === null || raw === undefined) return null;
   const s = Section.open(raw, path, ['monitor', 'mode', 'patience', 'minDelta', 'restoreBest']);
   const d = EARLY_STOPPING_DEFAULTS;
   return {
-    ...monitorAndMode(s, d.monitor),
+    ...monitorAndMode(s, d.monitor, given),
     patience: s.opt('patience', int(0), d.patience),
     minDelta: s.opt('minDelta', nonNegative, d.minDelta),
     restoreBest: s.opt('restoreBest', bool, d.restoreBest),
@@ -135,7 +180,7 @@ function optimizer(raw: unknown): OptimizerConfig {
   };
 }
 
-function schedule(raw: unknown): ScheduleConfig {
+function schedule(raw: unknown, given: GivenModes): ScheduleConfig {
   const s = Section.open(raw, 'schedule', Object.keys(scheduleDefaults('constant')));
   const d = scheduleDefaults(s.opt('name', oneOf(SCHEDULE_NAMES), 'constant'));
   s.rejectUnread(d.name, SCHEDULE_PARAMS);
@@ -150,7 +195,7 @@ function schedule(raw: unknown): ScheduleConfig {
     patience: s.opt('patience', int(0), d.patience),
     minLr: s.opt('minLr', nonNegative, d.minLr),
     cooldown: s.opt('cooldown', int(0), d.cooldown),
-    ...(d.name === 'plateau' ? monitorAndMode(s, d.monitor) : { monitor: d.monitor, mode: d.mode }),
+    ...(d.name === 'plateau' ? monitorAndMode(s, d.monitor, given) : { monitor: d.monitor, mode: d.mode }),
     minDelta: s.opt('minDelta', nonNegative, d.minDelta),
   };
 }
@@ -227,6 +272,40 @@ function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean
   return out;
 }
 
+/** data.classes: null, or a list of distinct, non-empty class names (text: quote numbers). */
+function classList(d: Section): string[] | null {
+  if (!d.has('classes') || d.obj.classes === null) return null;
+  const v = d.obj.classes;
+  const at = d.at('classes');
+  if (!Array.isArray(v) || v.length === 0) fail(at, 'a non-empty list of class names, e.g. [cat, dog, bird]', v, 'the order is that of the model\'s outputs; remove data.classes to use the sorted names of data.train');
+  v.forEach((c, i) => {
+    if (typeof c !== 'string') fail(`${at}[${i}]`, 'a class name (text)', c, typeof c === 'number' || typeof c === 'boolean' ? `quote it as the CSV writes it: '${String(c)}'` : undefined);
+    if (c.trim() !== c || c === '') fail(`${at}[${i}]`, 'a class name without spaces around it', c, 'spaces and tabs around a name in the CSV are ignored: write the name alone');
+    if (v.indexOf(c) !== i) throw new ConfigError(`${at}[${i}]`, `${JSON.stringify(c)} is listed twice (also ${at}[${v.indexOf(c)}])`, 'list each class once');
+  });
+  return [...(v as string[])];
+}
+
+/**
+ * labelType 'class' gives class indices: sparseCategoricalCrossentropy's labels. Eval names are
+ * encoded with the training mapping, so eval can read names only if training has a mapping.
+ */
+function checkClassLabels(data: Config['data'], loss: LossName): void {
+  const named = (src: DataSource | null) => src?.type === 'csv' && src.labelType === 'class';
+  for (const [key, src] of [['data.train', data.train], ['data.eval', data.eval]] as const) {
+    if (!named(src) || loss === 'sparseCategoricalCrossentropy') continue;
+    throw new ConfigError(`${key}.labelType`, `'class' gives class indices, which loss '${loss}' does not take`, loss === 'meanSquaredError'
+      ? "class names need a classification loss: loss: sparseCategoricalCrossentropy (or labelType: float for numeric targets)"
+      : 'use loss: sparseCategoricalCrossentropy (a softmax with one output per class; two classes work as two outputs)');
+  }
+  if (named(data.eval) && !named(data.train) && data.classes === null) {
+    throw new ConfigError('data.eval.labelType', "is 'class', but data.train has no class names to map them with", 'set data.train.labelType: class, or list the classes in data.classes');
+  }
+  if (data.classes !== null && !named(data.train) && !named(data.eval)) {
+    throw new ConfigError('data.classes', 'is set, but no data source reads class names', 'set labelType: class on the CSV source, or remove data.classes');
+  }
+}
+
 function gpus(s: Section): 'all' | number[] {
   const v = s.has('gpus') ? s.obj.gpus : DEVICES_DEFAULTS.gpus;
   if (v === 'all') return v;
@@ -264,17 +343,19 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
 
   const loss = top.req('loss', oneOf(LOSS_NAMES));
 
-  const d = Section.open(top.obj.data, 'data', ['train', 'eval', 'evalFraction']);
+  const d = Section.open(top.obj.data, 'data', ['train', 'eval', 'evalFraction', 'classes']);
   if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module' or 'mnist')");
   const data = {
     train: dataSource(d.obj.train, d.at('train'), baseDir),
     eval: d.has('eval') && d.obj.eval !== null ? dataSource(d.obj.eval, d.at('eval'), baseDir) : null,
     evalFraction: d.opt('evalFraction', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), null),
+    classes: classList(d),
   };
   if (data.eval !== null && data.evalFraction !== null) {
     throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');
   }
 
+  const givenModes: GivenModes = new Map();
   const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed', 'accumulateSteps', 'clipNorm', 'ema', 'earlyStopping']);
   const batchSize = t.req('batchSize', int(1));
   const epochs = t.opt('epochs', orNull(int(1)), null);
@@ -291,10 +372,10 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     accumulateSteps: t.opt('accumulateSteps', int(1), TRAINING_DEFAULTS.accumulateSteps),
     clipNorm: t.opt('clipNorm', orNull(positive), TRAINING_DEFAULTS.clipNorm),
     ema: t.opt('ema', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), TRAINING_DEFAULTS.ema),
-    earlyStopping: earlyStopping(t.obj.earlyStopping, t.at('earlyStopping')),
+    earlyStopping: earlyStopping(t.obj.earlyStopping, t.at('earlyStopping'), givenModes),
   };
   const opt = optimizer(top.obj.optimizer);
-  const sched = schedule(top.obj.schedule);
+  const sched = schedule(top.obj.schedule, givenModes);
 
   const dev = Section.open(top.obj.devices, 'devices', Object.keys(DEVICES_DEFAULTS));
   const devices = {
@@ -349,17 +430,19 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   const checkpoint = {
     every: interval(c, 'every', CHECKPOINT_DEFAULTS.every),
     keep: c.opt('keep', int(1), CHECKPOINT_DEFAULTS.keep),
-    best: bestCheckpoint(c.obj.best, c.at('best')),
+    best: bestCheckpoint(c.obj.best, c.at('best'), givenModes),
   };
 
   // What watches an eval figure needs evaluations that have it; early stopping and the plateau
   // schedule need them during the run, not only at its end.
-  const watchers: Array<[string, string, boolean]> = [];
-  if (checkpoint.best) watchers.push(['checkpoint.best', checkpoint.best.monitor, false]);
-  if (training.earlyStopping) watchers.push(['training.earlyStopping', training.earlyStopping.monitor, true]);
-  if (sched.name === 'plateau') watchers.push(['schedule', sched.monitor, true]);
-  for (const [keyPath, monitor, during] of watchers) {
+  const watchers: Array<[string, { monitor: string; mode: MonitorMode }, boolean]> = [];
+  if (checkpoint.best) watchers.push(['checkpoint.best', checkpoint.best, false]);
+  if (training.earlyStopping) watchers.push(['training.earlyStopping', training.earlyStopping, true]);
+  if (sched.name === 'plateau') watchers.push(['schedule', sched, true]);
+  for (const [keyPath, watched, during] of watchers) {
+    const monitor = watched.monitor;
     checkMonitor(keyPath, monitor, hasEval, loss);
+    resolveMonitor(keyPath, watched, givenModes.get(keyPath) ?? null, metricList);
     if (during && evaluation.every === 0) {
       throw new ConfigError(keyPath, `${keyPath === 'schedule' ? "schedule 'plateau'" : 'early stopping'} acts on evaluations during the run, but eval.every is 0 (evaluate at the end only)`,
         "set eval.every to epoch (the default with an eval set), { epochs: k } or a step count");
@@ -377,6 +460,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     onNonFinite: r.opt('onNonFinite', oneOf(NONFINITE_POLICIES), RD.onNonFinite),
   };
 
+  checkClassLabels(data, loss);
   for (const [key, src] of [['data.train', data.train], ['data.eval', data.eval]] as const) {
     if (src?.type !== 'mnist') continue;
     const fits = src.labels === 'index' ? loss === 'sparseCategoricalCrossentropy' : loss !== 'sparseCategoricalCrossentropy';
