@@ -53,8 +53,8 @@ void SAME_EVAL_RESULT;
 
 /** A data source as the config file writes it (paths relative to `cwd`, or the config file's directory). */
 export type DataSourceInput =
-  | { type: 'npy'; features: string; labels: string }
-  | { type: 'csv'; path: string; label: string; labelType?: 'index' | 'float' }
+  | { type: 'npy'; features: string; labels: string; weights?: string | null }
+  | { type: 'csv'; path: string; label: string; labelType?: 'index' | 'float'; weight?: string | null }
   | { type: 'module'; module: string }
   | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' };
 

