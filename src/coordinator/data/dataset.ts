@@ -8,6 +8,7 @@ import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
 import type { Dataset } from './rows.ts';
 import { loadSampleModule } from './sample-module.ts';
+import { weightsFromNpy } from './sample-weights.ts';
 
 export type { Dataset } from './rows.ts';
 
@@ -32,6 +33,8 @@ export async function loadDataset(src: DataSource, keyPath: string): Promise<Dat
     );
   }
   if (count === 0) throw new DataError(`${keyPath}: ${src.features} holds no samples (shape [${features.shape}])`, 'expected one row per sample');
-  return { features, labels, count, source: `${src.features} + ${src.labels}` };
+  const ds: Dataset = { features, labels, count, source: `${src.features} + ${src.labels}` };
+  if (src.weights) ds.weights = weightsFromNpy(readNpy(src.weights), src.weights, count, src.features, keyPath);
+  return ds;
 }
 

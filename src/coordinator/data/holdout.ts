@@ -62,6 +62,8 @@ export function splitHoldout(ds: Dataset, fraction: number, seed: number, keyPat
     labels: take(ds.labels, idx),
     count: idx.length,
     source: `${ds.source}, ${what} (${keyPath} ${fraction}, seed ${seed})`,
+    // Sample weights go with their samples, held out or not (as Keras's validation_split).
+    ...(ds.weights ? { weights: take(ds.weights, idx) } : {}),
   });
   return { train: part(trainIdx, `without the ${k} held-out samples`), eval: part(evalIdx, `${k} held-out samples`) };
 }

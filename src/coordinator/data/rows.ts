@@ -8,6 +8,11 @@ export interface Dataset {
   labels: NdArray;
   count: number; // shape[0] of both
   source: string; // for messages, e.g. "mnist digits [0, 8000)"
+  /**
+   * Each sample's weight in the loss, float32 [count], finite and >= 0 (sample-weights.ts): the
+   * source's sample weights times, in the training set, its class's weight. Absent: all 1.
+   */
+  weights?: NdArray;
 }
 
 /** Bytes per row: the product of the shape after the first dimension, times the element size. */
