@@ -26,7 +26,7 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyP
   const outSize = sizeOf(outRow);
   if (labelRow.length === 1 && labelRow[0] === 0) {
     // Rows without labels (prediction): nothing to check, nothing to copy.
-    return { featureDtype: ds.features.dtype, featureShape: featureShape as number[], labelDtype: 'float32', labelShape: [0] };
+    return { featureDtype: ds.features.dtype, featureShape: featureShape as number[], labelDtype: 'float32', labelShape: [0], weighted: false };
   }
   if (loss === 'sparseCategoricalCrossentropy') {
     if (sizeOf(labelRow) !== 1) {
@@ -47,6 +47,7 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyP
     featureShape: featureShape as number[],
     labelDtype: ds.labels.dtype,
     labelShape: loss === 'sparseCategoricalCrossentropy' ? [] : (outRow.length ? outRow : labelRow),
+    weighted: ds.weights !== undefined,
   };
 }
 

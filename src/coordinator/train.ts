@@ -23,10 +23,11 @@ import { ConfigError, MgpuError, WorkerError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
-import { layoutHash } from '../shared/layout.ts';
+import { layoutHash, sizeOf } from '../shared/layout.ts';
 import { BatchPlan } from './batch-plan.ts';
 import { configHash, soloCluster, type Cluster } from './cluster.ts';
 import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint, type StopRecord } from './checkpoint.ts';
+import { checkClassWeightsFitModel, withClassWeights } from './data/sample-weights.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
@@ -100,7 +101,10 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   // Custom metric modules are imported (and checked) before any worker starts.
   const evalMetrics = await loadEvalMetrics(cfg);
   const devices = devicePlan.devices;
-  const { train: trainSet, eval: evalSet } = await loadSplits(cfg);
+  const splits = await loadSplits(cfg);
+  // Class weights weigh the training loss alone (as Keras's class_weight); the eval set keeps its own sample weights.
+  const trainSet = withClassWeights(splits.train, cfg.training.classWeights, cfg.loss, 'data.train');
+  const evalSet = splits.eval;
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
   const evalBatch = cfg.eval.batchSize ?? B;
@@ -168,6 +172,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkMonitorsFitModel(cfg, s.group.layout);
+    checkClassWeightsFitModel(cfg.training.classWeights, cfg.loss, sizeOf(s.group.layout.outputShape.slice(1) as number[]));
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
       if (s.ema && resumed.ema) s.ema.set(resumed.ema);

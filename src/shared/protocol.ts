@@ -33,12 +33,16 @@ import type { BackendName, LossName } from './config/types.ts';
 import type { AdapterInfo } from './adapters.ts';
 import type { ModelLayout, SlabLayout } from './layout.ts';
 
-/** How rows of features and labels are laid out in an input buffer: all features, then all labels. */
+/**
+ * How rows of features and labels are laid out in an input buffer: all features, then all labels,
+ * then (weighted) one float32 weight per row.
+ */
 export interface RowFormat {
   featureDtype: 'float32' | 'int32' | 'uint8';
   featureShape: number[]; // per row, without the batch dimension
   labelDtype: 'float32' | 'int32' | 'uint8';
   labelShape: number[];
+  weighted: boolean; // rows carry a loss weight: the loss is Σ w_i · l_i (a split without weights is staged with 1s)
 }
 
 /**
@@ -109,7 +113,7 @@ export interface GradsMessage {
   type: 'grads';
   rank: number;
   step: number;
-  lossSum: number; // Σ per-sample loss over the shard (regularisation excluded)
+  lossSum: number; // Σ per-sample loss over the shard, each times its weight when rows are weighted (regularisation excluded)
   n: number;
   finite: boolean; // every gradient value is finite
   stateChanged: boolean; // the step changed non-trainable weights (BatchNorm statistics): state[rank] holds them
@@ -135,7 +139,7 @@ export interface EvaluatedMessage {
   rank: number;
   id: number;
   n: number;
-  lossSum: number;
+  lossSum: number; // Σ per-sample loss, each times its weight when rows are weighted
   correct: number; // samples predicted right (accuracy); 0 where the loss has no accuracy
   absErrorSum: number; // Σ mean absolute error per sample
   topKCorrect: number; // samples whose class is among the k most probable; 0 without classes

@@ -161,7 +161,7 @@ async function onStep(m: StepMessage): Promise<void> {
   const t0 = performance.now();
   refreshWeights(m);
   const tRefreshed = performance.now();
-  const { x, y } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  const { x, y, w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
   let lossTotal = 0;
   let writeMs = 0;
   let at = 0;
@@ -174,8 +174,9 @@ async function onStep(m: StepMessage): Promise<void> {
     if (size === 0) continue;
     const xs = m.micro === 1 ? x : tf.slice(x, at, size);
     const ys = m.micro === 1 ? y : tf.slice(y, at, size);
+    const ws = m.micro === 1 || w === null ? w : tf.slice(w, at, size);
     at += size;
-    const { lossSum, grads } = microStep(xs, ys, size, m.batch, stepSeed(init.seed, m.step, rank, k));
+    const { lossSum, grads } = microStep(xs, ys, ws, size, m.batch, stepSeed(init.seed, m.step, rank, k));
     if (viewsOnHeap) {
       for (const [i, v] of trainVars.entries()) {
         const g = await valuesView(tf, grads[v.name]!); // a view of the heap: used before any allocation
@@ -199,8 +200,10 @@ async function onStep(m: StepMessage): Promise<void> {
       }
     }
     if (xs !== x) tf.dispose([xs, ys]);
+    if (ws !== w) ws?.dispose();
   }
   tf.dispose([x, y]);
+  w?.dispose();
   if (onDevice) {
     const tOut = performance.now();
     lossTotal = await readFlat(onDevice.grads, onDevice.losses);
@@ -240,15 +243,19 @@ async function readFlat(grads: Tensor[], losses: Tensor[]): Promise<number> {
   return total;
 }
 
-/** Gradients of (Σ per-sample loss over these rows) / B, plus the regularisation share n / B. */
-function microStep(x: Tensor, y: Tensor, n: number, batch: number, seed: number): { lossSum: Tensor; grads: Record<string, Tensor> } {
+/**
+ * Gradients of (Σ per-sample loss over these rows, each times its weight w_i when weighted) / B,
+ * plus the regularisation share n / B (regularisation is never weighted, as in Keras).
+ */
+function microStep(x: Tensor, y: Tensor, w: Tensor | null, n: number, batch: number, seed: number): { lossSum: Tensor; grads: Record<string, Tensor> } {
   let lossSum!: Tensor;
   const scale = 1 / batch;
   // Dropout and other random layers draw from Math.random: seeded per (seed, step, rank, micro).
   const { grads } = withSeededMathRandom(seed, () =>
     tf.variableGrads(() => {
       const pred = model.apply(x, { training: true }) as Tensor;
-      lossSum = tf.keep(tf.sum(loss.perSample(y, pred)));
+      const perSample = loss.perSample(y, pred);
+      lossSum = tf.keep(tf.sum(w === null ? perSample : tf.mul(perSample, w)));
       let total = tf.mul(lossSum, scale);
       const regs = model.calculateLosses();
       if (regs.length > 0) total = tf.add(total, tf.mul(tf.addN(regs), n * scale));
@@ -262,12 +269,14 @@ function microStep(x: Tensor, y: Tensor, n: number, batch: number, seed: number)
 async function onEval(m: EvalMessage): Promise<void> {
   phase = 'eval';
   refreshWeights(m);
-  const { x, y } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  const { x, y, w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
   const pred = tf.tidy(() => model.apply(x, { training: false }) as Tensor);
   const sums = tf.tidy(() => {
     const classes = pred.shape[pred.shape.length - 1]!;
+    const perSample = loss.perSample(y, pred);
     return [
-      tf.sum(loss.perSample(y, pred)),
+      // The loss is weighted by the eval set's weights (1s when it has none); the metrics are not.
+      tf.sum(w === null ? perSample : tf.mul(perSample, w)),
       loss.correct ? tf.sum(loss.correct(y, pred)) : tf.scalar(0),
       tf.sum(loss.absError(y, pred)),
       loss.topK && classes > m.topK ? tf.sum(loss.topK(y, pred, m.topK)) : tf.scalar(0),
@@ -294,13 +303,15 @@ async function onEval(m: EvalMessage): Promise<void> {
     extra = { sqErrorSum: got.sqErrorSum, counts: got.counts, scored: got.scores ? t.rows : 0, custom: customMetrics.length ? custom : null };
   }
   tf.dispose([x, y, pred]);
+  w?.dispose();
   channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum: lossSum!, correct: correct!, absErrorSum: absErrorSum!, topKCorrect: topKCorrect!, ...extra });
 }
 
 async function onPredict(m: PredictMessage): Promise<void> {
   phase = 'predict';
   refreshWeights(m);
-  const { x, y } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  const { x, y, w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  w?.dispose();
   const pred = tf.tidy(() => tf.cast(model.apply(x, { training: false }) as Tensor, 'float32'));
   const values = (await pred.data()) as Float32Array;
   if (values.byteLength > slabLayout.outputBytes) {

@@ -1,5 +1,5 @@
-// Reads a shard (n rows of features, then n rows of labels) from an input buffer of the slab
-// into tensors shaped for the model.
+// Reads a shard (n rows of features, then n rows of labels, then n weights when rows are
+// weighted) from an input buffer of the slab into tensors shaped for the model.
 import type { Tensor } from '@tensorflow/tfjs';
 import type { RowFormat } from '../shared/protocol.ts';
 import type { Slab } from '../shared/slab.ts';
@@ -25,12 +25,14 @@ export class ShardReader {
     this.labelRow = sizeOf(rows.labelShape) * BYTES[rows.labelDtype];
   }
 
-  read(position: number, n: number): { x: Tensor; y: Tensor } {
+  /** x, y, and w (float32 [n]) when rows are weighted, else null. */
+  read(position: number, n: number): { x: Tensor; y: Tensor; w: Tensor | null } {
     const fBytes = n * this.featureRow;
     const lBytes = n * this.labelRow;
-    let buf = this.copiesOnCreate ? this.slab.bytes(position, fBytes + lBytes) : null;
+    const wBytes = this.rows.weighted ? n * 4 : 0;
+    let buf = this.copiesOnCreate ? this.slab.bytes(position, fBytes + lBytes + wBytes) : null;
     if (!buf) {
-      buf = this.bytes.subarray(0, fBytes + lBytes);
+      buf = this.bytes.subarray(0, fBytes + lBytes + wBytes);
       this.slab.read(position, buf);
     }
     const { featureDtype: fd, labelDtype: ld, featureShape, labelShape } = this.rows;
@@ -38,8 +40,9 @@ export class ShardReader {
     const l = this.typed(ld, buf, fBytes, lBytes);
     const x = this.tf.tensor(f, [n, ...featureShape], fd === 'uint8' ? 'int32' : fd);
     const y = this.tf.tensor(l, [n, ...labelShape], ld === 'uint8' ? 'int32' : ld);
+    const w = wBytes ? this.tf.tensor(this.typed('float32', buf, fBytes + lBytes, wBytes), [n], 'float32') : null;
     // Models and losses compute in float32; integer labels (class indices) stay exact in it.
-    return { x: this.asFloat(x), y: this.asFloat(y) };
+    return { x: this.asFloat(x), y: this.asFloat(y), w };
   }
 
   /** bytes [at, at + length) of buf as `dtype`: a view when the backend copies and it is aligned. */
