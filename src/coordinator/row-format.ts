@@ -3,12 +3,27 @@
 import type { LossName } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { sizeOf, type ModelLayout } from '../shared/layout.ts';
-import type { RowFormat } from '../shared/protocol.ts';
+import type { RowFormat, RowPart } from '../shared/protocol.ts';
 import type { Dataset } from './data/rows.ts';
+
+const BYTES = { float32: 4, int32: 4, uint8: 1 } as const;
+
+/** Bytes of one row over all the parts of a format. */
+export function rowBytesOf(rows: RowFormat): number {
+  return rows.parts.reduce((a, p) => a + sizeOf(p.shape) * BYTES[p.dtype], 0);
+}
+
+/** A float32 loss weight per row, after the inputs and targets (`weighted`). */
+const WEIGHT_PART: RowPart = { role: 'weight', name: 'weight', dtype: 'float32', shape: [] };
 
 const shape = (s: readonly (number | null)[]) => `[${s.map((d) => d ?? 'batch').join(', ')}]`;
 
-export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyPath: string): RowFormat {
+export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyPath: string, weighted: boolean): RowFormat {
+  const parts = rowParts(ds, layout, loss, keyPath);
+  return { parts: weighted ? [...parts, WEIGHT_PART] : parts };
+}
+
+function rowParts(ds: Dataset, layout: ModelLayout, loss: LossName, keyPath: string): RowPart[] {
   const modelRow = layout.inputShape.slice(1);
   const dataRow = ds.features.shape.slice(1);
   let featureShape = dataRow;
@@ -26,7 +41,7 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyP
   const outSize = sizeOf(outRow);
   if (labelRow.length === 1 && labelRow[0] === 0) {
     // Rows without labels (prediction): nothing to check, nothing to copy.
-    return { featureDtype: ds.features.dtype, featureShape: featureShape as number[], labelDtype: 'float32', labelShape: [0], weighted: false };
+    return [{ role: 'input', name: 'input', dtype: ds.features.dtype, shape: featureShape as number[] }];
   }
   if (loss === 'sparseCategoricalCrossentropy') {
     if (sizeOf(labelRow) !== 1) {
@@ -42,13 +57,10 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyP
   checkFinite(ds, keyPath);
   if (loss === 'binaryCrossentropy') checkLabels(ds, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
   if (loss === 'categoricalCrossentropy') checkLabels(ds, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
-  return {
-    featureDtype: ds.features.dtype,
-    featureShape: featureShape as number[],
-    labelDtype: ds.labels.dtype,
-    labelShape: loss === 'sparseCategoricalCrossentropy' ? [] : (outRow.length ? outRow : labelRow),
-    weighted: ds.weights !== undefined,
-  };
+  return [
+    { role: 'input', name: 'input', dtype: ds.features.dtype, shape: featureShape as number[] },
+    { role: 'target', name: 'output', dtype: ds.labels.dtype, shape: loss === 'sparseCategoricalCrossentropy' ? [] : (outRow.length ? outRow : labelRow) },
+  ];
 }
 
 /** Names the first label that the loss cannot take: its sample, its value and what was expected. */

@@ -33,16 +33,25 @@ import type { BackendName, LossName } from './config/types.ts';
 import type { AdapterInfo } from './adapters.ts';
 import type { ModelLayout, SlabLayout } from './layout.ts';
 
+export type RowDtype = 'float32' | 'int32' | 'uint8';
+
+/** One block of an input buffer: the n rows of one array of the shard. */
+export interface RowPart {
+  role: 'input' | 'target' | 'weight';
+  name: string; // the model's input or output it feeds or is compared with; 'weight' for the weights
+  dtype: RowDtype;
+  shape: number[]; // per row, without the batch dimension (an input's: the model's, rows are reshaped to it)
+}
+
 /**
- * How rows of features and labels are laid out in an input buffer: all features, then all labels,
- * then (weighted) one float32 weight per row.
+ * How a shard's rows are laid out in an input buffer: for each part in order, its n rows. The
+ * parts are the model's inputs, then its outputs' targets (none in a predict run), then, when
+ * rows are weighted, one float32 loss weight per row (the loss is then Σ w_i · l_i; a split
+ * without weights in a weighted run is staged with 1s). One input and one output is the case of
+ * one part of each.
  */
 export interface RowFormat {
-  featureDtype: 'float32' | 'int32' | 'uint8';
-  featureShape: number[]; // per row, without the batch dimension
-  labelDtype: 'float32' | 'int32' | 'uint8';
-  labelShape: number[];
-  weighted: boolean; // rows carry a loss weight: the loss is Σ w_i · l_i (a split without weights is staged with 1s)
+  parts: RowPart[];
 }
 
 /**

@@ -161,7 +161,7 @@ async function onStep(m: StepMessage): Promise<void> {
   const t0 = performance.now();
   refreshWeights(m);
   const tRefreshed = performance.now();
-  const { x, y, w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  const { inputs: [x], targets: [y], weights: w } = readShard(m);
   let lossTotal = 0;
   let writeMs = 0;
   let at = 0;
@@ -269,7 +269,7 @@ function microStep(x: Tensor, y: Tensor, w: Tensor | null, n: number, batch: num
 async function onEval(m: EvalMessage): Promise<void> {
   phase = 'eval';
   refreshWeights(m);
-  const { x, y, w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  const { inputs: [x], targets: [y], weights: w } = readShard(m);
   const pred = tf.tidy(() => model.apply(x, { training: false }) as Tensor);
   const sums = tf.tidy(() => {
     const classes = pred.shape[pred.shape.length - 1]!;
@@ -310,7 +310,7 @@ async function onEval(m: EvalMessage): Promise<void> {
 async function onPredict(m: PredictMessage): Promise<void> {
   phase = 'predict';
   refreshWeights(m);
-  const { x, y, w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  const { inputs: [x], targets: [y], weights: w } = readShard(m);
   w?.dispose();
   const pred = tf.tidy(() => tf.cast(model.apply(x, { training: false }) as Tensor, 'float32'));
   const values = (await pred.data()) as Float32Array;
@@ -320,6 +320,13 @@ async function onPredict(m: PredictMessage): Promise<void> {
   slab.write(slabLayout.output[rank]!, values);
   tf.dispose([x, y, pred]);
   channel.send({ type: 'predicted', rank, id: m.id, n: m.n });
+}
+
+/** This rank's shard of a step, eval or predict chunk; one input and one output for now. */
+function readShard(m: { slot: 0 | 1; n: number }): { inputs: [Tensor]; targets: [Tensor]; weights: Tensor | null } {
+  const shard = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  // A predict run has no targets: an empty tensor stands in, as before.
+  return { inputs: [shard.inputs[0]!], targets: [shard.targets[0] ?? tf.zeros([m.n, 0])], weights: shard.weights };
 }
 
 function stepSeed(seed: number, step: number, r: number, micro: number): number {

@@ -3,9 +3,19 @@
 // which is what makes gathering a batch a handful of memcpy-like Uint8Array.set calls.
 import type { NdArray } from '../../shared/npy.ts';
 
+/** One array of a dataset, named by the model input it feeds or the output it is the target of. */
+export interface NamedArray {
+  name: string;
+  array: NdArray;
+}
+
 export interface Dataset {
-  features: NdArray;
-  labels: NdArray;
+  features: NdArray; // the model's input (its first, when it has several)
+  labels: NdArray; // the model's output's target (its first's, when it has several)
+  /** A model with several inputs: one array per input, in the model's order; absent: `features` alone. */
+  inputs?: NamedArray[];
+  /** A model with several outputs: one target array per output, in the model's order; absent: `labels` alone. */
+  targets?: NamedArray[];
   count: number; // shape[0] of both
   source: string; // for messages, e.g. "mnist digits [0, 8000)"
   /**
