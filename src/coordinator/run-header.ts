@@ -6,6 +6,7 @@ import type { ReadyMessage } from '../shared/protocol.ts';
 import { floatKernels, nativeKernelsUnavailableReason } from '../shared/float-kernels.ts';
 import { shardSizes } from '../shared/shard.ts';
 import type { BatchPlan } from './batch-plan.ts';
+import { inputArrays } from './data/parts.ts';
 import type { Dataset } from './data/rows.ts';
 import type { WorkerDevice } from './devices.ts';
 import { plural, type Progress } from './progress.ts';
@@ -67,7 +68,7 @@ export function dataNotes(train: Dataset, evalSet: Dataset | null, inputShape: r
   }
   const row = train.features.shape.slice(1);
   const model = inputShape.slice(1);
-  if (model.every((d) => d !== null) && row.join('x') !== model.join('x')) {
+  if (inputArrays(train).length === 1 && model.every((d) => d !== null) && row.join('x') !== model.join('x')) {
     notes.push(`feature rows of shape [${row.join(', ')}] are reshaped to the model's input [${model.join(', ')}]`);
   }
   return notes;

@@ -18,6 +18,7 @@ import { makeUpdateRule } from './optimizers/index.ts';
 import { plural, type Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
+import { checkOneOutputFeatures, outputLosses } from './model-io.ts';
 import { rowBytesOf, rowFormat } from './row-format.ts';
 import { Stager } from './stager.ts';
 import { GroupFailure, WorkerGroup, type StartFailurePolicy } from './worker-group.ts';
@@ -97,14 +98,17 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,
+      lossWeights: cfg.lossWeights,
       metrics: workerMetrics(cfg.metrics),
     }, cfg.reliability.stepTimeout * 1000, { abort: opts.abort, onFailure: opts.onStartFailure });
     const modelLayout = group.layout;
     checkMetricsFit(cfg, modelLayout);
+    checkOneOutputFeatures(cfg, modelLayout);
+    const losses = outputLosses(cfg, modelLayout);
     // Weighted rows when any split has weights (the training set's class or sample weights, the
     // eval set's own): a split without them is staged with weights of 1, which change nothing.
     const weighted = opts.data.some((ds) => ds.weights !== undefined);
-    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i], weighted));
+    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, losses, opts.dataKeys[i], weighted));
     const rows = rowsAll[0];
     rowsAll.forEach((r, i) => {
       if (JSON.stringify(r) !== JSON.stringify(rows)) {

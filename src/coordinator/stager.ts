@@ -1,6 +1,7 @@
 // Copies the rows of each rank's shard into that rank's input buffer in the slab, part after part
 // of the row format (the model's inputs, the targets, the loss weights: see RowFormat), which is
 // what the worker's ShardReader reads.
+import { MgpuError } from '../shared/errors.ts';
 import type { SlabLayout } from '../shared/layout.ts';
 import type { NdArray } from '../shared/npy.ts';
 import type { RowFormat, RowPart } from '../shared/protocol.ts';
@@ -12,11 +13,16 @@ import { rowBytesOf } from './row-format.ts';
 
 const ONE = new Uint8Array(new Float32Array([1]).buffer);
 
-/** The array that fills `part` of a dataset's rows; null: weights of 1 (a split without weights). */
-function arrayFor(ds: Dataset, part: RowPart, index: number): NdArray | null {
+/**
+ * The array that fills `part` of a dataset's rows: the one of its name (the model's input or
+ * output), or the only one of a model with one; null: weights of 1 (a split without weights).
+ */
+function arrayFor(ds: Dataset, part: RowPart): NdArray | null {
   if (part.role === 'weight') return ds.weights ?? null;
   const arrays = part.role === 'input' ? inputArrays(ds) : targetArrays(ds);
-  return arrays[index]!.array;
+  const a = arrays.length === 1 && arrays[0]!.name === '' ? arrays[0] : arrays.find((x) => x.name === part.name);
+  if (!a) throw new MgpuError('E_INTERNAL', `no array for the row part ${part.role} '${part.name}' in ${ds.source}`);
+  return a.array;
 }
 
 export class Stager {
@@ -34,8 +40,7 @@ export class Stager {
   /** `indices[s.start..s.end)` are the dataset rows of shard s; `tag` names the content. */
   stage(ds: Dataset, indices: Uint32Array, shards: Shard[], slot: 0 | 1, tag: string | null = null): void {
     this.tags[slot] = null;
-    const counts = { input: 0, target: 0, weight: 0 };
-    const arrays = this.rows.parts.map((p) => arrayFor(ds, p, counts[p.role]++));
+    const arrays = this.rows.parts.map((p) => arrayFor(ds, p));
     for (const s of shards) {
       const rows = indices.subarray(s.start, s.end);
       const at = this.layout.input[s.rank]![slot];

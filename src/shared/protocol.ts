@@ -29,7 +29,7 @@
 //                                           orphan ever holds a GPU.
 // Any failure in a worker is reported as `error` (rank, phase, message, stack), then it exits.
 
-import type { BackendName, LossName } from './config/types.ts';
+import type { BackendName, LossSpec } from './config/types.ts';
 import type { AdapterInfo } from './adapters.ts';
 import type { ModelLayout, SlabLayout } from './layout.ts';
 
@@ -76,7 +76,8 @@ export interface InitMessage {
   allowSoftwareAdapter: boolean; // devices.allowSoftwareAdapter (webgpu)
   model: { module: string | null; json: string | null };
   seed: number;
-  loss: LossName;
+  loss: LossSpec; // one loss for every output, or one per output name
+  lossWeights: Record<string, number> | null; // per output name (default 1)
   metrics: WorkerMetrics | null;
 }
 
@@ -157,6 +158,9 @@ export interface EvaluatedMessage {
   counts: { tp: number[]; fp: number[]; fn: number[] } | null; // per class, or per output of a binary loss
   scored: number; // rows m written to output[rank]: m·K scores, then m labels (class indices) or m·K (binary 0/1)
   custom: Record<string, number>[] | null; // per custom module, its named sums over this rank's rows
+  // A model with several outputs: each output's Σ w_i · l_k,i (its loss weight not applied), in
+  // the model's output order; correct, absErrorSum and topKCorrect are then 0. null with one output.
+  outputLossSums: number[] | null;
 }
 
 /** coordinator → worker: predict n rows; outputs go to output[rank] as float32 rows. */

@@ -37,10 +37,10 @@ test('binary: AUC with tied scores, precision / recall / F1 / accuracy, over 37 
   setFlatWeights(tf, m, r.weights);
   const src = cfg.data.eval!;
   if (src.type !== 'npy') throw new Error('npy eval data');
-  const x = readNpy(src.features);
+  const x = readNpy(src.features as string);
   const pred = m.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
   const p = Array.from(pred.dataSync());
-  const y = Array.from(readNpy(src.labels).data).map((v) => v > 0.5);
+  const y = Array.from(readNpy(src.labels as string).data).map((v) => v > 0.5);
   tf.dispose(pred);
   m.dispose();
 

@@ -48,10 +48,10 @@ test('custom metric modules: named sums over batches and workers, then finalize'
   setFlatWeights(tf, m, r.weights);
   const src = cfg.data.eval!;
   if (src.type !== 'npy') throw new Error('npy eval data');
-  const x = readNpy(src.features);
+  const x = readNpy(src.features as string);
   const pred = m.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
   const p = pred.dataSync();
-  const y = readNpy(src.labels).data;
+  const y = readNpy(src.labels as string).data;
   tf.dispose(pred);
   m.dispose();
   const row = (a: ArrayLike<number>, i: number) => Array.from({ length: 3 }, (_, c) => a[i * 3 + c]!);

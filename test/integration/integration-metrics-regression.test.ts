@@ -27,10 +27,10 @@ test('regression: rmse and mae over 37 rows on 3 workers equal the single-proces
   setFlatWeights(tf, m, r.weights);
   const src = cfg.data.eval!;
   if (src.type !== 'npy') throw new Error('npy eval data');
-  const x = readNpy(src.features);
+  const x = readNpy(src.features as string);
   const pred = m.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
   const p = pred.dataSync();
-  const y = readNpy(src.labels).data;
+  const y = readNpy(src.labels as string).data;
   tf.dispose(pred);
   m.dispose();
   assert.equal(p.length, y.length);

@@ -74,7 +74,16 @@ const others = [
   { name: 'adagrad', learningRate: 0.2, initialAccumulatorValue: 0.5, epsilon: 1e-3 },
   { name: 'sgd', learningRate: 0.5 },
 ].map((optimizer) => ({ ...withoutEval, optimizer, schedule: { name: 'constant', warmupSteps: 7 } }));
-const CONFIGS: Record<string, Record<string, unknown>> = { withEvalSet, withHoldout, withPlateau, withoutEval, ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])) };
+/** Several inputs and outputs: files by name, a loss and a weight per output. */
+const withOutputs = {
+  model: { module: './model.mjs' },
+  loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' },
+  lossWeights: { class: 1, box: 0.5 },
+  data: { train: { type: 'npy', features: { image: './x.npy', meta: './ex.npy' }, labels: { class: './y.npy', box: './ey.npy' } } },
+  training: { batchSize: 8 },
+  optimizer: { name: 'sgd' },
+};
+const CONFIGS: Record<string, Record<string, unknown>> = { withEvalSet, withOutputs, withHoldout, withPlateau, withoutEval, ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])) };
 
 const validate = (raw: unknown, cwd = dir) => validateConfig(raw, { configPath, cwd });
 const defaults = validate({ model: { module: './base.mjs' }, loss: 'meanSquaredError', data: { train: { type: 'mnist' } }, training: { batchSize: 1 }, optimizer: { name: 'sgd' } });
@@ -141,7 +150,7 @@ test('the configs above set every key of the Config, every optimizer and schedul
     'devices.backend', 'devices.shmDir', 'devices.replaceWasmKernels', 'log.every', 'eval.every', 'eval.batchSize', 'eval.topK', 'eval.useEma',
     'checkpoint.every', 'checkpoint.keep', 'eval.every.epochs', 'checkpoint.every.epochs', 'checkpoint.best.monitor', 'checkpoint.best.mode',
     'training.earlyStopping.monitor', 'training.earlyStopping.mode', 'training.earlyStopping.patience', 'training.earlyStopping.minDelta',
-    'training.earlyStopping.restoreBest', 'training.classWeights.0', 'training.classWeights.3', 'reliability.onWorkerFailure', 'reliability.maxRestarts', 'reliability.stepTimeout',
+    'training.earlyStopping.restoreBest', 'training.classWeights.0', 'training.classWeights.3', 'lossWeights.box', 'reliability.onWorkerFailure', 'reliability.maxRestarts', 'reliability.stepTimeout',
     'reliability.stallFactor', 'reliability.stallMinSeconds', 'reliability.onNonFinite', 'runDir',
     ...OPTIMIZER_NAMES.flatMap((n) => OPTIMIZER_PARAMS[n].map((k) => `optimizer.${k} (${n})`)),
     ...SCHEDULE_NAMES.flatMap((n) => SCHEDULE_PARAMS[n].map((k) => `schedule.${k} (${n})`))];

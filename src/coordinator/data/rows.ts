@@ -5,16 +5,21 @@ import type { NdArray } from '../../shared/npy.ts';
 
 /** One array of a dataset, named by the model input it feeds or the output it is the target of. */
 export interface NamedArray {
-  name: string;
+  name: string; // '' for the one array of a model with one input (output)
   array: NdArray;
+  file: string; // where it was read from, for messages
 }
 
 export interface Dataset {
   features: NdArray; // the model's input (its first, when it has several)
   labels: NdArray; // the model's output's target (its first's, when it has several)
-  /** A model with several inputs: one array per input, in the model's order; absent: `features` alone. */
+  /**
+   * The arrays of the model's inputs, named by input (in the config's order; row-format.ts puts
+   * them in the model's), or one array named '' for the model's only input; features is the
+   * first. Absent: features alone (csv, mnist, sample modules).
+   */
   inputs?: NamedArray[];
-  /** A model with several outputs: one target array per output, in the model's order; absent: `labels` alone. */
+  /** The same for the targets of the model's outputs; labels is the first. */
   targets?: NamedArray[];
   count: number; // shape[0] of both
   source: string; // for messages, e.g. "mnist digits [0, 8000)"

@@ -6,6 +6,10 @@
 // CLI and the tests read the same array.
 export const LOSS_NAMES = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'] as const;
 export type LossName = (typeof LOSS_NAMES)[number];
+/** `loss`: one loss for every output of the model, or one per output, keyed by the model's output names. */
+export type LossSpec = LossName | Record<string, LossName>;
+/** npy features or labels: one file, or one file per model input (output), keyed by its name. */
+export type NpyFiles = string | Record<string, string>;
 
 export const OPTIMIZER_NAMES = ['sgd', 'momentum', 'adam', 'adamw', 'rmsprop', 'adagrad'] as const;
 export type OptimizerName = (typeof OPTIMIZER_NAMES)[number];
@@ -78,7 +82,8 @@ export type Every = number | { epochs: number };
  */
 export type DataSource =
   // paths resolved against the config file's directory; weights: per-sample weights, shape [N] or [N, 1] (absent or null: every sample weighs 1; validation always sets it)
-  | { type: 'npy'; features: string; labels: string; weights?: string | null }
+  // features / labels: one file, or (several inputs / outputs) a mapping of the model's input / output names to files
+  | { type: 'npy'; features: NpyFiles; labels: NpyFiles; weights?: string | null }
   // label: the label column's name; weight: the column of per-sample weights (not a feature); absent or null: none
   | { type: 'csv'; path: string; label: string; labelType: 'index' | 'float'; weight?: string | null }
   | { type: 'module'; module: string }
@@ -179,7 +184,10 @@ export interface ModelConfig {
 export interface Config {
   name: string; // run name; default: the config file's base name
   model: ModelConfig;
-  loss: LossName;
+  loss: LossSpec;
+  // Several outputs: the total loss is Σ_k lossWeights[k] · loss_k (as Keras's loss_weights);
+  // null (the default): every output weighs 1. Keyed by the model's output names.
+  lossWeights: Record<string, number> | null;
   data: DataConfig;
   training: TrainingConfig;
   optimizer: OptimizerConfig;

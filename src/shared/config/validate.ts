@@ -11,11 +11,11 @@ import {
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
 import {
-  BACKEND_NAMES, type BestCheckpointConfig, type ClassWeights, type Config, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
+  BACKEND_NAMES, type BestCheckpointConfig, type ClassWeights, type Config, type LossSpec, type NpyFiles, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
   type MonitorMode, NONFINITE_POLICIES, OPTIMIZER_NAMES, OptimizerConfig, SCHEDULE_NAMES, ScheduleConfig,
 } from './types.ts';
 
-const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir'];
+const TOP_KEYS = ['name', 'model', 'loss', 'lossWeights', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir'];
 
 const runName: Check<string> = {
   expected: "a name of letters, digits, '.', '_' and '-'",
@@ -30,7 +30,7 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   if (type === 'npy') {
     const s = Section.open(raw, path, ['type', 'features', 'labels', 'weights']);
     const weights = s.has('weights') && s.obj.weights !== null ? s.file('weights', baseDir) : null;
-    return { type, features: s.file('features', baseDir), labels: s.file('labels', baseDir), weights };
+    return { type, features: npyFiles(s, 'features', baseDir), labels: npyFiles(s, 'labels', baseDir), weights };
   }
   if (type === 'csv') {
     const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType', 'weight']);
@@ -56,6 +56,64 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
     throw new ConfigError(s.at('count'), `offset ${offset} + count ${count} is past the ${MNIST_SIZE} mnist digits`, `use count <= ${MNIST_SIZE - offset}`);
   }
   return { type, offset, count, labels: s.opt('labels', oneOf(['onehot', 'index'] as const), MNIST_DEFAULTS.labels) };
+}
+
+/**
+ * npy features or labels: one file, or a mapping of the model's input (output) names to files,
+ * for a model with several; which names the model has is checked once it is built.
+ */
+function npyFiles(s: Section, key: 'features' | 'labels', baseDir: string): NpyFiles {
+  const v = s.obj[key];
+  if (!isMapping(v)) return s.file(key, baseDir);
+  const names = Object.keys(v);
+  const what = key === 'features' ? 'input' : 'output';
+  if (names.length === 0) fail(s.at(key), `a file, or a mapping of the model's ${what} names to files`, v);
+  const out: Record<string, string> = {};
+  for (const name of names) out[name] = Section.open(v, s.at(key), names).file(name, baseDir);
+  return out;
+}
+
+/** `loss`: one loss name for every output, or a mapping of the model's output names to loss names. */
+function lossSpec(top: Section): LossSpec {
+  const names = oneOf(LOSS_NAMES);
+  if (!top.has('loss') || !isMapping(top.obj.loss)) return top.req('loss', names);
+  const entries = Object.entries(top.obj.loss);
+  if (entries.length === 0) fail('loss', `${names.expected}, or a mapping of the model's output names to them`, top.obj.loss);
+  const out: Record<string, LossName> = {};
+  for (const [output, v] of entries) {
+    if (!names.test(v)) fail(`loss.${output}`, names.expected, v);
+    out[output] = v;
+  }
+  return out;
+}
+
+/** `lossWeights`: null, or a mapping of output names to weights (finite, >= 0). */
+function lossWeights(top: Section): Record<string, number> | null {
+  const v = top.has('lossWeights') ? top.obj.lossWeights : null;
+  if (v === null || v === undefined) return null;
+  if (!isMapping(v) || Object.keys(v).length === 0) fail('lossWeights', "a mapping of the model's output names to weights, e.g. { class: 1, box: 0.5 }", v);
+  const out: Record<string, number> = {};
+  for (const [output, w] of Object.entries(v)) {
+    if (!nonNegative.test(w)) fail(`lossWeights.${output}`, nonNegative.expected, w);
+    out[output] = w;
+  }
+  return out;
+}
+
+/**
+ * With one loss per output, the eval line has the total loss and each output's (loss.<output>):
+ * the metrics, class weights and monitors that read one output's predictions are refused.
+ */
+function checkPerOutputLoss(loss: LossSpec, metricsRaw: unknown, classWeightsRaw: unknown, monitors: Array<[string, string]> = []): void {
+  if (typeof loss === 'string') return;
+  const hint = "with several outputs the eval line has loss and loss.<output>; give a single loss name for a model with one output";
+  if (metricsRaw !== undefined && metricsRaw !== null) throw new ConfigError('metrics', 'is set, but loss names one loss per output: eval metrics are computed for one output only', hint);
+  if (classWeightsRaw !== undefined && classWeightsRaw !== null) {
+    throw new ConfigError('training.classWeights', 'is set, but loss names one loss per output: class weights weigh one output\'s classes', 'weigh samples with sample weights (npy weights:) instead');
+  }
+  for (const [keyPath, monitor] of monitors) {
+    if (monitor !== 'eval.loss') throw new ConfigError(`${keyPath}.monitor`, `${monitor} is not measured with one loss per output`, `monitor eval.loss; ${hint}`);
+  }
 }
 
 /**
@@ -300,7 +358,12 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   }
   const model = { module: module === null ? null : m.file('module', baseDir), json: json === null ? null : m.file('json', baseDir) };
 
-  const loss = top.req('loss', oneOf(LOSS_NAMES));
+  const lossAll = lossSpec(top);
+  // The checks below that read the loss's kind (metrics, monitors, class weights) are for one
+  // loss; one loss per output refuses them (checkPerOutputLoss).
+  const loss: LossName = typeof lossAll === 'string' ? lossAll : Object.values(lossAll)[0]!;
+  const lossWeightMap = lossWeights(top);
+  checkPerOutputLoss(lossAll, top.obj.metrics, isMapping(top.obj.training) ? top.obj.training.classWeights : undefined);
 
   const d = Section.open(top.obj.data, 'data', ['train', 'eval', 'evalFraction']);
   if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module' or 'mnist')");
@@ -398,6 +461,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   if (training.earlyStopping) watchers.push(['training.earlyStopping', training.earlyStopping.monitor, true]);
   if (sched.name === 'plateau') watchers.push(['schedule', sched.monitor, true]);
   for (const [keyPath, monitor, during] of watchers) {
+    checkPerOutputLoss(lossAll, undefined, undefined, [[keyPath, monitor]]);
     checkMonitor(keyPath, monitor, hasEval, loss);
     if (during && evaluation.every === 0) {
       throw new ConfigError(keyPath, `${keyPath === 'schedule' ? "schedule 'plateau'" : 'early stopping'} acts on evaluations during the run, but eval.every is 0 (evaluate at the end only)`,
@@ -433,7 +497,8 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   return {
     name,
     model,
-    loss,
+    loss: lossAll,
+    lossWeights: lossWeightMap,
     data,
     training,
     optimizer: opt,
