@@ -275,7 +275,7 @@ async function onEval(m: EvalMessage): Promise<void> {
   refreshWeights(m);
   const { inputs: xs, targets: ys, weights: w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
   const preds = tf.tidy(() => apply(xs, false));
-  const [x, y, pred] = [xs[0]!, ys[0]!, preds[0]!];
+  const [y, pred] = [ys[0]!, preds[0]!]; // the first output's: the figures of a model with one
   const several = losses.length > 1;
   const sums = tf.tidy(() => {
     const classes = pred.shape[pred.shape.length - 1]!;
