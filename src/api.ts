@@ -10,7 +10,7 @@ import path from 'node:path';
 import { loadConfig as loadConfigFile, configToRaw } from './shared/config/load.ts';
 import { applyOverrides } from './shared/config/overrides.ts';
 import type {
-  CheckpointConfig, Config, DevicesConfig, LossName, OptimizerConfig, OptimizerName, ReliabilityConfig, ScheduleConfig, TrainingConfig,
+  CheckpointConfig, Config, DevicesConfig, LossSpec, NpyFiles, OptimizerConfig, OptimizerName, ReliabilityConfig, ScheduleConfig, TrainingConfig,
 } from './shared/config/types.ts';
 import { isMapping, validateConfig as validateRaw } from './shared/config/validate.ts';
 import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
@@ -27,7 +27,7 @@ import { train as runTraining } from './coordinator/train.ts';
 
 export { MgpuError, ConfigError, formatError };
 export type { ErrorCode } from './shared/errors.ts';
-export type { Config, DataSource, LossName, OptimizerName, ScheduleName, BackendName } from './shared/config/types.ts';
+export type { Config, DataSource, LossName, LossSpec, NpyFiles, OptimizerName, ScheduleName, BackendName } from './shared/config/types.ts';
 export type {
   AbortSignalLike, CallbackName, CallbackResult, CheckpointInfo, EvalFigures, RunControl, StepFigures, StopRequest, TrainCallbacks,
 } from './coordinator/callbacks.ts';
@@ -43,7 +43,9 @@ export interface EvalResult {
   accuracy: number | null; // null for losses without classes (mean squared error)
   topK: number | null; // top-k accuracy; null without classes or with k >= classes
   k: number;
-  mae: number;
+  mae: number; // NaN for a model with several outputs (not measured)
+  /** A model with several outputs: each output's mean loss (without its loss weight), by output name; else null. */
+  outputLosses: Record<string, number> | null;
   /** The config's metrics (its `metrics` key), keyed as metrics.jsonl logs them; null without. */
   metrics: Record<string, number | null> | null;
 }
@@ -55,8 +57,8 @@ void SAME_EVAL_RESULT;
 
 /** A data source as the config file writes it (paths relative to `cwd`, or the config file's directory). */
 export type DataSourceInput =
-  | { type: 'npy'; features: string; labels: string }
-  | { type: 'csv'; path: string; label: string; labelType?: 'index' | 'float' | 'class' }
+  | { type: 'npy'; features: NpyFiles; labels: NpyFiles; weights?: string | null }
+  | { type: 'csv'; path: string; label: string; labelType?: 'index' | 'float' | 'class'; weight?: string | null }
   | { type: 'module'; module: string }
   | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' };
 
@@ -64,7 +66,8 @@ export type DataSourceInput =
 export interface ConfigInput {
   name?: string;
   model: { module: string; json?: null } | { json: string; module?: null };
-  loss: LossName;
+  loss: LossSpec; // one loss, or one per output name
+  lossWeights?: Record<string, number> | null;
   data: { train: DataSourceInput; eval?: DataSourceInput | null; evalFraction?: number | null; classes?: string[] | null };
   training: Partial<TrainingConfig> & { batchSize: number };
   optimizer: Partial<OptimizerConfig> & { name: OptimizerName };

@@ -1,7 +1,7 @@
 // Evaluation and prediction over a whole dataset, sharded over the active workers in chunks.
 // Evaluation workers return sums, so totals are exact: every sample counted once, weighted by
 // count. Prediction workers write their rows to their output buffers, read back in input order.
-import type { LossName } from '../shared/config/types.ts';
+import type { LossName, LossSpec } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { sizeOf } from '../shared/layout.ts';
 import type { EvaluatedMessage, PredictedMessage } from '../shared/protocol.ts';
@@ -17,7 +17,9 @@ export interface EvalResult {
   accuracy: number | null; // null for losses without classes (mean squared error)
   topK: number | null; // top-k accuracy; null without classes or with k >= classes
   k: number;
-  mae: number;
+  mae: number; // NaN for a model with several outputs (not measured; metrics.jsonl writes null)
+  /** A model with several outputs: each output's mean loss (without its loss weight), by output name; else null. */
+  outputLosses: Record<string, number> | null;
   /** The config's metrics, keyed as metrics.jsonl logs them, in its order; null without `metrics`. */
   metrics: Record<string, number | null> | null;
 }
@@ -38,8 +40,12 @@ async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Sh
  * `deadlineMs`: how long each chunk may take before a worker that has not answered is called
  * stalled. `metrics`: the config's metrics (null: the shipped figures only).
  */
-export async function evaluate(s: Session, ds: Dataset, batch: number, loss: LossName, k: number, deadlineMs: number, metrics: EvalMetrics | null = null): Promise<EvalResult> {
-  const t = { n: 0, lossSum: 0, correct: 0, abs: 0, topK: 0 };
+export async function evaluate(s: Session, ds: Dataset, batch: number, lossSpec: LossSpec, k: number, deadlineMs: number, metrics: EvalMetrics | null = null): Promise<EvalResult> {
+  const outputs = s.group.layout.outputs;
+  const several = outputs.length > 1;
+  // With several outputs the figures of one output (accuracy, top-k, mae, metrics) are not measured.
+  const loss: LossName = typeof lossSpec === 'string' ? lossSpec : lossSpec[outputs[0]!.name]!;
+  const t = { n: 0, lossSum: 0, correct: 0, abs: 0, topK: 0, outputs: new Array<number>(several ? outputs.length : 0).fill(0) };
   const classes = sizeOf(s.group.layout.outputShape.slice(1) as number[]);
   // The config's metrics: sums over every rank and chunk, and every row's scores (auc).
   const extra: EvalTotals = { n: 0, correct: 0, topK: 0, abs: 0, sq: 0, counts: null, scores: null, custom: metrics?.custom.map(() => ({})) ?? [] };
@@ -59,6 +65,7 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, loss: Los
       t.correct += m.correct;
       t.abs += m.absErrorSum;
       t.topK += m.topKCorrect;
+      m.outputLossSums?.forEach((v, i) => (t.outputs[i]! += v));
       if (!metrics) continue;
       extra.sq += m.sqErrorSum;
       if (m.counts) extra.counts = addCounts(extra.counts, m.counts);
@@ -83,14 +90,15 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, loss: Los
     }
   });
   if (s.cluster.size > 1) await sumOverMachines(s, t, extra, scores, metrics ? classes : 0);
-  const classed = loss !== 'meanSquaredError';
+  const classed = loss !== 'meanSquaredError' && !several;
   return {
     samples: t.n,
     loss: t.lossSum / t.n,
     accuracy: classed ? t.correct / t.n : null,
     topK: classed && loss !== 'binaryCrossentropy' && classes > k ? t.topK / t.n : null,
     k,
-    mae: t.abs / t.n,
+    mae: several ? NaN : t.abs / t.n,
+    outputLosses: several ? Object.fromEntries(outputs.map((o, i) => [o.name, t.outputs[i]! / t.n])) : null,
     metrics: metrics ? computeMetrics(metrics, loss, { ...extra, n: t.n, correct: t.correct, topK: t.topK, abs: t.abs, scores }) : null,
   };
 }
@@ -117,12 +125,17 @@ export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs
  * the machines (the per-class counts too; the score rows are disjoint, so their sum is the whole).
  */
 async function sumOverMachines(
-  s: Session, t: { n: number; lossSum: number; correct: number; abs: number; topK: number }, extra: EvalTotals,
+  s: Session, t: { n: number; lossSum: number; correct: number; abs: number; topK: number; outputs: number[] }, extra: EvalTotals,
   scores: { values: Float32Array; labels: Float32Array } | null, classes: number,
 ): Promise<void> {
   const c = extra.counts ?? { tp: Array(classes).fill(0), fp: Array(classes).fill(0), fn: Array(classes).fill(0) };
   const sums = new Float64Array([t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq, ...c.tp, ...c.fp, ...c.fn]);
   await s.cluster.sum(sums, 'the evaluation sums');
+  if (t.outputs.length) {
+    const each = Float64Array.from(t.outputs);
+    await s.cluster.sum(each, 'the per-output evaluation losses');
+    t.outputs = Array.from(each);
+  }
   [t.n!, t.lossSum!, t.correct!, t.abs!, t.topK!, extra.sq!] = Array.from(sums.subarray(0, 6));
   if (classes > 0 && (extra.counts || sums.subarray(6).some((v) => v !== 0))) {
     const k = c.tp.length;

@@ -141,7 +141,12 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     out.line(`  loss      ${r.loss.toFixed(6)}`);
     if (r.accuracy !== null) out.line(`  accuracy  ${(100 * r.accuracy).toFixed(2)}%`);
     if (r.topK !== null) out.line(`  top-${r.k}     ${(100 * r.topK).toFixed(2)}%`);
-    out.line(`  mae       ${r.mae.toFixed(6)}`);
+    if (r.outputLosses) {
+      const w = Math.max(...Object.keys(r.outputLosses).map((o) => o.length)) + 7;
+      for (const [o, v] of Object.entries(r.outputLosses)) out.line(`  ${`loss.${o}`.padEnd(w)}${v.toFixed(6)}`);
+    } else {
+      out.line(`  mae       ${r.mae.toFixed(6)}`);
+    }
     return r;
   } finally {
     await s.close();

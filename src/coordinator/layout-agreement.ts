@@ -22,5 +22,7 @@ export function checkLayoutsAgree(layouts: ModelLayout[]): void {
     });
     if (JSON.stringify(other.inputShape) !== JSON.stringify(first!.inputShape)) fail(rank, 'input shape', first!.inputShape, other.inputShape);
     if (JSON.stringify(other.outputShape) !== JSON.stringify(first!.outputShape)) fail(rank, 'output shape', first!.outputShape, other.outputShape);
+    if (JSON.stringify(other.inputs) !== JSON.stringify(first!.inputs)) fail(rank, 'inputs', first!.inputs, other.inputs);
+    if (JSON.stringify(other.outputs) !== JSON.stringify(first!.outputs)) fail(rank, 'outputs', first!.outputs, other.outputs);
   });
 }

@@ -42,9 +42,11 @@ export interface EvalLine {
   accuracy: number | null;
   top_k: number | null;
   k: number;
-  mae: number;
+  mae: number; // null in the file for a model with several outputs (not measured)
   /** The config's metrics, by key (precision_macro, auc, <module>.<key>, ...); absent without `metrics`. */
   metrics?: Record<string, number | null>;
+  /** A model with several outputs: each output's mean loss (its loss weight not applied). */
+  [output: `loss.${string}`]: number;
 }
 
 /** checkpoint.best: runs/<name>/best/ now holds the weights of this evaluation's step. */

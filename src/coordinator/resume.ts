@@ -50,6 +50,9 @@ export function configChanges(saved: Config, now: Config): ConfigChange[] {
   const out: ConfigChange[] = [];
   const diff = (a: unknown, b: unknown, at: string) => {
     if (at && IGNORED.some((p) => under(at, p))) return;
+    // A key added since the checkpoint was written (training.classWeights, a source's weights):
+    // the run had its behaviour, which its null default keeps.
+    if (a === undefined && b === null) return;
     if (isMapping(a) && isMapping(b)) {
       for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) diff(a[k], b[k], at ? `${at}.${k}` : k);
     } else if (JSON.stringify(a) !== JSON.stringify(b)) {

@@ -1,75 +1,105 @@
 // Checks, before the first step, that a dataset fits the model the workers built, and says how
-// its rows are shaped in the input buffers.
-import type { LossName } from '../shared/config/types.ts';
-import { DataError } from '../shared/errors.ts';
-import { sizeOf, type ModelLayout } from '../shared/layout.ts';
-import type { RowFormat } from '../shared/protocol.ts';
-import type { Dataset } from './data/rows.ts';
+// its rows are shaped in the input buffers: one part per model input, one per output's target
+// (none when the rows have no labels: prediction), and the loss weight when rows are weighted.
+import { DataError, MgpuError } from '../shared/errors.ts';
+import { sizeOf, type ModelLayout, type ModelPort } from '../shared/layout.ts';
+import type { NdArray } from '../shared/npy.ts';
+import type { RowFormat, RowPart } from '../shared/protocol.ts';
+import { inputArrays, targetArrays } from './data/parts.ts';
+import type { Dataset, NamedArray } from './data/rows.ts';
+import { matchPorts, type OutputLoss } from './model-io.ts';
 
 const shape = (s: readonly (number | null)[]) => `[${s.map((d) => d ?? 'batch').join(', ')}]`;
+const BYTES = { float32: 4, int32: 4, uint8: 1 } as const;
 
-export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyPath: string): RowFormat {
-  const modelRow = layout.inputShape.slice(1);
-  const dataRow = ds.features.shape.slice(1);
+/** Bytes of one row over all the parts of a format. */
+export function rowBytesOf(rows: RowFormat): number {
+  return rows.parts.reduce((a, p) => a + sizeOf(p.shape) * BYTES[p.dtype], 0);
+}
+
+/** A float32 loss weight per row, after the inputs and targets (`weighted`). */
+const WEIGHT_PART: RowPart = { role: 'weight', name: 'weight', dtype: 'float32', shape: [] };
+
+/** `losses`: each model output's loss, in the model's order (model-io.ts). */
+export function rowFormat(ds: Dataset, layout: ModelLayout, losses: OutputLoss[], keyPath: string, weighted: boolean): RowFormat {
+  const several = layout.inputs.length > 1 || layout.outputs.length > 1;
+  // Rows without labels (prediction): nothing to check, nothing to copy.
+  const labelRow = ds.labels.shape.slice(1);
+  const unlabelled = ds.targets === undefined && labelRow.length === 1 && labelRow[0] === 0;
+  if (unlabelled && several) {
+      throw new MgpuError('E_USAGE', `${keyPath}: the model has ${layout.inputs.length} inputs and ${layout.outputs.length} outputs; predict reads one .npy of inputs and writes one of outputs, so it takes models with one input and one output only (for now)`, {
+        hint: 'load the trained model (runs/<name>/final/model.json) with tf.loadLayersModel and call model.predict on a list of inputs',
+      });
+  }
+  // Messages name a named array's file, and the one array of a one-input model by its split's source, as they always did.
+  const where = (a: NamedArray) => (a.name === '' ? ds.source : a.file);
+  const inputs = matchPorts(inputArrays(ds), layout.inputs, keyPath, 'features').map((a, i) => inputPart(a.array, where(a), layout.inputs[i]!, keyPath, several));
+  if (unlabelled) return { parts: inputs };
+  const targets = matchPorts(targetArrays(ds), layout.outputs, keyPath, 'labels').map((a, k) => targetPart(a.array, where(a), losses[k]!, keyPath, several));
+  for (const a of inputArrays(ds)) checkFinite(a.array, where(a), keyPath);
+  return { parts: [...inputs, ...targets, ...(weighted ? [WEIGHT_PART] : [])] };
+}
+
+function inputPart(a: NdArray, file: string, port: ModelPort, keyPath: string, several: boolean): RowPart {
+  const modelRow = port.shape.slice(1);
+  const dataRow = a.shape.slice(1);
   let featureShape = dataRow;
   if (modelRow.every((d): d is number => d !== null)) {
     if (sizeOf(modelRow) !== sizeOf(dataRow)) {
       throw new DataError(
-        `${keyPath}: feature rows of ${ds.source} have shape ${shape(dataRow)} (${sizeOf(dataRow)} values) but the model's input is ${shape(layout.inputShape)} (${sizeOf(modelRow)} values per sample)`,
+        `${keyPath}: feature rows of ${file} have shape ${shape(dataRow)} (${sizeOf(dataRow)} values) but the model's input${several ? ` '${port.name}'` : ''} is ${shape(port.shape)} (${sizeOf(modelRow)} values per sample)`,
         'reshape the features, or change the model input shape',
       );
     }
     featureShape = modelRow; // same values per row: rows are reshaped to the model's input
   }
-  const outRow = layout.outputShape.slice(1) as number[];
-  const labelRow = ds.labels.shape.slice(1);
+  return { role: 'input', name: port.name, dtype: a.dtype, shape: featureShape as number[] };
+}
+
+function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, several: boolean): RowPart {
+  const { port, loss } = out;
+  const outRow = port.shape.slice(1) as number[];
+  const labelRow = a.shape.slice(1);
   const outSize = sizeOf(outRow);
-  if (labelRow.length === 1 && labelRow[0] === 0) {
-    // Rows without labels (prediction): nothing to check, nothing to copy.
-    return { featureDtype: ds.features.dtype, featureShape: featureShape as number[], labelDtype: 'float32', labelShape: [0] };
-  }
+  const output = several ? ` '${port.name}'` : '';
   if (loss === 'sparseCategoricalCrossentropy') {
     if (sizeOf(labelRow) !== 1) {
-      throw new DataError(`${keyPath}: sparseCategoricalCrossentropy wants one class index per sample, but label rows of ${ds.source} have shape ${shape(labelRow)}`, 'use categoricalCrossentropy for one-hot labels');
+      throw new DataError(`${keyPath}: sparseCategoricalCrossentropy wants one class index per sample, but label rows of ${file} have shape ${shape(labelRow)}`, 'use categoricalCrossentropy for one-hot labels');
     }
-    checkLabels(ds, keyPath, (v) => Number.isInteger(v) && v >= 0 && v < outSize, `class indices 0..${outSize - 1} (the model has ${outSize} outputs)`);
+    checkLabels(a, file, keyPath, (v) => Number.isInteger(v) && v >= 0 && v < outSize, `class indices 0..${outSize - 1} (the model${output ? `'s output${output}` : ''} has ${outSize} outputs)`);
   } else if (sizeOf(labelRow) !== outSize) {
     throw new DataError(
-      `${keyPath}: label rows of ${ds.source} have shape ${shape(labelRow)} (${sizeOf(labelRow)} values) but the model's output is ${shape(layout.outputShape)} (${outSize} values per sample)`,
+      `${keyPath}: label rows of ${file} have shape ${shape(labelRow)} (${sizeOf(labelRow)} values) but the model's output${output} is ${shape(port.shape)} (${outSize} values per sample)`,
       loss === 'categoricalCrossentropy' && sizeOf(labelRow) === 1 ? 'class-index labels need loss: sparseCategoricalCrossentropy' : undefined,
     );
   }
-  checkFinite(ds, keyPath);
-  if (loss === 'binaryCrossentropy') checkLabels(ds, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
-  if (loss === 'categoricalCrossentropy') checkLabels(ds, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
-  return {
-    featureDtype: ds.features.dtype,
-    featureShape: featureShape as number[],
-    labelDtype: ds.labels.dtype,
-    labelShape: loss === 'sparseCategoricalCrossentropy' ? [] : (outRow.length ? outRow : labelRow),
-  };
+  if (loss === 'binaryCrossentropy') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
+  if (loss === 'categoricalCrossentropy') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
+  return { role: 'target', name: port.name, dtype: a.dtype, shape: loss === 'sparseCategoricalCrossentropy' ? [] : (outRow.length ? outRow : labelRow) };
 }
 
 /** Names the first label that the loss cannot take: its sample, its value and what was expected. */
-function checkLabels(ds: Dataset, keyPath: string, ok: (v: number) => boolean, expected: string): void {
-  const data = ds.labels.data;
-  const per = Math.max(1, data.length / Math.max(1, ds.count));
+function checkLabels(a: NdArray, file: string, keyPath: string, ok: (v: number) => boolean, expected: string): void {
+  const data = a.data;
+  const count = a.shape[0]!;
+  const per = Math.max(1, data.length / Math.max(1, count));
   for (let i = 0; i < data.length; i++) {
-    if (!ok(data[i])) {
-      throw new DataError(`${keyPath}: label of sample ${Math.floor(i / per)} in ${ds.source} is ${data[i]}; the loss expects ${expected}`,
+    if (!ok(data[i]!)) {
+      throw new DataError(`${keyPath}: label of sample ${Math.floor(i / per)} in ${file} is ${data[i]}; the loss expects ${expected}`,
         'check the labels file and the loss in the config');
     }
   }
 }
 
 /** A NaN or infinite feature would only show up mid-run as a NaN loss: name it now. */
-function checkFinite(ds: Dataset, keyPath: string): void {
-  if (ds.features.dtype !== 'float32') return;
-  const data = ds.features.data;
-  const per = Math.max(1, data.length / Math.max(1, ds.count));
+function checkFinite(a: NdArray, file: string, keyPath: string): void {
+  if (a.dtype !== 'float32') return;
+  const data = a.data;
+  const count = a.shape[0]!;
+  const per = Math.max(1, data.length / Math.max(1, count));
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i])) {
-      throw new DataError(`${keyPath}: feature ${i % per} of sample ${Math.floor(i / per)} in ${ds.source} is ${data[i]}`, 'clean or impute the features before training');
+      throw new DataError(`${keyPath}: feature ${i % per} of sample ${Math.floor(i / per)} in ${file} is ${data[i]}`, 'clean or impute the features before training');
     }
   }
 }

@@ -7,6 +7,7 @@ import { floatKernels, nativeKernelsUnavailableReason } from '../shared/float-ke
 import { shardSizes } from '../shared/shard.ts';
 import type { BatchPlan } from './batch-plan.ts';
 import { describeMapping, type ClassMapping } from './data/classes.ts';
+import { inputArrays } from './data/parts.ts';
 import type { Dataset } from './data/rows.ts';
 import type { WorkerDevice } from './devices.ts';
 import { plural, type Progress } from './progress.ts';
@@ -31,11 +32,27 @@ export function printHeader(out: Progress, cfg: Config, s: Session, devices: Wor
   for (const note of dataNotes(train, evalSet, s.group.layout.inputShape)) out.line(`  data note   ${note}`);
   out.line(`  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`);
   if (classes) out.line(`  labels      ${describeMapping(classes.classes, classes.from)}`);
+  const weights = weightsLine(cfg, evalSet);
+  if (weights) out.line(`  weights     ${weights}`);
   out.line(`  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`);
   const k = floatKernels();
   const kernels = k.kind === 'native' ? 'C kernels' : `JavaScript kernels (${nativeKernelsUnavailableReason})`;
   out.line(`  reduce      ${s.pool.threads ? `${s.pool.threads} threads` : 'on the coordinator thread'}, ${kernels}; slab ${(s.layout.size / 2 ** 20).toFixed(1)} MiB, ${s.slab.mode === 'mapped' ? 'mapped' : `positional I/O (${s.slab.fallbackReason})`}`);
   out.line(`  run dir     ${cfg.runDir}`);
+}
+
+/** Loss weights, when any: what weighs the training loss, and whether the eval loss is weighted. */
+function weightsLine(cfg: Config, evalSet: Dataset | null): string | null {
+  const cw = cfg.training.classWeights;
+  const sw = (src: Config['data']['train'] | null) => (src?.type === 'npy' && src.weights) || (src?.type === 'csv' && src.weight) || null;
+  const trainSw = sw(cfg.data.train);
+  if (!cw && !trainSw && !(evalSet?.weights)) return null;
+  const parts = [
+    cw ? `class weights ${Object.entries(cw).map(([k, v]) => `${k}: ${v}`).join(', ')} (others 1)` : null,
+    trainSw ? `sample weights ${trainSw}` : null,
+  ].filter(Boolean);
+  const train = parts.length ? `training: ${parts.join(' x ')}, loss Σ w·l / B` : 'training: unweighted';
+  return `${train}; eval: ${evalSet?.weights ? 'loss weighted by its sample weights' : 'unweighted'}`;
 }
 
 function computesOn(ready: ReadyMessage | undefined): string {
@@ -53,7 +70,7 @@ export function dataNotes(train: Dataset, evalSet: Dataset | null, inputShape: r
   }
   const row = train.features.shape.slice(1);
   const model = inputShape.slice(1);
-  if (model.every((d) => d !== null) && row.join('x') !== model.join('x')) {
+  if (inputArrays(train).length === 1 && model.every((d) => d !== null) && row.join('x') !== model.join('x')) {
     notes.push(`feature rows of shape [${row.join(', ')}] are reshaped to the model's input [${model.join(', ')}]`);
   }
   return notes;

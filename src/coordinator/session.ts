@@ -9,7 +9,7 @@ import { flatten, layoutHash, sizeOf, slabLayout as makeSlabLayout, type FlatLay
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
-import { rowBytes, type Dataset } from './data/rows.ts';
+import type { Dataset } from './data/rows.ts';
 import { checkSimulated, thisMachine, type Machine } from './capacity.ts';
 import { soloCluster, type Cluster } from './cluster.ts';
 import { planDevices, type DevicePlan, type Doing } from './device-plan.ts';
@@ -18,7 +18,8 @@ import { makeUpdateRule } from './optimizers/index.ts';
 import { plural, type Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
-import { rowFormat } from './row-format.ts';
+import { checkOneOutputFeatures, outputLosses } from './model-io.ts';
+import { rowBytesOf, rowFormat } from './row-format.ts';
 import { Stager } from './stager.ts';
 import { GroupFailure, WorkerGroup, type StartFailurePolicy } from './worker-group.ts';
 
@@ -97,11 +98,17 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
       model: { module: cfg.model.module, json: cfg.model.json },
       seed: cfg.training.seed,
       loss: cfg.loss,
+      lossWeights: cfg.lossWeights,
       metrics: workerMetrics(cfg.metrics),
     }, cfg.reliability.stepTimeout * 1000, { abort: opts.abort, onFailure: opts.onStartFailure });
     const modelLayout = group.layout;
     checkMetricsFit(cfg, modelLayout);
-    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]));
+    checkOneOutputFeatures(cfg, modelLayout);
+    const losses = outputLosses(cfg, modelLayout);
+    // Weighted rows when any split has weights (the training set's class or sample weights, the
+    // eval set's own): a split without them is staged with weights of 1, which change nothing.
+    const weighted = opts.data.some((ds) => ds.weights !== undefined);
+    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, losses, opts.dataKeys[i], weighted));
     const rows = rowsAll[0];
     rowsAll.forEach((r, i) => {
       if (JSON.stringify(r) !== JSON.stringify(rows)) {
@@ -111,7 +118,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const initial = opts.initialWeights?.(modelLayout) ?? null;
     const flat = flatten(modelLayout.variables);
     const hash = layoutHash(modelLayout.variables);
-    const rowIn = Math.max(...opts.data.map((ds) => rowBytes(ds.features) + rowBytes(ds.labels)));
+    const rowIn = rowBytesOf(rows);
     // A row's predictions; with auc, its scores and then its label(s), at most as many again.
     const rowOut = sizeOf(modelLayout.outputShape.slice(1) as number[]) * 4 * (needsScores(cfg.metrics) ? 2 : 1);
     const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
@@ -158,7 +165,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const g = group;
     const cluster = opts.cluster ?? soloCluster();
     const session: Session = {
-      cfg, group: g, cluster, slab, layout, flat, rows, stager: new Stager(slab, layout), master, slots, ema, pool, weightsVersion: 0, stateVersion: 0,
+      cfg, group: g, cluster, slab, layout, flat, rows, stager: new Stager(slab, layout, rows), master, slots, ema, pool, weightsVersion: 0, stateVersion: 0,
       shards: (n) => cluster.shards(n, g.active),
       attachMessage: () => attachMessage(false),
       async growInputs(rowsPerRank: number) {
@@ -168,7 +175,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
         slab.resize(bigger, cfg.devices.shmDir);
         layout = bigger;
         session.layout = bigger;
-        session.stager = new Stager(slab, bigger);
+        session.stager = new Stager(slab, bigger, rows);
         await g.all(() => attachMessage(false), 'attach (reshard)', g.active, g.startDeadlineMs);
       },
       async withWeights<T>(w: Float32Array, fn: () => Promise<T>): Promise<T> {

@@ -28,6 +28,7 @@ import { BatchPlan } from './batch-plan.ts';
 import { configHash, soloCluster, type Cluster } from './cluster.ts';
 import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint, type StopRecord } from './checkpoint.ts';
 import { checkClassesFitModel, labelFiles, readLabels } from './data/classes.ts';
+import { checkClassWeightsFitModel, withClassWeights } from './data/sample-weights.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
@@ -103,8 +104,13 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const devices = devicePlan.devices;
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
   // Class names keep the checkpoint's mapping on --resume (its labels.json), whatever data.train holds now.
-  const { train: trainSet, eval: evalSet, classes } = await loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null);
+  const splits = await loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null);
+  const classes = splits.classes;
   const modelFiles = labelFiles(classes?.classes ?? null); // beside every model.json written
+  // Class weights weigh the training loss alone (as Keras's class_weight); the eval set keeps its own sample weights.
+  // (Validation refuses class weights with one loss per output.)
+  const trainSet = typeof cfg.loss === 'string' ? withClassWeights(splits.train, cfg.training.classWeights, cfg.loss, 'data.train') : splits.train;
+  const evalSet = splits.eval;
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
   const evalBatch = cfg.eval.batchSize ?? B;
@@ -172,6 +178,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkMonitorsFitModel(cfg, s.group.layout);
     checkClassesFitModel(classes, sizeOf(s.group.layout.outputShape.slice(1) as number[]), 'data.train');
+    if (typeof cfg.loss === 'string') checkClassWeightsFitModel(cfg.training.classWeights, cfg.loss, sizeOf(s.group.layout.outputShape.slice(1) as number[]));
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
       if (s.ema && resumed.ema) s.ema.set(resumed.ema);
@@ -223,11 +230,13 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     }
     const line: EvalLine = {
       type: 'eval', step, epoch, samples: r.samples, loss: r.loss, accuracy: r.accuracy, top_k: r.topK, k: r.k, mae: r.mae, ...(r.metrics ? { metrics: r.metrics } : {}),
+      ...outputLossFields(r),
     };
     metrics.write(line);
     hooks.evaluated(line);
     // With config metrics, those are what is printed; without, the shipped figures.
     const acc = r.metrics ? metricsInline(r.metrics, r.k)
+      : r.outputLosses ? Object.entries(r.outputLosses).map(([o, v]) => `loss.${o} ${v.toFixed(4)}`).join(' ')
       : r.accuracy === null ? `mae ${r.mae.toFixed(4)}` : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
     out.line(`eval @ step ${step}${cfg.eval.useEma ? ' (EMA weights)' : ''}: loss ${r.loss.toFixed(4)} ${acc} (${r.samples} samples)`);
     return r;
@@ -411,7 +420,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
 
   /** The checkpoint is at (or past) the last step, or early stopping ended the run: say so, start nothing, write nothing. */
   function finished(dir: string, step: number, stop: StopRecord | null): TrainResult {
-    const ckpt = readCheckpoint(dir, { variables: readTrainerState(dir).variables, saveOrder: [], inputShape: [], outputShape: [], topology: null });
+    const ckpt = readCheckpoint(dir, { variables: readTrainerState(dir).variables, saveOrder: [], inputShape: [], outputShape: [], inputs: [], outputs: [], topology: null });
     const model = path.join(cfg.runDir, 'final', 'model.json');
     const modelPath = fs.existsSync(model) ? model : null;
     const where = stop ? `early stopping ended it at step ${step} (${stop.message.replace(/^early stopping after step \d+: /, '')})`
@@ -488,6 +497,11 @@ async function checkSameWeights(s: Session): Promise<void> {
       hint: 'the allreduce gave ranks different sums; run with the ring algorithm (see the README, "Several machines")',
     });
   }
+}
+
+/** A model with several outputs: each output's eval loss as `loss.<output>` of the eval line. */
+function outputLossFields(r: EvalResult): Record<`loss.${string}`, number> {
+  return Object.fromEntries(Object.entries(r.outputLosses ?? {}).map(([o, v]) => [`loss.${o}`, v]));
 }
 
 /** A stop the library API asked for on another machine (its callbacks run on rank 0 alone). */

@@ -11,13 +11,22 @@ export interface VariableSpec {
 }
 
 /** What a worker reports about its model replica; all workers must report the same. */
+/** One input or output of the model: its layer's name and its shape. */
+export interface ModelPort {
+  name: string;
+  shape: (number | null)[];
+}
+
 export interface ModelLayout {
   /** Trainable variables first (in model.trainableWeights order), then non-trainable. */
   variables: VariableSpec[];
   /** Index into `variables` of each of model.weights, in model.weights order (the save order). */
   saveOrder: number[];
-  inputShape: (number | null)[]; // including the batch dimension (null)
-  outputShape: (number | null)[];
+  inputShape: (number | null)[]; // including the batch dimension (null); the first input's
+  outputShape: (number | null)[]; // the first output's
+  /** Every input and output of the model, in its order (model.inputNames / outputNames), shapes with the batch dimension. */
+  inputs: ModelPort[];
+  outputs: ModelPort[];
   topology: unknown; // model.toJSON(null, false): the LayersModel topology for model.json
 }
 

@@ -29,16 +29,29 @@
 //                                           orphan ever holds a GPU.
 // Any failure in a worker is reported as `error` (rank, phase, message, stack), then it exits.
 
-import type { BackendName, LossName } from './config/types.ts';
+import type { BackendName, LossSpec } from './config/types.ts';
 import type { AdapterInfo } from './adapters.ts';
 import type { ModelLayout, SlabLayout } from './layout.ts';
 
-/** How rows of features and labels are laid out in an input buffer: all features, then all labels. */
+export type RowDtype = 'float32' | 'int32' | 'uint8';
+
+/** One block of an input buffer: the n rows of one array of the shard. */
+export interface RowPart {
+  role: 'input' | 'target' | 'weight';
+  name: string; // the model's input or output it feeds or is compared with; 'weight' for the weights
+  dtype: RowDtype;
+  shape: number[]; // per row, without the batch dimension (an input's: the model's, rows are reshaped to it)
+}
+
+/**
+ * How a shard's rows are laid out in an input buffer: for each part in order, its n rows. The
+ * parts are the model's inputs, then its outputs' targets (none in a predict run), then, when
+ * rows are weighted, one float32 loss weight per row (the loss is then Σ w_i · l_i; a split
+ * without weights in a weighted run is staged with 1s). One input and one output is the case of
+ * one part of each.
+ */
 export interface RowFormat {
-  featureDtype: 'float32' | 'int32' | 'uint8';
-  featureShape: number[]; // per row, without the batch dimension
-  labelDtype: 'float32' | 'int32' | 'uint8';
-  labelShape: number[];
+  parts: RowPart[];
 }
 
 /**
@@ -63,7 +76,8 @@ export interface InitMessage {
   allowSoftwareAdapter: boolean; // devices.allowSoftwareAdapter (webgpu)
   model: { module: string | null; json: string | null };
   seed: number;
-  loss: LossName;
+  loss: LossSpec; // one loss for every output, or one per output name
+  lossWeights: Record<string, number> | null; // per output name (default 1)
   metrics: WorkerMetrics | null;
 }
 
@@ -109,7 +123,7 @@ export interface GradsMessage {
   type: 'grads';
   rank: number;
   step: number;
-  lossSum: number; // Σ per-sample loss over the shard (regularisation excluded)
+  lossSum: number; // Σ per-sample loss over the shard, each times its weight when rows are weighted (regularisation excluded)
   n: number;
   finite: boolean; // every gradient value is finite
   stateChanged: boolean; // the step changed non-trainable weights (BatchNorm statistics): state[rank] holds them
@@ -135,7 +149,7 @@ export interface EvaluatedMessage {
   rank: number;
   id: number;
   n: number;
-  lossSum: number;
+  lossSum: number; // Σ per-sample loss, each times its weight when rows are weighted
   correct: number; // samples predicted right (accuracy); 0 where the loss has no accuracy
   absErrorSum: number; // Σ mean absolute error per sample
   topKCorrect: number; // samples whose class is among the k most probable; 0 without classes
@@ -144,6 +158,9 @@ export interface EvaluatedMessage {
   counts: { tp: number[]; fp: number[]; fn: number[] } | null; // per class, or per output of a binary loss
   scored: number; // rows m written to output[rank]: m·K scores, then m labels (class indices) or m·K (binary 0/1)
   custom: Record<string, number>[] | null; // per custom module, its named sums over this rank's rows
+  // A model with several outputs: each output's Σ w_i · l_k,i (its loss weight not applied), in
+  // the model's output order; correct, absErrorSum and topKCorrect are then 0. null with one output.
+  outputLossSums: number[] | null;
 }
 
 /** coordinator → worker: predict n rows; outputs go to output[rank] as float32 rows. */

@@ -138,9 +138,11 @@ export async function customSums(tf: TF, m: CustomMetric, y: Tensor, pred: Tenso
  */
 export async function checkCustomMetrics(tf: TF, model: LayersModel, rows: RowFormat, metrics: CustomMetric[]): Promise<void> {
   // No labels (a predict run): nothing to evaluate, nothing to check.
-  if (metrics.length === 0 || rows.labelShape.includes(0)) return;
-  const x = tf.zeros([1, ...rows.featureShape]);
-  const y = tf.zeros([1, ...rows.labelShape]);
+  const input = rows.parts.find((p) => p.role === 'input')!;
+  const target = rows.parts.find((p) => p.role === 'target');
+  if (metrics.length === 0 || !target) return;
+  const x = tf.zeros([1, ...input.shape]);
+  const y = tf.zeros([1, ...target.shape]);
   const pred = tf.tidy(() => model.apply(x, { training: false }) as Tensor);
   try {
     for (const m of metrics) await customSums(tf, m, y, pred, ' on a one-row batch of zeros (the check at start-up)');

@@ -15,7 +15,8 @@ import { Slab } from '../shared/slab.ts';
 import { pinFromEnvironment } from '../shared/cpu-affinity.ts';
 import { loadBackend, type TF } from './backend.ts';
 import { checkCustomMetrics, customSums, loadCustomMetrics, metricTensors, unpack, type CustomMetric } from './eval-metrics.ts';
-import { lossFns, type LossFns } from './losses.ts';
+import type { LossFns } from './losses.ts';
+import { combined, outputLosses, perOutput, type OutputLoss } from './output-losses.ts';
 import { describe, loadModel } from './model-loader.ts';
 import { checkModelOps } from './op-check.ts';
 import { ShardReader } from './shard-reader.ts';
@@ -49,7 +50,8 @@ let phase = 'init';
 let init: InitMessage;
 let tf: TF;
 let model: LayersModel;
-let loss: LossFns;
+let losses: OutputLoss[]; // one per model output, in its order
+let loss: LossFns; // the first output's: the eval figures and metrics of a model with one output
 let customMetrics: CustomMetric[] = []; // config metrics: { module }, loaded at init
 let metricsChecked = false; // the custom metrics ran once on a batch of zeros (at the first attach)
 let ordered: LayerVariable[]; // trainable first, then non-trainable: the flat layout's order
@@ -98,7 +100,6 @@ async function onInit(m: InitMessage): Promise<void> {
   model = await loadModel(tf, m.model, { rank: m.rank, seed: m.seed });
   // A kernel the backend lacks is named now, with the layer that needs it, not mid-run.
   checkModelOps(tf, model, backend.name);
-  loss = lossFns(tf, m.loss);
   customMetrics = await loadCustomMetrics(m.metrics?.custom ?? []);
   const layout = describe(model);
   ordered = [...model.trainableWeights, ...model.nonTrainableWeights];
@@ -119,6 +120,10 @@ async function onAttach(m: AttachMessage): Promise<void> {
   gradScratch = slab.floats(slabLayout.grads[rank]!, flat.trainable) ?? new Float32Array(flat.trainable);
   stateScratch = new Float32Array(flat.total - flat.trainable);
   reader = new ShardReader(tf, slab, m.rows, slabLayout.inputBytes);
+  // Resolved here, not at init: the coordinator has checked the config's losses against the
+  // model's outputs by now, and names what does not fit better than a worker could.
+  losses = outputLosses(tf, model.outputNames, init.loss, init.lossWeights);
+  loss = losses[0]!.fns;
   if (!metricsChecked) {
     await checkCustomMetrics(tf, model, m.rows, customMetrics);
     metricsChecked = true;
@@ -161,7 +166,7 @@ async function onStep(m: StepMessage): Promise<void> {
   const t0 = performance.now();
   refreshWeights(m);
   const tRefreshed = performance.now();
-  const { x, y } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  const { inputs, targets, weights: w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
   let lossTotal = 0;
   let writeMs = 0;
   let at = 0;
@@ -172,10 +177,12 @@ async function onStep(m: StepMessage): Promise<void> {
   // global B, so the summed gradients equal those of the whole shard at once.
   for (const [k, size] of shardSizes(m.n, m.micro).entries()) {
     if (size === 0) continue;
-    const xs = m.micro === 1 ? x : tf.slice(x, at, size);
-    const ys = m.micro === 1 ? y : tf.slice(y, at, size);
+    const slice = (t: Tensor) => (m.micro === 1 ? t : tf.slice(t, at, size));
+    const xs = inputs.map(slice);
+    const ys = targets.map(slice);
+    const ws = w === null ? null : slice(w);
     at += size;
-    const { lossSum, grads } = microStep(xs, ys, size, m.batch, stepSeed(init.seed, m.step, rank, k));
+    const { lossSum, grads } = microStep(xs, ys, ws, size, m.batch, stepSeed(init.seed, m.step, rank, k));
     if (viewsOnHeap) {
       for (const [i, v] of trainVars.entries()) {
         const g = await valuesView(tf, grads[v.name]!); // a view of the heap: used before any allocation
@@ -198,9 +205,9 @@ async function onStep(m: StepMessage): Promise<void> {
         tf.dispose([...prev, ...mine]);
       }
     }
-    if (xs !== x) tf.dispose([xs, ys]);
+    if (m.micro !== 1) tf.dispose([...xs, ...ys, ...(ws ? [ws] : [])]);
   }
-  tf.dispose([x, y]);
+  tf.dispose([...inputs, ...targets, ...(w ? [w] : [])]);
   if (onDevice) {
     const tOut = performance.now();
     lossTotal = await readFlat(onDevice.grads, onDevice.losses);
@@ -240,15 +247,19 @@ async function readFlat(grads: Tensor[], losses: Tensor[]): Promise<number> {
   return total;
 }
 
-/** Gradients of (Σ per-sample loss over these rows) / B, plus the regularisation share n / B. */
-function microStep(x: Tensor, y: Tensor, n: number, batch: number, seed: number): { lossSum: Tensor; grads: Record<string, Tensor> } {
+/**
+ * Gradients of (Σ per-sample loss over these rows, each times its weight w_i when weighted) / B,
+ * plus the regularisation share n / B (regularisation is never weighted, as in Keras).
+ */
+function microStep(x: Tensor[], y: Tensor[], w: Tensor | null, n: number, batch: number, seed: number): { lossSum: Tensor; grads: Record<string, Tensor> } {
   let lossSum!: Tensor;
   const scale = 1 / batch;
   // Dropout and other random layers draw from Math.random: seeded per (seed, step, rank, micro).
   const { grads } = withSeededMathRandom(seed, () =>
     tf.variableGrads(() => {
-      const pred = model.apply(x, { training: true }) as Tensor;
-      lossSum = tf.keep(tf.sum(loss.perSample(y, pred)));
+      const preds = apply(x, true);
+      const perSample = combined(tf, losses, perOutput(tf, losses, y, preds));
+      lossSum = tf.keep(tf.sum(w === null ? perSample : tf.mul(perSample, w)));
       let total = tf.mul(lossSum, scale);
       const regs = model.calculateLosses();
       if (regs.length > 0) total = tf.add(total, tf.mul(tf.addN(regs), n * scale));
@@ -262,24 +273,32 @@ function microStep(x: Tensor, y: Tensor, n: number, batch: number, seed: number)
 async function onEval(m: EvalMessage): Promise<void> {
   phase = 'eval';
   refreshWeights(m);
-  const { x, y } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
-  const pred = tf.tidy(() => model.apply(x, { training: false }) as Tensor);
+  const { inputs: xs, targets: ys, weights: w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  const preds = tf.tidy(() => apply(xs, false));
+  const [y, pred] = [ys[0]!, preds[0]!]; // the first output's: the figures of a model with one
+  const several = losses.length > 1;
   const sums = tf.tidy(() => {
     const classes = pred.shape[pred.shape.length - 1]!;
+    // The loss is weighted by the eval set's weights (1s when it has none); the metrics are not.
+    const weigh = (l: Tensor) => tf.sum(w === null ? l : tf.mul(l, w));
+    const each = perOutput(tf, losses, ys, preds);
+    // With several outputs: the total, then each output's loss (without its loss weight), and no
+    // accuracy, mae or top-k (they are figures of one output).
     return [
-      tf.sum(loss.perSample(y, pred)),
-      loss.correct ? tf.sum(loss.correct(y, pred)) : tf.scalar(0),
-      tf.sum(loss.absError(y, pred)),
-      loss.topK && classes > m.topK ? tf.sum(loss.topK(y, pred, m.topK)) : tf.scalar(0),
+      weigh(combined(tf, losses, each)),
+      !several && loss.correct ? tf.sum(loss.correct(y, pred)) : tf.scalar(0),
+      several ? tf.scalar(0) : tf.sum(loss.absError(y, pred)),
+      !several && loss.topK && classes > m.topK ? tf.sum(loss.topK(y, pred, m.topK)) : tf.scalar(0),
+      ...(several ? each.map(weigh) : []),
     ];
   });
-  const [lossSum, correct, absErrorSum, topKCorrect] = await Promise.all(sums.map(async (t) => (await t.data())[0]));
+  const [lossSum, correct, absErrorSum, topKCorrect, ...outputLossSums] = await Promise.all(sums.map(async (t) => (await t.data())[0]!));
   tf.dispose(sums);
   // The config's metrics: sums, and (auc) each row's scores and label into output[rank].
   const spec = init.metrics;
   let extra = { sqErrorSum: 0, counts: null as { tp: number[]; fp: number[]; fn: number[] } | null, scored: 0, custom: null as Record<string, number>[] | null };
   if (spec) {
-    const t = metricTensors(tf, init.loss, loss, spec, y, pred);
+    const t = metricTensors(tf, losses[0]!.name, loss, spec, y, pred);
     const values = (await t.flat.data()) as Float32Array;
     t.flat.dispose();
     const got = unpack(values, spec, t);
@@ -293,15 +312,19 @@ async function onEval(m: EvalMessage): Promise<void> {
     for (const c of customMetrics) custom.push(await customSums(tf, c, y, pred));
     extra = { sqErrorSum: got.sqErrorSum, counts: got.counts, scored: got.scores ? t.rows : 0, custom: customMetrics.length ? custom : null };
   }
-  tf.dispose([x, y, pred]);
-  channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum: lossSum!, correct: correct!, absErrorSum: absErrorSum!, topKCorrect: topKCorrect!, ...extra });
+  tf.dispose([...xs, ...ys, ...preds, ...(w ? [w] : [])]);
+  channel.send({
+    type: 'evaluated', rank, id: m.id, n: m.n, lossSum: lossSum!, correct: correct!, absErrorSum: absErrorSum!, topKCorrect: topKCorrect!, ...extra,
+    outputLossSums: several ? outputLossSums : null,
+  });
 }
 
 async function onPredict(m: PredictMessage): Promise<void> {
   phase = 'predict';
   refreshWeights(m);
-  const { x, y } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
-  const pred = tf.tidy(() => tf.cast(model.apply(x, { training: false }) as Tensor, 'float32'));
+  const { inputs: [x], targets: [y], weights: w } = readShard(m);
+  w?.dispose();
+  const pred = tf.tidy(() => tf.cast(apply([x], false)[0]!, 'float32'));
   const values = (await pred.data()) as Float32Array;
   if (values.byteLength > slabLayout.outputBytes) {
     throw new MgpuError('E_INTERNAL', `predictions of ${m.n} rows need ${values.byteLength} bytes; the output buffer holds ${slabLayout.outputBytes}`);
@@ -309,6 +332,18 @@ async function onPredict(m: PredictMessage): Promise<void> {
   slab.write(slabLayout.output[rank]!, values);
   tf.dispose([x, y, pred]);
   channel.send({ type: 'predicted', rank, id: m.id, n: m.n });
+}
+
+/** A predict chunk of a model with one input (the coordinator refuses several): no targets, an empty tensor stands in. */
+function readShard(m: { slot: 0 | 1; n: number }): { inputs: [Tensor]; targets: [Tensor]; weights: Tensor | null } {
+  const shard = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  return { inputs: [shard.inputs[0]!], targets: [shard.targets[0] ?? tf.zeros([m.n, 0])], weights: shard.weights };
+}
+
+/** The model on its inputs (one tensor, or a list in the model's input order): its outputs, in order. */
+function apply(inputs: Tensor[], training: boolean): Tensor[] {
+  const out = model.apply(inputs.length === 1 ? inputs[0]! : inputs, { training }) as Tensor | Tensor[];
+  return Array.isArray(out) ? out : [out];
 }
 
 function stepSeed(seed: number, step: number, r: number, micro: number): number {

@@ -63,11 +63,7 @@ async function fromJson(tf: TF, file: string): Promise<LayersModel> {
 }
 
 export async function loadModel(tf: TF, spec: { module: string | null; json: string | null }, ctx: BuildContext): Promise<LayersModel> {
-  const model = spec.module ? await fromModule(tf, spec.module, ctx) : await fromJson(tf, spec.json!);
-  if (model.inputs.length !== 1 || model.outputs.length !== 1) {
-    throw new MgpuError('E_MODEL', `the model has ${model.inputs.length} inputs and ${model.outputs.length} outputs; mgpu-train trains models with one input and one output`);
-  }
-  return model;
+  return spec.module ? await fromModule(tf, spec.module, ctx) : await fromJson(tf, spec.json!);
 }
 
 export function describe(model: LayersModel): ModelLayout {
@@ -92,6 +88,8 @@ export function describe(model: LayersModel): ModelLayout {
     saveOrder: model.weights.map((w) => ordered.indexOf(w)),
     inputShape: [...model.inputs[0]!.shape],
     outputShape: [...model.outputs[0]!.shape],
+    inputs: model.inputs.map((t, i) => ({ name: model.inputNames[i]!, shape: [...t.shape] })),
+    outputs: model.outputs.map((t, i) => ({ name: model.outputNames[i]!, shape: [...t.shape] })),
     topology: model.toJSON(null, false),
   };
 }

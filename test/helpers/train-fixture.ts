@@ -21,7 +21,7 @@ import type { TestContext } from 'node:test';
 import type { LayersModel, LayerVariable, NamedTensorMap, Optimizer, Scalar, Tensor, Tensor1D, Variable } from '@tensorflow/tfjs';
 import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
 import type { Progress } from '../../src/coordinator/progress.ts';
-import type { Config, DataSource, LossName } from '../../src/shared/config/types.ts';
+import type { Config, DataSource, LossName, LossSpec } from '../../src/shared/config/types.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 import { readNpy, writeNpy, type NdArray } from '../../src/shared/npy.ts';
 import { mulberry32, withSeededMathRandomAsync } from '../../src/shared/rng.ts';
@@ -96,7 +96,7 @@ export type LabelKind = 'onehot' | 'index' | 'binary' | 'regression';
  * linear teacher (the same for every split, so an eval split is learnable from a train split)
  * plus noise; `seed` draws the features and the noise. Returns the npy data source.
  */
-export function writeDataset(dir: string, name: string, count: number, labels: LabelKind, seed: number): DataSource & { type: 'npy' } {
+export function writeDataset(dir: string, name: string, count: number, labels: LabelKind, seed: number): { type: 'npy'; features: string; labels: string } {
   const outs = labels === 'regression' ? OUTPUTS : labels === 'binary' ? 1 : CLASSES;
   const teacherRng = mulberry32(0x7eac4e5);
   const teacher = Array.from({ length: outs * FEATURES }, () => teacherRng.float() * 2 - 1);
@@ -187,7 +187,9 @@ export async function buildReferenceModel(tf: TF, cfg: Config): Promise<LayersMo
 }
 
 /** Per-sample loss [n], from tfjs's own metrics (the labels as read from the .npy file). */
-export function perSampleLoss(tf: TF, loss: LossName, y: Tensor, pred: Tensor): Tensor1D {
+export function perSampleLoss(tf: TF, spec: LossSpec, y: Tensor, pred: Tensor): Tensor1D {
+  if (typeof spec !== 'string') throw new Error('perSampleLoss: one loss name, not one per output');
+  const loss: LossName = spec;
   switch (loss) {
     case 'categoricalCrossentropy':
       return tf.metrics.categoricalCrossentropy(y, pred) as Tensor1D;
@@ -257,7 +259,7 @@ export interface LoadedData {
 }
 
 export function loadData(tf: TF, src: DataSource): LoadedData {
-  if (src.type !== 'npy') throw new Error('the reference reads npy data only');
+  if (src.type !== 'npy' || typeof src.features !== 'string' || typeof src.labels !== 'string') throw new Error('the reference reads npy data of one input and one output only');
   const f = readNpy(src.features);
   const l = readNpy(src.labels);
   const x = tf.tensor(f.data as Float32Array, f.shape, 'float32');
@@ -395,7 +397,7 @@ export interface ReferenceEval {
 }
 
 /** Single-process evaluation of `model` (inference mode) over a whole split, in one batch. */
-export function evaluateReference(tf: TF, model: LayersModel, src: DataSource, loss: LossName): ReferenceEval {
+export function evaluateReference(tf: TF, model: LayersModel, src: DataSource, loss: LossSpec): ReferenceEval {
   const data = loadData(tf, src);
   const classed = loss !== 'meanSquaredError';
   // [loss sum, right answers (an exact count), absolute error sum], each over every sample

@@ -96,8 +96,8 @@ for (const [loss, labels] of [['categoricalCrossentropy', 'onehot'], ['sparseCat
     const tf = await loadTf();
     const model = await buildReferenceModel(tf, cfg);
     setFlatWeights(tf, model, r.weights);
-    const x = readNpy(cfg.data.eval!.type === 'npy' ? cfg.data.eval!.features : '');
-    const yFile = readNpy(cfg.data.eval!.type === 'npy' ? cfg.data.eval!.labels : '');
+    const x = readNpy(cfg.data.eval!.type === 'npy' ? cfg.data.eval!.features as string : '');
+    const yFile = readNpy(cfg.data.eval!.type === 'npy' ? cfg.data.eval!.labels as string : '');
     const pred = model.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
     const p = pred.dataSync() as Float32Array;
     const classes = pred.shape[1]!;

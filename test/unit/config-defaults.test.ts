@@ -21,8 +21,9 @@ test('a minimal config gets every default', () => {
     name: 'mnist-mlp',
     model: { module: path.join(dir, 'model.js'), json: null },
     loss: 'categoricalCrossentropy',
+    lossWeights: null,
     data: { train: { type: 'mnist', offset: 0, count: 10000, labels: 'onehot' }, eval: null, evalFraction: null, classes: null },
-    training: { batchSize: 32, epochs: 1, steps: null, dropLast: false, seed: 0, accumulateSteps: 1, clipNorm: null, ema: null, earlyStopping: null },
+    training: { batchSize: 32, epochs: 1, steps: null, dropLast: false, seed: 0, accumulateSteps: 1, clipNorm: null, ema: null, earlyStopping: null, classWeights: null },
     optimizer: {
       name: 'sgd', learningRate: 0.01, momentum: 0, nesterov: false, beta1: 0.9, beta2: 0.999, epsilon: 1e-7,
       weightDecay: 0.01, decay: 0.9, centered: false, initialAccumulatorValue: 0.1,

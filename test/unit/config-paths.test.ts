@@ -25,7 +25,7 @@ const raw = (train: Record<string, unknown> = { type: 'npy', features: '../data/
 test('relative paths are resolved against the config file directory', () => {
   const c = validateConfig(raw(), { configPath, cwd });
   assert.equal(c.model.module, path.join(dir, 'models', 'net.js'));
-  assert.deepEqual(c.data.train, { type: 'npy', features: path.join(dir, 'data', 'x.npy'), labels: path.join(dir, 'data', 'y.npy') });
+  assert.deepEqual(c.data.train, { type: 'npy', features: path.join(dir, 'data', 'x.npy'), labels: path.join(dir, 'data', 'y.npy'), weights: null });
   assert.equal(c.devices.shmDir, path.join(dir, 'configs', 'shm'));
   assert.equal(c.configPath, configPath);
 });

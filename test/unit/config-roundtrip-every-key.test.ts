@@ -17,7 +17,7 @@ import { isMapping, validateConfig } from '../../src/shared/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-roundtrip-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-for (const f of ['base.mjs', 'model.mjs', 'model.json', 'x.npy', 'y.npy', 'ex.npy', 'ey.npy', 'data.csv', 'samples.mjs']) fs.writeFileSync(path.join(dir, f), '');
+for (const f of ['base.mjs', 'model.mjs', 'model.json', 'x.npy', 'y.npy', 'w.npy', 'ex.npy', 'ey.npy', 'data.csv', 'samples.mjs']) fs.writeFileSync(path.join(dir, f), '');
 const configPath = path.join(dir, 'exp.yaml');
 
 /** Every key set, away from its default (the config fuzzer's valid config, completed). */
@@ -25,10 +25,11 @@ const withEvalSet = {
   name: 'every-key',
   model: { module: './model.mjs' },
   loss: 'categoricalCrossentropy',
-  data: { train: { type: 'npy', features: './x.npy', labels: './y.npy' }, eval: { type: 'csv', path: './data.csv', label: 'y', labelType: 'float' } },
+  data: { train: { type: 'npy', features: './x.npy', labels: './y.npy', weights: './w.npy' }, eval: { type: 'csv', path: './data.csv', label: 'y', labelType: 'float', weight: 'w' } },
   training: {
     batchSize: 32, epochs: 2, dropLast: true, seed: 1, accumulateSteps: 2, clipNorm: 1.5, ema: 0.99,
     earlyStopping: { monitor: 'eval.top_k', mode: 'max', patience: 3, minDelta: 0.01, restoreBest: true },
+    classWeights: { 0: 2, 3: 0.5 },
   },
   optimizer: { name: 'adam', learningRate: 0.003, beta1: 0.8, beta2: 0.99, epsilon: 1e-6 },
   schedule: { name: 'cosine', decaySteps: 100, alpha: 0.1, warmupSteps: 5 },
@@ -86,7 +87,16 @@ const others = [
   { name: 'adagrad', learningRate: 0.2, initialAccumulatorValue: 0.5, epsilon: 1e-3 },
   { name: 'sgd', learningRate: 0.5 },
 ].map((optimizer) => ({ ...withoutEval, optimizer, schedule: { name: 'constant', warmupSteps: 7 } }));
-const CONFIGS: Record<string, Record<string, unknown>> = { withEvalSet, withHoldout, withPlateau, withClasses, withoutEval, ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])) };
+/** Several inputs and outputs: files by name, a loss and a weight per output. */
+const withOutputs = {
+  model: { module: './model.mjs' },
+  loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' },
+  lossWeights: { class: 1, box: 0.5 },
+  data: { train: { type: 'npy', features: { image: './x.npy', meta: './ex.npy' }, labels: { class: './y.npy', box: './ey.npy' } } },
+  training: { batchSize: 8 },
+  optimizer: { name: 'sgd' },
+};
+const CONFIGS: Record<string, Record<string, unknown>> = { withEvalSet, withOutputs, withHoldout, withPlateau, withClasses, withoutEval, ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])) };
 
 const validate = (raw: unknown, cwd = dir) => validateConfig(raw, { configPath, cwd });
 const defaults = validate({ model: { module: './base.mjs' }, loss: 'meanSquaredError', data: { train: { type: 'mnist' } }, training: { batchSize: 1 }, optimizer: { name: 'sgd' } });
@@ -153,7 +163,7 @@ test('the configs above set every key of the Config, every optimizer and schedul
     'devices.backend', 'devices.shmDir', 'devices.replaceWasmKernels', 'log.every', 'eval.every', 'eval.batchSize', 'eval.topK', 'eval.useEma',
     'checkpoint.every', 'checkpoint.keep', 'eval.every.epochs', 'checkpoint.every.epochs', 'checkpoint.best.monitor', 'checkpoint.best.mode',
     'training.earlyStopping.monitor', 'training.earlyStopping.mode', 'training.earlyStopping.patience', 'training.earlyStopping.minDelta',
-    'training.earlyStopping.restoreBest', 'reliability.onWorkerFailure', 'reliability.maxRestarts', 'reliability.stepTimeout',
+    'training.earlyStopping.restoreBest', 'training.classWeights.0', 'training.classWeights.3', 'lossWeights.box', 'reliability.onWorkerFailure', 'reliability.maxRestarts', 'reliability.stepTimeout',
     'reliability.stallFactor', 'reliability.stallMinSeconds', 'reliability.onNonFinite', 'runDir',
     ...OPTIMIZER_NAMES.flatMap((n) => OPTIMIZER_PARAMS[n].map((k) => `optimizer.${k} (${n})`)),
     ...SCHEDULE_NAMES.flatMap((n) => SCHEDULE_PARAMS[n].map((k) => `schedule.${k} (${n})`))];

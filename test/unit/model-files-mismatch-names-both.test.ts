@@ -9,7 +9,7 @@ import type { ModelLayout } from '../../src/shared/layout.ts';
 import { readFlatWeights, writeLayersModel } from '../../src/shared/model-files.ts';
 
 const layout = (units: number, name = 'dense_Dense1/kernel'): ModelLayout => ({
-  variables: [{ name, shape: [6, units], dtype: 'float32', trainable: true }], saveOrder: [0], inputShape: [null, 6], outputShape: [null, units], topology: {},
+  variables: [{ name, shape: [6, units], dtype: 'float32', trainable: true }], saveOrder: [0], inputShape: [null, 6], outputShape: [null, units], inputs: [{ name: 'in', shape: [null, 6] }], outputs: [{ name: 'out', shape: [null, units] }], topology: {},
 });
 
 test('a weight of another shape names the file\'s shape and the model\'s', () => {

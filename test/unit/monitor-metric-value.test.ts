@@ -7,7 +7,7 @@ import type { EvalResult } from '../../src/coordinator/evaluate.ts';
 import { monitoredValue } from '../../src/coordinator/monitors.ts';
 
 const r: EvalResult = {
-  samples: 10, loss: 0.5, accuracy: 0.8, topK: null, k: 5, mae: 0.1,
+  samples: 10, loss: 0.5, accuracy: 0.8, topK: null, k: 5, mae: 0.1, outputLosses: null,
   metrics: { accuracy: 0.8, f1_macro: 0.625, auc: null, rmse: 0.25, 'mine.hits': 7, 'mine.rate': 0.7 },
 };
 

@@ -88,3 +88,12 @@ test('the optimizer kind and the presence of EMA weights cannot change, even whe
   });
   assert.throws(() => check(['training.ema=null'], ['training']), { message: /training\.ema is null, the checkpoint was trained with 0\.99: the checkpoint's EMA weights would be dropped/ });
 });
+
+test('a checkpoint written before class and sample weights existed resumes: their null defaults are no change', () => {
+  const before = structuredClone(config()) as unknown as { training: Record<string, unknown>; data: { train: Record<string, unknown> } };
+  delete before.training.classWeights;
+  delete before.data.train.weights;
+  const old = { step: 50, config: before } as unknown as TrainerState;
+  assert.deepEqual(checkConfigChanges('ckpt', old, config(), []), { changes: [], report: null });
+  assert.throws(() => checkConfigChanges('ckpt', old, config(['training.classWeights=[1,2,3]']), []), /training\.classWeights is \{"0":1,"1":2,"2":3\}, the checkpoint was trained with \(not set\)/);
+});

@@ -13,7 +13,8 @@
 // Features become float32 [n, columns-1] in header order without the label column; labels are
 // int32 [n] class indices (labelType 'index'), float32 [n, 1] (labelType 'float'), or int32 [n]
 // class indices of class names (labelType 'class': any text, spaces and tabs around it ignored,
-// mapped by the sorted list of the names found, or by a fixed list: see classes.ts).
+// mapped by the sorted list of the names found, or by a fixed list: see classes.ts). With
+// `weight`, that column is each row's sample weight (finite, >= 0), not a feature.
 //
 // Lines in messages are 1-based physical lines of the file (the header is line 1); a record
 // whose quoted fields hold line breaks is named by the line it starts on.
@@ -49,6 +50,8 @@ const BLOCK_VALUES = 1 << 20; // output is gathered in blocks of about this many
 
 // 10^0 .. 10^22: every one is exact in a double, which is what makes the fast path exact.
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+
+const WEIGHT = -2; // featureOf's mark of the weight column
 
 const enum State {
   FieldStart, // before the first byte of a field
@@ -195,13 +198,16 @@ class CsvParser {
   private headerFields: string[] = [];
   private columns = 0;
   private labelCol = -1;
-  private featureOf = new Int32Array(0); // column -> feature position, -1 for the label
+  private featureOf = new Int32Array(0); // column -> feature position, -1 for the label, -2 for the weight
+  private weightCol = -1;
+  private weights: Blocks<Float32Array> | null = null;
+  private weightAt = 0;
   private features: Blocks<Float32Array> | null = null;
   private labels: Blocks<Float32Array> | Blocks<Int32Array> | null = null;
   private featureAt = 0;
   private labelAt = 0;
   // The first bad value of the current record: reported only if its field count is right.
-  private bad: { column: number; text: string; why: 'number' | 'index' | 'range' | 'class' | 'unknown' } | null = null;
+  private bad: { column: number; text: string; why: 'number' | 'index' | 'range' | 'class' | 'unknown' | 'weight' } | null = null;
   // labelType 'class': name -> index; without a fixed mapping, indices in first-seen order
   // (`seen`), sorted at the end.
   private readonly classIds = new Map<string, number>();
@@ -273,6 +279,7 @@ class CsvParser {
     if (col === 0) {
       this.featureAt = this.features!.reserveRow();
       this.labelAt = this.labels!.reserveRow();
+      if (this.weights) this.weightAt = this.weights.reserveRow();
     }
     const f = this.featureOf[col]!;
     if (col === this.labelCol && this.src.labelType === 'class') {
@@ -288,6 +295,10 @@ class CsvParser {
       const x = Math.fround(v);
       if (!Number.isFinite(x)) this.bad ??= { column: col, text: utf8.decode(b.subarray(s, e)), why: 'range' };
       this.features!.block[this.featureAt + f] = x;
+    } else if (f === WEIGHT) {
+      const w = Math.fround(v);
+      if (!Number.isFinite(w) || w < 0) this.bad ??= { column: col, text: utf8.decode(b.subarray(s, e)), why: 'weight' };
+      this.weights!.block[this.weightAt] = w;
     } else if (this.src.labelType === 'index') {
       if (!Number.isInteger(v) || v < 0 || v > INT32_MAX) this.bad ??= { column: col, text: utf8.decode(b.subarray(s, e)), why: 'index' };
       this.labels!.block[this.labelAt] = v;
@@ -323,6 +334,7 @@ class CsvParser {
         const f = this.fixed!;
         this.fail(`${where}: class ${quote(bad.text)} is not one of the ${f.classes.length} classes of ${f.from} (${showClasses(f.classes)})`, f.hint);
       }
+      if (bad.why === 'weight') this.fail(`${where}: ${quote(bad.text)} is not a sample weight (expected a finite number >= 0)`, `${this.keyPath}.weight names the weight column: 0 leaves a row out of the loss, 1 counts it once`);
       this.fail(
         `${where}: ${quote(bad.text)} is not a class index (expected a non-negative integer with labelType 'index')`,
         `for class names (e.g. "cat") set ${this.keyPath}.labelType: class; for regression targets set ${this.keyPath}.labelType: float`,
@@ -343,15 +355,35 @@ class CsvParser {
       this.fail(`line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.label); its columns are ${list}`, `set ${this.keyPath}.label to the label column's name`);
     }
     if (names.lastIndexOf(names[at]!) !== at) this.fail(`line ${this.headerLine}: the header names the label column ${quote(wanted)} more than once; its columns are ${list}`, 'rename the duplicate columns');
-    if (names.length < 2) this.fail(`line ${this.headerLine}: the header has only the label column ${quote(wanted)} (expected at least one feature column)`);
+    this.labelCol = at;
+    const weightCol = this.src.weight ? this.findWeightColumn(names, this.src.weight, list) : -1;
+    if (names.length < (weightCol >= 0 ? 3 : 2)) this.fail(`line ${this.headerLine}: the header has only the label${weightCol >= 0 ? ' and weight columns' : ` column ${quote(wanted)}`} (expected at least one feature column)`);
     this.header = names;
     this.columns = names.length;
-    this.labelCol = at;
+    this.weightCol = weightCol;
     this.featureOf = new Int32Array(names.length);
-    for (let c = 0, f = 0; c < names.length; c++) this.featureOf[c] = c === at ? -1 : f++;
-    const nf = names.length - 1;
+    for (let c = 0, f = 0; c < names.length; c++) this.featureOf[c] = c === at ? -1 : c === weightCol ? WEIGHT : f++;
+    const nf = this.featureCount();
+    if (weightCol >= 0) this.weights = new Blocks((n) => new Float32Array(n), 1);
     this.features = new Blocks((n) => new Float32Array(n), nf);
     this.labels = this.src.labelType !== 'float' ? new Blocks((n) => new Int32Array(n), 1) : new Blocks((n) => new Float32Array(n), 1);
+  }
+
+  private featureCount(): number {
+    return this.columns - 1 - (this.weightCol >= 0 ? 1 : 0);
+  }
+
+  /** The column `wanted` (data.<split>.weight) names, as the label column is found. */
+  private findWeightColumn(names: string[], wanted: string, list: string): number {
+    let at = names.indexOf(wanted);
+    if (at < 0) {
+      const trimmed = names.map((n) => n.trim());
+      if (trimmed.filter((n) => n === wanted.trim()).length === 1) at = trimmed.indexOf(wanted.trim());
+    }
+    if (at < 0) this.fail(`line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.weight); its columns are ${list}`, `set ${this.keyPath}.weight to the weight column's name`);
+    if (names.lastIndexOf(names[at]!) !== at) this.fail(`line ${this.headerLine}: the header names the weight column ${quote(wanted)} more than once; its columns are ${list}`, 'rename the duplicate columns');
+    if (at === this.labelCol) this.fail(`line ${this.headerLine}: ${this.keyPath}.weight and ${this.keyPath}.label name the same column ${quote(wanted)}`);
+    return at;
   }
 
   chunk(b: Uint8Array): void {
@@ -520,15 +552,17 @@ class CsvParser {
       const sortedIndex = Int32Array.from(this.seen, (name) => at.get(name)!);
       for (let i = 0; i < labelData.length; i++) labelData[i] = sortedIndex[labelData[i]!]!;
     }
-    const nf = this.columns - 1;
+    const nf = this.featureCount();
+    const weights = this.weights?.finish();
     return {
       features: { dtype: 'float32', shape: [count, nf], data: features },
       labels: labelData instanceof Int32Array
         ? { dtype: 'int32', shape: [count], data: labelData }
         : { dtype: 'float32', shape: [count, 1], data: labelData },
       count,
-      source: `${this.src.path} (label column ${quote(this.header[this.labelCol]!)})`,
+      source: `${this.src.path} (label column ${quote(this.header[this.labelCol]!)}${weights ? `, weight column ${quote(this.header[this.weightCol]!)}` : ''})`,
       classes: this.src.labelType === 'class' ? classes : null,
+      ...(weights ? { weights: { dtype: 'float32' as const, shape: [count], data: weights } } : {}),
     };
   }
 }

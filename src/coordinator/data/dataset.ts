@@ -1,14 +1,15 @@
 // Loads one split of data, whatever its source (npy, csv, a sample module, the mnist package),
 // into the typed arrays of a Dataset (rows.ts).
 
-import type { DataSource } from '../../shared/config/types.ts';
+import type { DataSource, NpyFiles } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
 import { readNpy } from '../../shared/npy.ts';
 import type { ClassMapping } from './classes.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
-import type { Dataset } from './rows.ts';
+import type { Dataset, NamedArray } from './rows.ts';
 import { loadSampleModule } from './sample-module.ts';
+import { weightsFromNpy } from './sample-weights.ts';
 
 export type { Dataset } from './rows.ts';
 
@@ -24,19 +25,36 @@ export async function loadDataset(src: DataSource, keyPath: string, classes: Cla
   }
   if (src.type === 'csv') return loadCsv(src, keyPath, classes);
   if (src.type === 'module') return loadSampleModule(src, keyPath);
-  const features = readNpy(src.features);
-  const labels = readNpy(src.labels);
-  for (const [path, a] of [[src.features, features], [src.labels, labels]] as const) {
-    if (a.shape.length === 0) throw new DataError(`${keyPath}: ${path} holds a scalar (expected an array with one row per sample)`, 'save it with a leading sample dimension, e.g. shape [N] or [N, ...]');
+  const inputs = readFiles(src.features, keyPath, 'features');
+  const targets = readFiles(src.labels, keyPath, 'labels');
+  const first = inputs[0]!;
+  const count = first.array.shape[0]!;
+  for (const a of [...inputs.slice(1), ...targets]) {
+    if (a.array.shape[0] !== count) {
+      const what = (b: NamedArray) => (targets.includes(b) ? 'labels' : 'features') + (b.name ? ` '${b.name}'` : '');
+      throw new DataError(
+        `${keyPath}: ${what(first)} ${first.file} hold ${count} samples but ${what(a)} ${a.file} hold ${a.array.shape[0]} (expected the same first dimension)`,
+        'each label row belongs to the feature row with the same index; check that the files come from the same split',
+      );
+    }
   }
-  const count = features.shape[0]!;
-  if (labels.shape[0] !== count) {
-    throw new DataError(
-      `${keyPath}: features ${src.features} hold ${count} samples but labels ${src.labels} hold ${labels.shape[0]} (expected the same first dimension)`,
-      'each label row belongs to the feature row with the same index; check that the two files come from the same split',
-    );
-  }
-  if (count === 0) throw new DataError(`${keyPath}: ${src.features} holds no samples (shape [${features.shape}])`, 'expected one row per sample');
-  return { features, labels, count, source: `${src.features} + ${src.labels}` };
+  if (count === 0) throw new DataError(`${keyPath}: ${first.file} holds no samples (shape [${first.array.shape}])`, 'expected one row per sample');
+  const ds: Dataset = {
+    features: first.array, labels: targets[0]!.array, count, source: [...inputs, ...targets].map((a) => a.file).join(' + '),
+    // Matched to the model's inputs and outputs by name (one unnamed file: the model's only one) in row-format.ts.
+    inputs, targets,
+  };
+  if (src.weights) ds.weights = weightsFromNpy(readNpy(src.weights), src.weights, count, first.file, keyPath);
+  return ds;
+}
+
+/** One .npy file, or one per name, each an array with a sample dimension. */
+function readFiles(files: NpyFiles, keyPath: string, key: 'features' | 'labels'): NamedArray[] {
+  const named = typeof files === 'string' ? [['', files] as const] : Object.entries(files);
+  return named.map(([name, file]) => {
+    const array = readNpy(file);
+    if (array.shape.length === 0) throw new DataError(`${keyPath}${name ? `.${key}.${name}` : ''}: ${file} holds a scalar (expected an array with one row per sample)`, 'save it with a leading sample dimension, e.g. shape [N] or [N, ...]');
+    return { name, array, file };
+  });
 }
 

@@ -62,6 +62,11 @@ export function splitHoldout(ds: Dataset, fraction: number, seed: number, keyPat
     labels: take(ds.labels, idx),
     count: idx.length,
     source: `${ds.source}, ${what} (${keyPath} ${fraction}, seed ${seed})`,
+    // Sample weights go with their samples, held out or not (as Keras's validation_split).
+    ...(ds.weights ? { weights: take(ds.weights, idx) } : {}),
+    // Several inputs or outputs: every array is split alike (features and labels are their first).
+    ...(ds.inputs ? { inputs: ds.inputs.map((a) => ({ ...a, array: take(a.array, idx) })) } : {}),
+    ...(ds.targets ? { targets: ds.targets.map((a) => ({ ...a, array: take(a.array, idx) })) } : {}),
   });
   return { train: part(trainIdx, `without the ${k} held-out samples`), eval: part(evalIdx, `${k} held-out samples`) };
 }

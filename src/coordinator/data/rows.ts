@@ -3,11 +3,31 @@
 // which is what makes gathering a batch a handful of memcpy-like Uint8Array.set calls.
 import type { NdArray } from '../../shared/npy.ts';
 
+/** One array of a dataset, named by the model input it feeds or the output it is the target of. */
+export interface NamedArray {
+  name: string; // '' for the one array of a model with one input (output)
+  array: NdArray;
+  file: string; // where it was read from, for messages
+}
+
 export interface Dataset {
-  features: NdArray;
-  labels: NdArray;
+  features: NdArray; // the model's input (its first, when it has several)
+  labels: NdArray; // the model's output's target (its first's, when it has several)
+  /**
+   * The arrays of the model's inputs, named by input (in the config's order; row-format.ts puts
+   * them in the model's), or one array named '' for the model's only input; features is the
+   * first. Absent: features alone (csv, mnist, sample modules).
+   */
+  inputs?: NamedArray[];
+  /** The same for the targets of the model's outputs; labels is the first. */
+  targets?: NamedArray[];
   count: number; // shape[0] of both
   source: string; // for messages, e.g. "mnist digits [0, 8000)"
+  /**
+   * Each sample's weight in the loss, float32 [count], finite and >= 0 (sample-weights.ts): the
+   * source's sample weights times, in the training set, its class's weight. Absent: all 1.
+   */
+  weights?: NdArray;
 }
 
 /** Bytes per row: the product of the shape after the first dimension, times the element size. */

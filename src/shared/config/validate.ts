@@ -11,11 +11,11 @@ import {
   optimizerDefaults, scheduleDefaults,
 } from './defaults.ts';
 import {
-  BACKEND_NAMES, type BestCheckpointConfig, CSV_LABEL_TYPES, type Config, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
+  BACKEND_NAMES, type BestCheckpointConfig, type ClassWeights, CSV_LABEL_TYPES, type Config, type LossSpec, type NpyFiles, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
   type MonitorMode, NONFINITE_POLICIES, OPTIMIZER_NAMES, OptimizerConfig, SCHEDULE_NAMES, ScheduleConfig,
 } from './types.ts';
 
-const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir'];
+const TOP_KEYS = ['name', 'model', 'loss', 'lossWeights', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir'];
 
 const runName: Check<string> = {
   expected: "a name of letters, digits, '.', '_' and '-'",
@@ -28,16 +28,26 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   const type = raw.type;
   if (!types.test(type)) fail(`${path}.type`, types.expected, type);
   if (type === 'npy') {
-    const s = Section.open(raw, path, ['type', 'features', 'labels']);
-    return { type, features: s.file('features', baseDir), labels: s.file('labels', baseDir) };
+    const s = Section.open(raw, path, ['type', 'features', 'labels', 'weights']);
+    const weights = s.has('weights') && s.obj.weights !== null ? s.file('weights', baseDir) : null;
+    return { type, features: npyFiles(s, 'features', baseDir), labels: npyFiles(s, 'labels', baseDir), weights };
   }
   if (type === 'csv') {
-    const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType']);
+    const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType', 'weight']);
     const labelTypes = oneOf(CSV_LABEL_TYPES);
     if (s.has('labelType') && !labelTypes.test(s.obj.labelType)) {
       fail(s.at('labelType'), labelTypes.expected, s.obj.labelType, "index: class indices 0..K-1; float: numeric targets (regression); class: class names such as cat, dog (mapped to indices, saved as labels.json)");
     }
-    return { type, path: s.file('path', baseDir), label: s.req('label', text), labelType: s.opt('labelType', labelTypes, 'index') };
+    const label = s.req('label', text);
+    const weight = s.opt('weight', orNull(text), null);
+    if (weight !== null && weight === label) {
+      throw new ConfigError(s.at('weight'), `names the label column ${show(label)} too`, 'the weight column is a column of its own: one weight per row, not a feature and not the label');
+    }
+    return { type, path: s.file('path', baseDir), label, labelType: s.opt('labelType', labelTypes, 'index'), weight };
+  }
+  if (Object.hasOwn(raw, 'weights') || Object.hasOwn(raw, 'weight')) {
+    const key = Object.hasOwn(raw, 'weights') ? 'weights' : 'weight';
+    throw new ConfigError(`${path}.${key}`, `sample weights are not read from a '${type}' source`, "give them with an npy source (weights: w.npy) or a csv source (weight: <column>)");
   }
   if (type === 'module') {
     const s = Section.open(raw, path, ['type', 'module']);
@@ -50,6 +60,64 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
     throw new ConfigError(s.at('count'), `offset ${offset} + count ${count} is past the ${MNIST_SIZE} mnist digits`, `use count <= ${MNIST_SIZE - offset}`);
   }
   return { type, offset, count, labels: s.opt('labels', oneOf(['onehot', 'index'] as const), MNIST_DEFAULTS.labels) };
+}
+
+/**
+ * npy features or labels: one file, or a mapping of the model's input (output) names to files,
+ * for a model with several; which names the model has is checked once it is built.
+ */
+function npyFiles(s: Section, key: 'features' | 'labels', baseDir: string): NpyFiles {
+  const v = s.obj[key];
+  if (!isMapping(v)) return s.file(key, baseDir);
+  const names = Object.keys(v);
+  const what = key === 'features' ? 'input' : 'output';
+  if (names.length === 0) fail(s.at(key), `a file, or a mapping of the model's ${what} names to files`, v);
+  const out: Record<string, string> = {};
+  for (const name of names) out[name] = Section.open(v, s.at(key), names).file(name, baseDir);
+  return out;
+}
+
+/** `loss`: one loss name for every output, or a mapping of the model's output names to loss names. */
+function lossSpec(top: Section): LossSpec {
+  const names = oneOf(LOSS_NAMES);
+  if (!top.has('loss') || !isMapping(top.obj.loss)) return top.req('loss', names);
+  const entries = Object.entries(top.obj.loss);
+  if (entries.length === 0) fail('loss', `${names.expected}, or a mapping of the model's output names to them`, top.obj.loss);
+  const out: Record<string, LossName> = {};
+  for (const [output, v] of entries) {
+    if (!names.test(v)) fail(`loss.${output}`, names.expected, v);
+    out[output] = v;
+  }
+  return out;
+}
+
+/** `lossWeights`: null, or a mapping of output names to weights (finite, >= 0). */
+function lossWeights(top: Section): Record<string, number> | null {
+  const v = top.has('lossWeights') ? top.obj.lossWeights : null;
+  if (v === null || v === undefined) return null;
+  if (!isMapping(v) || Object.keys(v).length === 0) fail('lossWeights', "a mapping of the model's output names to weights, e.g. { class: 1, box: 0.5 }", v);
+  const out: Record<string, number> = {};
+  for (const [output, w] of Object.entries(v)) {
+    if (!nonNegative.test(w)) fail(`lossWeights.${output}`, nonNegative.expected, w);
+    out[output] = w;
+  }
+  return out;
+}
+
+/**
+ * With one loss per output, the eval line has the total loss and each output's (loss.<output>):
+ * the metrics, class weights and monitors that read one output's predictions are refused.
+ */
+function checkPerOutputLoss(loss: LossSpec, metricsRaw: unknown, classWeightsRaw: unknown, monitors: Array<[string, string]> = []): void {
+  if (typeof loss === 'string') return;
+  const hint = "with several outputs the eval line has loss and loss.<output>; give a single loss name for a model with one output";
+  if (metricsRaw !== undefined && metricsRaw !== null) throw new ConfigError('metrics', 'is set, but loss names one loss per output: eval metrics are computed for one output only', hint);
+  if (classWeightsRaw !== undefined && classWeightsRaw !== null) {
+    throw new ConfigError('training.classWeights', 'is set, but loss names one loss per output: class weights weigh one output\'s classes', 'weigh samples with sample weights (npy weights:) instead');
+  }
+  for (const [keyPath, monitor] of monitors) {
+    if (monitor !== 'eval.loss') throw new ConfigError(`${keyPath}.monitor`, `${monitor} is not measured with one loss per output`, `monitor eval.loss; ${hint}`);
+  }
 }
 
 /**
@@ -159,6 +227,34 @@ function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: 
   if (monitor === 'eval.top_k' && loss === 'binaryCrossentropy') {
     throw new ConfigError(`${keyPath}.monitor`, 'eval.top_k is not measured with loss binaryCrossentropy (one sigmoid output)', 'monitor eval.accuracy or eval.loss');
   }
+}
+
+const CLASS_INDEX = /^(0|[1-9][0-9]*)$/;
+const classWeight = real('a finite number >= 0', (x) => x >= 0);
+
+/**
+ * training.classWeights: { <class index>: weight } or a list by index, read as the map; null when
+ * absent. Only a classification loss has classes to weigh.
+ */
+function classWeights(raw: unknown, path: string, loss: LossName): ClassWeights | null {
+  if (raw === undefined || raw === null) return null;
+  const form = 'a mapping { <class index>: weight } or a list of weights by class index';
+  const entries: Array<[string, unknown, string]> = Array.isArray(raw)
+    ? raw.map((v, i) => [String(i), v, `${path}[${i}]`])
+    : isMapping(raw) ? Object.entries(raw).map(([k, v]) => [k, v, `${path}.${k}`]) : fail(path, form, raw);
+  if (entries.length === 0) fail(path, `${form} naming at least one class`, raw, 'remove training.classWeights to weigh every class 1');
+  if (loss === 'meanSquaredError') {
+    throw new ConfigError(path, "is set, but loss is 'meanSquaredError' (a regression: there are no classes to weigh)", 'weigh samples with a weights file (npy: weights:) or column (csv: weight:), or use a classification loss');
+  }
+  const out: ClassWeights = {};
+  for (const [key, v, at] of entries) {
+    if (!CLASS_INDEX.test(key)) {
+      throw new ConfigError(at, `${show(key)} is not a class index (expected 0, 1, 2, ...)`, 'name classes by their index, as the labels give it (class names are not supported here yet)');
+    }
+    if (!classWeight.test(v)) fail(at, classWeight.expected, v, typeof v === 'number' && v < 0 ? 'a weight scales the loss of that class\'s samples: 0 ignores them, 1 leaves them as they are' : undefined);
+    out[key] = v;
+  }
+  return out;
 }
 
 function optimizer(raw: unknown): OptimizerConfig {
@@ -341,7 +437,12 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   }
   const model = { module: module === null ? null : m.file('module', baseDir), json: json === null ? null : m.file('json', baseDir) };
 
-  const loss = top.req('loss', oneOf(LOSS_NAMES));
+  const lossAll = lossSpec(top);
+  // The checks below that read the loss's kind (metrics, monitors, class weights) are for one
+  // loss; one loss per output refuses them (checkPerOutputLoss).
+  const loss: LossName = typeof lossAll === 'string' ? lossAll : Object.values(lossAll)[0]!;
+  const lossWeightMap = lossWeights(top);
+  checkPerOutputLoss(lossAll, top.obj.metrics, isMapping(top.obj.training) ? top.obj.training.classWeights : undefined);
 
   const d = Section.open(top.obj.data, 'data', ['train', 'eval', 'evalFraction', 'classes']);
   if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module' or 'mnist')");
@@ -356,7 +457,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   }
 
   const givenModes: GivenModes = new Map();
-  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed', 'accumulateSteps', 'clipNorm', 'ema', 'earlyStopping']);
+  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed', 'accumulateSteps', 'clipNorm', 'ema', 'earlyStopping', 'classWeights']);
   const batchSize = t.req('batchSize', int(1));
   const epochs = t.opt('epochs', orNull(int(1)), null);
   const steps = t.opt('steps', orNull(int(1)), null);
@@ -373,6 +474,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     clipNorm: t.opt('clipNorm', orNull(positive), TRAINING_DEFAULTS.clipNorm),
     ema: t.opt('ema', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), TRAINING_DEFAULTS.ema),
     earlyStopping: earlyStopping(t.obj.earlyStopping, t.at('earlyStopping'), givenModes),
+    classWeights: classWeights(t.obj.classWeights, t.at('classWeights'), loss),
   };
   const opt = optimizer(top.obj.optimizer);
   const sched = schedule(top.obj.schedule, givenModes);
@@ -441,6 +543,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   if (sched.name === 'plateau') watchers.push(['schedule', sched, true]);
   for (const [keyPath, watched, during] of watchers) {
     const monitor = watched.monitor;
+    checkPerOutputLoss(lossAll, undefined, undefined, [[keyPath, monitor]]);
     checkMonitor(keyPath, monitor, hasEval, loss);
     resolveMonitor(keyPath, watched, givenModes.get(keyPath) ?? null, metricList);
     if (during && evaluation.every === 0) {
@@ -478,7 +581,8 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   return {
     name,
     model,
-    loss,
+    loss: lossAll,
+    lossWeights: lossWeightMap,
     data,
     training,
     optimizer: opt,
