@@ -109,10 +109,10 @@ const phases = [...mgpuFigures.entries()].map(([k, runs]) => {
   const fwdBwd = m('compute_max_ms') - m('refresh_ms') - m('write_ms');
   const [kernels, n] = k.split('|');
   return {
-    kernels, workers: Number(n), 'step ms': m('step_ms'), 'fwd+bwd (slowest)': fwdBwd, 'fwd+bwd (fastest)': m('compute_min_ms') - m('refresh_ms') - m('write_ms'),
+    kernels: kernels!, workers: Number(n), 'step ms': m('step_ms'), 'fwd+bwd (slowest)': fwdBwd, 'fwd+bwd (fastest)': m('compute_min_ms') - m('refresh_ms') - m('write_ms'),
     'weights in': m('refresh_ms'), 'grads out': m('write_ms'), 'reduce+apply+publish': m('sync_ms'), 'stage (critical path)': m('data_ms'),
     'messages+wait': m('step_ms') - m('compute_max_ms') - m('sync_ms') - m('data_ms'), 'overhead %': (100 * (m('step_ms') - fwdBwd)) / m('step_ms'),
   };
 });
-printTable('Where a step goes (ms, medians; weights in / grads out are the slowest worker\'s)', phases!);
+printTable('Where a step goes (ms, medians; weights in / grads out are the slowest worker\'s)', phases);
 console.log(`saved ${saveJson('scaling', { rows, phases })}`);

@@ -127,7 +127,7 @@ export function findCheckpoint(target: string): string {
       hint: 'name a run directory with checkpoints/step-<k>/ inside, or a checkpoint directory; set checkpoint.every to write them',
     });
   }
-  return found[0];
+  return found[0]!;
 }
 
 /** trainer-state.json of a checkpoint: what it is, and the resolved config it was trained with. */
@@ -193,7 +193,7 @@ export function checkLayout(dir: string, state: TrainerState, layout: ModelLayou
   const now = layout.variables;
   if (saved.length !== now.length) refuse(`the model has ${now.length} variables (${shapes(now)}), the checkpoint ${saved.length} (${shapes(saved)})`);
   saved.forEach((v, i) => {
-    const m = now[i];
+    const m = now[i]!; // the lengths are equal (refused above otherwise)
     if (v.name !== m.name) refuse(`variable ${i} is ${m.name} [${m.shape.join(', ')}] in the model but ${v.name} [${v.shape.join(', ')}] in the checkpoint`);
     if (v.shape.join('x') !== m.shape.join('x')) refuse(`variable ${v.name} has shape [${m.shape.join(', ')}] in the model but [${v.shape.join(', ')}] in the checkpoint`);
   });

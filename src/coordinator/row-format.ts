@@ -55,7 +55,7 @@ function checkLabels(ds: Dataset, keyPath: string, ok: (v: number) => boolean, e
   const data = ds.labels.data;
   const per = Math.max(1, data.length / Math.max(1, ds.count));
   for (let i = 0; i < data.length; i++) {
-    if (!ok(data[i])) {
+    if (!ok(data[i]!)) {
       throw new DataError(`${keyPath}: label of sample ${Math.floor(i / per)} in ${ds.source} is ${data[i]}; the loss expects ${expected}`,
         'check the labels file and the loss in the config');
     }

@@ -101,8 +101,9 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     }, cfg.reliability.stepTimeout * 1000, { abort: opts.abort, onFailure: opts.onStartFailure });
     const modelLayout = group.layout;
     checkMetricsFit(cfg, modelLayout);
-    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]));
+    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, cfg.loss, opts.dataKeys[i]!));
     const rows = rowsAll[0];
+    if (!rows) throw new Error('openSession: no dataset given');
     rowsAll.forEach((r, i) => {
       if (JSON.stringify(r) !== JSON.stringify(rows)) {
         throw new DataError(`${opts.dataKeys[i]} stores rows as ${JSON.stringify(r)} but ${opts.dataKeys[0]} as ${JSON.stringify(rows)}`, 'give both splits the same dtypes and shapes');
@@ -145,7 +146,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     }
     const rule = makeUpdateRule(cfg.optimizer);
     const slotBuffers = rule.slotInit.map(() => new SharedArrayBuffer(flat.trainable * 4));
-    const slots = slotBuffers.map((b, k) => new Float32Array(b).fill(rule.slotInit[k]));
+    const slots = slotBuffers.map((b, k) => new Float32Array(b).fill(rule.slotInit[k]!));
     const emaBuffer = cfg.training.ema === null ? null : new SharedArrayBuffer(flat.total * 4);
     const ema = emaBuffer ? new Float32Array(emaBuffer) : null;
     ema?.set(master);

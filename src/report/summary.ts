@@ -94,7 +94,7 @@ export function median(xs: number[]): number | null {
   const v = xs.filter(finite).sort((a, b) => a - b);
   if (v.length === 0) return null;
   const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
 }
 
 /** "other": the part of a step that is neither the slowest worker's compute, sync nor data. */
@@ -125,8 +125,8 @@ function meanPhases(run: RunData, skipSteps: number[]): { ms: Record<Phase, numb
       compute_max: t.compute_max_ms, compute_min: t.compute_min_ms, sync: t.sync_ms, data: t.data_ms, other: otherMs(t), step: t.step_ms,
     };
     if (!PHASES.every((p) => finite(row[p]))) return;
-    for (const p of PHASES) sum[p] += row[p] * weights[i];
-    total += weights[i];
+    for (const p of PHASES) sum[p] += row[p] * weights[i]!;
+    total += weights[i]!;
   });
   if (total === 0) return { ms: null, steps: 0 };
   for (const p of PHASES) sum[p] /= total;
@@ -317,7 +317,7 @@ export function summaryText(s: Summary): string[] {
     out.push(`    ${''.padEnd(lw)}  ${'ms'.padStart(mw)}  ${'% step'.padStart(7)}`);
     phases.forEach((p, i) => {
       const pct = p.phase === 'step' ? '100%' : fmtPct(p.pct, 1);
-      out.push(`    ${p.label.padEnd(lw)}  ${ms[i].padStart(mw)}  ${pct.padStart(7)}${p.additive ? '' : p.phase === 'compute_min' ? '  (not part of the sum)' : ''}`);
+      out.push(`    ${p.label.padEnd(lw)}  ${ms[i]!.padStart(mw)}  ${pct.padStart(7)}${p.additive ? '' : p.phase === 'compute_min' ? '  (not part of the sum)' : ''}`);
     });
   }
   return out;
