@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       .option('allow-changed', { type: 'string', array: true, describe: 'on --resume, accept a --set that changes what the checkpoint fixes, e.g. optimizer.learningRate' }),
     async (argv) => {
       const sets = [...(argv.set ?? []), ...flagOverrides(argv)];
-      const fileCfg = await loadConfig(argv.config!, sets);
+      const fileCfg = await loadConfig(argv.config, sets);
       const allowChanged = argv.allowChanged ?? [];
       if (allowChanged.length > 0 && argv.resume === undefined) {
         throw new MgpuError('E_USAGE', '--allow-changed applies to --resume only', { hint: 'a new run takes any config; drop --allow-changed, or add --resume' });
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory (its newest checkpoint) or a model directory' })
       .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" }),
     async (argv) => {
-      const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
+      const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
       await runEval(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
     })
     .command('predict <config>', 'write the model\'s outputs for the rows of an .npy file, in input order', (y) => withDevices(y)
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       .option('input', { type: 'string', demandOption: true, describe: 'features, .npy with one row per sample' })
       .option('output', { type: 'string', demandOption: true, describe: 'where the predictions go (.npy, float32)' }),
     async (argv) => {
-      const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
+      const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
       await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, path.resolve(argv.input), path.resolve(argv.output));
     })
     .command('report <run>', 'summarize a run: a table here, and <run>/report.html with its charts (opens offline)', (y) => y
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     async (argv) => {
       const out = { line: (text: string) => console.log(text) };
       if (!argv.watch) {
-        await report(argv.run!, out);
+        await report(argv.run, out);
         return;
       }
       const stop = new AbortController();
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {
-        await watchReport(argv.run!, out, stop.signal);
+        await watchReport(argv.run, out, stop.signal);
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -134,7 +134,8 @@ async function main(): Promise<void> {
     .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
     .strict()
     .help()
-    .fail((msg, err) => {
+    .fail((msg, err: Error | undefined) => {
+      // yargs passes no error for a usage mistake (its types say it always does)
       if (err) throw err;
       throw new MgpuError('E_USAGE', msg, { hint: 'mgpu-train --help' });
     })
@@ -158,5 +159,5 @@ try {
   console.error(formatError(err) + where);
   process.exitCode = err instanceof MgpuError ? err.exitCode : 1;
   // MPI cannot go on without this rank: end the whole job rather than leave the others waiting.
-  if (cluster && cluster.size > 1) cluster.abort(Number(process.exitCode));
+  if (cluster && cluster.size > 1) cluster.abort(process.exitCode);
 }

@@ -81,7 +81,7 @@ export function writeCheckpoint(dir: string, layout: ModelLayout, state: Trainer
   slots.forEach((s, k) => opt.set(s, k * pt));
   const extra: Record<string, string | Uint8Array> = { 'optimizer.bin': bytes(opt), [STATE_FILE]: JSON.stringify(state, null, 1) };
   if (ema) extra['ema.bin'] = bytes(ema);
-  for (const [name, w] of Object.entries(snapshots)) if (w) extra[name] = bytes(w);
+  for (const [name, w] of Object.entries(snapshots) as [string, Float32Array | undefined][]) if (w) extra[name] = bytes(w);
   writeLayersModel(dir, layout, weights, extra);
 }
 
@@ -132,14 +132,16 @@ export function findCheckpoint(target: string): string {
 
 /** trainer-state.json of a checkpoint: what it is, and the resolved config it was trained with. */
 export function readTrainerState(dir: string): TrainerState {
-  let state: TrainerState;
+  // Any JSON file: checked below before it is taken for a TrainerState.
+  let state: Partial<Omit<TrainerState, 'format' | 'version'>> & { format?: unknown; version?: unknown } | null;
   try {
-    state = JSON.parse(fs.readFileSync(path.join(dir, STATE_FILE), 'utf8')) as TrainerState;
+    state = JSON.parse(fs.readFileSync(path.join(dir, STATE_FILE), 'utf8')) as typeof state;
   } catch (err) {
     throw new MgpuError('E_USAGE', `cannot read ${path.join(dir, STATE_FILE)}: ${(err as Error).message}`);
   }
-  if (state?.format !== FORMAT || state.version !== 1) throw new MgpuError('E_USAGE', `${dir} is not an mgpu-train checkpoint (format ${state?.format} version ${state?.version})`);
-  return state;
+  if (state?.format !== FORMAT || state.version !== 1) throw new MgpuError('E_USAGE', `${dir} is not an mgpu-train checkpoint (format ${JSON.stringify(state?.format)} version ${JSON.stringify(state?.version)})`);
+  // Checkpoints written before restarts were counted lack the field.
+  return { ...state, restarts: state.restarts ?? 0 } as TrainerState;
 }
 
 /** The run directory a checkpoint belongs to: <run>/checkpoints/step-<k>, else the one it was saved from. */

@@ -120,7 +120,7 @@ async function sumOverMachines(
   s: Session, t: { n: number; lossSum: number; correct: number; abs: number; topK: number }, extra: EvalTotals,
   scores: { values: Float32Array; labels: Float32Array } | null, classes: number,
 ): Promise<void> {
-  const c = extra.counts ?? { tp: Array(classes).fill(0), fp: Array(classes).fill(0), fn: Array(classes).fill(0) };
+  const c = extra.counts ?? { tp: new Array<number>(classes).fill(0), fp: new Array<number>(classes).fill(0), fn: new Array<number>(classes).fill(0) };
   const sums = new Float64Array([t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq, ...c.tp, ...c.fp, ...c.fn]);
   await s.cluster.sum(sums, 'the evaluation sums');
   [t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq] = [sums[0]!, sums[1]!, sums[2]!, sums[3]!, sums[4]!, sums[5]!];

@@ -26,7 +26,7 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyP
   const outSize = sizeOf(outRow);
   if (labelRow.length === 1 && labelRow[0] === 0) {
     // Rows without labels (prediction): nothing to check, nothing to copy.
-    return { featureDtype: ds.features.dtype, featureShape: featureShape as number[], labelDtype: 'float32', labelShape: [0] };
+    return { featureDtype: ds.features.dtype, featureShape: featureShape, labelDtype: 'float32', labelShape: [0] };
   }
   if (loss === 'sparseCategoricalCrossentropy') {
     if (sizeOf(labelRow) !== 1) {
@@ -44,7 +44,7 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, loss: LossName, keyP
   if (loss === 'categoricalCrossentropy') checkLabels(ds, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
   return {
     featureDtype: ds.features.dtype,
-    featureShape: featureShape as number[],
+    featureShape: featureShape,
     labelDtype: ds.labels.dtype,
     labelShape: loss === 'sparseCategoricalCrossentropy' ? [] : (outRow.length ? outRow : labelRow),
   };

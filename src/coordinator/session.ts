@@ -15,7 +15,7 @@ import { soloCluster, type Cluster } from './cluster.ts';
 import { planDevices, type DevicePlan, type Doing } from './device-plan.ts';
 import { checkMetricsFit, needsScores, workerMetrics } from './metrics/index.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
-import { plural, type Progress } from './progress.ts';
+import type { Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
 import { rowFormat } from './row-format.ts';

@@ -196,7 +196,10 @@ function watchSummary(run: RunData): Pick<Summary, 'best' | 'stopped' | 'restore
   const stop = run.watch.filter((w) => w.type === 'stop').at(-1);
   const restore = run.watch.filter((w) => w.type === 'restore').at(-1);
   return {
+    // A watch line is read from a file: String() keeps these strings when a field is missing.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion
     best: best ? { step: best.step, monitor: String(best.monitor), value: best.value } : null,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion
     stopped: stop ? { step: stop.step, message: String(stop.message) } : null,
     restoredFrom: restore ? restore.from_step : null,
     lrChanges: run.watch.flatMap((w) => (w.type === 'lr' ? [{ step: w.step, from: w.from, to: w.to }] : [])),
@@ -223,7 +226,7 @@ function lastBestText(lb: LastBest, fmt: (v: number) => string): string {
 export function summaryRows(s: Summary): Row[] {
   const rows: Row[] = [];
   rows.push({ label: 'run', value: `${s.name} (${s.runDir})` });
-  const steps = s.steps === null ? '-' : `${fmtInt(s.steps)}`;
+  const steps = s.steps === null ? '-' : fmtInt(s.steps);
   rows.push({ label: 'steps', value: `${steps}${s.epochs === null ? '' : `, ${s.epochs} epoch${s.epochs === 1 ? '' : 's'}`}${s.batchSize ? `, global batch ${s.batchSize}` : ''}` });
   rows.push({ label: 'workers', value: s.workers ?? 'not recorded (no config.yaml)' });
   rows.push({ label: 'backend', value: s.backend ?? 'not recorded' });

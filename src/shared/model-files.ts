@@ -34,7 +34,7 @@ export function writeLayersModel(dir: string, layout: ModelLayout, weights: Floa
     const v = layout.variables[index]!;
     specs.push({ name: v.name, shape: v.shape, dtype: 'float32' });
     const size = flat.sizes[index]!;
-    bin.set(weights.subarray(flat.offsets[index]!, flat.offsets[index]! + size), at);
+    bin.set(weights.subarray(flat.offsets[index], flat.offsets[index]! + size), at);
     at += size;
   }
   const json: ModelJson = {
@@ -132,6 +132,6 @@ export function readLayersModel(modelJsonPath: string): {
     weightSpecs.push(...group.weights);
   }
   const all = Buffer.concat(buffers);
-  const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+  const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
   return { modelTopology: json.modelTopology, weightSpecs, weightData, format: json.format, generatedBy: json.generatedBy, convertedBy: json.convertedBy };
 }

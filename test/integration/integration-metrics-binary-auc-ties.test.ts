@@ -38,7 +38,7 @@ test('binary: AUC with tied scores, precision / recall / F1 / accuracy, over 37 
   const src = cfg.data.eval!;
   if (src.type !== 'npy') throw new Error('npy eval data');
   const x = readNpy(src.features);
-  const pred = m.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
+  const pred = m.predict(tf.tensor(x.data, x.shape)) as Tensor;
   const p = Array.from(pred.dataSync());
   const y = Array.from(readNpy(src.labels).data).map((v) => v > 0.5);
   tf.dispose(pred);

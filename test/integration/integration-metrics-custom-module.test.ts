@@ -49,7 +49,7 @@ test('custom metric modules: named sums over batches and workers, then finalize'
   const src = cfg.data.eval!;
   if (src.type !== 'npy') throw new Error('npy eval data');
   const x = readNpy(src.features);
-  const pred = m.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
+  const pred = m.predict(tf.tensor(x.data, x.shape)) as Tensor;
   const p = pred.dataSync();
   const y = readNpy(src.labels).data;
   tf.dispose(pred);

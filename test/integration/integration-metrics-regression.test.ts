@@ -28,7 +28,7 @@ test('regression: rmse and mae over 37 rows on 3 workers equal the single-proces
   const src = cfg.data.eval!;
   if (src.type !== 'npy') throw new Error('npy eval data');
   const x = readNpy(src.features);
-  const pred = m.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
+  const pred = m.predict(tf.tensor(x.data, x.shape)) as Tensor;
   const p = pred.dataSync();
   const y = readNpy(src.labels).data;
   tf.dispose(pred);
