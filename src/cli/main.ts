@@ -94,7 +94,9 @@ async function main(): Promise<void> {
     })
     .command('report <run>', 'summarize a run: a table here, and <run>/report.html with its charts (opens offline)', (y) => y
       .positional('run', { type: 'string', describe: 'a run directory: runs/<name>, or the --run-dir of the run', demandOption: true })
-      .option('watch', { type: 'boolean', default: false, describe: 'keep rewriting report.html as the run logs (the page reloads itself) until it finishes or Ctrl-C' }),
+      .option('watch', {
+        type: 'boolean', default: false, describe: 'keep rewriting report.html as the run logs (the page reloads itself) until it finishes or Ctrl-C',
+      }),
     async (argv) => {
       const out = { line: (text: string) => console.log(text) };
       if (!argv.watch) {
