@@ -50,7 +50,7 @@ function convRows(name: string, x: Shape4, f: Shape4): Row[] {
       setup: () => {
         const xt = rand(x);
         const dy = rand(dyShape);
-        return () => tf.engine().runKernel('Conv2DBackpropFilter', { x: xt, dy }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', filterShape: f } as never) as tf.Tensor;
+        return () => tf.engine().runKernel<tf.Tensor>('Conv2DBackpropFilter', { x: xt, dy }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', filterShape: f });
       },
     },
     ...[false, true].map((wasmOwnDx): Row => ({
@@ -59,7 +59,7 @@ function convRows(name: string, x: Shape4, f: Shape4): Row[] {
       setup: () => {
         const w = rand(f);
         const dy = rand(dyShape);
-        return () => tf.engine().runKernel('Conv2DBackpropInput', { dy, filter: w }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', inputShape: x } as never) as tf.Tensor;
+        return () => tf.engine().runKernel<tf.Tensor>('Conv2DBackpropInput', { dy, filter: w }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', inputShape: x });
       },
       cheapOnCpu: true,
       wasmOwnDx,
@@ -89,7 +89,7 @@ function depthwiseRows(x: Shape4, f: Shape4): Row[] {
       setup: () => {
         const xt = rand(x);
         const dy = rand(dyShape);
-        return () => tf.engine().runKernel('DepthwiseConv2dNativeBackpropFilter', { x: xt, dy }, { ...attrs, filterShape: f } as never) as tf.Tensor;
+        return () => tf.engine().runKernel<tf.Tensor>('DepthwiseConv2dNativeBackpropFilter', { x: xt, dy }, { ...attrs, filterShape: f });
       },
       cheapOnCpu: true,
     },
@@ -99,7 +99,7 @@ function depthwiseRows(x: Shape4, f: Shape4): Row[] {
       setup: () => {
         const w = rand(f);
         const dy = rand(dyShape);
-        return () => tf.engine().runKernel('DepthwiseConv2dNativeBackpropInput', { dy, filter: w }, { ...attrs, inputShape: x } as never) as tf.Tensor;
+        return () => tf.engine().runKernel<tf.Tensor>('DepthwiseConv2dNativeBackpropInput', { dy, filter: w }, { ...attrs, inputShape: x });
       },
       cheapOnCpu: true,
     },
@@ -125,10 +125,10 @@ function stepRow(wasmOwnDx = false): Row {
         ],
       });
       const x = tf.randomUniform([B, 28, 28, 1], 0, 1, 'float32', 5);
-      const y = tf.oneHot(tf.randomUniform([B], 0, 10, 'int32', 6) as tf.Tensor1D, 10);
+      const y = tf.oneHot(tf.randomUniform<tf.Rank.R1>([B], 0, 10, 'int32', 6), 10);
       const vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
       return () => {
-        const { value, grads } = tf.variableGrads(() => tf.mean(tf.metrics.categoricalCrossentropy(y, model.apply(x, { training: true }) as tf.Tensor)) as tf.Scalar, vars);
+        const { value, grads } = tf.variableGrads(() => tf.mean<tf.Scalar>(tf.metrics.categoricalCrossentropy(y, model.apply(x, { training: true }) as tf.Tensor)), vars);
         return [value, ...Object.values(grads)];
       };
     },

@@ -86,7 +86,7 @@ try {
   ], { encoding: 'utf8', timeout: 120_000 });
   if (r.error || !fs.existsSync(out)) {
     console.error(`render-report: ${chromium} did not write ${out}${r.error ? `: ${r.error.message}` : ` (exit ${r.status ?? r.signal})`}`);
-    const tail = (r.stderr ?? '').trim().split('\n').slice(-10).join('\n');
+    const tail = ((r.stderr as string | null) ?? '') // null when the browser did not start.trim().split('\n').slice(-10).join('\n');
     if (tail) console.error(tail);
     process.exit(1);
   }

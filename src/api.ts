@@ -50,8 +50,7 @@ export interface EvalResult {
   metrics: Record<string, number | null> | null;
 }
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const SAME_EVAL_RESULT: Same<EvalResult, InternalEvalResult> = true;
-void SAME_EVAL_RESULT;
+const _SAME_EVAL_RESULT: Same<EvalResult, InternalEvalResult> = true;
 
 // ---- the config ------------------------------------------------------------------------------
 
@@ -111,13 +110,15 @@ function resolveConfig(input: ConfigInput | Config, opts: ConfigOptions & { runD
   const cwd = opts.cwd ?? process.cwd();
   const sets = setsOf(opts);
   if (!isMapping(input)) {
-    throw new ConfigError('', `expected a config object (the schema of the config file) or a config file's path, got ${input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input}`);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a JavaScript caller can pass anything, null too
+    const got = input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input;
+    throw new ConfigError('', `expected a config object (the schema of the config file) or a config file's path, got ${got}`);
   }
   // A resolved Config is checked again from its raw form, so that a changed copy is checked too.
   const resolved = Object.hasOwn(input, 'configPath');
   let raw: Record<string, unknown>;
   try {
-    raw = resolved ? configToRaw(input as Config) : (input as unknown as Record<string, unknown>);
+    raw = resolved ? configToRaw(input as Config) : (input);
   } catch {
     throw new ConfigError('configPath', 'is set, but the object is not a whole resolved Config (as loadConfig and validateConfig return)',
       'pass a config object without configPath, or the Config loadConfig/validateConfig returned');
@@ -208,6 +209,7 @@ export async function train(config: string | ConfigInput | Config, options: Trai
   const resumed = options.resume ? resumeConfig(options.resume === true ? fileCfg.runDir : path.resolve(cwd, options.resume), fileCfg, sets, cwd) : null;
   const cfg = resumed?.config ?? fileCfg;
   const callbacks: TrainCallbacks = {};
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- a callback is called as a plain function, as documented
   for (const name of CALLBACK_NAMES) if (options[name]) (callbacks as Record<string, unknown>)[name] = options[name];
   // Under mpirun/srun with several processes this is one machine of several, as with the command.
   const cluster: Cluster = openCluster(cfg.reliability.stepTimeout * 1000);
@@ -307,9 +309,10 @@ function rowsOf(input: unknown): NdArray {
   const dtype = data instanceof Float32Array ? 'float32' : data instanceof Int32Array ? 'int32' : data instanceof Uint8Array ? 'uint8' : null;
   if (dtype === null) throw bad(`.data is not a Float32Array, Int32Array or Uint8Array`);
   if (!Array.isArray(shape) || shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) throw bad(`.shape is not a list of sizes like [rows, features]`);
-  const size = shape.reduce((a: number, b: number) => a * b, 1);
-  if (size !== (data as ArrayLike<number>).length) throw bad(`.shape [${shape.join(', ')}] holds ${size} values, .data ${(data as ArrayLike<number>).length}`);
-  return { dtype, shape: [...shape], data: data as NdArray['data'] };
+  const dims = shape as number[];
+  const size = dims.reduce((a, b) => a * b, 1);
+  if (size !== (data as ArrayLike<number>).length) throw bad(`.shape [${dims.join(', ')}] holds ${size} values, .data ${(data as ArrayLike<number>).length}`);
+  return { dtype, shape: [...dims], data: data as NdArray['data'] };
 }
 
 // ---- shared ----------------------------------------------------------------------------------
@@ -321,7 +324,7 @@ function checkpointDir(options: ModelOptions): string {
   return path.resolve(options.cwd ?? process.cwd(), options.checkpoint);
 }
 
-function checkOptions(fn: string, options: object, known: readonly string[]): void {
+function checkOptions(fn: string, options: unknown, known: readonly string[]): void {
   if (typeof options !== 'object' || options === null) throw new MgpuError('E_USAGE', `${fn}(): the options must be an object`);
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;

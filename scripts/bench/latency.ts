@@ -46,7 +46,7 @@ const rows: Array<Record<string, string | number>> = [];
 for (let n = 1; n <= Number(values.workers); n++) {
   const idle = await floor(n, Number(values.steps), 0);
   rows.push({ workers: n, setup: 'floor: stand-ins answering at once', 'step ms': idle, 'worker ms (slowest)': 0, 'reduce ms': 0, 'stage ms': 0, 'control overhead ms': idle });
-  const r = await runMgpu({ dataDir: syntheticDataDir(1024), workers: n, batch: 8 * n, steps: Number(values.steps), backend: values.backend!, model });
+  const r = await runMgpu({ dataDir: syntheticDataDir(1024), workers: n, batch: 8 * n, steps: Number(values.steps), backend: values.backend, model });
   rows.push({
     workers: n, setup: 'mgpu-train', 'step ms': r.step_ms, 'worker ms (slowest)': r.compute_max_ms, 'reduce ms': r.sync_ms, 'stage ms': r.data_ms,
     'control overhead ms': r.step_ms - r.compute_max_ms - r.sync_ms - r.data_ms,

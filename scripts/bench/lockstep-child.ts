@@ -7,6 +7,7 @@ const [backend = 'wasm', rowsArg = '256', kernels = 'stock'] = process.argv.slic
 const rows = Number(rowsArg);
 const step = await plainTrainer(backend, rows, rows * 8, kernels);
 let k = 0;
+// eslint-disable-next-line @typescript-eslint/no-misused-promises -- a rejection ends this bench child (Node's default), as the bench wants
 process.on('message', async () => {
   const t0 = performance.now();
   await step(k++ * rows);

@@ -29,7 +29,7 @@ export async function plainTrainer(backend: string, rows: number, dataRows: numb
     const loss = tf.tidy(() => {
       const x = tf.tensor2d(features.subarray(at * 784, (at + rows) * 784), [rows, 784]);
       const y = tf.tensor2d(labels.subarray(at * 10, (at + rows) * 10), [rows, 10]);
-      return opt.minimize(() => tf.mean(tf.metrics.categoricalCrossentropy(y, model.apply(x) as tf.Tensor)) as tf.Scalar, true)!;
+      return opt.minimize(() => tf.mean<tf.Scalar>(tf.metrics.categoricalCrossentropy(y, model.apply(x) as tf.Tensor)), true)!;
     });
     await loss.data();
     loss.dispose();

@@ -68,7 +68,7 @@ export async function runMgpu(opts: MgpuRun): Promise<MgpuFigures> {
   await train(cfg, { ...silent, step: () => void stamps.push(performance.now()) });
   const between = stamps.slice(5).map((t, i) => t - stamps[i + 4]!);
   const lines = fs.readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n')
-    .map((l) => JSON.parse(l) as TrainLine).filter((l) => l.type === 'train').slice(5);
+    .map((l) => JSON.parse(l) as { type: string }).filter((l): l is TrainLine => l.type === 'train').slice(5);
   fs.rmSync(runDir, { recursive: true, force: true });
   const med = (k: keyof TrainLine) => median(lines.map((l) => l[k] as number));
   return {

@@ -29,18 +29,18 @@ const { values } = parseArgs({ options: {
 const batch = Number(values.batch);
 const steps = Number(values.steps);
 const maxWorkers = Number(values['max-workers']);
-const backend = values.backend!;
+const backend = values.backend;
 const dataDir = syntheticDataDir(batch * 8);
 type Kernels = 'shipped' | 'mgpu';
 // The kernel sets only differ on wasm.
-const kernelSets = (backend === 'wasm' ? values.kernels!.split(',') : ['shipped']) as Kernels[];
+const kernelSets = (backend === 'wasm' ? values.kernels.split(',') : ['shipped']) as Kernels[];
 
 const run = promisify(execFile);
 /** samples/s of one plain tfjs process on `rows` rows per step. */
 const plainRun = async (rows: number, kernels: Kernels): Promise<number> => {
   const script = new URL('./plain-tfjs.ts', import.meta.url).pathname;
   const { stdout } = await run(process.execPath, ['--import', 'tsx', script, backend, String(rows), String(steps), '5', kernels === 'mgpu' ? 'mgpu' : 'stock']);
-  return JSON.parse(stdout.trim().split('\n').pop()!).samples_per_sec;
+  return (JSON.parse(stdout.trim().split('\n').pop()!) as { samples_per_sec: number }).samples_per_sec;
 };
 
 type Setup = { name: string; kernels: Kernels; workers: number; run: () => Promise<number> };
@@ -109,10 +109,10 @@ const phases = [...mgpuFigures.entries()].map(([k, runs]) => {
   const fwdBwd = m('compute_max_ms') - m('refresh_ms') - m('write_ms');
   const [kernels, n] = k.split('|');
   return {
-    kernels, workers: Number(n), 'step ms': m('step_ms'), 'fwd+bwd (slowest)': fwdBwd, 'fwd+bwd (fastest)': m('compute_min_ms') - m('refresh_ms') - m('write_ms'),
+    kernels: kernels!, workers: Number(n), 'step ms': m('step_ms'), 'fwd+bwd (slowest)': fwdBwd, 'fwd+bwd (fastest)': m('compute_min_ms') - m('refresh_ms') - m('write_ms'),
     'weights in': m('refresh_ms'), 'grads out': m('write_ms'), 'reduce+apply+publish': m('sync_ms'), 'stage (critical path)': m('data_ms'),
     'messages+wait': m('step_ms') - m('compute_max_ms') - m('sync_ms') - m('data_ms'), 'overhead %': (100 * (m('step_ms') - fwdBwd)) / m('step_ms'),
   };
 });
-printTable('Where a step goes (ms, medians; weights in / grads out are the slowest worker\'s)', phases!);
+printTable('Where a step goes (ms, medians; weights in / grads out are the slowest worker\'s)', phases);
 console.log(`saved ${saveJson('scaling', { rows, phases })}`);

@@ -97,7 +97,7 @@ async function ipcSync(P: number): Promise<number> {
 }
 
 const rows: Array<Record<string, string | number>> = [];
-for (const millions of values.sizes!.split(',').map(Number)) {
+for (const millions of values.sizes.split(',').map(Number)) {
   const P = millions * 1_000_000;
   // Bytes a sync moves: N gradients written and read, the weights written once and read N times.
   const bytes = (3 * N + 1) * 4 * P;

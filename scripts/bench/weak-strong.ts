@@ -16,7 +16,7 @@ const { values } = parseArgs({ options: {
   backend: { type: 'string', default: 'wasm' }, batch: { type: 'string', default: '512' }, rows: { type: 'string', default: '256' },
   steps: { type: 'string', default: '30' }, 'max-workers': { type: 'string', default: String(os.availableParallelism()) },
 } });
-const backend = values.backend!;
+const backend = values.backend;
 const batch = Number(values.batch);
 const rows = Number(values.rows);
 const steps = Number(values.steps);

@@ -12,6 +12,7 @@ export function flagOverrides(argv: { gpus?: string; simulate?: string; oversubs
     else throw new MgpuError('E_USAGE', `--gpus ${argv.gpus}: expected "all" or a comma-separated list of GPU ids like 0,1`);
   }
   if (argv.simulate !== undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- yargs gives an array when the flag is repeated
     const n = String(argv.simulate).trim();
     if (n === '') throw new MgpuError('E_USAGE', '--simulate needs the number of simulated GPUs', { hint: 'e.g. --simulate 2; without --simulate, every visible GPU is used' });
     if (!/^\d+$/.test(n) || Number(n) < 1 || !Number.isSafeInteger(Number(n))) {

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
       .option('allow-changed', { type: 'string', array: true, describe: 'on --resume, accept a --set that changes what the checkpoint fixes, e.g. optimizer.learningRate' }),
     async (argv) => {
       const sets = [...(argv.set ?? []), ...flagOverrides(argv)];
-      const fileCfg = await loadConfig(argv.config!, sets);
+      const fileCfg = await loadConfig(argv.config, sets);
       const allowChanged = argv.allowChanged ?? [];
       if (allowChanged.length > 0 && argv.resume === undefined) {
         throw new MgpuError('E_USAGE', '--allow-changed applies to --resume only', { hint: 'a new run takes any config; drop --allow-changed, or add --resume' });
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory (its newest checkpoint) or a model directory' })
       .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" }),
     async (argv) => {
-      const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
+      const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
       await runEval(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
     })
     .command('predict <config>', 'write the model\'s outputs for the rows of an .npy file, in input order', (y) => withDevices(y)
@@ -90,16 +90,18 @@ async function main(): Promise<void> {
       .option('input', { type: 'string', demandOption: true, describe: 'features, .npy with one row per sample' })
       .option('output', { type: 'string', demandOption: true, describe: 'where the predictions go: .npy (float32 outputs), or .csv (each row\'s class name and score; needs the model\'s labels.json)' }),
     async (argv) => {
-      const cfg = await loadConfig(argv.config!, [...(argv.set ?? []), ...flagOverrides(argv)]);
+      const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
       await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, path.resolve(argv.input), path.resolve(argv.output));
     })
     .command('report <run>', 'summarize a run: a table here, and <run>/report.html with its charts (opens offline)', (y) => y
       .positional('run', { type: 'string', describe: 'a run directory: runs/<name>, or the --run-dir of the run', demandOption: true })
-      .option('watch', { type: 'boolean', default: false, describe: 'keep rewriting report.html as the run logs (the page reloads itself) until it finishes or Ctrl-C' }),
+      .option('watch', {
+        type: 'boolean', default: false, describe: 'keep rewriting report.html as the run logs (the page reloads itself) until it finishes or Ctrl-C',
+      }),
     async (argv) => {
       const out = { line: (text: string) => console.log(text) };
       if (!argv.watch) {
-        await report(argv.run!, out);
+        await report(argv.run, out);
         return;
       }
       const stop = new AbortController();
@@ -107,7 +109,7 @@ async function main(): Promise<void> {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {
-        await watchReport(argv.run!, out, stop.signal);
+        await watchReport(argv.run, out, stop.signal);
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -135,7 +137,8 @@ async function main(): Promise<void> {
     .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
     .strict()
     .help()
-    .fail((msg, err) => {
+    .fail((msg, err: Error | undefined) => {
+      // yargs passes no error for a usage mistake (its types say it always does)
       if (err) throw err;
       throw new MgpuError('E_USAGE', msg, { hint: 'mgpu-train --help' });
     })
@@ -159,5 +162,5 @@ try {
   console.error(formatError(err) + where);
   process.exitCode = err instanceof MgpuError ? err.exitCode : 1;
   // MPI cannot go on without this rank: end the whole job rather than leave the others waiting.
-  if (cluster && cluster.size > 1) cluster.abort(Number(process.exitCode));
+  if (cluster && cluster.size > 1) cluster.abort(process.exitCode);
 }

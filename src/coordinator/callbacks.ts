@@ -18,6 +18,7 @@ import type { EvalLine, TrainLine } from './metrics-log.ts';
 export type CallbackName = 'onStepEnd' | 'onEvalEnd' | 'onCheckpoint' | 'onEpochEnd';
 
 /** What a callback may return: 'stop' ends the run after this step; anything else goes on. */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- a callback that returns nothing is the common case; void says so in the public API
 export type CallbackResult = void | 'stop' | undefined | Promise<void | 'stop' | undefined>;
 
 /** Handed to every callback. */

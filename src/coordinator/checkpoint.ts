@@ -85,7 +85,7 @@ export function writeCheckpoint(
   slots.forEach((s, k) => opt.set(s, k * pt));
   const extra: Record<string, string | Uint8Array> = { ...files, 'optimizer.bin': bytes(opt), [STATE_FILE]: JSON.stringify(state, null, 1) };
   if (ema) extra['ema.bin'] = bytes(ema);
-  for (const [name, w] of Object.entries(snapshots)) if (w) extra[name] = bytes(w);
+  for (const [name, w] of Object.entries(snapshots) as [string, Float32Array | undefined][]) if (w) extra[name] = bytes(w);
   writeLayersModel(dir, layout, weights, extra);
 }
 
@@ -131,19 +131,21 @@ export function findCheckpoint(target: string): string {
       hint: 'name a run directory with checkpoints/step-<k>/ inside, or a checkpoint directory; set checkpoint.every to write them',
     });
   }
-  return found[0];
+  return found[0]!;
 }
 
 /** trainer-state.json of a checkpoint: what it is, and the resolved config it was trained with. */
 export function readTrainerState(dir: string): TrainerState {
-  let state: TrainerState;
+  // Any JSON file: checked below before it is taken for a TrainerState.
+  let state: Partial<Omit<TrainerState, 'format' | 'version'>> & { format?: unknown; version?: unknown } | null;
   try {
-    state = JSON.parse(fs.readFileSync(path.join(dir, STATE_FILE), 'utf8')) as TrainerState;
+    state = JSON.parse(fs.readFileSync(path.join(dir, STATE_FILE), 'utf8')) as typeof state;
   } catch (err) {
     throw new MgpuError('E_USAGE', `cannot read ${path.join(dir, STATE_FILE)}: ${(err as Error).message}`);
   }
-  if (state?.format !== FORMAT || state.version !== 1) throw new MgpuError('E_USAGE', `${dir} is not an mgpu-train checkpoint (format ${state?.format} version ${state?.version})`);
-  return state;
+  if (state?.format !== FORMAT || state.version !== 1) throw new MgpuError('E_USAGE', `${dir} is not an mgpu-train checkpoint (format ${JSON.stringify(state?.format)} version ${JSON.stringify(state?.version)})`);
+  // Checkpoints written before restarts were counted lack the field.
+  return { ...state, restarts: state.restarts ?? 0 } as TrainerState;
 }
 
 /** The run directory a checkpoint belongs to: <run>/checkpoints/step-<k>, else the one it was saved from. */
@@ -197,7 +199,7 @@ export function checkLayout(dir: string, state: TrainerState, layout: ModelLayou
   const now = layout.variables;
   if (saved.length !== now.length) refuse(`the model has ${now.length} variables (${shapes(now)}), the checkpoint ${saved.length} (${shapes(saved)})`);
   saved.forEach((v, i) => {
-    const m = now[i];
+    const m = now[i]!; // the lengths are equal (refused above otherwise)
     if (v.name !== m.name) refuse(`variable ${i} is ${m.name} [${m.shape.join(', ')}] in the model but ${v.name} [${v.shape.join(', ')}] in the checkpoint`);
     if (v.shape.join('x') !== m.shape.join('x')) refuse(`variable ${v.name} has shape [${m.shape.join(', ')}] in the model but [${v.shape.join(', ')}] in the checkpoint`);
   });

@@ -94,7 +94,7 @@ class MpiCluster implements Cluster {
     const me = mpi.init();
     this.rank = me.rank;
     this.size = me.size;
-    this.hosts = Array(me.size).fill('?');
+    this.hosts = new Array<string>(me.size).fill('?');
     this.hosts[me.rank] = me.host;
   }
 

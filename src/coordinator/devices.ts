@@ -73,7 +73,7 @@ export function selectDevices(discovery: Discovery, gpus: 'all' | number[], simu
   const chosen = gpus === 'all' ? visible.map((_, i) => i) : gpus;
   for (const id of chosen) {
     if (id >= visible.length) {
-      throw new MgpuError('E_DEVICES', `devices.gpus asks for GPU ${id}, but ${visible.length ? `${visible.length === 1 ? 'only GPU 0 is visible' : `${visible.length} GPUs are visible (ids 0..${visible.length - 1})`}` : 'no GPU is visible'}`, {
+      throw new MgpuError('E_DEVICES', `devices.gpus asks for GPU ${id}, but ${visible.length ? (visible.length === 1 ? 'only GPU 0 is visible' : `${visible.length} GPUs are visible (ids 0..${visible.length - 1})`) : 'no GPU is visible'}`, {
         hint: visible.length ? `visible: ${visible.map((g, i) => `${i}: ${g.name}`).join(', ')}` : discovery.reason ?? undefined,
       });
     }

@@ -128,7 +128,7 @@ async function sumOverMachines(
   s: Session, t: { n: number; lossSum: number; correct: number; abs: number; topK: number; outputs: number[] }, extra: EvalTotals,
   scores: { values: Float32Array; labels: Float32Array } | null, classes: number,
 ): Promise<void> {
-  const c = extra.counts ?? { tp: Array(classes).fill(0), fp: Array(classes).fill(0), fn: Array(classes).fill(0) };
+  const c = extra.counts ?? { tp: new Array<number>(classes).fill(0), fp: new Array<number>(classes).fill(0), fn: new Array<number>(classes).fill(0) };
   const sums = new Float64Array([t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq, ...c.tp, ...c.fp, ...c.fn]);
   await s.cluster.sum(sums, 'the evaluation sums');
   if (t.outputs.length) {
@@ -136,7 +136,7 @@ async function sumOverMachines(
     await s.cluster.sum(each, 'the per-output evaluation losses');
     t.outputs = Array.from(each);
   }
-  [t.n!, t.lossSum!, t.correct!, t.abs!, t.topK!, extra.sq!] = Array.from(sums.subarray(0, 6));
+  [t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq] = [sums[0]!, sums[1]!, sums[2]!, sums[3]!, sums[4]!, sums[5]!];
   if (classes > 0 && (extra.counts || sums.subarray(6).some((v) => v !== 0))) {
     const k = c.tp.length;
     extra.counts = { tp: Array.from(sums.subarray(6, 6 + k)), fp: Array.from(sums.subarray(6 + k, 6 + 2 * k)), fn: Array.from(sums.subarray(6 + 2 * k, 6 + 3 * k)) };

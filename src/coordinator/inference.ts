@@ -77,7 +77,7 @@ export function namePredictions(values: Float32Array, shape: number[], labels: C
       hint: 'class names need one output per class: [rows, classes]',
     });
   }
-  const names: string[] = new Array(rows);
+  const names: string[] = new Array<string>(rows);
   const scores = new Float32Array(rows);
   for (let r = 0; r < rows; r++) {
     let best = 0;

@@ -17,6 +17,7 @@ export function checkLayoutsAgree(layouts: ModelLayout[]): void {
       const o = other.variables[k];
       if (o!.name !== v.name) fail(rank, `name of variable ${k}`, v.name, o!.name);
       if (o!.shape.join('x') !== v.shape.join('x')) fail(rank, `shape of ${v.name}`, v.shape, o!.shape);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the layouts come from other processes, on other machines with MPI
       if (o!.dtype !== v.dtype) fail(rank, `dtype of ${v.name}`, v.dtype, o!.dtype);
       if (o!.trainable !== v.trainable) fail(rank, `trainability of ${v.name}`, v.trainable, o!.trainable);
     });

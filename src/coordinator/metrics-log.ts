@@ -136,7 +136,7 @@ function scalarsOf(line: object): Record<string, number> {
   const out: Record<string, number> = {};
   const type = (line as { type: string }).type;
   const add = (prefix: string, o: object) => {
-    for (const [k, v] of Object.entries(o)) {
+    for (const [k, v] of Object.entries(o) as [string, unknown][]) {
       if (NOT_SCALARS.has(k)) continue;
       if (typeof v === 'number') out[`${prefix}/${k}`] = v;
       else if (v && typeof v === 'object' && !Array.isArray(v) && prefix === type) add(`${prefix}/${k}`, v);

@@ -9,7 +9,7 @@
 // that fails to start twice with the same error is not retried (a model module that crashes the
 // process would fail forever), and the run ends with that error.
 import type { Config } from '../shared/config/types.ts';
-import { MgpuError, WorkerError } from '../shared/errors.ts';
+import { MgpuError, WorkerError, messageOf } from '../shared/errors.ts';
 import type { WorkerDevice } from './devices.ts';
 import type { MetricsLog } from './metrics-log.ts';
 import type { Progress } from './progress.ts';
@@ -79,8 +79,8 @@ export class Recovery {
     for (const f of err.failures) {
       this.out.line(`step ${step}: ${f.message}`);
       if (policy === 'restart') {
-        await this.restart(f.rank, step).catch((e: Error) => {
-          throw new MgpuError('E_WORKER', `${f.message}; ${e.message}`, { hint: f.hint });
+        await this.restart(f.rank, step).catch((e: unknown) => {
+          throw new MgpuError('E_WORKER', `${f.message}; ${messageOf(e)}`, { hint: f.hint });
         });
       } else {
         await this.s.group.retire(f.rank);

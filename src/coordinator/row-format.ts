@@ -53,7 +53,7 @@ function inputPart(a: NdArray, file: string, port: ModelPort, keyPath: string, s
     }
     featureShape = modelRow; // same values per row: rows are reshaped to the model's input
   }
-  return { role: 'input', name: port.name, dtype: a.dtype, shape: featureShape as number[] };
+  return { role: 'input', name: port.name, dtype: a.dtype, shape: featureShape };
 }
 
 function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, several: boolean): RowPart {

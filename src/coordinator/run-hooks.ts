@@ -1,13 +1,15 @@
 // What train() holds of the library API (callbacks.ts): the callbacks, the AbortSignal and the
 // first stop request. Evaluations and checkpoints are queued as they happen (saving a
 // checkpoint stays synchronous) and delivered at the step's end, after the step's own figures.
+import { inspect } from 'node:util';
 import { MgpuError } from '../shared/errors.ts';
 import { CALLBACK_NAMES, CallbackError, describeStop, type AbortSignalLike, type CallbackName, type CallbackResult, type CheckpointInfo, type EvalFigures, type RunControl, type StepFigures, type StopRequest, type TrainCallbacks } from './callbacks.ts';
 
 function abortReason(signal: AbortSignalLike): string {
   const r = signal.reason;
   if (r instanceof Error) return r.message || r.name;
-  return r === undefined ? 'aborted' : String(r);
+  if (r === undefined) return 'aborted';
+  return typeof r === 'string' ? r : inspect(r); // an object reason as itself, not [object Object]
 }
 
 type Pending = { name: 'onEvalEnd'; figures: EvalFigures; step: number } | { name: 'onCheckpoint'; figures: CheckpointInfo; step: number };
@@ -104,7 +106,7 @@ export class RunHooks {
   async flush(): Promise<void> {
     while (this.queue.length > 0 && !this.muted) {
       const p = this.queue.shift()!;
-      await this.call(p.name, p.figures as never, p.step);
+      await this.call(p.name, p.figures, p.step);
     }
   }
 
@@ -125,6 +127,7 @@ export class RunHooks {
       this.stopRequest ??= { by: 'callback', callback: name, reason };
     };
     const control: RunControl = {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- a JavaScript caller may pass a non-string
       stop: (reason?: string) => ask(reason === undefined ? 'it called stop()' : String(reason)),
       runDir: this.run.runDir,
       totalSteps: this.run.totalSteps,

@@ -15,7 +15,7 @@ import { soloCluster, type Cluster } from './cluster.ts';
 import { planDevices, type DevicePlan, type Doing } from './device-plan.ts';
 import { checkMetricsFit, needsScores, workerMetrics } from './metrics/index.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
-import { plural, type Progress } from './progress.ts';
+import type { Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
 import { checkOneOutputFeatures, outputLosses } from './model-io.ts';
@@ -108,8 +108,9 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     // Weighted rows when any split has weights (the training set's class or sample weights, the
     // eval set's own): a split without them is staged with weights of 1, which change nothing.
     const weighted = opts.data.some((ds) => ds.weights !== undefined);
-    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, losses, opts.dataKeys[i], weighted));
+    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, losses, opts.dataKeys[i]!, weighted));
     const rows = rowsAll[0];
+    if (!rows) throw new Error('openSession: no dataset given');
     rowsAll.forEach((r, i) => {
       if (JSON.stringify(r) !== JSON.stringify(rows)) {
         throw new DataError(`${opts.dataKeys[i]} stores rows as ${JSON.stringify(r)} but ${opts.dataKeys[0]} as ${JSON.stringify(rows)}`, 'give both splits the same dtypes and shapes');
@@ -152,7 +153,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     }
     const rule = makeUpdateRule(cfg.optimizer);
     const slotBuffers = rule.slotInit.map(() => new SharedArrayBuffer(flat.trainable * 4));
-    const slots = slotBuffers.map((b, k) => new Float32Array(b).fill(rule.slotInit[k]));
+    const slots = slotBuffers.map((b, k) => new Float32Array(b).fill(rule.slotInit[k]!));
     const emaBuffer = cfg.training.ema === null ? null : new SharedArrayBuffer(flat.total * 4);
     const ema = emaBuffer ? new Float32Array(emaBuffer) : null;
     ema?.set(master);

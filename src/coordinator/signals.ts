@@ -33,7 +33,7 @@ export const noSignals: SignalWatch = {
   dispose: () => {},
 };
 
-export const exitCodeFor = (signal: NodeJS.Signals): number => 128 + (os.constants.signals[signal] ?? 0);
+export const exitCodeFor = (signal: NodeJS.Signals): number => 128 + ((os.constants.signals[signal] as number | undefined) ?? 0); // a name this platform lacks
 
 export function watchSignals(say: (text: string) => void): SignalWatch {
   let first: NodeJS.Signals | null = null;

@@ -14,7 +14,8 @@ export interface StageAhead {
  */
 export function stageAhead(stage: (() => void) | null): StageAhead {
   let done = stage === null;
-  let error: unknown = null;
+  // Boxed, so that even a thrown null or undefined is kept.
+  let failure: { error: unknown } | null = null;
   return {
     run(): void {
       if (done) return;
@@ -22,11 +23,11 @@ export function stageAhead(stage: (() => void) | null): StageAhead {
       try {
         stage!();
       } catch (err) {
-        error = err;
+        failure = { error: err };
       }
     },
     check(): void {
-      if (error !== null) throw error;
+      if (failure !== null) throw failure.error;
     },
   };
 }

@@ -20,7 +20,7 @@ export class StepDeadline {
     const cap = this.r.stepTimeout * 1000;
     if (this.r.stallFactor === 0 || this.recent.length < WARMUP) return cap;
     const sorted = [...this.recent].sort((a, b) => a - b);
-    const median = sorted[sorted.length >> 1];
+    const median = sorted[sorted.length >> 1]!;
     return Math.min(cap, Math.max(this.r.stallMinSeconds * 1000, this.r.stallFactor * median));
   }
 }

@@ -136,7 +136,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     throw new ConfigError('runDir', `cannot write the run to ${cfg.runDir}: ${unwritable}`, 'set runDir in the config, or --run-dir, to a directory this user can write');
   }
   // A worker that fails to start is restarted (within the maxRestarts the run has left) or retired.
-  const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts ?? 0 : 0);
+  const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts : 0);
   // The library API's callbacks and AbortSignal; released on every way out from here.
   const hooks = new RunHooks(opts.callbacks ?? {}, opts.signal ?? null, lead, (text) => out.line(text), { runDir: cfg.runDir, totalSteps: plan.totalSteps });
   let ckpt: Checkpoint | null = null;
@@ -399,7 +399,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     if ((err instanceof MgpuError && (err.code === 'E_WORKER' || err.code === 'E_NONFINITE' || err.code === 'E_METRIC' || err.code === 'E_CALLBACK')) || err instanceof WorkerError) {
       out.done();
       const dir = saveCheckpoint(completed);
-      const e = err as MgpuError;
+      const e = err;
       throw new MgpuError(e.code, e.message, { hint: [e.hint, `the last completed step (${completed}) is in ${dir}; continue with ${resumeHint ?? `--resume ${cfg.runDir}`}`].filter(Boolean).join('\n  hint: '), exitCode: e.exitCode, cause: e.cause });
     }
     throw err;

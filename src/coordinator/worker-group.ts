@@ -354,6 +354,7 @@ export class WorkerGroup {
     const w = this.spawn(rank, old!.device);
     this.workers[rank] = w;
     const ready = await w.request<ReadyMessage>(this.initMessage(rank), 'init (restart)', this.startDeadlineMs);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- layout (declared with !) is unset until start() has every rank's
     if (this.layout) checkLayoutsAgree([this.layout, ready.layout]); // else start() checks them all
     checkAdapters([old!.device], [ready]);
     this.ready[rank] = ready;

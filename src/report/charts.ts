@@ -205,7 +205,7 @@ export function metricCharts(run: RunData, xMax: number): Chart[] {
     name: key, color: METRIC_PALETTE[i % METRIC_PALETTE.length]!, style: 'line' as const, format: fmtMetric(key),
     // An undefined value (null: e.g. AUC with one class present) is not drawn; NaN/Inf are, as left out.
     points: run.evals.filter((e) => e.metrics && e.metrics[key] !== null && e.metrics[key] !== undefined).map((e) => ({ x: e.step, y: e.metrics![key]! })),
-  }))!;
+  }));
   const sub = `on ${fmtInt(run.evals[0]!.samples)} eval samples, from counts and scores over the whole eval set`;
   const out: Chart[] = [];
   const scores = keys.filter((k) => /^(precision|recall|f1)_|^auc$/.test(k));

@@ -42,6 +42,7 @@ export async function watchReport(runDir: string, out: { line(text: string): voi
   while (!r.finished && !signal.aborted) {
     await new Promise((resolve) => { const t = setTimeout(resolve, everyMs); signal.addEventListener('abort', () => { clearTimeout(t); resolve(null); }, { once: true }); });
     const now = await stamp();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the signal can abort during the awaits above
     if (now === seen || signal.aborted) continue;
     seen = now;
     r = await report(runDir, out, { refreshSeconds, quiet: true });

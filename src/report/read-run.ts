@@ -41,6 +41,11 @@ export interface RunData {
 const TRAIN_FIELDS = ['step', 'epoch', 'loss', 'lr', 'samples_per_sec', 'compute_max_ms', 'compute_min_ms', 'sync_ms', 'data_ms', 'step_ms', 'grad_norm'] as const;
 
 /** JSON.stringify writes NaN and ±Infinity as null; Python's json writes bare NaN / Infinity. */
+/** A string field of a line as it was written; another JSON value as JSON, a missing one as ''. */
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v);
+}
+
 function num(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string') {
@@ -57,7 +62,7 @@ function parseLine(text: string): Record<string, unknown> | null {
     obj = JSON.parse(text);
   } catch {
     // A writer other than JSON.stringify (Python, a hand edit) may put NaN / Infinity bare.
-    const quoted = text.replace(/([:,\[]\s*)(-?Infinity|NaN)(?=\s*[,}\]])/g, '$1"$2"');
+    const quoted = text.replace(/([:,[]\s*)(-?Infinity|NaN)(?=\s*[,}\]])/g, '$1"$2"');
     if (quoted === text) return null;
     try {
       obj = JSON.parse(quoted);
@@ -113,7 +118,7 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
     } else {
       events.push({
         type: type as RunEvent['type'], step: num(obj.step), ranks: Array.isArray(obj.ranks) ? obj.ranks.map(num) : [],
-        message: String(obj.message ?? ''), action: String(obj.action ?? ''),
+        message: str(obj.message), action: str(obj.action),
       });
     }
   });

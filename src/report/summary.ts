@@ -94,7 +94,7 @@ export function median(xs: number[]): number | null {
   const v = xs.filter(finite).sort((a, b) => a - b);
   if (v.length === 0) return null;
   const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
 }
 
 /** "other": the part of a step that is neither the slowest worker's compute, sync nor data. */
@@ -125,8 +125,8 @@ function meanPhases(run: RunData, skipSteps: number[]): { ms: Record<Phase, numb
       compute_max: t.compute_max_ms, compute_min: t.compute_min_ms, sync: t.sync_ms, data: t.data_ms, other: otherMs(t), step: t.step_ms,
     };
     if (!PHASES.every((p) => finite(row[p]))) return;
-    for (const p of PHASES) sum[p] += row[p] * weights[i];
-    total += weights[i];
+    for (const p of PHASES) sum[p] += row[p] * weights[i]!;
+    total += weights[i]!;
   });
   if (total === 0) return { ms: null, steps: 0 };
   for (const p of PHASES) sum[p] /= total;
@@ -196,7 +196,10 @@ function watchSummary(run: RunData): Pick<Summary, 'best' | 'stopped' | 'restore
   const stop = run.watch.filter((w) => w.type === 'stop').at(-1);
   const restore = run.watch.filter((w) => w.type === 'restore').at(-1);
   return {
+    // A watch line is read from a file: String() keeps these strings when a field is missing.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion
     best: best ? { step: best.step, monitor: String(best.monitor), value: best.value } : null,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion
     stopped: stop ? { step: stop.step, message: String(stop.message) } : null,
     restoredFrom: restore ? restore.from_step : null,
     lrChanges: run.watch.flatMap((w) => (w.type === 'lr' ? [{ step: w.step, from: w.from, to: w.to }] : [])),
@@ -223,7 +226,7 @@ function lastBestText(lb: LastBest, fmt: (v: number) => string): string {
 export function summaryRows(s: Summary): Row[] {
   const rows: Row[] = [];
   rows.push({ label: 'run', value: `${s.name} (${s.runDir})` });
-  const steps = s.steps === null ? '-' : `${fmtInt(s.steps)}`;
+  const steps = s.steps === null ? '-' : fmtInt(s.steps);
   rows.push({ label: 'steps', value: `${steps}${s.epochs === null ? '' : `, ${s.epochs} epoch${s.epochs === 1 ? '' : 's'}`}${s.batchSize ? `, global batch ${s.batchSize}` : ''}` });
   rows.push({ label: 'workers', value: s.workers ?? 'not recorded (no config.yaml)' });
   rows.push({ label: 'backend', value: s.backend ?? 'not recorded' });
@@ -317,7 +320,7 @@ export function summaryText(s: Summary): string[] {
     out.push(`    ${''.padEnd(lw)}  ${'ms'.padStart(mw)}  ${'% step'.padStart(7)}`);
     phases.forEach((p, i) => {
       const pct = p.phase === 'step' ? '100%' : fmtPct(p.pct, 1);
-      out.push(`    ${p.label.padEnd(lw)}  ${ms[i].padStart(mw)}  ${pct.padStart(7)}${p.additive ? '' : p.phase === 'compute_min' ? '  (not part of the sum)' : ''}`);
+      out.push(`    ${p.label.padEnd(lw)}  ${ms[i]!.padStart(mw)}  ${pct.padStart(7)}${p.additive ? '' : p.phase === 'compute_min' ? '  (not part of the sum)' : ''}`);
     });
   }
   return out;

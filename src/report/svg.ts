@@ -278,9 +278,9 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
 
   // One warm-up line can be 10x the rest; cut it rather than flatten every other bar.
   const sorted = [...totals].sort((a, b) => a - b);
-  const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
-  const max = sorted[sorted.length - 1];
-  const cap = sorted.length >= 5 && max! > 2.5 * p95! ? p95! * 1.25 : null;
+  const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]!;
+  const max = sorted[sorted.length - 1]!;
+  const cap = sorted.length >= 5 && max > 2.5 * p95 ? p95 * 1.25 : null;
   const overlayVals = (spec.overlay?.values ?? []).filter(Number.isFinite);
   const yScale = linearScale([0, cap ?? max, ...(cap ? [] : overlayVals)], { includeZero: true, target: 5 });
   const xScale = stepScale(spec.xMax);

@@ -65,7 +65,7 @@ const list = (cpus: number[]) => `cpu${cpus.length > 1 ? 's' : ''} ${cpus.join('
  * ones (README, Performance), so the OS balances them.
  */
 export function placeWorkers(n: number, cores: number[][], unavailable: string | null = null): Placement {
-  const none = (why: string): Placement => ({ workers: Array(n).fill(null), text: `not pinned: ${why}` });
+  const none = (why: string): Placement => ({ workers: new Array<number[] | null>(n).fill(null), text: `not pinned: ${why}` });
   if (unavailable) return none(unavailable);
   if (cores.length < n + 1) return none(`${n} worker${n === 1 ? '' : 's'} and the coordinator on ${cores.length} physical core${cores.length === 1 ? '' : 's'}; the OS balances them`);
   const workers = Array.from({ length: n }, (_, r) => cores[r + 1]!);

@@ -60,15 +60,21 @@ export class WorkerError extends MgpuError {
   }
 }
 
+/** The message of whatever was thrown: an Error's (or any object's string `message`), else its String() form. */
+export function messageOf(err: unknown): string {
+  if (typeof err === 'object' && err !== null && 'message' in err && typeof err.message === 'string') return err.message;
+  return String(err);
+}
+
 export function formatError(err: unknown): string {
   if (err instanceof MgpuError) {
     return `error ${err.code}: ${err.message}` + (err.hint ? `\n  hint: ${err.hint}` : '');
   }
   // A system error names the call and the path; its stack would only show mgpu-train's internals.
-  const sys = err as NodeJS.ErrnoException;
+  const sys = err as NodeJS.ErrnoException | null | undefined;
   if (typeof sys?.code === 'string' && typeof sys.syscall === 'string') {
     return `error E_IO: ${sys.message}\n  hint: check that path: its permissions, the free space, and that nothing else is in the way`;
   }
-  const e = err as Error;
+  const e = err as Error | null | undefined;
   return `error E_INTERNAL: ${e?.stack ?? String(err)}`;
 }

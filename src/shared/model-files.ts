@@ -31,10 +31,11 @@ export function writeLayersModel(dir: string, layout: ModelLayout, weights: Floa
   const bin = new Float32Array(flat.total);
   let at = 0;
   for (const index of layout.saveOrder) {
-    const v = layout.variables[index];
+    const v = layout.variables[index]!;
     specs.push({ name: v.name, shape: v.shape, dtype: 'float32' });
-    bin.set(weights.subarray(flat.offsets[index], flat.offsets[index] + flat.sizes[index]), at);
-    at += flat.sizes[index];
+    const size = flat.sizes[index]!;
+    bin.set(weights.subarray(flat.offsets[index], flat.offsets[index]! + size), at);
+    at += size;
   }
   const json: ModelJson = {
     modelTopology: layout.topology,
@@ -88,7 +89,7 @@ export function readFlatWeights(modelJsonPath: string, layout: ModelLayout): Flo
     const i = index.get(spec.name);
     const n = spec.shape.reduce((a, b) => a * b, 1);
     if (i === undefined || spec.dtype !== 'float32' || n !== flat.sizes[i]) {
-      const model = i === undefined ? 'the model has no weight of that name' : `the model's is float32 ${JSON.stringify(layout.variables[i].shape)}`;
+      const model = i === undefined ? 'the model has no weight of that name' : `the model's is float32 ${JSON.stringify(layout.variables[i]!.shape)}`;
       throw new MgpuError('E_MODEL', `${modelJsonPath}: weight ${spec.name} (${spec.dtype} ${JSON.stringify(spec.shape)}) does not match the model: ${model}`);
     }
     out.set(data.subarray(at, at + n), flat.offsets[i]);
@@ -131,6 +132,6 @@ export function readLayersModel(modelJsonPath: string): {
     weightSpecs.push(...group.weights);
   }
   const all = Buffer.concat(buffers);
-  const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+  const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
   return { modelTopology: json.modelTopology, weightSpecs, weightData, format: json.format, generatedBy: json.generatedBy, convertedBy: json.convertedBy };
 }

@@ -9,11 +9,11 @@
 
 export interface Rng {
   /** Uniform integer in [0, 2^32). */
-  uint32(): number;
+  uint32: () => number;
   /** Uniform float in [0, 1), with 32 bits of resolution. */
-  float(): number;
+  float: () => number; // a plain function: Math.random = rng.float
   /** Uniform integer in [0, bound), unbiased; 1 <= bound <= 2^32. */
-  below(bound: number): number;
+  below: (bound: number) => number;
 }
 
 /** Stream tags: never reuse one, never change one. */

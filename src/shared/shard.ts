@@ -25,6 +25,6 @@ export interface Shard {
 /** Splits a batch over the given ranks (ascending), dropping the ranks that get no rows. */
 export function assignShards(batch: number, ranks: readonly number[]): Shard[] {
   return shardRanges(batch, ranks.length)
-    .map(([start, end], i) => ({ rank: ranks[i], start, end }))
+    .map(([start, end], i) => ({ rank: ranks[i]!, start, end }))
     .filter((s) => s.end > s.start);
 }

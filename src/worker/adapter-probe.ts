@@ -5,6 +5,7 @@
 // itself never loads Dawn or tfjs.
 import type { AdapterProbe } from '../shared/adapters.ts';
 import { adapterInfoOf, parseDawnAdapterList } from '../shared/adapters.ts';
+import { messageOf } from '../shared/errors.ts';
 
 async function probe(): Promise<AdapterProbe> {
   let webgpu: typeof import('webgpu');
@@ -18,7 +19,7 @@ async function probe(): Promise<AdapterProbe> {
   try {
     await webgpu.create(['adapter=mgpu-train: list every adapter']).requestAdapter();
   } catch (err) {
-    adapters = parseDawnAdapterList(String((err as Error).message));
+    adapters = parseDawnAdapterList(messageOf(err));
   }
   const found = await webgpu.create([]).requestAdapter({ powerPreference: 'high-performance' });
   if (!found) return { loaded: true, error: 'Dawn found no adapter', adapter: null, adapters };

@@ -30,7 +30,7 @@ const INSTALL_HINT: Record<BackendName, string> = {
 async function tryNative(pkg: '@tensorflow/tfjs-node-gpu' | '@tensorflow/tfjs-node'): Promise<TF | null> {
   try {
     const mod = (await import(pkg)) as { default?: TF } & TF;
-    return (mod.default ?? mod) as TF;
+    return (mod.default ?? mod);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return null;
     throw err;
@@ -63,13 +63,15 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
  * adapter it gives by default: on a pinned worker the only one the Vulkan loader shows. Also used
  * by the GPU check and the tests. `release()` lets the process exit (Dawn holds it open).
  */
-export async function installDawn(): Promise<{ adapter: AdapterInfo | null; release(): void }> {
+export async function installDawn(): Promise<{ adapter: AdapterInfo | null; release: () => void }> {
   const { create, globals } = await import('webgpu');
   Object.assign(globalThis, globals);
   const gpu = create([]);
   Object.defineProperty(globalThis, 'navigator', { value: { gpu, userAgent: `Node.js/${process.version}` }, configurable: true, writable: true });
   const found = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  const release = () => void delete (globalThis as { navigator?: unknown }).navigator;
+  const release = () => {
+    delete (globalThis as { navigator?: unknown }).navigator;
+  };
   if (!found) return { adapter: null, release };
   return { adapter: adapterInfoOf(found.info), release };
 }

@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import type { LayersModel, Tensor, TensorContainer } from '@tensorflow/tfjs';
 import type { LossName } from '../shared/config/types.ts';
-import { MgpuError } from '../shared/errors.ts';
+import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { RowFormat, WorkerMetrics } from '../shared/protocol.ts';
 import type { TF } from './backend.ts';
 import type { LossFns } from './losses.ts';
@@ -46,7 +46,7 @@ export interface MetricTensors {
 export function metricTensors(tf: TF, lossName: LossName, loss: LossFns, spec: WorkerMetrics, y: Tensor, pred: Tensor): MetricTensors {
   return tf.tidy(() => {
     const parts: Tensor[] = [tf.reshape(tf.sum(loss.sqError(y, pred)), [1])];
-    const n = pred.shape[0]!;
+    const n = pred.shape[0];
     let classes = 0;
     let rows = 0;
     if ((spec.counts || spec.scores) && lossName !== 'meanSquaredError') {
@@ -106,13 +106,13 @@ export async function customSums(tf: TF, m: CustomMetric, y: Tensor, pred: Tenso
   try {
     result = tf.tidy(() => {
       const r = m.fn(y, pred, tf) as unknown;
-      if (typeof (r as Promise<unknown>)?.then === 'function') throw new Error('returned a Promise; the metric must return its sums synchronously');
+      if (typeof (r as Promise<unknown> | null | undefined)?.then === 'function') throw new Error('returned a Promise; the metric must return its sums synchronously');
       return r as TensorContainer;
     });
   } catch (err) {
-    throw new MgpuError('E_METRIC', `${where} threw${when}: ${(err as Error)?.message ?? String(err)}`, { hint: HINT });
+    throw new MgpuError('E_METRIC', `${where} threw${when}: ${messageOf(err)}`, { hint: HINT });
   }
-  const proto = typeof result === 'object' && result !== null ? Object.getPrototypeOf(result) : undefined;
+  const proto: unknown = typeof result === 'object' && result !== null ? Object.getPrototypeOf(result) : undefined;
   if (!(proto === Object.prototype || proto === null) || Object.keys(result as object).length === 0) {
     if (isTensor(result)) tf.dispose(result);
     throw new MgpuError('E_METRIC', `${where} returned ${Array.isArray(result) ? 'a list' : isTensor(result) ? 'a tensor' : result === null ? 'null' : typeof result === 'object' ? 'an empty object' : typeof result}${when}, not an object of named sums`, { hint: HINT });

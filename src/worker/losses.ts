@@ -50,7 +50,7 @@ export function lossFns(tf: TF, name: LossName): LossFns {
     case 'binaryCrossentropy':
       return {
         perSample: (y, p) => tf.metrics.binaryCrossentropy(y, p) as Tensor1D,
-        correct: (y, p) => tf.mean(tf.cast(tf.equal(tf.greater(y, 0.5), tf.greater(p, 0.5)), 'float32'), -1) as Tensor1D,
+        correct: (y, p) => tf.mean<Tensor1D>(tf.cast(tf.equal(tf.greater(y, 0.5), tf.greater(p, 0.5)), 'float32'), -1),
         absError: mae,
         sqError: mse,
         topK: null,

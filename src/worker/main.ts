@@ -71,15 +71,20 @@ async function handle(m: ToWorker): Promise<void> {
   try {
     switch (m.type) {
       case 'init':
-        return await onInit(m);
+        await onInit(m);
+        return;
       case 'attach':
-        return await onAttach(m);
+        await onAttach(m);
+        return;
       case 'step':
-        return await onStep(m);
+        await onStep(m);
+        return;
       case 'eval':
-        return await onEval(m);
+        await onEval(m);
+        return;
       case 'predict':
-        return await onPredict(m);
+        await onPredict(m);
+        return;
       case 'shutdown':
         socket.end(() => process.exit(0));
         return;
@@ -130,7 +135,7 @@ async function onAttach(m: AttachMessage): Promise<void> {
   }
   if (m.writeInitialWeights) {
     // data(), never dataSync(): webgpu in Node cannot read back synchronously.
-    for (const [i, v] of ordered.entries()) weightsScratch.set((await v.read().data()) as Float32Array, flat.offsets[i]);
+    for (const [i, v] of ordered.entries()) weightsScratch.set((await v.read().data()), flat.offsets[i]);
     if (slab.mode === 'positional') slab.write(slabLayout.weights, weightsScratch);
   }
   channel.send({ type: 'attached', rank });
@@ -221,7 +226,7 @@ async function onStep(m: StepMessage): Promise<void> {
   const stateChanged = nonTrainableIds().some((id, i) => id !== stateIds[i]);
   if (stateChanged) {
     for (let i = trainVars.length; i < ordered.length; i++) {
-      stateScratch.set((await ordered[i]!.read().data()) as Float32Array, flat.offsets[i]! - flat.trainable);
+      stateScratch.set((await ordered[i]!.read().data()), flat.offsets[i]! - flat.trainable);
     }
     slab.write(slabLayout.state[rank]!, stateScratch);
     stateVersion = -1; // they now differ from the slab's: reload them with the next weights
@@ -351,10 +356,10 @@ function stepSeed(seed: number, step: number, r: number, micro: number): number 
 }
 
 function fail(err: unknown): void {
-  const e = err as Error & { code?: string; hint?: string };
+  const e = err as (Error & { code?: string; hint?: string }) | null | undefined;
   channel.send({
     type: 'error', rank, phase, message: e?.message ?? String(err),
-    code: err instanceof MgpuError ? e.code : undefined, hint: e?.hint, stack: e?.stack,
+    code: err instanceof MgpuError ? err.code : undefined, hint: e?.hint, stack: e?.stack,
   });
   socket.end(() => process.exit(1));
   setTimeout(() => process.exit(1), 1000).unref();

@@ -17,7 +17,7 @@ export interface BuildContext {
 export type ModelBuilder = (tf: TF, ctx: BuildContext) => LayersModel | Promise<LayersModel>;
 
 function isLayersModel(m: unknown): m is LayersModel {
-  const x = m as LayersModel;
+  const x = m as LayersModel | null | undefined;
   return !!x && typeof x.apply === 'function' && Array.isArray(x.weights) && typeof x.toJSON === 'function' && Array.isArray(x.inputs);
 }
 

@@ -57,7 +57,7 @@ const KERNEL_ROLE: Record<string, string> = {
 
 /** The kernel a "not registered" error names, or null for any other error. */
 export function missingKernelOf(err: unknown): { kernel: string; backend: string } | null {
-  const m = NOT_REGISTERED.exec((err as Error)?.message ?? '');
+  const m = NOT_REGISTERED.exec((err as Error | null | undefined)?.message ?? '');
   return m ? { kernel: m[1]!, backend: m[2]! } : null;
 }
 
@@ -74,7 +74,7 @@ export function checkModelOps(tf: TF, model: LayersModel, backendName: string, o
   if (unknown) {
     return { checked: false, reason: `the model input shape [${unknown.map((d) => d ?? 'null')}] has unknown dimensions` };
   }
-  const objective = opts.objective ?? ((t: TF, out: Tensor) => t.sum(t.cast(out, 'float32')) as Scalar);
+  const objective = opts.objective ?? ((t: TF, out: Tensor) => t.sum<Scalar>(t.cast(out, 'float32')));
   const restore = snapshotWeights(tf, model);
   try {
     const first = tryPass(tf, gradsOf(tf, () => {

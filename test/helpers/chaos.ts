@@ -117,8 +117,8 @@ export function startCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proc
   });
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (err += s));
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
   });

@@ -18,7 +18,7 @@ export async function referencePredictions(cfg: Config, weights: Float32Array): 
   const model = await buildReferenceModel(tf, cfg);
   setFlatWeights(tf, model, weights);
   const x = readNpy(src.features);
-  const pred = model.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
+  const pred = model.predict(tf.tensor(x.data, x.shape)) as Tensor;
   const scores = pred.dataSync() as Float32Array;
   tf.dispose(pred);
   model.dispose();

@@ -194,7 +194,7 @@ export function perSampleLoss(tf: TF, spec: LossSpec, y: Tensor, pred: Tensor): 
     case 'categoricalCrossentropy':
       return tf.metrics.categoricalCrossentropy(y, pred) as Tensor1D;
     case 'sparseCategoricalCrossentropy':
-      return tf.metrics.categoricalCrossentropy(tf.oneHot(tf.cast(tf.reshape(y, [-1]), 'int32') as Tensor1D, pred.shape[1]!), pred) as Tensor1D;
+      return tf.metrics.categoricalCrossentropy(tf.oneHot(tf.cast<Tensor1D>(tf.reshape(y, [-1]), 'int32'), pred.shape[1]!), pred) as Tensor1D;
     case 'binaryCrossentropy':
       return tf.metrics.binaryCrossentropy(y, pred) as Tensor1D;
     case 'meanSquaredError':
@@ -262,8 +262,8 @@ export function loadData(tf: TF, src: DataSource): LoadedData {
   if (src.type !== 'npy' || typeof src.features !== 'string' || typeof src.labels !== 'string') throw new Error('the reference reads npy data of one input and one output only');
   const f = readNpy(src.features);
   const l = readNpy(src.labels);
-  const x = tf.tensor(f.data as Float32Array, f.shape, 'float32');
-  const y = tf.tensor(l.data as Float32Array | Int32Array, l.shape, l.dtype === 'int32' ? 'int32' : 'float32');
+  const x = tf.tensor(f.data, f.shape, 'float32');
+  const y = tf.tensor(l.data, l.shape, l.dtype === 'int32' ? 'int32' : 'float32');
   return { x, y, count: f.shape[0]! };
 }
 
@@ -299,9 +299,9 @@ export async function referenceTrain(cfg: Config, opts: ReferenceOptions = {}): 
     const y = tf.gather(data.y, idx);
     optimizer.minimize(() => {
       const pred = model.apply(x, { training: true }) as Tensor;
-      let total = tf.mean(perSampleLoss(tf, cfg.loss, y, pred)) as Scalar;
+      let total = tf.mean<Scalar>(perSampleLoss(tf, cfg.loss, y, pred));
       const regs = model.calculateLosses();
-      if (regs.length > 0) total = tf.add(total, tf.addN(regs)) as Scalar;
+      if (regs.length > 0) total = tf.add<Scalar>(total, tf.addN(regs));
       return total;
     }, false, varList);
     tf.dispose([idx, x, y]);
@@ -357,9 +357,9 @@ export async function towerReferenceTrain(cfg: Config, workers: number, opts: Re
       const y = tf.gather(data.y, idx);
       const { value, grads } = tf.variableGrads(() => {
         const pred = model.apply(x, { training: true }) as Tensor;
-        let total = tf.mul(tf.sum(perSampleLoss(tf, cfg.loss, y, pred)), 1 / B) as Scalar;
+        let total = tf.mul<Scalar>(tf.sum(perSampleLoss(tf, cfg.loss, y, pred)), 1 / B);
         const regs = model.calculateLosses();
-        if (regs.length > 0) total = tf.add(total, tf.mul(tf.addN(regs), n / B)) as Scalar;
+        if (regs.length > 0) total = tf.add<Scalar>(total, tf.mul(tf.addN(regs), n / B));
         return total;
       }, varList);
       const w = n / B;
@@ -404,7 +404,7 @@ export function evaluateReference(tf: TF, model: LayersModel, src: DataSource, l
   const sums = tf.tidy(() => {
     const pred = model.apply(data.x, { training: false }) as Tensor;
     const yDense = loss === 'sparseCategoricalCrossentropy'
-      ? tf.oneHot(tf.cast(tf.reshape(data.y, [-1]), 'int32') as Tensor1D, pred.shape[1]!)
+      ? tf.oneHot(tf.cast<Tensor1D>(tf.reshape(data.y, [-1]), 'int32'), pred.shape[1]!)
       : data.y;
     const right = loss === 'binaryCrossentropy'
       ? tf.equal(tf.greater(data.y, 0.5), tf.greater(pred, 0.5))

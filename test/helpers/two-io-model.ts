@@ -61,15 +61,15 @@ interface Loaded { image: Tensor; meta: Tensor; cls: Tensor; box: Tensor; count:
 function load(tf: TF, files: TwoIoFiles): Loaded {
   const t = (file: string) => {
     const a = readNpy(file);
-    return tf.tensor(a.data as Float32Array | Int32Array, a.shape, a.dtype === 'int32' ? 'int32' : 'float32');
+    return tf.tensor(a.data, a.shape, a.dtype === 'int32' ? 'int32' : 'float32');
   };
   const image = t(files.features.image);
-  return { image, meta: t(files.features.meta), cls: t(files.labels.class), box: t(files.labels.box), count: image.shape[0]! };
+  return { image, meta: t(files.features.meta), cls: t(files.labels.class), box: t(files.labels.box), count: image.shape[0] };
 }
 
 /** Per-sample losses of the two outputs: sparse categorical cross-entropy and mean squared error. */
 function losses(tf: TF, cls: Tensor, box: Tensor, preds: Tensor[]): [Tensor1D, Tensor1D] {
-  const onehot = tf.oneHot(tf.cast(tf.reshape(cls, [-1]), 'int32') as Tensor1D, 3);
+  const onehot = tf.oneHot(tf.cast<Tensor1D>(tf.reshape(cls, [-1]), 'int32'), 3);
   return [tf.metrics.categoricalCrossentropy(onehot, preds[0]!) as Tensor1D, tf.metrics.meanSquaredError(box, preds[1]!) as Tensor1D];
 }
 
@@ -87,7 +87,7 @@ export async function twoIoReferenceTrain(cfg: Config, files: TwoIoFiles, lw: { 
     optimizer.minimize(() => {
       const preds = model.apply([image!, meta!], { training: true }) as Tensor[];
       const [lc, lb] = losses(tf, cls!, box!, preds);
-      return tf.add(tf.mul(tf.mean(lc), lw.class), tf.mul(tf.mean(lb), lw.box)) as Scalar;
+      return tf.add<Scalar>(tf.mul(tf.mean(lc), lw.class), tf.mul(tf.mean(lb), lw.box));
     }, false, vars);
     tf.dispose([idx, image!, meta!, cls!, box!]);
   }

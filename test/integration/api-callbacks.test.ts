@@ -112,7 +112,7 @@ const stops: Array<{ name: 'onStepEnd' | 'onEvalEnd' | 'onCheckpoint' | 'onEpoch
   { name: 'onStepEnd', after: 5, reason: "it returned 'stop'", opts: { onStepEnd: (f) => (f.step === 5 ? 'stop' : undefined) } },
   { name: 'onEvalEnd', after: 3, reason: 'eval loss is low enough', opts: { onEvalEnd: (f, run) => run.stop('eval loss is low enough') } },
   { name: 'onCheckpoint', after: 4, reason: 'it called stop()', opts: { onCheckpoint: async (c, run) => { if (c.step === 4) run.stop(); } } },
-  { name: 'onEpochEnd', after: 6, reason: 'plateau', opts: { onEpochEnd: (f, run) => void (f.epoch === 1 && run.stop('plateau')) } },
+  { name: 'onEpochEnd', after: 6, reason: 'plateau', opts: { onEpochEnd: (f, run) => { if (f.epoch === 1) run.stop('plateau'); } } },
 ];
 
 for (const s of stops) {
@@ -152,7 +152,7 @@ test('a stop asked for after the last step changes nothing: the run ends as plan
 test('the AbortSignal stops the run after the step in progress, like Ctrl-C; the resume is bit-identical', async () => {
   const cfg = config('abort');
   const controller = new AbortController();
-  const { rec, opts } = recording({ signal: controller.signal, onStepEnd: (f) => void (f.step === 4 && controller.abort(new Error('the user had enough'))) });
+  const { rec, opts } = recording({ signal: controller.signal, onStepEnd: (f) => { if (f.step === 4) controller.abort(new Error('the user had enough')); } });
   const r = await train(cfg, opts);
   assert.deepEqual(r.stopped, { by: 'abort', reason: 'the user had enough' });
   assert.equal(r.steps, 4);
@@ -172,7 +172,7 @@ test('an AbortSignal aborted before or during the start-up stops it at once: no 
     const controller = new AbortController();
     if (when === 'before') controller.abort();
     // During: as soon as a worker process has been spawned (it then takes a while to load tfjs).
-    const watch = when === 'during' ? setInterval(() => void (workerPids(process.pid).size > 0 && controller.abort('go away')), 5) : null;
+    const watch = when === 'during' ? setInterval(() => { if (workerPids(process.pid).size > 0) controller.abort('go away'); }, 5) : null;
     const { rec, opts } = recording({ signal: controller.signal });
     const r = await train(cfg, opts).finally(() => clearInterval(watch ?? undefined));
     if (when === 'during') {

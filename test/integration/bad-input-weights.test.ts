@@ -30,7 +30,7 @@ function run(name: string, over: { training?: object; train?: object }) {
 
 test('a class index the model does not have', () => {
   const out = run('out-of-range', { training: { classWeights: { 0: 1, 5: 2 } } });
-  assert.match(out, /error E_CONFIG: training\.classWeights\.5: class 5 is out of range: the model has 3 classes \(0\.\.2\)\n  hint: /);
+  assert.match(out, /error E_CONFIG: training\.classWeights\.5: class 5 is out of range: the model has 3 classes \(0\.\.2\)\n {2}hint: /);
 });
 
 test('a weights file of another length names both files and counts', () => {

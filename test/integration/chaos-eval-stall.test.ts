@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { Progress } from '../../src/coordinator/progress.ts';
 import { train } from '../../src/coordinator/train.ts';
-import { MgpuError } from '../../src/shared/errors.ts';
+import { MgpuError, messageOf } from '../../src/shared/errors.ts';
 import { checkpointSteps, runCliAsync, workerPids, writeConfigFile } from '../helpers/chaos.ts';
 import { buildConfig, FEATURES, CLASSES, tempDir, writeDataset } from '../helpers/train-fixture.ts';
 
@@ -47,7 +47,7 @@ test('a worker that hangs in eval: the run fails with a stall error naming rank 
   const out: Progress = { step() {}, line: (l) => void lines.push(l), done() {} };
   const t0 = Date.now();
   const err = await train(cfg, out).then(() => null, (e: unknown) => e);
-  t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${(err as Error)?.message}`);
+  t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${messageOf(err)}`);
   assert.ok(err instanceof MgpuError, `the run did not fail: ${String(err)}\n${lines.join('\n')}`);
   assert.equal(err.code, 'E_WORKER');
   assert.equal(err.exitCode, 1);

@@ -10,6 +10,7 @@ import { train } from '../../src/coordinator/train.ts';
 import type { Progress } from '../../src/coordinator/progress.ts';
 import { isAlive, processState, readMetrics, waitFor, waitForStep, workerPids } from '../helpers/chaos.ts';
 import { buildConfig, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import { messageOf } from '../../src/shared/errors.ts';
 
 const dir = tempDir('chaos-stall');
 const raw = (run: string) => ({
@@ -34,7 +35,7 @@ test('stall: a SIGSTOPped worker misses its deadline, is named and killed, and t
   process.kill(pid, 'SIGSTOP');
   t.diagnostic(`SIGSTOP to rank 1 (pid ${pid}) after step ${at}`);
   const { r, err } = await running;
-  assert.equal(err, null, `the run failed: ${(err as Error)?.message}\n${lines.join('\n')}`);
+  assert.equal(err, null, `the run failed: ${messageOf(err)}\n${lines.join('\n')}`);
   const stall = lines.find((l) => /worker rank 1 \(GPU 1\) failed in step \d+: stalled/.test(l));
   t.diagnostic(stall ?? lines.join(' | '));
   assert.ok(stall, `no stall message:\n${lines.join('\n')}`);

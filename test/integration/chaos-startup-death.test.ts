@@ -13,7 +13,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { Progress } from '../../src/coordinator/progress.ts';
 import { train, type TrainResult } from '../../src/coordinator/train.ts';
-import { MgpuError } from '../../src/shared/errors.ts';
+import { MgpuError, messageOf } from '../../src/shared/errors.ts';
 import { readMetrics, waitFor, workerPids } from '../helpers/chaos.ts';
 import { buildConfig, CLASSES, FEATURES, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
@@ -53,7 +53,7 @@ test('restart: a worker killed during start-up is restarted, counted, and the ru
   const running = start(cfg, out);
   const pid = await killWhenSpawned(1);
   const { r, err } = await running;
-  assert.equal(err, null, `the run failed: ${(err as Error)?.message}\n${out.lines.join('\n')}`);
+  assert.equal(err, null, `the run failed: ${messageOf(err)}\n${out.lines.join('\n')}`);
   t.diagnostic(`killed rank 1 (pid ${pid}); ${out.lines.filter((l) => /start-up|restart/.test(l)).join(' | ')}`);
   assert.ok(out.lines.some((l) => /^start-up: worker rank 1 \(GPU 1\) failed in init: the worker process was killed by SIGKILL$/.test(l)), out.lines.join('\n'));
   assert.ok(out.lines.some((l) => /^restarting rank 1 on simulated GPU 1 \(CPU\) \(restart 1 of 2\) during start-up$/.test(l)), out.lines.join('\n'));
@@ -86,7 +86,7 @@ test('reshard: a worker killed during start-up is retired and the run starts wit
   const running = start(cfg, out);
   await killWhenSpawned(1);
   const { r, err } = await running;
-  assert.equal(err, null, `the run failed: ${(err as Error)?.message}\n${out.lines.join('\n')}`);
+  assert.equal(err, null, `the run failed: ${messageOf(err)}\n${out.lines.join('\n')}`);
   t.diagnostic(out.lines.filter((l) => /start-up|retired|batch/.test(l)).join(' | '));
   assert.ok(out.lines.includes('rank 1 retired; the run starts with the other ranks'), out.lines.join('\n'));
   assert.ok(out.lines.some((l) => /rank 1: simulated GPU 1 \(CPU\) -> retired: it failed to start/.test(l)), out.lines.join('\n'));
@@ -108,7 +108,7 @@ test('a worker that fails to start the same way twice is not retried again: the 
 };\n`);
   const out = recorder();
   const { r, err } = await start(buildConfig(dir, raw('exits', { onWorkerFailure: 'restart', maxRestarts: 3 }, exits), 2), out);
-  t.diagnostic(`${(err as Error)?.message} | ${out.lines.filter((l) => /start-up|restart|twice/.test(l)).join(' | ')}`);
+  t.diagnostic(`${messageOf(err)} | ${out.lines.filter((l) => /start-up|restart|twice/.test(l)).join(' | ')}`);
   assert.equal(r, null, 'the run completed');
   assert.ok(err instanceof MgpuError, String(err));
   assert.equal(err.code, 'E_WORKER');

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { train, type TrainResult } from '../../src/coordinator/train.ts';
 import type { Progress } from '../../src/coordinator/progress.ts';
-import { MgpuError } from '../../src/shared/errors.ts';
+import { MgpuError, messageOf } from '../../src/shared/errors.ts';
 import {
   checkpointSteps, finalWeights, readMetrics, runCliAsync, startCli, waitFor, waitForStep, workerPids, writeConfigFile,
 } from '../helpers/chaos.ts';
@@ -57,7 +57,7 @@ test('restart: a SIGKILLed worker is replaced, its step runs again, final weight
   const running = start(cfg, out);
   const { pid, at } = await killRankAt(path.join(cfg.runDir, 'metrics.jsonl'), 5, 1);
   const { r, err } = await running;
-  assert.equal(err, null, `the run failed: ${(err as Error)?.message}\n${out.lines.join('\n')}`);
+  assert.equal(err, null, `the run failed: ${messageOf(err)}\n${out.lines.join('\n')}`);
   t.diagnostic(`killed rank 1 (pid ${pid}) after step ${at}; ${out.lines.filter((l) => /restart|failed/.test(l)).join(' | ')}`);
   assert.equal(r!.steps, 80);
   assert.equal(r!.restarts, 1);
@@ -85,7 +85,7 @@ test('reshard: the survivors of a SIGKILL share the global batch; weights match 
   const running = start(cfg, out);
   const { at } = await killRankAt(path.join(cfg.runDir, 'metrics.jsonl'), 5, 1);
   const { r, err } = await running;
-  assert.equal(err, null, `the run failed: ${(err as Error)?.message}\n${out.lines.join('\n')}`);
+  assert.equal(err, null, `the run failed: ${messageOf(err)}\n${out.lines.join('\n')}`);
   t.diagnostic(`killed rank 1 after step ${at}; ${out.lines.filter((l) => /retired|failed/.test(l)).join(' | ')}`);
   assert.equal(r!.steps, 80);
   assert.equal(r!.restarts, 0);
@@ -116,7 +116,7 @@ test('maxRestarts: the failure after the last allowed restart stops the run, say
   process.kill(second, 'SIGKILL');
   const { r, err } = await running;
   assert.equal(r, null, 'the run completed');
-  t.diagnostic(String((err as Error).message));
+  t.diagnostic(messageOf(err));
   assert.ok(err instanceof MgpuError, String(err));
   assert.equal(err.code, 'E_WORKER');
   assert.equal(err.exitCode, 1);

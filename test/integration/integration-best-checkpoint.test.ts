@@ -25,7 +25,7 @@ for (const workers of [2, 1]) {
     const top = Math.max(...acc);
     const first = m.evals[acc.indexOf(top)]!.step;
     const ties = m.evals.filter((l) => l.accuracy === top && l.step > first).map((l) => l.step);
-    t.diagnostic(`accuracy by step: ${m.evals.map((l) => `${l.step}:${l.accuracy}`).join(' ')}; best ${top} first at ${first}, tied at ${ties.join(', ')}`);
+    t.diagnostic(`accuracy by step: ${m.evals.map((l) => `${l.step}:${JSON.stringify(l.accuracy)}`).join(' ')}; best ${top} first at ${first}, tied at ${ties.join(', ')}`);
     assert.ok(ties.length > 0, 'the run must tie its best accuracy later, or the test would not tell ties apart');
     assert.ok(first < r.steps, 'the best is not the last step');
 

@@ -31,11 +31,11 @@ test('clipNorm on 3 workers equals single-process tfjs with the gradient clipped
       const idx = tf.tensor1d(Array.from(plan.batchAt(step).indices), 'int32');
       const x = tf.gather(data.x, idx);
       const y = tf.gather(data.y, idx);
-      const { grads } = tf.variableGrads(() => tf.mean(perSampleLoss(tf, cfg.loss, y, model.apply(x, { training: true }) as Tensor)) as Scalar, vars);
+      const { grads } = tf.variableGrads(() => tf.mean<Scalar>(perSampleLoss(tf, cfg.loss, y, model.apply(x, { training: true }) as Tensor)), vars);
       const norm = Math.sqrt(vars.reduce((a, v) => a + tf.sum(tf.square(grads[v.name]!)).dataSync()[0]!, 0));
       const scale = 0.05 / Math.max(norm, 0.05);
       if (scale < 1) clipped++;
-      opt.applyGradients(Object.fromEntries(vars.map((v) => [v.name, tf.mul(grads[v.name]!, scale)])) as Record<string, Tensor>);
+      opt.applyGradients(Object.fromEntries(vars.map((v) => [v.name, tf.mul(grads[v.name]!, scale)])));
     });
   }
   t.diagnostic(`${clipped} of ${plan.totalSteps} steps clipped`);

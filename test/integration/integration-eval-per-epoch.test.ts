@@ -31,7 +31,7 @@ test('by default: an eval line at the end of each epoch (steps 6, 12, 18), of th
   const tf = await loadTf();
   const ref = new Map<number, number>();
   await referenceTrain(cfg, { onStep: (done, m) => { if (done % 6 === 0) ref.set(done, evaluateReference(tf, m, cfg.data.eval!, cfg.loss).loss); } });
-  for (const l of evals) assert.ok(Math.abs((l.loss as number) - ref.get(l.step)!) < 1e-5, `eval loss at step ${l.step}: ${l.loss} vs the reference's ${ref.get(l.step)}`);
+  for (const l of evals) assert.ok(Math.abs((l.loss as number) - ref.get(l.step)!) < 1e-5, `eval loss at step ${l.step}: ${JSON.stringify(l.loss)} vs the reference's ${ref.get(l.step)}`);
 });
 
 test('{ epochs: 2 } evaluates and checkpoints every other epoch (and at the end); step counts still work', async () => {

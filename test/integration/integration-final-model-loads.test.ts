@@ -31,7 +31,7 @@ function filesHandler(modelJson: string): io.IOHandler {
       return {
         modelTopology: json.modelTopology,
         weightSpecs: specs,
-        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer,
+        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
         format: json.format,
         generatedBy: json.generatedBy,
         convertedBy: json.convertedBy,

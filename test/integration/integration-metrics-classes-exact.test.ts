@@ -98,7 +98,7 @@ for (const [loss, labels] of [['categoricalCrossentropy', 'onehot'], ['sparseCat
     setFlatWeights(tf, model, r.weights);
     const x = readNpy(cfg.data.eval!.type === 'npy' ? cfg.data.eval!.features as string : '');
     const yFile = readNpy(cfg.data.eval!.type === 'npy' ? cfg.data.eval!.labels as string : '');
-    const pred = model.predict(tf.tensor(x.data as Float32Array, x.shape)) as Tensor;
+    const pred = model.predict(tf.tensor(x.data, x.shape)) as Tensor;
     const p = pred.dataSync() as Float32Array;
     const classes = pred.shape[1]!;
     const truth = labels === 'index' ? Array.from(yFile.data) : Array.from({ length: 37 }, (_, i) => {

@@ -33,5 +33,5 @@ test('predict keeps input order for an uneven split', async () => {
   setFlatWeights(tf, model, trained.weights);
   const x = readNpy(input.features);
   const want = (model.predict(tf.tensor(x.data as Float32Array, x.shape)) as import('@tensorflow/tfjs').Tensor).dataSync();
-  assertClose(got.data as Float32Array, want, 1e-5, 1e-6, 'predictions');
+  assertClose(got.data, want, 1e-5, 1e-6, 'predictions');
 });

@@ -38,7 +38,7 @@ test('sample weights from an .npy times class weights (a list) with one-hot labe
     optimizer: { name: 'momentum', learningRate: 0.2 },
   });
   const tf = await loadTf();
-  const ref = await weightedReferenceTrain(buildConfig(dir, raw(1), 1), sampleWeightsOf(tf, onehot, { ...classWeights }, w.values));
+  const ref = await weightedReferenceTrain(buildConfig(dir, raw(1), 1), sampleWeightsOf(tf, onehot, Object.assign({}, classWeights), w.values));
   const init = await initialWeights(buildConfig(dir, raw(1), 1));
   for (const n of [1, 2]) {
     const r = await train(buildConfig(dir, raw(n), n), silent);

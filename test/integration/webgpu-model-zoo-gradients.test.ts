@@ -32,7 +32,7 @@ async function gradients(tf: TF, model: tfjs.LayersModel, x: Float32Array, y: Fl
   const { value, grads } = withSeededMathRandom(1, () => tf.variableGrads(() => {
     const xs = tf.tensor(x, [rows, ...(model.inputs[0]!.shape.slice(1) as number[])]);
     const pred = model.apply(xs, { training: true }) as tfjs.Tensor;
-    return tf.mean(tf.metrics.categoricalCrossentropy(tf.tensor(y, pred.shape), pred)) as tfjs.Scalar;
+    return tf.mean<tfjs.Scalar>(tf.metrics.categoricalCrossentropy(tf.tensor(y, pred.shape), pred));
   }, vars));
   const out = new Map<string, Float32Array>();
   for (const v of vars) out.set(v.name, (await grads[v.name]!.data()) as Float32Array);
@@ -59,7 +59,7 @@ for (const [name, build, features] of MODELS) {
     if (!(await needWebgpu(t))) return;
     if (!tf) {
       releaseDawn = (await installDawn()).release;
-      tf = (await import('@tensorflow/tfjs')) as TF;
+      tf = (await import('@tensorflow/tfjs'));
       await import('@tensorflow/tfjs-backend-webgpu');
       tf.env().set('PROD', true);
     }

@@ -21,7 +21,10 @@ fs.writeFileSync(config, JSON.stringify({
 test('webgpu on a software adapter: refused (exit 2, no run directory), then allowed by the key', async (t) => {
   if (!(await needWebgpu(t))) return;
   const probe = await probeAdapters({});
-  if (!probe.adapter?.software) return t.skip(`this machine has a hardware adapter (${probe.adapter?.description})`);
+  if (!probe.adapter?.software) {
+    t.skip(`this machine has a hardware adapter (${probe.adapter?.description})`);
+    return;
+  }
   const run = path.join(dir, 'run');
   const refused = runCli(['train', config, '--backend', 'webgpu', '--run-dir', run]);
   assert.equal(refused.code, 2, refused.stderr);

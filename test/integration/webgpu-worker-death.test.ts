@@ -8,6 +8,7 @@ import { train, type TrainResult } from '../../src/coordinator/train.ts';
 import { waitForStep, workerPids } from '../helpers/chaos.ts';
 import { silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { needWebgpu, webgpuConfig } from '../helpers/webgpu.ts';
+import { messageOf } from '../../src/shared/errors.ts';
 
 const dir = tempDir('webgpu-death');
 const raw = (run: string) => ({
@@ -27,7 +28,7 @@ test('webgpu restart: a SIGKILLed worker is replaced and the run ends bit-identi
   assert.ok(pid, 'no worker of rank 1');
   process.kill(pid, 'SIGKILL');
   const { r, err } = await running;
-  assert.equal(err, null, `the run failed: ${(err as Error)?.message}`);
+  assert.equal(err, null, `the run failed: ${messageOf(err)}`);
   assert.equal(r!.restarts, 1);
   assert.equal(r!.steps, 40);
   assert.ok(Buffer.from(r!.weights.buffer).equals(Buffer.from(clean.weights.buffer)), 'the restarted run differs from the uninterrupted one');

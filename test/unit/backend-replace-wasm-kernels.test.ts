@@ -9,18 +9,18 @@ import { loadBackend } from '../../src/worker/backend.ts';
 import { unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 
 test('replaceWasmKernels: false keeps wasm\'s BatchMatMul and still adds Conv2DBackpropFilter', async () => {
-  const own = tf.getKernel('BatchMatMul', 'wasm')?.kernelFunc;
+  const own = (tf.getKernel('BatchMatMul', 'wasm') as tf.KernelConfig | undefined)?.kernelFunc;
   await loadBackend('wasm', { replaceWasmKernels: false });
   assert.ok(own, 'wasm registered its BatchMatMul on import');
-  assert.equal(tf.getKernel('BatchMatMul', 'wasm')!.kernelFunc, own);
+  assert.equal(tf.getKernel('BatchMatMul', 'wasm').kernelFunc, own);
   assert.ok(tf.getKernel('Conv2DBackpropFilter', 'wasm'));
   unregisterWasmGradKernels(tf);
 });
 
 test('replaceWasmKernels by default replaces wasm\'s BatchMatMul', async () => {
-  const own = tf.getKernel('BatchMatMul', 'wasm')!.kernelFunc;
+  const own = tf.getKernel('BatchMatMul', 'wasm').kernelFunc;
   await loadBackend('wasm');
-  assert.notEqual(tf.getKernel('BatchMatMul', 'wasm')!.kernelFunc, own);
+  assert.notEqual(tf.getKernel('BatchMatMul', 'wasm').kernelFunc, own);
   const x = tf.tensor2d([1, 2, 3, 4, 5, 6], [3, 2]);
   assert.deepEqual(Array.from(await tf.matMul(x, x, true, false).data()), [35, 44, 44, 56]);
   unregisterWasmGradKernels(tf);

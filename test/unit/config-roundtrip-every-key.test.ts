@@ -149,7 +149,7 @@ test('the configs above set every key of the Config, every optimizer and schedul
     names.optimizer.add(c.optimizer.name);
     names.schedule.add(c.schedule.name);
     for (const [p, v] of mustBeWritten(c)) {
-      const key = /^(optimizer|schedule)\./.test(p) ? `${p} (${valueAt(c, `${p.split('.')[0]}.name`)})` : p;
+      const key = /^(optimizer|schedule)\./.test(p) ? `${p} (${String(valueAt(c, `${p.split('.')[0]}.name`))})` : p;
       all.add(key);
       if (JSON.stringify(v) !== JSON.stringify(defaultOf(c, p))) changed.add(key);
     }

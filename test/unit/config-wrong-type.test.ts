@@ -7,7 +7,7 @@ import { validateConfig } from '../../src/shared/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-type-'));
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
-const base = (): Record<string, Record<string, unknown> | unknown> => ({
+const base = (): Record<string, unknown> => ({
   model: { module: 'model.js' },
   loss: 'categoricalCrossentropy',
   data: { train: { type: 'mnist' } },
@@ -17,7 +17,7 @@ const base = (): Record<string, Record<string, unknown> | unknown> => ({
 
 /** `base()` with `keyPath` set to `value`. */
 function withValue(keyPath: string, value: unknown): Record<string, unknown> {
-  const raw = base() as Record<string, unknown>;
+  const raw = base();
   const keys = keyPath.split('.');
   let obj = raw;
   for (const k of keys.slice(0, -1)) obj = (obj[k] ??= {}) as Record<string, unknown>;

@@ -28,7 +28,7 @@ test('the sorted names of data.train are the classes; labels are indices into th
   fs.writeFileSync(path.join(dir, 'train.csv'), `x,label\n${ROWS.map(([x, l]) => `${x},${l}`).join('\n')}\n`);
   const { train, classes } = await loadSplits(config({ train: { type: 'csv', path: './train.csv', label: 'label', labelType: 'class' } }));
   assert.deepEqual(classes?.classes, SORTED);
-  assert.equal(classes?.from, 'data.train');
+  assert.equal(classes.from, 'data.train');
   assert.equal(train.labels.dtype, 'int32');
   assert.deepEqual(train.labels.shape, [ROWS.length]);
   assert.deepEqual([...train.labels.data], NAME_OF_ROW.map((n) => SORTED.indexOf(n)));

@@ -130,7 +130,7 @@ test('random text from CSV-ish bytes never throws anything but a DataError (seed
   const counts = { ok: 0, error: 0 };
   for (let i = 0; i < 3000; i++) {
     let text = rng.below(2) ? 'label,a\n' : '';
-    for (let k = rng.below(60); k > 0; k--) text += alphabet[rng.below(alphabet.length)];
+    for (let k = rng.below(60); k > 0; k--) text += alphabet[rng.below(alphabet.length)]!;
     const bytes = enc(text);
     for (const src of [SRC, FLOAT]) {
       const a = run(bytes, src, rng, `random #${i}`);

@@ -40,7 +40,7 @@ for (const n of LENGTHS) {
     native.addSquares(q1, g, CHUNK, s1);
     jsFloatKernels.addSquares(q2, g, CHUNK, s2);
     assert.ok(bits(q1).equals(bits(q2)), 'addSquares: the sum');
-    assert.ok(bits(s1).equals(bits(s2)), `addSquares: the squares (${s1} vs ${s2})`);
+    assert.ok(bits(s1).equals(bits(s2)), `addSquares: the squares (${String(s1)} vs ${String(s2)})`);
     native.addSquares(q1, null, CHUNK, s3);
     jsFloatKernels.addSquares(q2, null, CHUNK, s4);
     assert.ok(bits(s3).equals(bits(s4)), 'addSquares without g');

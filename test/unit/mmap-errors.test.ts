@@ -78,6 +78,7 @@ test('descriptors that cannot be mapped read-write shared: read-only, a device w
 
 test('arguments that are not non-negative integers are TypeErrors or RangeErrors', { skip }, () => {
   const { fd } = slabFile(4096);
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- a native addon's function, not a method
   const map = mm!.map as (...args: unknown[]) => ArrayBuffer;
   assert.throws(() => map(fd, 0), (e: Error & { code?: string }) => e instanceof TypeError && e.code === 'ERR_INVALID_ARG_TYPE' && /length must be a number/.test(e.message));
   assert.throws(() => map(String(fd), 0, 4096), (e: Error & { code?: string }) => e instanceof TypeError && /fd must be a number/.test(e.message));

@@ -12,7 +12,7 @@ tf.env().set('IS_TEST', true);
 await tf.setBackend('cpu');
 
 function without<T>(kernels: string[], fn: () => T): T {
-  const saved = kernels.map((k) => tf.getKernel(k, 'cpu')!);
+  const saved = kernels.map((k) => tf.getKernel(k, 'cpu'));
   saved.forEach((c) => tf.unregisterKernel(c.kernelName, 'cpu'));
   try {
     return fn();
@@ -71,7 +71,7 @@ test('a backend without UnsortedSegmentSum and MaxPoolGrad: both found, also ins
 
 test('a kernel only the objective needs is reported without a layer', () => {
   const model = tf.sequential({ layers: [tf.layers.dense({ inputShape: [3], units: 2 })] });
-  const objective = (t: typeof import('@tensorflow/tfjs'), out: tf.Tensor) => t.sum(t.atan(out)) as tf.Scalar;
+  const objective = (t: typeof import('@tensorflow/tfjs'), out: tf.Tensor) => t.sum<tf.Scalar>(t.atan(out));
   const err = without(['Atan'], () => error(() => checkModelOps(tf, model, 'cpu', { objective })));
   assert.equal(err.message, 'backend cpu cannot train this model; it has no kernel for Atan');
   model.dispose();

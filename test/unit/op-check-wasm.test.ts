@@ -39,7 +39,7 @@ function catchError(fn: () => unknown): MgpuError {
   try {
     fn();
   } catch (err) {
-    assert.ok(err instanceof MgpuError, `expected an MgpuError, got ${(err as Error)?.stack}`);
+    assert.ok(err instanceof MgpuError, `expected an MgpuError, got ${(err as Error | null | undefined)?.stack ?? String(err)}`);
     return err;
   }
   assert.fail('expected checkModelOps to throw');
@@ -81,7 +81,7 @@ test('with registerWasmGradKernels: the same models pass, and training then work
     assert.deepEqual(checkModelOps(tf, model, 'wasm'), { checked: true });
     const vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
     tf.tidy(() => {
-      const { grads } = tf.variableGrads(() => tf.sum(model.apply(tf.ones([2, ...(model.inputs[0]!.shape.slice(1) as number[])]), { training: true }) as tf.Tensor) as tf.Scalar, vars);
+      const { grads } = tf.variableGrads(() => tf.sum<tf.Scalar>(model.apply(tf.ones([2, ...(model.inputs[0]!.shape.slice(1) as number[])]), { training: true }) as tf.Tensor), vars);
       assert.equal(Object.keys(grads).length, vars.length);
     });
     model.dispose();
@@ -101,7 +101,7 @@ test('the check leaves weights (BatchNorm moving statistics too) and the tensor 
 });
 
 test('unknown input dimensions: not checked, with the reason', () => {
-  const model = tf.sequential({ layers: [tf.layers.conv2d({ inputShape: [null, null, 3] as unknown as number[], filters: 2, kernelSize: 3 }), tf.layers.globalAveragePooling2d({})] });
+  const model = tf.sequential({ layers: [tf.layers.conv2d({ inputShape: [null, null, 3], filters: 2, kernelSize: 3 }), tf.layers.globalAveragePooling2d({})] });
   const r = checkModelOps(tf, model, 'wasm');
   assert.equal(r.checked, false);
   assert.match(r.reason!, /unknown dimensions/);

@@ -11,7 +11,7 @@ const N = 300;
 const STEPS = 8;
 
 function tfjsAdam(w0: Float32Array, grads: Float32Array[], lrs: number[], b1: number, b2: number, eps: number | undefined): Float32Array {
-  const opt = tf.train.adam(lrs[0]!, b1, b2, eps);
+  const opt = tf.train.adam(lrs[0], b1, b2, eps);
   const v = tf.variable(tf.tensor1d(w0));
   for (let k = 0; k < grads.length; k++) {
     // AdamOptimizer reads this.learningRate at every applyGradients (it is protected in the typings).

@@ -53,7 +53,7 @@ function svgs(page: string): Svg[] {
   return [...page.matchAll(/<svg\b([^>]*)>([\s\S]*?)<\/svg>/g)].map((m) => {
     const vb = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(m[1]!);
     assert.ok(vb, `an svg without a viewBox: ${m[1]}`);
-    return { w: Number(vb[1]), h: Number(vb[2]), body: m[2] };
+    return { w: Number(vb[1]), h: Number(vb[2]), body: m[2]! };
   });
 }
 

@@ -6,7 +6,9 @@ import { stageAhead } from '../../src/coordinator/stage-ahead.ts';
 
 test('stages nothing until run(), then once however often run() is called', () => {
   let calls = 0;
-  const ahead = stageAhead(() => void calls++);
+  const ahead = stageAhead(() => {
+    calls++;
+  });
   assert.equal(calls, 0, 'staged before run()');
   ahead.run();
   assert.equal(calls, 1);
@@ -29,7 +31,7 @@ test('an error while staging is kept for check(), not thrown by run() in a reply
       ahead.run();
       resolve();
     } catch (err) {
-      reject(err);
+      reject(err instanceof Error ? err : new Error(String(err)));
     }
   }));
   assert.doesNotThrow(() => ahead.run(), 'the second run() (dispatch) threw');

@@ -51,7 +51,7 @@ registerWasmGradKernels(tf);
 function viaGrad(c: Case, xv: Float32Array, dyv: Float32Array | null, rand: () => number): { dw: Float32Array; dy: Float32Array } {
   return tf.tidy(() => {
     const x = tf.tensor4d(xv, c.x);
-    const outShape = tf.conv2d(x, tf.zeros(c.f) as tf.Tensor4D, c.s, c.pad as 'same', 'NHWC', 1, c.round).shape;
+    const outShape = tf.conv2d(x, tf.zeros<tf.Rank.R4>(c.f), c.s, c.pad, 'NHWC', 1, c.round).shape;
     const dy = tf.tensor(dyv ?? randomUniform(rand, size(outShape)), outShape);
     const g = tf.grad((f: tf.Tensor) => tf.sum(tf.mul(tf.conv2d(x, f as tf.Tensor4D, c.s, c.pad as 'same', 'NHWC', 1, c.round), dy)));
     return { dw: g(tf.zeros(c.f)).dataSync() as Float32Array, dy: dy.dataSync() as Float32Array };
@@ -71,7 +71,7 @@ for (const c of CASES) {
 
 function runKernel(xShape: number[], xv: Float32Array, dyShape: number[], dyv: Float32Array, attrs: Record<string, unknown>): Float32Array {
   return tf.tidy(() => {
-    const out = tf.engine().runKernel('Conv2DBackpropFilter', { x: tf.tensor(xv, xShape), dy: tf.tensor(dyv, dyShape) }, attrs as never) as tf.Tensor;
+    const out = tf.engine().runKernel<tf.Tensor>('Conv2DBackpropFilter', { x: tf.tensor(xv, xShape), dy: tf.tensor(dyv, dyShape) }, attrs as never);
     return out.dataSync() as Float32Array;
   });
 }
@@ -120,7 +120,7 @@ test('Conv2DBackpropFilter on wasm frees every intermediate tensor', async () =>
   const x = tf.randomNormal([2, 6, 6, 3]);
   const dy = tf.randomNormal([2, 3, 3, 4]);
   const attrs = { strides: 2, pad: 'same', dataFormat: 'NHWC', filterShape: [3, 3, 3, 4] };
-  const run = () => tf.engine().runKernel('Conv2DBackpropFilter', { x, dy }, attrs as never) as tf.Tensor;
+  const run = () => tf.engine().runKernel<tf.Tensor>('Conv2DBackpropFilter', { x, dy }, attrs);
   run().dispose(); // warm-up
   const before = tf.memory().numTensors;
   const dataIds = (tf.backend() as BackendWasm).numDataIds();

@@ -58,7 +58,7 @@ test('registerWasmGradKernels replaces wasm\'s own Conv2DBackpropInput', () => {
 function viaGrad(c: Case, fv: Float32Array, dyv: Float32Array | null, rand: () => number): { dx: Float32Array; dy: Float32Array } {
   return tf.tidy(() => {
     const f = tf.tensor4d(fv, c.f);
-    const outShape = tf.conv2d(tf.zeros(c.x) as tf.Tensor4D, f, c.s, c.pad as 'same', 'NHWC', 1, c.round).shape;
+    const outShape = tf.conv2d(tf.zeros<tf.Rank.R4>(c.x), f, c.s, c.pad, 'NHWC', 1, c.round).shape;
     const dy = tf.tensor(dyv ?? randomUniform(rand, size(outShape)), outShape);
     const g = tf.grad((x: tf.Tensor) => tf.sum(tf.mul(tf.conv2d(x as tf.Tensor4D, f, c.s, c.pad as 'same', 'NHWC', 1, c.round), dy)));
     return { dx: g(tf.zeros(c.x)).dataSync() as Float32Array, dy: dy.dataSync() as Float32Array };
@@ -78,7 +78,7 @@ for (const c of CASES) {
 
 function runKernel(dyShape: number[], dyv: Float32Array, fShape: number[], fv: Float32Array, attrs: Record<string, unknown>): Float32Array {
   return tf.tidy(() => {
-    const out = tf.engine().runKernel('Conv2DBackpropInput', { dy: tf.tensor(dyv, dyShape), filter: tf.tensor(fv, fShape) }, attrs as never) as tf.Tensor;
+    const out = tf.engine().runKernel<tf.Tensor>('Conv2DBackpropInput', { dy: tf.tensor(dyv, dyShape), filter: tf.tensor(fv, fShape) }, attrs as never);
     return out.dataSync() as Float32Array;
   });
 }
@@ -114,7 +114,7 @@ test('Conv2DBackpropInput with the column matrix in many chunks == one chunk == 
       const dy = tf.tensor(dyv, dyShape);
       const filter = tf.tensor(fv, fShape);
       const info = conv2DBackpropInput(tf, { inputs: { dy, filter }, backend, attrs: attrs as never }, colFloats);
-      return (tf.engine().makeTensorFromTensorInfo(info) as tf.Tensor).dataSync() as Float32Array;
+      return (tf.engine().makeTensorFromTensorInfo(info)).dataSync() as Float32Array;
     });
     close(got, cpu, `colFloats ${colFloats}`);
   }
@@ -139,15 +139,15 @@ test('Conv2DBackpropInput refuses dilations other than 1 and non-float32 inputs'
 
 test('registerWasmGradKernels({ replaceConv2DBackpropInput: false }) keeps wasm\'s own; unregister restores it', async () => {
   await tf.setBackend('wasm');
-  const mineFunc = tf.getKernel('Conv2DBackpropInput', 'wasm')!.kernelFunc;
+  const mineFunc = tf.getKernel('Conv2DBackpropInput', 'wasm').kernelFunc;
   unregisterWasmGradKernels(tf);
   const native = tf.getKernel('Conv2DBackpropInput', 'wasm');
   assert.ok(native, 'wasm\'s own Conv2DBackpropInput is back');
   assert.notEqual(native.kernelFunc, mineFunc);
   const r = registerWasmGradKernels(tf, { replaceConv2DBackpropInput: false });
   assert.deepEqual(r.replaced, ['MaxPoolGrad', 'BatchMatMul']);
-  assert.equal(tf.getKernel('Conv2DBackpropInput', 'wasm')!.kernelFunc, native.kernelFunc);
+  assert.equal(tf.getKernel('Conv2DBackpropInput', 'wasm').kernelFunc, native.kernelFunc);
   // Switching it back on replaces it again.
   assert.deepEqual(registerWasmGradKernels(tf).replaced, ['Conv2DBackpropInput']);
-  assert.notEqual(tf.getKernel('Conv2DBackpropInput', 'wasm')!.kernelFunc, native.kernelFunc);
+  assert.notEqual(tf.getKernel('Conv2DBackpropInput', 'wasm').kernelFunc, native.kernelFunc);
 });

@@ -40,7 +40,7 @@ registerWasmGradKernels(tf);
 function viaGrad(c: Case, xv: Float32Array, dyv: Float32Array | null, rand: () => number): { dw: Float32Array; dy: Float32Array } {
   return tf.tidy(() => {
     const x = tf.tensor4d(xv, c.x);
-    const outShape = tf.depthwiseConv2d(x, tf.zeros(c.f) as tf.Tensor4D, c.s, c.pad as 'same').shape;
+    const outShape = tf.depthwiseConv2d(x, tf.zeros<tf.Rank.R4>(c.f), c.s, c.pad).shape;
     const dy = tf.tensor(dyv ?? randomUniform(rand, size(outShape)), outShape);
     const g = tf.grad((f: tf.Tensor) => tf.sum(tf.mul(tf.depthwiseConv2d(x, f as tf.Tensor4D, c.s, c.pad as 'same'), dy)));
     return { dw: g(tf.zeros(c.f)).dataSync() as Float32Array, dy: dy.dataSync() as Float32Array };
@@ -65,7 +65,7 @@ test('DepthwiseConv2dNativeBackpropFilter on wasm refuses dilations other than 1
   const x = tf.zeros([1, 6, 6, 2]);
   const dy = tf.zeros([1, 2, 2, 2]);
   assert.throws(
-    () => tf.engine().runKernel('DepthwiseConv2dNativeBackpropFilter', { x, dy }, { strides: 1, pad: 'valid', dilations: [2, 2], filterShape: [3, 3, 2, 1] } as never),
+    () => tf.engine().runKernel('DepthwiseConv2dNativeBackpropFilter', { x, dy }, { strides: 1, pad: 'valid', dilations: [2, 2], filterShape: [3, 3, 2, 1] }),
     /DepthwiseConv2dNativeBackpropFilter \(wasm, mgpu\): dilations \[2, 2\] are not supported/,
   );
   tf.dispose([x, dy]);

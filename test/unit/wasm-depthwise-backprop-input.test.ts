@@ -45,7 +45,7 @@ registerWasmGradKernels(tf);
 function viaGrad(c: Case, fv: Float32Array, dyv: Float32Array | null, rand: () => number): { dx: Float32Array; dy: Float32Array } {
   return tf.tidy(() => {
     const f = tf.tensor4d(fv, c.f);
-    const outShape = tf.depthwiseConv2d(tf.zeros(c.x) as tf.Tensor4D, f, c.s, c.pad as 'same').shape;
+    const outShape = tf.depthwiseConv2d(tf.zeros<tf.Rank.R4>(c.x), f, c.s, c.pad).shape;
     const dy = tf.tensor(dyv ?? randomUniform(rand, size(outShape)), outShape);
     const g = tf.grad((x: tf.Tensor) => tf.sum(tf.mul(tf.depthwiseConv2d(x as tf.Tensor4D, f, c.s, c.pad as 'same'), dy)));
     return { dx: g(tf.zeros(c.x)).dataSync() as Float32Array, dy: dy.dataSync() as Float32Array };
@@ -70,7 +70,7 @@ test('DepthwiseConv2dNativeBackpropInput on wasm refuses dilations other than 1'
   const f = tf.zeros([3, 3, 2, 1]);
   const dy = tf.zeros([1, 2, 2, 2]);
   assert.throws(
-    () => tf.engine().runKernel('DepthwiseConv2dNativeBackpropInput', { dy, filter: f }, { strides: 1, pad: 'valid', dilations: 2, inputShape: [1, 6, 6, 2] } as never),
+    () => tf.engine().runKernel('DepthwiseConv2dNativeBackpropInput', { dy, filter: f }, { strides: 1, pad: 'valid', dilations: 2, inputShape: [1, 6, 6, 2] }),
     /DepthwiseConv2dNativeBackpropInput \(wasm, mgpu\): dilations \[2, 2\] are not supported/,
   );
   tf.dispose([f, dy]);

@@ -64,14 +64,14 @@ for (const c of CASES) {
 
 test('registerWasmGradKernels({ replaceMaxPoolGrad: false }) keeps wasm\'s own; unregister restores it', async () => {
   await tf.setBackend('wasm');
-  const mineFunc = tf.getKernel('MaxPoolGrad', 'wasm')!.kernelFunc;
+  const mineFunc = tf.getKernel('MaxPoolGrad', 'wasm').kernelFunc;
   unregisterWasmGradKernels(tf);
   const native = tf.getKernel('MaxPoolGrad', 'wasm');
   assert.ok(native, 'wasm\'s own MaxPoolGrad is back');
   assert.notEqual(native.kernelFunc, mineFunc);
   const reg = registerWasmGradKernels(tf, { replaceMaxPoolGrad: false });
   assert.deepEqual(reg.replaced, ['Conv2DBackpropInput', 'BatchMatMul']);
-  assert.equal(tf.getKernel('MaxPoolGrad', 'wasm')!.kernelFunc, native.kernelFunc);
+  assert.equal(tf.getKernel('MaxPoolGrad', 'wasm').kernelFunc, native.kernelFunc);
   // Idempotent: a second call adds nothing.
   assert.deepEqual(registerWasmGradKernels(tf, { replaceMaxPoolGrad: false }), { added: [], replaced: [] });
 });

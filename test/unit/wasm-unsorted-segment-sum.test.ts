@@ -46,7 +46,7 @@ test('UnsortedSegmentSum on wasm takes ids of rank 2 (TF semantics; the cpu back
     const x = tf.tensor3d([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], [2, 3, 2]);
     const ids = tf.tensor2d([[1, 0, 1], [2, 2, 0]], [2, 3], 'int32');
     // tf.unsortedSegmentSum is typed for rank-1 ids; the kernel takes any prefix of x's shape.
-    const o = tf.engine().runKernel('UnsortedSegmentSum', { x, segmentIds: ids }, { numSegments: 3 }) as tf.Tensor;
+    const o = tf.engine().runKernel<tf.Tensor>('UnsortedSegmentSum', { x, segmentIds: ids }, { numSegments: 3 });
     return { shape: o.shape, values: Array.from(o.dataSync()) };
   });
   assert.deepEqual(out, { shape: [3, 2], values: [3 + 11, 4 + 12, 1 + 5, 2 + 6, 7 + 9, 8 + 10] });

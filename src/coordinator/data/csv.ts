@@ -521,7 +521,7 @@ class CsvParser {
     }
     switch (this.state) {
       case State.Quoted:
-        this.fail(`line ${this.quotedLine}: a quoted field is never closed (the file ends inside it)`, 'close the field with a \'"\'; a quote inside a quoted field is written twice');
+        return this.fail(`line ${this.quotedLine}: a quoted field is never closed (the file ends inside it)`, 'close the field with a \'"\'; a quote inside a quoted field is written twice');
       case State.QuoteInQuoted:
       case State.Unquoted:
         this.field(this.pending, 0, this.pendingLen);

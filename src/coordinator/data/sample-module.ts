@@ -18,7 +18,7 @@
 
 import { pathToFileURL } from 'node:url';
 import type { DataSource } from '../../shared/config/types.ts';
-import { DataError } from '../../shared/errors.ts';
+import { DataError, messageOf } from '../../shared/errors.ts';
 import type { Dataset } from './rows.ts';
 
 type ModuleSource = Extract<DataSource, { type: 'module' }>;
@@ -29,7 +29,7 @@ export interface SampleModuleContext {
 }
 
 interface Values {
-  data: ArrayLike<number | unknown>;
+  data: ArrayLike<unknown>;
   shape: number[];
 }
 
@@ -40,7 +40,7 @@ interface TensorLike {
 }
 
 interface TfDatasetLike {
-  iterator(): Promise<{ next(): Promise<{ value: unknown; done: boolean }> }>;
+  iterator(): Promise<{ next(): Promise<unknown> } | null | undefined>; // a user's module: checked as it is used
 }
 
 const INT32_MAX = 0x7fffffff;
@@ -61,7 +61,8 @@ function isTfDatasetLike(v: unknown): v is TfDatasetLike {
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return `an object (${(v as object).constructor?.name ?? 'no prototype'})`;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Object.create(null) has no constructor
+  if (typeof v === 'object') return `an object (${v.constructor?.name ?? 'no prototype'})`;
   return typeof v === 'string' ? 'a string' : typeof v;
 }
 
@@ -242,7 +243,7 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (err) {
-    throw new DataError(`${where} (${keyPath}.module) failed to import: ${(err as Error)?.message ?? String(err)}`, 'run it with `node --import tsx <file>` to see the full error');
+    throw new DataError(`${where} (${keyPath}.module) failed to import: ${messageOf(err)}`, 'run it with `node --import tsx <file>` to see the full error');
   }
   const make = mod.default;
   if (typeof make !== 'function') {
@@ -253,7 +254,7 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
   try {
     produced = await (make as (ctx: SampleModuleContext) => unknown)({ split: keyPath });
   } catch (err) {
-    throw new DataError(`${where}: its default export threw: ${(err as Error)?.message ?? String(err)}`);
+    throw new DataError(`${where}: its default export threw: ${messageOf(err)}`);
   }
 
   const collector = new Collector(where);
@@ -263,27 +264,27 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
       return await fn();
     } catch (err) {
       if (err instanceof DataError) throw err;
-      throw new DataError(`${where}: threw while producing sample ${index}: ${(err as Error)?.message ?? String(err)}`);
+      throw new DataError(`${where}: threw while producing sample ${index}: ${messageOf(err)}`);
     }
   };
 
   if (isTfDatasetLike(produced)) {
-    const it = await next(() => (produced as TfDatasetLike).iterator());
+    const it = await next(() => produced.iterator());
     if (typeof it?.next !== 'function') {
       throw new DataError(`${where}: the dataset's iterator() gave ${describe(it)}, which has no next() (expected a tf.data.Dataset)`);
     }
     for (;;) {
-      const r = await next(() => it.next());
+      const r = (await next(() => it.next())) as { value: unknown; done?: boolean } | null;
       if (typeof r !== 'object' || r === null) throw new DataError(`${where}: the dataset's iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
       if (r.done) break;
       collector.add(r.value, index++);
     }
   } else if (typeof produced === 'object' && produced !== null && (Symbol.asyncIterator in produced || Symbol.iterator in produced)) {
     const iterable = produced as AsyncIterable<unknown> | Iterable<unknown>;
-    const it = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : (iterable as Iterable<unknown>)[Symbol.iterator]();
+    const it = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
     try {
       for (;;) {
-        const r = await next(() => it.next());
+        const r = (await next(() => it.next())) as IteratorResult<unknown> | null; // a user's iterator may give anything
         if (typeof r !== 'object' || r === null) throw new DataError(`${where}: the iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
         if (r.done) break;
         collector.add(r.value, index++);

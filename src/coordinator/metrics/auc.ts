@@ -40,7 +40,7 @@ export function macroAuc(scores: Float32Array, labels: Float32Array, width: numb
   let defined = 0;
   for (let c = 0; c < width; c++) {
     for (let i = 0; i < m; i++) {
-      column[i]! = scores[i * width + c];
+      column[i] = scores[i * width + c]!;
       positive[i] = kind === 'classes' ? labels[i] === c : labels[i * width + c]! > 0.5;
     }
     const auc = rocAuc(column, positive);

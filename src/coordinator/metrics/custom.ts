@@ -5,7 +5,7 @@
 // here too, before any worker starts, so that a module that cannot load or has no default
 // export function is refused at once.
 import { pathToFileURL } from 'node:url';
-import { MgpuError } from '../../shared/errors.ts';
+import { MgpuError, messageOf } from '../../shared/errors.ts';
 
 export type Finalize = (sums: Record<string, number>, info: { samples: number }) => Record<string, number | null>;
 
@@ -43,10 +43,10 @@ export function finalizeCustom(m: CustomMetricModule, sums: Record<string, numbe
     try {
       values = m.finalize({ ...sums }, { samples });
     } catch (err) {
-      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize threw: ${(err as Error)?.message ?? String(err)}`, { hint: `it was given ${JSON.stringify(sums)} for ${samples} samples` });
+      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize threw: ${messageOf(err)}`, { hint: `it was given ${JSON.stringify(sums)} for ${samples} samples` });
     }
   }
-  const proto = typeof values === 'object' && values !== null ? Object.getPrototypeOf(values) : undefined;
+  const proto: unknown = typeof values === 'object' && values !== null ? Object.getPrototypeOf(values) : undefined;
   if (!(proto === Object.prototype || proto === null)) {
     throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize returned ${values === null ? 'null' : Array.isArray(values) ? 'a list' : typeof values}, not an object of named values`, {
       hint: 'return { name: number, ... }',

@@ -11,17 +11,25 @@ type Mapping = Record<string, unknown>;
 
 export function isMapping(v: unknown): v is Mapping {
   if (typeof v !== 'object' || v === null) return false;
-  const proto = Object.getPrototypeOf(v);
+  const proto: unknown = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
+}
+
+function stringify(v: unknown): string | undefined {
+  return JSON.stringify(v);
 }
 
 /** A value as an error message shows it: `"64" (string)`, `[0, 1] (list)`. */
 export function show(v: unknown): string {
   if (v === null || v === undefined) return String(v);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Object.create(null) has no constructor
   const kind = Array.isArray(v) ? 'list' : isMapping(v) ? 'mapping' : typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v;
   let text: string;
   try {
-    text = typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v));
+    // JSON.stringify gives undefined for a function or a symbol (its declaration says string).
+    const json = typeof v === 'number' ? String(v) : stringify(v);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only a function or a symbol gets here
+    text = json ?? String(v);
   } catch {
     text = Array.isArray(v) ? '[...]' : '{...}'; // it contains itself (a YAML anchor used inside itself)
   }
@@ -64,10 +72,10 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
-  return prev[b.length];
+  return prev[b.length]!;
 }
 
 export function closest(key: string, known: readonly string[]): string | undefined {

@@ -59,7 +59,7 @@ function parseJson(file: string, source: string): unknown {
   } catch (err) {
     const message = (err as Error).message;
     const before = source.slice(0, jsonErrorOffset(source, message)).split('\n');
-    throw new ConfigError('', `${file}:${before.length}:${before[before.length - 1].length + 1}: JSON syntax error: ${message}`);
+    throw new ConfigError('', `${file}:${before.length}:${before[before.length - 1]!.length + 1}: JSON syntax error: ${message}`);
   }
 }
 

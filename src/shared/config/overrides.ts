@@ -23,7 +23,7 @@ export function applyOverrides(raw: Record<string, unknown>, sets: string[]): Re
     const keyPath = keys.join('.');
     const doc = parseDocument(set.slice(eq + 1));
     if (doc.errors.length > 0) {
-      throw new ConfigError(keyPath, `--set ${JSON.stringify(set)}: the value is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`, SET_FORM);
+      throw new ConfigError(keyPath, `--set ${JSON.stringify(set)}: the value is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`, SET_FORM);
     }
     let value: unknown;
     try {
@@ -40,7 +40,7 @@ export function applyOverrides(raw: Record<string, unknown>, sets: string[]): Re
       }
       obj = next;
     });
-    define(obj, keys[keys.length - 1], value);
+    define(obj, keys[keys.length - 1]!, value);
     // `--set training.steps=40` on a config with epochs: the run length is the override's. Both
     // given as overrides are still an error (validation names it).
     const other = REPLACES[keyPath];

@@ -158,7 +158,7 @@ function monitorAndMode(s: Section, fallback: string, given: GivenModes): { moni
  * is not known): the eval line's own figures, then the values of the config's metrics.
  */
 export function monitorable(metricList: MetricSpec[] | null): Array<{ name: string; mode: MonitorMode | null }> {
-  const out = Object.entries(MONITORS).map(([name, mode]) => ({ name, mode: mode as MonitorMode | null }));
+  const out: Array<{ name: string; mode: MonitorMode | null }> = Object.entries(MONITORS).map(([name, mode]) => ({ name, mode }));
   for (const m of metricList ?? []) {
     const name = 'module' in m ? `eval.${m.name}.<key>` : `eval.${metricKey(m)}`;
     if (!out.some((o) => o.name === name)) out.push({ name, mode: 'module' in m ? null : METRIC_DIRECTION[m.name] });

@@ -28,7 +28,7 @@ export function batchMatMul(tf: TF, original: KernelFunc, args: KernelArgs<Attrs
   try {
     const a = upright(args.inputs.a!, transposeA);
     const b = upright(args.inputs.b!, transposeB);
-    return original({ inputs: { a, b }, backend, attrs: { ...args.attrs, transposeA: false, transposeB: false } } as never) as TensorInfo;
+    return original({ inputs: { a, b }, backend, attrs: { ...args.attrs, transposeA: false, transposeB: false } }) as TensorInfo;
   } finally {
     dispose(backend, ...temps);
   }

@@ -27,6 +27,7 @@ export function conv2DBackpropFilter(tf: TF, args: KernelArgs<Conv2DBackpropFilt
     dy = runKernel(tf, backend, 'Transpose', { x: dy }, { perm: [0, 2, 3, 1] });
     owned.push(x, dy);
     if (Array.isArray(pad)) pad = [pad[0], pad[2], pad[3], pad[1]];
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- attrs arrive untyped from the engine (runKernel)
   } else if (dataFormat != null && dataFormat !== 'NHWC') {
     throw new Error(`${KERNEL} (wasm, mgpu): dataFormat ${String(dataFormat)} is not supported`);
   }

@@ -32,6 +32,7 @@ export function conv2DBackpropInput(tf: TF, args: KernelArgs<Conv2DBackpropInput
     const [b, c, h, w] = inputShape;
     inputShape = [b, h, w, c];
     if (Array.isArray(pad)) pad = [pad[0], pad[2], pad[3], pad[1]];
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- attrs arrive untyped from the engine (runKernel)
   } else if (dataFormat != null && dataFormat !== 'NHWC') {
     throw new Error(`${KERNEL} (wasm, mgpu): dataFormat ${String(dataFormat)} is not supported`);
   }
@@ -101,7 +102,7 @@ export function col2im(cols: Float32Array, dx: Float32Array, info: Conv2DInfo, n
   const rowC = W * C;
   let n = n0;
   let b = Math.floor(n / (OH * OW));
-  let rem = n - b * OH * OW;
+  const rem = n - b * OH * OW;
   let oh = Math.floor(rem / OW);
   let ow = rem - oh * OW;
   for (let src = 0; n < n1; n++, src += K) {

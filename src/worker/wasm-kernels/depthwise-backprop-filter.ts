@@ -20,7 +20,7 @@ export function depthwiseConv2dNativeBackpropFilter(tf: TF, args: KernelArgs<Dep
   const info = tf.backend_util.computeConv2DInfo(
     x.shape as [number, number, number, number], filterShape, strides, 1, pad, dimRoundingMode, true,
   );
-  const { batchSize: B, inHeight: H, inWidth: W, inChannels: C, outHeight: OH, outWidth: OW, outChannels: CO } = info;
+  const { batchSize: B, inChannels: C, outHeight: OH, outWidth: OW, outChannels: CO } = info;
   const { strideHeight: sh, strideWidth: sw, filterHeight: KH, filterWidth: KW } = info;
   const M = CO / C;
   const [dyH, dyW] = dySpatial(KERNEL, dy, info);

@@ -28,7 +28,7 @@ import { depthwiseConv2dNativeBackpropFilter } from './depthwise-backprop-filter
 import { depthwiseConv2dNativeBackpropInput } from './depthwise-backprop-input.ts';
 import { maxPoolGrad } from './max-pool-grad.ts';
 import { unsortedSegmentSum } from './unsorted-segment-sum.ts';
-import { BACKEND, type KernelArgs, type TF } from './util.ts';
+import { BACKEND, findKernel, type KernelArgs, type TF } from './util.ts';
 
 /** The kernels the wasm backend lacks, which this module adds. */
 export const WASM_MISSING_KERNELS = [
@@ -90,11 +90,11 @@ const displaced = new Map<string, KernelConfig>();
 export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Registered {
   const result: Registered = { added: [], replaced: [] };
   const mine = configs(tf, (name) => {
-    const k = displaced.get(name) ?? tf.getKernel(name, BACKEND);
+    const k = displaced.get(name) ?? findKernel(tf, name, BACKEND);
     return k && !ours.has(k.kernelFunc) ? k : undefined;
   });
   for (const name of WASM_MISSING_KERNELS) {
-    if (tf.getKernel(name, BACKEND)) continue;
+    if (findKernel(tf, name, BACKEND)) continue;
     register(tf, mine.get(name)!);
     result.added.push(name);
   }
@@ -105,7 +105,7 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
   };
   for (const name of WASM_REPLACED_KERNELS) {
     if (replace[name]) {
-      const existing = tf.getKernel(name, BACKEND);
+      const existing = findKernel(tf, name, BACKEND);
       if ((existing && ours.has(existing.kernelFunc)) || !mine.has(name)) continue;
       if (existing) {
         displaced.set(name, existing);
@@ -127,7 +127,7 @@ function register(tf: TF, config: KernelConfig): void {
 export function unregisterWasmGradKernels(tf: TF): WasmGradKernel[] {
   const removed: WasmGradKernel[] = [];
   for (const name of [...WASM_MISSING_KERNELS, ...WASM_REPLACED_KERNELS]) {
-    const k = tf.getKernel(name, BACKEND);
+    const k = findKernel(tf, name, BACKEND);
     if (!k || !ours.has(k.kernelFunc)) continue;
     tf.unregisterKernel(name, BACKEND);
     const original = displaced.get(name);

@@ -58,7 +58,7 @@ export class PaddedPlane {
         for (let iw = 0; iw < W; iw++, d += C) dst[d] = 0;
         continue;
       }
-      let s = (ih + padInfo.top) * this.width + padInfo.left;
+      const s = (ih + padInfo.top) * this.width + padInfo.left;
       for (let iw = 0; iw < W; iw++, d += C) dst[d] = iw >= c0 && iw < c1 ? p[s + iw]! : 0;
     }
   }

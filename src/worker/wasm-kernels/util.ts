@@ -8,7 +8,7 @@
 //
 // The wasm heap may grow whenever a tensor is allocated, and growing it detaches every
 // Float32Array view of the old buffer: take views only after the last allocation.
-import type { DataType, NamedAttrMap, NamedTensorInfoMap, TensorInfo, backend_util } from '@tensorflow/tfjs';
+import type { DataType, KernelConfig, NamedAttrMap, NamedTensorInfoMap, TensorInfo, backend_util } from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 
 export type TF = typeof import('@tensorflow/tfjs');
@@ -23,9 +23,14 @@ export interface KernelArgs<A> {
   attrs: A;
 }
 
+/** tf.getKernel as it behaves: undefined when no kernel of that name is registered (its declaration says it always returns one). */
+export function findKernel(tf: TF, name: string, backend: string): KernelConfig | undefined {
+  return tf.getKernel(name, backend);
+}
+
 /** Runs another kernel of the wasm backend on heap tensors (no engine bookkeeping, no tape). */
 export function runKernel(tf: TF, backend: BackendWasm, name: string, inputs: NamedTensorInfoMap, attrs: NamedAttrMap = {}): TensorInfo {
-  const k = tf.getKernel(name, BACKEND);
+  const k = findKernel(tf, name, BACKEND);
   if (!k) throw new Error(`mgpu wasm kernels: the wasm backend has no '${name}' kernel to build on`);
   return k.kernelFunc({ inputs, backend, attrs }) as TensorInfo;
 }
