@@ -21,7 +21,7 @@ const { values } = parseArgs({
     dir: { type: 'string', default: fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir() },
   },
 });
-const bytes = Math.round(Number(values.mb) * 1e6 / 4096) * 4096;
+const bytes = Math.round((Number(values.mb) * 1e6) / 4096) * 4096;
 const runs = Math.max(1, Number(values.runs));
 const MAX_IO = 0x40000000;
 
@@ -84,7 +84,9 @@ if (mm) {
 fs.closeSync(fd);
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-console.log(`slab I/O, ${(bytes / 1e6).toFixed(0)} MB in ${values.dir}, median of ${runs} runs (after one warm-up); Node ${process.version}, ${cpu}, ${os.cpus().length} cores\n`);
+console.log(
+  `slab I/O, ${(bytes / 1e6).toFixed(0)} MB in ${values.dir}, median of ${runs} runs (after one warm-up); Node ${process.version}, ${cpu}, ${os.cpus().length} cores\n`,
+);
 console.log('| operation | GB/s (median) | min–max |');
 console.log('|---|---:|---:|');
 for (const [name, r] of rows) {

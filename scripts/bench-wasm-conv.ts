@@ -59,7 +59,8 @@ function convRows(name: string, x: Shape4, f: Shape4): Row[] {
       setup: () => {
         const w = rand(f);
         const dy = rand(dyShape);
-        return () => tf.engine().runKernel<tf.Tensor>('Conv2DBackpropInput', { dy, filter: w }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', inputShape: x });
+        return () =>
+          tf.engine().runKernel<tf.Tensor>('Conv2DBackpropInput', { dy, filter: w }, { strides: 1, pad: 'valid', dataFormat: 'NHWC', inputShape: x });
       },
       cheapOnCpu: true,
       wasmOwnDx,
@@ -115,7 +116,13 @@ function stepRow(wasmOwnDx = false): Row {
     setup: () => {
       const model = tf.sequential({
         layers: [
-          tf.layers.conv2d({ inputShape: [28, 28, 1], filters: 16, kernelSize: 3, activation: 'relu', kernelInitializer: tf.initializers.glorotUniform({ seed: 1 }) }),
+          tf.layers.conv2d({
+            inputShape: [28, 28, 1],
+            filters: 16,
+            kernelSize: 3,
+            activation: 'relu',
+            kernelInitializer: tf.initializers.glorotUniform({ seed: 1 }),
+          }),
           tf.layers.maxPooling2d({ poolSize: 2 }),
           tf.layers.conv2d({ filters: 32, kernelSize: 3, activation: 'relu', kernelInitializer: tf.initializers.glorotUniform({ seed: 2 }) }),
           tf.layers.maxPooling2d({ poolSize: 2 }),
@@ -128,7 +135,10 @@ function stepRow(wasmOwnDx = false): Row {
       const y = tf.oneHot(tf.randomUniform<tf.Rank.R1>([B], 0, 10, 'int32', 6), 10);
       const vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
       return () => {
-        const { value, grads } = tf.variableGrads(() => tf.mean<tf.Scalar>(tf.metrics.categoricalCrossentropy(y, model.apply(x, { training: true }) as tf.Tensor)), vars);
+        const { value, grads } = tf.variableGrads(
+          () => tf.mean<tf.Scalar>(tf.metrics.categoricalCrossentropy(y, model.apply(x, { training: true }) as tf.Tensor)),
+          vars,
+        );
         return [value, ...Object.values(grads)];
       };
     },

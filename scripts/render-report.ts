@@ -78,15 +78,28 @@ if (!chromium) {
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-render-'));
 try {
   fs.rmSync(out, { force: true });
-  const r = spawnSync(chromium, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--hide-scrollbars',
-    `--user-data-dir=${profile}`, `--screenshot=${out}`, `--window-size=${opts.width},${opts.height}`,
-    pathToFileURL(html).href,
-  ], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    chromium,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--hide-scrollbars',
+      `--user-data-dir=${profile}`,
+      `--screenshot=${out}`,
+      `--window-size=${opts.width},${opts.height}`,
+      pathToFileURL(html).href,
+    ],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
   if (r.error || !fs.existsSync(out)) {
     console.error(`render-report: ${chromium} did not write ${out}${r.error ? `: ${r.error.message}` : ` (exit ${r.status ?? r.signal})`}`);
-    const tail = ((r.stderr as string | null) ?? '') // null when the browser did not start.trim().split('\n').slice(-10).join('\n');
+    const tail = (r.stderr as string | null) ?? ''; // null when the browser did not start.trim().split('\n').slice(-10).join('\n');
     if (tail) console.error(tail);
     process.exit(1);
   }

@@ -10,7 +10,16 @@ import path from 'node:path';
 import { loadConfig as loadConfigFile, configToRaw } from './shared/config/load.ts';
 import { applyOverrides } from './shared/config/overrides.ts';
 import type {
-  CheckpointConfig, Config, DevicesConfig, LossSpec, NpyFiles, OptimizerConfig, OptimizerName, ReliabilityConfig, ScheduleConfig, TrainingConfig,
+  CheckpointConfig,
+  Config,
+  DevicesConfig,
+  LossSpec,
+  NpyFiles,
+  OptimizerConfig,
+  OptimizerName,
+  ReliabilityConfig,
+  ScheduleConfig,
+  TrainingConfig,
 } from './shared/config/types.ts';
 import { isMapping, validateConfig as validateRaw } from './shared/config/validate.ts';
 import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
@@ -29,7 +38,15 @@ export { MgpuError, ConfigError, formatError };
 export type { ErrorCode } from './shared/errors.ts';
 export type { Config, DataSource, LossName, LossSpec, NpyFiles, OptimizerName, ScheduleName, BackendName } from './shared/config/types.ts';
 export type {
-  AbortSignalLike, CallbackName, CallbackResult, CheckpointInfo, EvalFigures, RunControl, StepFigures, StopRequest, TrainCallbacks,
+  AbortSignalLike,
+  CallbackName,
+  CallbackResult,
+  CheckpointInfo,
+  EvalFigures,
+  RunControl,
+  StepFigures,
+  StopRequest,
+  TrainCallbacks,
 } from './coordinator/callbacks.ts';
 
 /**
@@ -118,10 +135,13 @@ function resolveConfig(input: ConfigInput | Config, opts: ConfigOptions & { runD
   const resolved = Object.hasOwn(input, 'configPath');
   let raw: Record<string, unknown>;
   try {
-    raw = resolved ? configToRaw(input as Config) : (input);
+    raw = resolved ? configToRaw(input as Config) : input;
   } catch {
-    throw new ConfigError('configPath', 'is set, but the object is not a whole resolved Config (as loadConfig and validateConfig return)',
-      'pass a config object without configPath, or the Config loadConfig/validateConfig returned');
+    throw new ConfigError(
+      'configPath',
+      'is set, but the object is not a whole resolved Config (as loadConfig and validateConfig return)',
+      'pass a config object without configPath, or the Config loadConfig/validateConfig returned',
+    );
   }
   const configPath = resolved ? (input as Config).configPath : null;
   if (configPath !== null && typeof configPath !== 'string') throw new ConfigError('configPath', 'expected the path of the config file, or null');
@@ -204,7 +224,9 @@ export async function train(config: string | ConfigInput | Config, options: Trai
   const sets = setsOf(options);
   const allowChanged = options.allowChanged ?? [];
   if (allowChanged.length > 0 && !options.resume) {
-    throw new MgpuError('E_USAGE', 'train(): allowChanged applies to resume only', { hint: 'a new run takes any config; drop allowChanged, or add resume: true' });
+    throw new MgpuError('E_USAGE', 'train(): allowChanged applies to resume only', {
+      hint: 'a new run takes any config; drop allowChanged, or add resume: true',
+    });
   }
   const resumed = options.resume ? resumeConfig(options.resume === true ? fileCfg.runDir : path.resolve(cwd, options.resume), fileCfg, sets, cwd) : null;
   const cfg = resumed?.config ?? fileCfg;
@@ -217,14 +239,27 @@ export async function train(config: string | ConfigInput | Config, options: Trai
   try {
     if (resumed?.notApplied) progress.line(resumed.notApplied);
     const r = await runTraining(cfg, progress, {
-      resume: resumed?.checkpoint ?? null, allowChanged, cluster, signal: options.signal ?? null, callbacks,
+      resume: resumed?.checkpoint ?? null,
+      allowChanged,
+      cluster,
+      signal: options.signal ?? null,
+      callbacks,
       resumeHint: `train(config, { ${options.runDir === undefined ? '' : `runDir: ${JSON.stringify(cfg.runDir)}, `}resume: true })`,
     });
     cluster.close();
     const stopped = r.stopRequest ?? (r.interrupted ? { by: 'cluster' as const, reason: `another machine of the run was stopped by ${r.interrupted}` } : null);
     return {
-      runDir: r.runDir, modelPath: r.modelPath, steps: r.steps, finalLoss: r.finalLoss, eval: r.eval, weights: r.weights, ema: r.ema,
-      stopped, skippedSteps: r.skippedSteps, restarts: r.restarts, alreadyFinished: r.alreadyFinished,
+      runDir: r.runDir,
+      modelPath: r.modelPath,
+      steps: r.steps,
+      finalLoss: r.finalLoss,
+      eval: r.eval,
+      weights: r.weights,
+      ema: r.ema,
+      stopped,
+      skippedSteps: r.skippedSteps,
+      restarts: r.restarts,
+      alreadyFinished: r.alreadyFinished,
     };
   } catch (err) {
     // MPI cannot go on without this rank: as the command does, say why and end the whole job.
@@ -296,19 +331,23 @@ export async function predict(config: string | ConfigInput | Config, options: Pr
   const predicted = labels ? namePredictions(values, shape, labels) : null;
   if (output && named) fs.writeFileSync(output, predictionsCsv(predicted!.names, predicted!.scores));
   else if (output) writeNpy(output, { dtype: 'float32', shape, data: values });
-  out.line(`predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (float32 [${shape.join(', ')}]${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`);
+  out.line(
+    `predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (float32 [${shape.join(', ')}]${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`,
+  );
   return { values, shape, classes: labels ? [...labels.classes] : null, predicted: predicted?.names ?? null };
 }
 
 function rowsOf(input: unknown): NdArray {
-  const bad = (what: string) => new MgpuError('E_USAGE', `predict(): input ${what}`, {
-    hint: 'give an .npy path, or { data: Float32Array (or Int32Array, Uint8Array), shape: [rows, ...features] }',
-  });
+  const bad = (what: string) =>
+    new MgpuError('E_USAGE', `predict(): input ${what}`, {
+      hint: 'give an .npy path, or { data: Float32Array (or Int32Array, Uint8Array), shape: [rows, ...features] }',
+    });
   if (typeof input !== 'object' || input === null) throw bad(`is ${input === null ? 'null' : typeof input}`);
   const { data, shape } = input as { data?: unknown; shape?: unknown };
   const dtype = data instanceof Float32Array ? 'float32' : data instanceof Int32Array ? 'int32' : data instanceof Uint8Array ? 'uint8' : null;
   if (dtype === null) throw bad(`.data is not a Float32Array, Int32Array or Uint8Array`);
-  if (!Array.isArray(shape) || shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) throw bad(`.shape is not a list of sizes like [rows, features]`);
+  if (!Array.isArray(shape) || shape.length === 0 || !shape.every((d) => Number.isSafeInteger(d) && d >= 0))
+    throw bad(`.shape is not a list of sizes like [rows, features]`);
   const dims = shape as number[];
   const size = dims.reduce((a, b) => a * b, 1);
   if (size !== (data as ArrayLike<number>).length) throw bad(`.shape [${dims.join(', ')}] holds ${size} values, .data ${(data as ArrayLike<number>).length}`);
@@ -319,7 +358,9 @@ function rowsOf(input: unknown): NdArray {
 
 function checkpointDir(options: ModelOptions): string {
   if (typeof options.checkpoint !== 'string' || options.checkpoint === '') {
-    throw new MgpuError('E_USAGE', 'checkpoint: expected a checkpoint, a run directory or a model directory', { hint: "e.g. { checkpoint: 'runs/mnist-mlp/final' }" });
+    throw new MgpuError('E_USAGE', 'checkpoint: expected a checkpoint, a run directory or a model directory', {
+      hint: "e.g. { checkpoint: 'runs/mnist-mlp/final' }",
+    });
   }
   return path.resolve(options.cwd ?? process.cwd(), options.checkpoint);
 }

@@ -7,7 +7,12 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({ options: { 'max-workers': { type: 'string' } } });
 const scaling = values['max-workers'] ? ['--max-workers', values['max-workers']] : [];
-const benches: [string, string[]][] = [['scaling.ts', scaling], ['weak-strong.ts', scaling], ['sync.ts', []], ['latency.ts', []]];
+const benches: [string, string[]][] = [
+  ['scaling.ts', scaling],
+  ['weak-strong.ts', scaling],
+  ['sync.ts', []],
+  ['latency.ts', []],
+];
 // Several machines (MPI ranks on this one): where mpirun and the binding are there.
 if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []]);
 else console.log('\n(no mpirun: the multi-machine benchmark is left out)');

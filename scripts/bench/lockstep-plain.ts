@@ -7,7 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { childExecArgv } from '../../src/shared/runtime.ts';
 import { median } from './run-mgpu.ts';
 
-export async function runLockstepPlain(n: number, batch: number, steps: number, backend: string, kernels: 'stock' | 'mgpu'): Promise<{ samples_per_sec: number; step_ms: number }> {
+export async function runLockstepPlain(
+  n: number,
+  batch: number,
+  steps: number,
+  backend: string,
+  kernels: 'stock' | 'mgpu',
+): Promise<{ samples_per_sec: number; step_ms: number }> {
   const file = fileURLToPath(new URL('./lockstep-child.ts', import.meta.url));
   const kids = Array.from({ length: n }, () => fork(file, [backend, String(Math.round(batch / n)), kernels], { execArgv: childExecArgv() }));
   const next = (k: (typeof kids)[number]) => new Promise<number>((resolve) => k.once('message', resolve as never));
@@ -16,11 +22,13 @@ export async function runLockstepPlain(n: number, batch: number, steps: number, 
     const times: number[] = [];
     for (let step = 0; step < steps + 5; step++) {
       const t0 = performance.now();
-      await Promise.all(kids.map((k) => {
-        const done = next(k);
-        k.send('go');
-        return done;
-      }));
+      await Promise.all(
+        kids.map((k) => {
+          const done = next(k);
+          k.send('go');
+          return done;
+        }),
+      );
       if (step >= 5) times.push(performance.now() - t0);
     }
     const ms = median(times);

@@ -36,13 +36,24 @@ const localSum = sizes.map((p) => {
 const machines = os.availableParallelism() >= 4 ? [2, 4] : [2];
 const rows: Array<Record<string, string | number>> = [];
 for (const m of machines) {
-  const out = execFileSync('mpirun', ['-np', String(m), process.execPath, '--import', 'tsx', path.join(here, 'mpi-allreduce-child.ts'), '10', ...sizes.map(String)], { env, encoding: 'utf8' });
-  for (const line of out.trim().split('\n').filter((l) => l.startsWith('{'))) {
+  const out = execFileSync(
+    'mpirun',
+    ['-np', String(m), process.execPath, '--import', 'tsx', path.join(here, 'mpi-allreduce-child.ts'), '10', ...sizes.map(String)],
+    { env, encoding: 'utf8' },
+  );
+  for (const line of out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))) {
     const r = JSON.parse(line) as { machines: number; params: number; allreduce_ms: number };
     const i = sizes.indexOf(r.params);
     rows.push({
-      machines: r.machines, 'parameters (M)': r.params / 1e6, 'allreduce ms': r.allreduce_ms, 'GB/s (bus)': (2 * (m - 1) / m) * r.params * 4 / r.allreduce_ms / 1e6,
-      'local sum of 2 ranks ms': localSum[i]!, 'allreduce / local sum': (r.allreduce_ms / localSum[i]!).toFixed(1),
+      machines: r.machines,
+      'parameters (M)': r.params / 1e6,
+      'allreduce ms': r.allreduce_ms,
+      'GB/s (bus)': (((2 * (m - 1)) / m) * r.params * 4) / r.allreduce_ms / 1e6,
+      'local sum of 2 ranks ms': localSum[i]!,
+      'allreduce / local sum': (r.allreduce_ms / localSum[i]!).toFixed(1),
     });
   }
 }
@@ -54,22 +65,35 @@ const steps = Number(values.steps);
 const run = (m: number): number => {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-bench-mpi-'));
   const cfg = path.join(runDir, 'exp.json');
-  fs.writeFileSync(cfg, JSON.stringify({
-    model: { module: path.join(here, 'mlp-model.ts') }, loss: 'categoricalCrossentropy',
-    data: { train: { type: 'npy', features: path.join(data, 'x.npy'), labels: path.join(data, 'y.npy') } },
-    training: { batchSize: 512, steps: steps + 5, seed: 1 }, optimizer: { name: 'sgd', learningRate: 0.01 },
-    devices: { simulate: 2 / m, backend: 'wasm' }, log: { every: 1 }, runDir,
-  }));
+  fs.writeFileSync(
+    cfg,
+    JSON.stringify({
+      model: { module: path.join(here, 'mlp-model.ts') },
+      loss: 'categoricalCrossentropy',
+      data: { train: { type: 'npy', features: path.join(data, 'x.npy'), labels: path.join(data, 'y.npy') } },
+      training: { batchSize: 512, steps: steps + 5, seed: 1 },
+      optimizer: { name: 'sgd', learningRate: 0.01 },
+      devices: { simulate: 2 / m, backend: 'wasm' },
+      log: { every: 1 },
+      runDir,
+    }),
+  );
   const bin = path.join(root, 'bin', 'mgpu-train.mjs');
   if (m === 1) execFileSync(process.execPath, [bin, 'train', cfg], { env, stdio: 'ignore' });
   else execFileSync('mpirun', ['-np', String(m), process.execPath, bin, 'train', cfg], { env, stdio: 'ignore' });
-  const lines = fs.readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; step_ms: number }).filter((l) => l.type === 'train').slice(5);
+  const lines = fs
+    .readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; step_ms: number })
+    .filter((l) => l.type === 'train')
+    .slice(5);
   fs.rmSync(runDir, { recursive: true, force: true });
   return (512 * 1000) / median(lines.map((l) => l.step_ms));
 };
 const one = run(1);
 const two = run(2);
-printTable('MLP 784-512-10, wasm, global batch 512, 2 workers in all (samples/s from the coordinators\' step time)', [
+printTable("MLP 784-512-10, wasm, global batch 512, 2 workers in all (samples/s from the coordinators' step time)", [
   { setup: '1 machine x 2 workers', 'samples/s': Math.round(one), 'x 1 machine': '1.00' },
   { setup: '2 machines (MPI ranks) x 1 worker', 'samples/s': Math.round(two), 'x 1 machine': (two / one).toFixed(2) },
 ]);

@@ -6,7 +6,9 @@ import { registerWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts'
 import buildModel from './mlp-model.ts';
 import { syntheticMnistLike } from './synthetic.ts';
 
-type Msg = { type: 'init'; rows: number; backend: string; replaceWasmKernels: boolean } | { type: 'step'; start: number; n: number; batch: number; weights?: Float32Array };
+type Msg =
+  | { type: 'init'; rows: number; backend: string; replaceWasmKernels: boolean }
+  | { type: 'step'; start: number; n: number; batch: number; weights?: Float32Array };
 
 let model: tf.LayersModel;
 let vars: tf.Variable[];
@@ -23,23 +25,35 @@ process.on('message', async (m: Msg) => {
     data = syntheticMnistLike(m.rows);
     const flat = new Float32Array(vars.reduce((a, v) => a + v.size, 0));
     let at = 0;
-    for (const v of vars) { flat.set(v.dataSync(), at); at += v.size; }
+    for (const v of vars) {
+      flat.set(v.dataSync(), at);
+      at += v.size;
+    }
     process.send!({ type: 'ready', weights: flat });
     return;
   }
   if (m.weights) {
     let at = 0;
-    for (const v of vars) { v.assign(tf.tensor(m.weights.slice(at, at + v.size), v.shape)); at += v.size; }
+    for (const v of vars) {
+      v.assign(tf.tensor(m.weights.slice(at, at + v.size), v.shape));
+      at += v.size;
+    }
   }
   const grads = tf.tidy(() => {
     const x = tf.tensor2d(data.features.subarray(m.start * 784, (m.start + m.n) * 784), [m.n, 784]);
     const y = tf.tensor2d(data.labels.subarray(m.start * 10, (m.start + m.n) * 10), [m.n, 10]);
-    const { grads: g } = tf.variableGrads(() => tf.mul<tf.Scalar>(tf.sum(tf.metrics.categoricalCrossentropy(y, model.apply(x) as tf.Tensor)), 1 / m.batch), vars);
+    const { grads: g } = tf.variableGrads(
+      () => tf.mul<tf.Scalar>(tf.sum(tf.metrics.categoricalCrossentropy(y, model.apply(x) as tf.Tensor)), 1 / m.batch),
+      vars,
+    );
     return vars.map((v) => g[v.name]!);
   });
   const flat = new Float32Array(vars.reduce((a, v) => a + v.size, 0));
   let at = 0;
-  for (const g of grads) { flat.set(g.dataSync(), at); at += g.size; }
+  for (const g of grads) {
+    flat.set(g.dataSync(), at);
+    at += g.size;
+  }
   tf.dispose(grads);
   process.send!({ type: 'grads', grads: flat });
 });

@@ -51,30 +51,44 @@ export interface MgpuRun {
 export async function runMgpu(opts: MgpuRun): Promise<MgpuFigures> {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-bench-run-'));
   const logEvery = opts.logEvery ?? 1;
-  const cfg = validateConfig({
-    name: 'bench',
-    model: { module: opts.model ?? path.join(here, 'mlp-model.ts') },
-    loss: 'categoricalCrossentropy',
-    data: { train: { type: 'npy', features: path.join(opts.dataDir, 'x.npy'), labels: path.join(opts.dataDir, 'y.npy') } },
-    training: { batchSize: opts.batch, steps: opts.steps, seed: 1 },
-    optimizer: opts.optimizer ?? { name: 'sgd', learningRate: 0.01 },
-    devices: opts.devices ?? { simulate: opts.workers, backend: opts.backend, replaceWasmKernels: opts.replaceWasmKernels ?? true },
-    log: { every: logEvery },
-    runDir,
-  }, { configPath: null, cwd: process.cwd() });
+  const cfg = validateConfig(
+    {
+      name: 'bench',
+      model: { module: opts.model ?? path.join(here, 'mlp-model.ts') },
+      loss: 'categoricalCrossentropy',
+      data: { train: { type: 'npy', features: path.join(opts.dataDir, 'x.npy'), labels: path.join(opts.dataDir, 'y.npy') } },
+      training: { batchSize: opts.batch, steps: opts.steps, seed: 1 },
+      optimizer: opts.optimizer ?? { name: 'sgd', learningRate: 0.01 },
+      devices: opts.devices ?? { simulate: opts.workers, backend: opts.backend, replaceWasmKernels: opts.replaceWasmKernels ?? true },
+      log: { every: logEvery },
+      runDir,
+    },
+    { configPath: null, cwd: process.cwd() },
+  );
   // samples/s from the wall time between two completed steps: the whole loop pass, logging,
   // metrics and progress included, as the plain baseline times its whole step.
   const stamps: number[] = [];
   await train(cfg, { ...silent, step: () => void stamps.push(performance.now()) });
   const between = stamps.slice(5).map((t, i) => t - stamps[i + 4]!);
-  const lines = fs.readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n')
-    .map((l) => JSON.parse(l) as { type: string }).filter((l): l is TrainLine => l.type === 'train').slice(5);
+  const lines = fs
+    .readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string })
+    .filter((l): l is TrainLine => l.type === 'train')
+    .slice(5);
   fs.rmSync(runDir, { recursive: true, force: true });
   const med = (k: keyof TrainLine) => median(lines.map((l) => l[k] as number));
   return {
-    workers: opts.workers, samples_per_sec: (opts.batch * 1000) / median(between), step_ms: med('step_ms'),
-    compute_max_ms: med('compute_max_ms'), compute_min_ms: med('compute_min_ms'), refresh_ms: med('refresh_ms'),
-    write_ms: med('write_ms'), sync_ms: med('sync_ms'), data_ms: med('data_ms'),
+    workers: opts.workers,
+    samples_per_sec: (opts.batch * 1000) / median(between),
+    step_ms: med('step_ms'),
+    compute_max_ms: med('compute_max_ms'),
+    compute_min_ms: med('compute_min_ms'),
+    refresh_ms: med('refresh_ms'),
+    write_ms: med('write_ms'),
+    sync_ms: med('sync_ms'),
+    data_ms: med('data_ms'),
   };
 }
 

@@ -21,11 +21,16 @@ import { runNaiveIpc } from './naive-ipc.ts';
 import { median, runMgpu, syntheticDataDir, type MgpuFigures } from './run-mgpu.ts';
 import { printTable, saveJson } from './table.ts';
 
-const { values } = parseArgs({ options: {
-  backend: { type: 'string', default: 'wasm' }, batch: { type: 'string', default: '512' }, steps: { type: 'string', default: '30' },
-  rounds: { type: 'string', default: '3' }, 'max-workers': { type: 'string', default: String(os.availableParallelism()) },
-  kernels: { type: 'string', default: 'shipped,mgpu' },
-} });
+const { values } = parseArgs({
+  options: {
+    backend: { type: 'string', default: 'wasm' },
+    batch: { type: 'string', default: '512' },
+    steps: { type: 'string', default: '30' },
+    rounds: { type: 'string', default: '3' },
+    'max-workers': { type: 'string', default: String(os.availableParallelism()) },
+    kernels: { type: 'string', default: 'shipped,mgpu' },
+  },
+});
 const batch = Number(values.batch);
 const steps = Number(values.steps);
 const maxWorkers = Number(values['max-workers']);
@@ -50,22 +55,41 @@ const setups: Setup[] = [];
 for (const k of kernelSets) {
   const replaceWasmKernels = k === 'mgpu';
   for (let n = 2; n <= maxWorkers; n++) {
-    setups.push({ name: `ceiling: ${n} plain processes free-running, no data`, kernels: k, workers: n, run: async () => {
-      const rates = await Promise.all(Array.from({ length: n }, () => plainRun(Math.round(batch / n), k)));
-      return rates.reduce((a, b) => a + b, 0);
-    } });
-    setups.push({ name: `ceiling: ${n} plain processes in lock step, no data`, kernels: k, workers: n,
-      run: async () => (await runLockstepPlain(n, batch, steps, backend, k === 'mgpu' ? 'mgpu' : 'stock')).samples_per_sec });
+    setups.push({
+      name: `ceiling: ${n} plain processes free-running, no data`,
+      kernels: k,
+      workers: n,
+      run: async () => {
+        const rates = await Promise.all(Array.from({ length: n }, () => plainRun(Math.round(batch / n), k)));
+        return rates.reduce((a, b) => a + b, 0);
+      },
+    });
+    setups.push({
+      name: `ceiling: ${n} plain processes in lock step, no data`,
+      kernels: k,
+      workers: n,
+      run: async () => (await runLockstepPlain(n, batch, steps, backend, k === 'mgpu' ? 'mgpu' : 'stock')).samples_per_sec,
+    });
   }
   for (let n = 1; n <= maxWorkers; n++) {
-    setups.push({ name: `mgpu-train, ${n} worker${n > 1 ? 's' : ''}`, kernels: k, workers: n, run: async () => {
-      const r = await runMgpu({ dataDir, workers: n, batch, steps, backend, replaceWasmKernels });
-      mgpuFigures.set(`${k}|${n}`, [...(mgpuFigures.get(`${k}|${n}`) ?? []), r]);
-      return r.samples_per_sec;
-    } });
+    setups.push({
+      name: `mgpu-train, ${n} worker${n > 1 ? 's' : ''}`,
+      kernels: k,
+      workers: n,
+      run: async () => {
+        const r = await runMgpu({ dataDir, workers: n, batch, steps, backend, replaceWasmKernels });
+        mgpuFigures.set(`${k}|${n}`, [...(mgpuFigures.get(`${k}|${n}`) ?? []), r]);
+        return r.samples_per_sec;
+      },
+    });
   }
   for (let n = 2; n <= maxWorkers; n++) {
-    setups.push({ name: `naive: Node IPC messages, ${n} workers`, kernels: k, workers: n, run: async () => (await runNaiveIpc(n, batch, steps, backend, replaceWasmKernels)).samples_per_sec });
+    setups.push({
+      name: `naive: Node IPC messages, ${n} workers`,
+      kernels: k,
+      workers: n,
+      run: async () => (await runNaiveIpc(n, batch, steps, backend, replaceWasmKernels)).samples_per_sec,
+    });
   }
 }
 
@@ -91,16 +115,37 @@ for (let round = 0; round < Number(values.rounds); round++) {
 }
 const shipped = median(rates.get(key(kernelSets[0]!, PLAIN))!);
 const rows: Array<Record<string, string | number>> = kernelSets.flatMap((k) => [
-  { kernels: k, setup: PLAIN, workers: 1, 'samples/s (median)': median(rates.get(key(k, PLAIN))!), 'speedup (median)': 1, 'speedup range': '', efficiency: 1,
-    'x tfjs as shipped': median(rates.get(key(k, PLAIN))!) / shipped },
-  ...setups.filter((s) => s.kernels === k).map((s) => {
-    const sp = speedups.get(key(k, s.name))!;
-    const sps = median(rates.get(key(k, s.name))!);
-    return { kernels: k, setup: s.name, workers: s.workers, 'samples/s (median)': sps, 'speedup (median)': median(sp),
-      'speedup range': `${Math.min(...sp).toFixed(2)}-${Math.max(...sp).toFixed(2)}`, efficiency: median(sp) / s.workers, 'x tfjs as shipped': sps / shipped };
-  }),
+  {
+    kernels: k,
+    setup: PLAIN,
+    workers: 1,
+    'samples/s (median)': median(rates.get(key(k, PLAIN))!),
+    'speedup (median)': 1,
+    'speedup range': '',
+    efficiency: 1,
+    'x tfjs as shipped': median(rates.get(key(k, PLAIN))!) / shipped,
+  },
+  ...setups
+    .filter((s) => s.kernels === k)
+    .map((s) => {
+      const sp = speedups.get(key(k, s.name))!;
+      const sps = median(rates.get(key(k, s.name))!);
+      return {
+        kernels: k,
+        setup: s.name,
+        workers: s.workers,
+        'samples/s (median)': sps,
+        'speedup (median)': median(sp),
+        'speedup range': `${Math.min(...sp).toFixed(2)}-${Math.max(...sp).toFixed(2)}`,
+        efficiency: median(sp) / s.workers,
+        'x tfjs as shipped': sps / shipped,
+      };
+    }),
 ]);
-printTable(`Scaling: MLP 784-512-10, global batch ${batch}, ${backend}, sgd; median step after 5 warm-up steps; ${values.rounds} rounds; each speedup against the mean of the plain runs (same kernels) just before and just after it; 'x tfjs as shipped': ratio of medians`, rows);
+printTable(
+  `Scaling: MLP 784-512-10, global batch ${batch}, ${backend}, sgd; median step after 5 warm-up steps; ${values.rounds} rounds; each speedup against the mean of the plain runs (same kernels) just before and just after it; 'x tfjs as shipped': ratio of medians`,
+  rows,
+);
 
 // The worker's own time holds its weight refresh and gradient write; what is left of the step
 // after the slowest worker, the reduce and the staging is control-message latency and waiting.
@@ -109,10 +154,18 @@ const phases = [...mgpuFigures.entries()].map(([k, runs]) => {
   const fwdBwd = m('compute_max_ms') - m('refresh_ms') - m('write_ms');
   const [kernels, n] = k.split('|');
   return {
-    kernels: kernels!, workers: Number(n), 'step ms': m('step_ms'), 'fwd+bwd (slowest)': fwdBwd, 'fwd+bwd (fastest)': m('compute_min_ms') - m('refresh_ms') - m('write_ms'),
-    'weights in': m('refresh_ms'), 'grads out': m('write_ms'), 'reduce+apply+publish': m('sync_ms'), 'stage (critical path)': m('data_ms'),
-    'messages+wait': m('step_ms') - m('compute_max_ms') - m('sync_ms') - m('data_ms'), 'overhead %': (100 * (m('step_ms') - fwdBwd)) / m('step_ms'),
+    kernels: kernels!,
+    workers: Number(n),
+    'step ms': m('step_ms'),
+    'fwd+bwd (slowest)': fwdBwd,
+    'fwd+bwd (fastest)': m('compute_min_ms') - m('refresh_ms') - m('write_ms'),
+    'weights in': m('refresh_ms'),
+    'grads out': m('write_ms'),
+    'reduce+apply+publish': m('sync_ms'),
+    'stage (critical path)': m('data_ms'),
+    'messages+wait': m('step_ms') - m('compute_max_ms') - m('sync_ms') - m('data_ms'),
+    'overhead %': (100 * (m('step_ms') - fwdBwd)) / m('step_ms'),
   };
 });
-printTable('Where a step goes (ms, medians; weights in / grads out are the slowest worker\'s)', phases);
+printTable("Where a step goes (ms, medians; weights in / grads out are the slowest worker's)", phases);
 console.log(`saved ${saveJson('scaling', { rows, phases })}`);

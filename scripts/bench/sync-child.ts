@@ -44,7 +44,8 @@ if (mode === 'ipc') {
       const view = slab.floats(layout.grads[rank]!, layout.trainable);
       if (view) view.set(grads);
       else slab.write(layout.grads[rank]!, grads);
-    } else { // 'weights'
+    } else {
+      // 'weights'
       // And what it does before the next step: one copy of the new weights out of the slab.
       const view = slab.floats(layout.weights, layout.params);
       if (view) weights.set(view);

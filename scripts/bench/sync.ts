@@ -17,13 +17,26 @@ import { validateConfig } from '../../src/shared/config/validate.ts';
 import { median } from './run-mgpu.ts';
 import { printTable, saveJson } from './table.ts';
 
-const { values } = parseArgs({ options: {
-  workers: { type: 'string', default: '2' }, reps: { type: 'string', default: '7' }, sizes: { type: 'string', default: '1,5,10,25' },
-} });
+const { values } = parseArgs({
+  options: {
+    workers: { type: 'string', default: '2' },
+    reps: { type: 'string', default: '7' },
+    sizes: { type: 'string', default: '1,5,10,25' },
+  },
+});
 const N = Number(values.workers);
 const REPS = Number(values.reps);
 const child = fileURLToPath(new URL('./sync-child.ts', import.meta.url));
-const sgd = validateConfig({ model: { json: fileURLToPath(import.meta.url) }, loss: 'meanSquaredError', data: { train: { type: 'mnist' } }, training: { batchSize: 1 }, optimizer: { name: 'sgd' } }, { configPath: null, cwd: process.cwd() }).optimizer;
+const sgd = validateConfig(
+  {
+    model: { json: fileURLToPath(import.meta.url) },
+    loss: 'meanSquaredError',
+    data: { train: { type: 'mnist' } },
+    training: { batchSize: 1 },
+    optimizer: { name: 'sgd' },
+  },
+  { configPath: null, cwd: process.cwd() },
+).optimizer;
 
 function memcpyGBps(bytes: number): number {
   const a = new Float32Array(bytes / 4).fill(1);
@@ -43,31 +56,61 @@ async function slabSync(P: number, mapped: boolean): Promise<number> {
   const layout: SlabLayout = slabLayout(flat, N, 4096, 4096, 1);
   slab.resize(layout, '/dev/shm');
   const weights = new SharedArrayBuffer(P * 4);
-  const pool = new ReducePool({ fd: slab.fd, slab: layout, optimizer: sgd, weights: slab.mode === 'mapped' ? null : weights, slots: [], ema: null, emaDecay: 0, gradSum: new SharedArrayBuffer(P * 4) }, os.availableParallelism(), null);
+  const pool = new ReducePool(
+    {
+      fd: slab.fd,
+      slab: layout,
+      optimizer: sgd,
+      weights: slab.mode === 'mapped' ? null : weights,
+      slots: [],
+      ema: null,
+      emaDecay: 0,
+      gradSum: new SharedArrayBuffer(P * 4),
+    },
+    os.availableParallelism(),
+    null,
+  );
   const kids: ChildProcess[] = [];
   const chans: Array<Channel<{ type: 'ok' }, unknown>> = [];
   let waiting: Array<() => void> = [];
-  const all = (type: string) => new Promise<void>((resolve) => {
-    let left = N;
-    waiting = [() => { if (--left === 0) resolve(); }];
-    chans.forEach((c) => c.send({ type }));
-  });
+  const all = (type: string) =>
+    new Promise<void>((resolve) => {
+      let left = N;
+      waiting = [
+        () => {
+          if (--left === 0) resolve();
+        },
+      ];
+      chans.forEach((c) => c.send({ type }));
+    });
   for (let r = 0; r < N; r++) {
-    const k = spawn(process.execPath, [...childExecArgv(), child, 'slab'], { stdio: ['ignore', 'inherit', 'inherit', slab.fd, 'pipe'], env: { ...process.env, MGPU_MMAP: mapped ? '1' : '0' } });
+    const k = spawn(process.execPath, [...childExecArgv(), child, 'slab'], {
+      stdio: ['ignore', 'inherit', 'inherit', slab.fd, 'pipe'],
+      env: { ...process.env, MGPU_MMAP: mapped ? '1' : '0' },
+    });
     kids.push(k);
     const c = new Channel<{ type: 'ok' }, unknown>(k.stdio[4] as Duplex, () => waiting[0]?.());
     chans.push(c);
   }
   await new Promise<void>((resolve) => {
     let left = N;
-    waiting = [() => { if (--left === 0) resolve(); }];
+    waiting = [
+      () => {
+        if (--left === 0) resolve();
+      },
+    ];
     chans.forEach((c, r) => c.send({ type: 'attach', layout, rank: r }));
   });
   const times: number[] = [];
   for (let i = 0; i < REPS + 1; i++) {
     const t0 = performance.now();
     await all('grads');
-    await pool.run(kids.map((_, r) => r), false, 0.01, i + 1);
+    await pool.run(
+      kids.map((_, r) => r),
+      false,
+      0.01,
+      i + 1,
+    );
     await all('weights');
     if (i > 0) times.push(performance.now() - t0);
   }
@@ -79,7 +122,11 @@ async function slabSync(P: number, mapped: boolean): Promise<number> {
 
 async function ipcSync(P: number): Promise<number> {
   const kids = Array.from({ length: N }, () => fork(child, ['ipc'], { execArgv: childExecArgv(), serialization: 'advanced' }));
-  const ask = (k: ChildProcess, m: unknown) => new Promise<{ g?: Float32Array }>((resolve) => { k.once('message', resolve as never); k.send(m as never); });
+  const ask = (k: ChildProcess, m: unknown) =>
+    new Promise<{ g?: Float32Array }>((resolve) => {
+      k.once('message', resolve as never);
+      k.send(m as never);
+    });
   await Promise.all(kids.map((k) => ask(k, { type: 'init', p: P })));
   const w = new Float32Array(P);
   const times: number[] = [];
@@ -103,9 +150,21 @@ for (const millions of values.sizes.split(',').map(Number)) {
   const bytes = (3 * N + 1) * 4 * P;
   const memcpy = memcpyGBps(Math.min(P * 4, 400e6));
   const memcpyMs = bytes / (memcpy * 1e6);
-  for (const [mode, run] of [['slab, mapped', () => slabSync(P, true)], ['slab, positional I/O', () => slabSync(P, false)], ['Node IPC messages', () => ipcSync(P)]] as const) {
+  for (const [mode, run] of [
+    ['slab, mapped', () => slabSync(P, true)],
+    ['slab, positional I/O', () => slabSync(P, false)],
+    ['Node IPC messages', () => ipcSync(P)],
+  ] as const) {
     const ms = await run();
-    rows.push({ 'params (M)': millions, workers: N, transport: mode, 'sync ms': ms, 'GB/s': bytes / ms / 1e6, 'memcpy ms': memcpyMs, 'x memcpy': ms / memcpyMs });
+    rows.push({
+      'params (M)': millions,
+      workers: N,
+      transport: mode,
+      'sync ms': ms,
+      'GB/s': bytes / ms / 1e6,
+      'memcpy ms': memcpyMs,
+      'x memcpy': ms / memcpyMs,
+    });
   }
 }
 printTable(`Sync: gradients out of ${N} workers, summed, SGD, new weights back in every worker (median of ${REPS})`, rows);

@@ -12,10 +12,15 @@ import { parseArgs } from 'node:util';
 import { runMgpu, syntheticDataDir } from './run-mgpu.ts';
 import { printTable, saveJson } from './table.ts';
 
-const { values } = parseArgs({ options: {
-  backend: { type: 'string', default: 'wasm' }, batch: { type: 'string', default: '512' }, rows: { type: 'string', default: '256' },
-  steps: { type: 'string', default: '30' }, 'max-workers': { type: 'string', default: String(os.availableParallelism()) },
-} });
+const { values } = parseArgs({
+  options: {
+    backend: { type: 'string', default: 'wasm' },
+    batch: { type: 'string', default: '512' },
+    rows: { type: 'string', default: '256' },
+    steps: { type: 'string', default: '30' },
+    'max-workers': { type: 'string', default: String(os.availableParallelism()) },
+  },
+});
 const backend = values.backend;
 const batch = Number(values.batch);
 const rows = Number(values.rows);
@@ -31,14 +36,23 @@ for (let n = 1; n <= maxWorkers; n++) {
   const s = await runMgpu({ dataDir, workers: n, batch, steps: steps + 5, backend });
   strong1 ||= s.samples_per_sec;
   strong.push({
-    workers: n, 'global batch': batch, 'samples/s': Math.round(s.samples_per_sec), speedup: (s.samples_per_sec / strong1).toFixed(2),
-    efficiency: ((s.samples_per_sec / strong1 / n) * 100).toFixed(0) + '%', 'compute spread': (s.compute_max_ms / s.compute_min_ms).toFixed(2),
+    workers: n,
+    'global batch': batch,
+    'samples/s': Math.round(s.samples_per_sec),
+    speedup: (s.samples_per_sec / strong1).toFixed(2),
+    efficiency: ((s.samples_per_sec / strong1 / n) * 100).toFixed(0) + '%',
+    'compute spread': (s.compute_max_ms / s.compute_min_ms).toFixed(2),
   });
   const w = await runMgpu({ dataDir, workers: n, batch: rows * n, steps: steps + 5, backend });
   weak1 ||= w.samples_per_sec;
   weak.push({
-    workers: n, 'rows each': rows, 'global batch': rows * n, 'samples/s': Math.round(w.samples_per_sec), 'x 1 worker': (w.samples_per_sec / weak1).toFixed(2),
-    efficiency: ((w.samples_per_sec / weak1 / n) * 100).toFixed(0) + '%', 'compute spread': (w.compute_max_ms / w.compute_min_ms).toFixed(2),
+    workers: n,
+    'rows each': rows,
+    'global batch': rows * n,
+    'samples/s': Math.round(w.samples_per_sec),
+    'x 1 worker': (w.samples_per_sec / weak1).toFixed(2),
+    efficiency: ((w.samples_per_sec / weak1 / n) * 100).toFixed(0) + '%',
+    'compute spread': (w.compute_max_ms / w.compute_min_ms).toFixed(2),
   });
 }
 printTable(`Strong scaling: MLP 784-512-10, sgd, global batch ${batch}, ${backend}, ${os.availableParallelism()} cores`, strong);

@@ -54,18 +54,30 @@ writeNpy(path.join(work, 'x.npy'), digits.features);
 writeNpy(path.join(work, 'y.npy'), digits.labels);
 
 function parityConfig(model: string, optimizer: Record<string, unknown>, devices: Record<string, unknown>, run: string): Config {
-  return validateConfig({
-    name: run, model: { module: path.join(root, 'examples', model, 'model.ts') }, loss: 'categoricalCrossentropy',
-    data: { train: { type: 'npy', features: path.join(work, 'x.npy'), labels: path.join(work, 'y.npy') } },
-    training: { batchSize: quick ? 32 : 64, steps: quick ? 4 : 10, seed: 1 }, optimizer, devices, log: { every: 1000 }, runDir: path.join(work, run),
-  }, { configPath: null, cwd: work });
+  return validateConfig(
+    {
+      name: run,
+      model: { module: path.join(root, 'examples', model, 'model.ts') },
+      loss: 'categoricalCrossentropy',
+      data: { train: { type: 'npy', features: path.join(work, 'x.npy'), labels: path.join(work, 'y.npy') } },
+      training: { batchSize: quick ? 32 : 64, steps: quick ? 4 : 10, seed: 1 },
+      optimizer,
+      devices,
+      log: { every: 1000 },
+      runDir: path.join(work, run),
+    },
+    { configPath: null, cwd: work },
+  );
 }
 
 const parityRows: Array<Record<string, string | number>> = [];
 let parityOk = true;
 const workerCounts = quick ? [1, 2] : [1, 2, 4];
 for (const model of ['mnist-mlp', 'mnist-cnn']) {
-  for (const optimizer of [{ name: 'sgd', learningRate: 0.1 }, { name: 'adam', learningRate: 0.002 }]) {
+  for (const optimizer of [
+    { name: 'sgd', learningRate: 0.1 },
+    { name: 'adam', learningRate: 0.002 },
+  ]) {
     const ref = await referenceTrain(parityConfig(model, optimizer, { simulate: 1, backend: 'cpu' }, 'ref'));
     ref.model.dispose();
     for (const n of workerCounts) {
@@ -91,7 +103,11 @@ const steps = quick ? 8 : 30;
 const dataDir = syntheticDataDir(Math.max(...batches) * 2);
 const benchModel = path.join(root, 'scripts', 'bench', 'mlp-model.ts');
 function plainWebgpu(batch: number): number {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'bench', 'plain-tfjs.ts'), 'webgpu', String(batch), String(steps), '5'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts', 'bench', 'plain-tfjs.ts'), 'webgpu', String(batch), String(steps), '5'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   return (JSON.parse(out.trim().split('\n').pop()!) as { samples_per_sec: number }).samples_per_sec;
 }
 const mgpu = async (workers: number, batch: number) =>
@@ -116,26 +132,59 @@ let one = 0;
 for (const k of quick ? [1, 2] : [1, 2, 4, 8]) {
   const s = await mgpu(k, perWorker * k);
   if (k === 1) one = s;
-  shared.push({ 'workers on the GPU': k, 'rows each': perWorker, 'global batch': perWorker * k, 'samples/s': Math.round(s), 'x 1 worker': (s / one).toFixed(2) });
+  shared.push({
+    'workers on the GPU': k,
+    'rows each': perWorker,
+    'global batch': perWorker * k,
+    'samples/s': Math.round(s),
+    'x 1 worker': (s / one).toFixed(2),
+  });
 }
 printTable(`k workers sharing one GPU (devices.workersPerGpu), ${perWorker} rows each${caveat}`, shared);
 
 // ---- 3. transfers --------------------------------------------------------------------------
 const sizes = quick ? [1_000_000] : [1_000_000, 5_000_000, 25_000_000];
-const transfers = execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'transfer.ts'), quick ? '3' : '10', ...sizes.map(String)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-  .trim().split('\n').map((l) => JSON.parse(l) as Record<string, number>);
-printTable(`Transfers on webgpu, medians (upload includes a sum and a 4-byte readback)${caveat}`, transfers.map((t) => ({
-  parameters: t.params!, 'readback ms': t.readback_ms!, 'readback GB/s': t.readback_GBps!, 'upload ms': t.upload_ms!, 'upload GB/s': t.upload_GBps!,
-})));
+const transfers = execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'transfer.ts'), quick ? '3' : '10', ...sizes.map(String)], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'ignore'],
+})
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Record<string, number>);
+printTable(
+  `Transfers on webgpu, medians (upload includes a sum and a 4-byte readback)${caveat}`,
+  transfers.map((t) => ({
+    parameters: t.params!,
+    'readback ms': t.readback_ms!,
+    'readback GB/s': t.readback_GBps!,
+    'upload ms': t.upload_ms!,
+    'upload GB/s': t.upload_GBps!,
+  })),
+);
 
 // ---- 4. the 20M-parameter step -------------------------------------------------------------
 if (!quick) {
   const big: Array<Record<string, string | number>> = [];
   for (const n of [1, 2]) {
-    const f = await runMgpu({ dataDir, workers: n, batch: 256, steps: 25, backend: 'webgpu', model: path.join(here, 'mlp-20m.ts'), devices: gpuDevices(n), optimizer: { name: 'adam', learningRate: 0.001 } });
+    const f = await runMgpu({
+      dataDir,
+      workers: n,
+      batch: 256,
+      steps: 25,
+      backend: 'webgpu',
+      model: path.join(here, 'mlp-20m.ts'),
+      devices: gpuDevices(n),
+      optimizer: { name: 'adam', learningRate: 0.001 },
+    });
     big.push({
-      workers: n, 'step ms': f.step_ms, 'worker compute ms (max)': f.compute_max_ms, 'refresh (upload) ms': f.refresh_ms, 'write (readback+copy) ms': f.write_ms,
-      'coordinator sum+adam+publish ms': f.sync_ms, 'data ms': f.data_ms, 'samples/s': Math.round(f.samples_per_sec),
+      workers: n,
+      'step ms': f.step_ms,
+      'worker compute ms (max)': f.compute_max_ms,
+      'refresh (upload) ms': f.refresh_ms,
+      'write (readback+copy) ms': f.write_ms,
+      'coordinator sum+adam+publish ms': f.sync_ms,
+      'data ms': f.data_ms,
+      'samples/s': Math.round(f.samples_per_sec),
     });
   }
   printTable(`MLP 784-4096-4096-10 (20.0M parameters), adam, global batch 256: one step by phase (medians)${caveat}`, big);
@@ -146,4 +195,3 @@ fs.rmSync(work, { recursive: true, force: true });
 fs.rmSync(dataDir, { recursive: true, force: true });
 console.log(`\ncheck:gpu: parity ${parityOk ? 'passed' : 'FAILED'}`);
 process.exit(parityOk ? 0 : 1);
-

@@ -33,6 +33,14 @@ for (const p of sizes.map(Number)) {
     tf.dispose([t, s]);
   }
   onGpu.dispose();
-  console.log(JSON.stringify({ params: p, readback_ms: median(readback), upload_ms: median(upload), readback_GBps: (p * 4) / median(readback) / 1e6, upload_GBps: (p * 4) / median(upload) / 1e6 }));
+  console.log(
+    JSON.stringify({
+      params: p,
+      readback_ms: median(readback),
+      upload_ms: median(upload),
+      readback_GBps: (p * 4) / median(readback) / 1e6,
+      upload_GBps: (p * 4) / median(upload) / 1e6,
+    }),
+  );
 }
 process.exit(0);

@@ -14,9 +14,14 @@ export function flagOverrides(argv: { gpus?: string; simulate?: string; oversubs
   if (argv.simulate !== undefined) {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- yargs gives an array when the flag is repeated
     const n = String(argv.simulate).trim();
-    if (n === '') throw new MgpuError('E_USAGE', '--simulate needs the number of simulated GPUs', { hint: 'e.g. --simulate 2; without --simulate, every visible GPU is used' });
+    if (n === '')
+      throw new MgpuError('E_USAGE', '--simulate needs the number of simulated GPUs', {
+        hint: 'e.g. --simulate 2; without --simulate, every visible GPU is used',
+      });
     if (!/^\d+$/.test(n) || Number(n) < 1 || !Number.isSafeInteger(Number(n))) {
-      throw new MgpuError('E_USAGE', `--simulate ${JSON.stringify(argv.simulate)}: expected a positive integer (the number of simulated GPUs)`, { hint: 'e.g. --simulate 2' });
+      throw new MgpuError('E_USAGE', `--simulate ${JSON.stringify(argv.simulate)}: expected a positive integer (the number of simulated GPUs)`, {
+        hint: 'e.g. --simulate 2',
+      });
     }
     sets.push(`devices.simulate=${Number(n)}`);
   }

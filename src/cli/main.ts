@@ -35,104 +35,152 @@ const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices'];
 
 /** The flags every command that starts workers takes. */
 function withDevices<T>(y: Argv<T>) {
-  return y
-    .positional('config', { type: 'string', describe: 'experiment file (YAML or JSON)', demandOption: true })
-    .option('gpus', { type: 'string', describe: 'GPU ids to use, e.g. 0,1 (default: all visible)' })
-    // A string, so that `--simulate abc` and a bare `--simulate` can be told apart and named.
-    .option('simulate', { type: 'string', describe: 'run N simulated GPUs on the CPU' })
-    .option('oversubscribe', { type: 'boolean', describe: 'start more simulated GPUs than the machine holds (4 per core, ~256 MiB each)' })
-    .option('backend', { type: 'string', choices: BACKEND_NAMES, describe: 'tfjs backend of the workers' })
-    .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' });
+  return (
+    y
+      .positional('config', { type: 'string', describe: 'experiment file (YAML or JSON)', demandOption: true })
+      .option('gpus', { type: 'string', describe: 'GPU ids to use, e.g. 0,1 (default: all visible)' })
+      // A string, so that `--simulate abc` and a bare `--simulate` can be told apart and named.
+      .option('simulate', { type: 'string', describe: 'run N simulated GPUs on the CPU' })
+      .option('oversubscribe', { type: 'boolean', describe: 'start more simulated GPUs than the machine holds (4 per core, ~256 MiB each)' })
+      .option('backend', { type: 'string', choices: BACKEND_NAMES, describe: 'tfjs backend of the workers' })
+      .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' })
+  );
 }
 
 async function main(): Promise<void> {
   await yargs(hideBin(process.argv))
     .scriptName('mgpu-train')
     .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.')
-    .command('train <config>', 'train the model an experiment config describes', (y) => withDevices(y)
-      .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' })
-      .option('resume', { type: 'string', describe: "continue from the newest checkpoint of the run (or of the directory given), with the run's own config" })
-      .option('allow-changed', { type: 'string', array: true, describe: 'on --resume, accept a --set that changes what the checkpoint fixes, e.g. optimizer.learningRate' }),
-    async (argv) => {
-      const sets = [...(argv.set ?? []), ...flagOverrides(argv)];
-      const fileCfg = await loadConfig(argv.config, sets);
-      const allowChanged = argv.allowChanged ?? [];
-      if (allowChanged.length > 0 && argv.resume === undefined) {
-        throw new MgpuError('E_USAGE', '--allow-changed applies to --resume only', { hint: 'a new run takes any config; drop --allow-changed, or add --resume' });
-      }
-      // On --resume the run goes on with its own config (saved in the checkpoint), these --set on top.
-      const resumed = argv.resume === undefined ? null : resumeConfig(argv.resume === '' ? fileCfg.runDir : path.resolve(argv.resume), fileCfg, sets);
-      const cfg = resumed?.config ?? fileCfg;
-      // Under mpirun/srun with several processes, this coordinator is one machine of several:
-      // rank 0 speaks for the run, the others print only their errors.
-      cluster = openCluster(cfg.reliability.stepTimeout * 1000);
-      const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
-      if (resumed?.notApplied) progress.line(resumed.notApplied);
-      const signals = watchSignals((text) => progress.line(text));
-      try {
-        const result = await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster });
-        if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
-      } finally {
-        signals.dispose();
-      }
-      cluster.close();
-    })
-    .command('eval <config>', 'evaluate a checkpoint or model on the eval data, sharded over the workers', (y) => withDevices(y)
-      .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory (its newest checkpoint) or a model directory' })
-      .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" }),
-    async (argv) => {
-      const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
-      await runEval(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
-    })
-    .command('predict <config>', 'write the model\'s outputs for the rows of an .npy file, in input order', (y) => withDevices(y)
-      .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory or a model directory' })
-      .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" })
-      .option('input', { type: 'string', demandOption: true, describe: 'features, .npy with one row per sample' })
-      .option('output', { type: 'string', demandOption: true, describe: 'where the predictions go: .npy (float32 outputs), or .csv (each row\'s class name and score; needs the model\'s labels.json)' }),
-    async (argv) => {
-      const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
-      await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, path.resolve(argv.input), path.resolve(argv.output));
-    })
-    .command('report <run>', 'summarize a run: a table here, and <run>/report.html with its charts (opens offline)', (y) => y
-      .positional('run', { type: 'string', describe: 'a run directory: runs/<name>, or the --run-dir of the run', demandOption: true })
-      .option('watch', {
-        type: 'boolean', default: false, describe: 'keep rewriting report.html as the run logs (the page reloads itself) until it finishes or Ctrl-C',
-      }),
-    async (argv) => {
-      const out = { line: (text: string) => console.log(text) };
-      if (!argv.watch) {
-        await report(argv.run, out);
-        return;
-      }
-      const stop = new AbortController();
-      const onSignal = () => stop.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      try {
-        await watchReport(argv.run, out, stop.signal);
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      }
-    })
-    .command('devices', 'list the GPUs and WebGPU adapters mgpu-train can use, and what `auto` picks', () => {}, async () => {
-      const found = discoverGpus();
-      if (found.gpus.length === 0) console.log(`nvidia-smi: no GPU (${found.reason})`);
-      found.gpus.forEach((g, i) => console.log(`GPU ${i}: ${g.name}, ${g.memoryMiB} MiB (nvidia-smi index ${g.index}, ${g.uuid}${g.pciBusId ? `, PCI ${g.pciBusId}` : ''})`));
-      const probe = await probeAdapters({});
-      if (!probe.loaded) console.log(`webgpu: not available (${probe.error})`);
-      else if (!probe.adapter) console.log(`webgpu: no adapter (${probe.error})`);
-      else {
-        console.log(`webgpu: default adapter ${adapterLabel(probe.adapter)}`);
-        for (const a of probe.adapters) console.log(`  Dawn lists: ${a.name} [${a.backend}]`);
-        console.log(`  Vulkan device-select layer (pins one worker per GPU): ${probe.deviceSelect ? 'installed' : 'not found'}`);
-      }
-      const gpu = found.gpus.length > 0 && machineProbes.installed('@tensorflow/tfjs-node-gpu') ? 'tfjs-node-gpu'
-        : probe.adapter && !probe.adapter.software ? 'webgpu' : null;
-      console.log(gpu
-        ? `backend auto: ${gpu}, one worker per GPU`
-        : `backend auto: no GPU backend here; training runs on simulated GPUs on the CPU (--simulate N)${found.gpus.length ? '. GPUs PRESENT BUT UNUSED: see the webgpu line above' : ''}`);
-    })
+    .command(
+      'train <config>',
+      'train the model an experiment config describes',
+      (y) =>
+        withDevices(y)
+          .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' })
+          .option('resume', {
+            type: 'string',
+            describe: "continue from the newest checkpoint of the run (or of the directory given), with the run's own config",
+          })
+          .option('allow-changed', {
+            type: 'string',
+            array: true,
+            describe: 'on --resume, accept a --set that changes what the checkpoint fixes, e.g. optimizer.learningRate',
+          }),
+      async (argv) => {
+        const sets = [...(argv.set ?? []), ...flagOverrides(argv)];
+        const fileCfg = await loadConfig(argv.config, sets);
+        const allowChanged = argv.allowChanged ?? [];
+        if (allowChanged.length > 0 && argv.resume === undefined) {
+          throw new MgpuError('E_USAGE', '--allow-changed applies to --resume only', {
+            hint: 'a new run takes any config; drop --allow-changed, or add --resume',
+          });
+        }
+        // On --resume the run goes on with its own config (saved in the checkpoint), these --set on top.
+        const resumed = argv.resume === undefined ? null : resumeConfig(argv.resume === '' ? fileCfg.runDir : path.resolve(argv.resume), fileCfg, sets);
+        const cfg = resumed?.config ?? fileCfg;
+        // Under mpirun/srun with several processes, this coordinator is one machine of several:
+        // rank 0 speaks for the run, the others print only their errors.
+        cluster = openCluster(cfg.reliability.stepTimeout * 1000);
+        const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
+        if (resumed?.notApplied) progress.line(resumed.notApplied);
+        const signals = watchSignals((text) => progress.line(text));
+        try {
+          const result = await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster });
+          if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
+        } finally {
+          signals.dispose();
+        }
+        cluster.close();
+      },
+    )
+    .command(
+      'eval <config>',
+      'evaluate a checkpoint or model on the eval data, sharded over the workers',
+      (y) =>
+        withDevices(y)
+          .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory (its newest checkpoint) or a model directory' })
+          .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" }),
+      async (argv) => {
+        const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
+        await runEval(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
+      },
+    )
+    .command(
+      'predict <config>',
+      "write the model's outputs for the rows of an .npy file, in input order",
+      (y) =>
+        withDevices(y)
+          .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory or a model directory' })
+          .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" })
+          .option('input', { type: 'string', demandOption: true, describe: 'features, .npy with one row per sample' })
+          .option('output', {
+            type: 'string',
+            demandOption: true,
+            describe: "where the predictions go: .npy (float32 outputs), or .csv (each row's class name and score; needs the model's labels.json)",
+          }),
+      async (argv) => {
+        const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
+        await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, path.resolve(argv.input), path.resolve(argv.output));
+      },
+    )
+    .command(
+      'report <run>',
+      'summarize a run: a table here, and <run>/report.html with its charts (opens offline)',
+      (y) =>
+        y.positional('run', { type: 'string', describe: 'a run directory: runs/<name>, or the --run-dir of the run', demandOption: true }).option('watch', {
+          type: 'boolean',
+          default: false,
+          describe: 'keep rewriting report.html as the run logs (the page reloads itself) until it finishes or Ctrl-C',
+        }),
+      async (argv) => {
+        const out = { line: (text: string) => console.log(text) };
+        if (!argv.watch) {
+          await report(argv.run, out);
+          return;
+        }
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+        try {
+          await watchReport(argv.run, out, stop.signal);
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
+      },
+    )
+    .command(
+      'devices',
+      'list the GPUs and WebGPU adapters mgpu-train can use, and what `auto` picks',
+      () => {},
+      async () => {
+        const found = discoverGpus();
+        if (found.gpus.length === 0) console.log(`nvidia-smi: no GPU (${found.reason})`);
+        found.gpus.forEach((g, i) =>
+          console.log(`GPU ${i}: ${g.name}, ${g.memoryMiB} MiB (nvidia-smi index ${g.index}, ${g.uuid}${g.pciBusId ? `, PCI ${g.pciBusId}` : ''})`),
+        );
+        const probe = await probeAdapters({});
+        if (!probe.loaded) console.log(`webgpu: not available (${probe.error})`);
+        else if (!probe.adapter) console.log(`webgpu: no adapter (${probe.error})`);
+        else {
+          console.log(`webgpu: default adapter ${adapterLabel(probe.adapter)}`);
+          for (const a of probe.adapters) console.log(`  Dawn lists: ${a.name} [${a.backend}]`);
+          console.log(`  Vulkan device-select layer (pins one worker per GPU): ${probe.deviceSelect ? 'installed' : 'not found'}`);
+        }
+        const gpu =
+          found.gpus.length > 0 && machineProbes.installed('@tensorflow/tfjs-node-gpu')
+            ? 'tfjs-node-gpu'
+            : probe.adapter && !probe.adapter.software
+              ? 'webgpu'
+              : null;
+        console.log(
+          gpu
+            ? `backend auto: ${gpu}, one worker per GPU`
+            : `backend auto: no GPU backend here; training runs on simulated GPUs on the CPU (--simulate N)${found.gpus.length ? '. GPUs PRESENT BUT UNUSED: see the webgpu line above' : ''}`,
+        );
+      },
+    )
     .epilogue(EXAMPLE)
     .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
     .strict()

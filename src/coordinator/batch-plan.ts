@@ -26,7 +26,10 @@ export class BatchPlan {
     // Fewer samples than one global batch is almost always a mistake (a wrong file, a wrong
     // split): say so rather than train on one short batch per epoch.
     if (count < batch) {
-      throw new DataError(`data.train: the training set has ${count} samples, fewer than one global batch of ${batch}`, 'lower training.batchSize, or check data.train');
+      throw new DataError(
+        `data.train: the training set has ${count} samples, fewer than one global batch of ${batch}`,
+        'lower training.batchSize, or check data.train',
+      );
     }
     this.stepsPerEpoch = dropLast ? Math.floor(count / batch) : Math.ceil(count / batch);
     this.totalSteps = length.steps ?? (length.epochs ?? 1) * this.stepsPerEpoch;

@@ -73,7 +73,11 @@ export type StopRequest =
 
 /** A callback threw: the run fails with this, the callback's own error as its cause. */
 export class CallbackError extends MgpuError {
-  constructor(readonly callback: CallbackName, step: number, err: unknown) {
+  constructor(
+    readonly callback: CallbackName,
+    step: number,
+    err: unknown,
+  ) {
     const what = err instanceof Error ? err.message : String(err);
     super('E_CALLBACK', `the ${callback} callback threw after step ${step}: ${what}`, {
       hint: `fix ${callback}, or catch its errors inside it`,

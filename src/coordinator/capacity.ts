@@ -39,12 +39,21 @@ export function checkSimulated(n: number, machine: Machine, oversubscribe: boole
   const hint = `${most >= 1 ? `use --simulate ${most} or fewer` : 'free some memory'}, or pass --oversubscribe (devices.oversubscribe: true) to start them anyway`;
   const coresText = `${cores} CPU core${cores === 1 ? '' : 's'}`;
   if (!oversubscribe && n > byCores) {
-    throw new MgpuError('E_DEVICES', `devices.simulate ${n}: each simulated GPU is a worker process on the CPU, and ${n} is more than ${WORKERS_PER_CORE} per core on this machine's ${coresText} (at most ${byCores})`, { hint });
+    throw new MgpuError(
+      'E_DEVICES',
+      `devices.simulate ${n}: each simulated GPU is a worker process on the CPU, and ${n} is more than ${WORKERS_PER_CORE} per core on this machine's ${coresText} (at most ${byCores})`,
+      { hint },
+    );
   }
   if (!oversubscribe && n > byMemory) {
-    throw new MgpuError('E_DEVICES', `devices.simulate ${n}: ${n} worker processes need at least ${gib(n * SIMULATED_WORKER_BYTES)} of memory (${SIMULATED_WORKER_BYTES / 2 ** 20} MiB each, more for large models); ${gib(availableBytes)} is available`, { hint });
+    throw new MgpuError(
+      'E_DEVICES',
+      `devices.simulate ${n}: ${n} worker processes need at least ${gib(n * SIMULATED_WORKER_BYTES)} of memory (${SIMULATED_WORKER_BYTES / 2 ** 20} MiB each, more for large models); ${gib(availableBytes)} is available`,
+      { hint },
+    );
   }
-  if (n > byMemory) return `warning: ${n} simulated GPUs (--oversubscribe) need at least ${gib(n * SIMULATED_WORKER_BYTES)} of memory; ${gib(availableBytes)} is available`;
+  if (n > byMemory)
+    return `warning: ${n} simulated GPUs (--oversubscribe) need at least ${gib(n * SIMULATED_WORKER_BYTES)} of memory; ${gib(availableBytes)} is available`;
   if (n > cores) return `warning: ${n} simulated GPUs on ${coresText}: the workers share the cores, and every step waits for the slowest`;
   return null;
 }

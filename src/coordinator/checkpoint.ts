@@ -77,7 +77,14 @@ export function checkpointDir(runDir: string, step: number): string {
 
 /** `files`: written beside the model as they are (labels.json). */
 export function writeCheckpoint(
-  dir: string, layout: ModelLayout, state: TrainerState, weights: Float32Array, slots: Float32Array[], ema: Float32Array | null, snapshots: Snapshots = {}, files: Record<string, string> = {},
+  dir: string,
+  layout: ModelLayout,
+  state: TrainerState,
+  weights: Float32Array,
+  slots: Float32Array[],
+  ema: Float32Array | null,
+  snapshots: Snapshots = {},
+  files: Record<string, string> = {},
 ): void {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const pt = flatten(layout.variables).trainable;
@@ -111,7 +118,8 @@ function alive(pid: number): boolean {
 
 /** Complete checkpoint directories under `root`, newest first. */
 function listComplete(root: string): string[] {
-  return fs.readdirSync(root)
+  return fs
+    .readdirSync(root)
     .map((name) => ({ name, m: /^step-(\d+)$/.exec(name) }))
     .filter((e) => e.m && fs.existsSync(path.join(root, e.name, STATE_FILE)))
     .sort((a, b) => Number(b.m![1]) - Number(a.m![1]))
@@ -137,13 +145,17 @@ export function findCheckpoint(target: string): string {
 /** trainer-state.json of a checkpoint: what it is, and the resolved config it was trained with. */
 export function readTrainerState(dir: string): TrainerState {
   // Any JSON file: checked below before it is taken for a TrainerState.
-  let state: Partial<Omit<TrainerState, 'format' | 'version'>> & { format?: unknown; version?: unknown } | null;
+  let state: (Partial<Omit<TrainerState, 'format' | 'version'>> & { format?: unknown; version?: unknown }) | null;
   try {
     state = JSON.parse(fs.readFileSync(path.join(dir, STATE_FILE), 'utf8')) as typeof state;
   } catch (err) {
     throw new MgpuError('E_USAGE', `cannot read ${path.join(dir, STATE_FILE)}: ${(err as Error).message}`);
   }
-  if (state?.format !== FORMAT || state.version !== 1) throw new MgpuError('E_USAGE', `${dir} is not an mgpu-train checkpoint (format ${JSON.stringify(state?.format)} version ${JSON.stringify(state?.version)})`);
+  if (state?.format !== FORMAT || state.version !== 1)
+    throw new MgpuError(
+      'E_USAGE',
+      `${dir} is not an mgpu-train checkpoint (format ${JSON.stringify(state?.format)} version ${JSON.stringify(state?.version)})`,
+    );
   // Checkpoints written before restarts were counted lack the field.
   return { ...state, restarts: state.restarts ?? 0 } as TrainerState;
 }
@@ -161,7 +173,8 @@ export function readCheckpoint(dir: string, layout: ModelLayout): Checkpoint {
   const flat = flatten(layout.variables);
   const weights = readFlatWeights(path.join(dir, 'model.json'), layout);
   const opt = readFloats(path.join(dir, 'optimizer.bin'));
-  if (opt.length % Math.max(1, flat.trainable) !== 0) throw new MgpuError('E_USAGE', `${dir}/optimizer.bin holds ${opt.length} floats, not a multiple of the ${flat.trainable} trainable parameters`);
+  if (opt.length % Math.max(1, flat.trainable) !== 0)
+    throw new MgpuError('E_USAGE', `${dir}/optimizer.bin holds ${opt.length} floats, not a multiple of the ${flat.trainable} trainable parameters`);
   const slots = Array.from({ length: flat.trainable ? opt.length / flat.trainable : 0 }, (_, k) => opt.slice(k * flat.trainable, (k + 1) * flat.trainable));
   const emaFile = path.join(dir, 'ema.bin');
   const ema = fs.existsSync(emaFile) ? readFloats(emaFile) : null;
@@ -201,6 +214,7 @@ export function checkLayout(dir: string, state: TrainerState, layout: ModelLayou
   saved.forEach((v, i) => {
     const m = now[i]!; // the lengths are equal (refused above otherwise)
     if (v.name !== m.name) refuse(`variable ${i} is ${m.name} [${m.shape.join(', ')}] in the model but ${v.name} [${v.shape.join(', ')}] in the checkpoint`);
-    if (v.shape.join('x') !== m.shape.join('x')) refuse(`variable ${v.name} has shape [${m.shape.join(', ')}] in the model but [${v.shape.join(', ')}] in the checkpoint`);
+    if (v.shape.join('x') !== m.shape.join('x'))
+      refuse(`variable ${v.name} has shape [${m.shape.join(', ')}] in the model but [${v.shape.join(', ')}] in the checkpoint`);
   });
 }

@@ -54,7 +54,10 @@ export interface Cluster {
 export function soloCluster(): Cluster {
   let workers = [0];
   return {
-    rank: 0, size: 1, hosts: [''], offset: 0,
+    rank: 0,
+    size: 1,
+    hosts: [''],
+    offset: 0,
     get workers() {
       return workers;
     },
@@ -90,7 +93,10 @@ class MpiCluster implements Cluster {
   offset = 0;
   private closed = false;
 
-  constructor(private readonly mpi: MpiAddon, private readonly deadlineMs: number) {
+  constructor(
+    private readonly mpi: MpiAddon,
+    private readonly deadlineMs: number,
+  ) {
     const me = mpi.init();
     this.rank = me.rank;
     this.size = me.size;
@@ -140,7 +146,12 @@ class MpiCluster implements Cluster {
     if (active.length !== this.workers[this.rank]) {
       throw new MgpuError('E_INTERNAL', `this machine has ${active.length} active workers, the cluster counts ${this.workers[this.rank]}`);
     }
-    return splitShards(batch, active, this.offset, this.workers.reduce((a, b) => a + b, 0));
+    return splitShards(
+      batch,
+      active,
+      this.offset,
+      this.workers.reduce((a, b) => a + b, 0),
+    );
   }
 
   async sum(buffer: Float32Array | Float64Array, what: string): Promise<void> {
@@ -171,9 +182,13 @@ class MpiCluster implements Cluster {
       if (slots.every((s) => s.done)) break;
       if (performance.now() - started > this.deadlineMs) {
         const late = slots.filter((s) => !s.done).map((s) => this.where(s.rank));
-        throw new MgpuError('E_WORKER', `step ${step}: ${late.join(', ')} did not finish the step within ${(this.deadlineMs / 1000).toFixed(0)} s: that machine stalled`, {
-          hint: 'see its own output; the job ends, and --resume continues from the last checkpoint',
-        });
+        throw new MgpuError(
+          'E_WORKER',
+          `step ${step}: ${late.join(', ')} did not finish the step within ${(this.deadlineMs / 1000).toFixed(0)} s: that machine stalled`,
+          {
+            hint: 'see its own output; the job ends, and --resume continues from the last checkpoint',
+          },
+        );
       }
       await tick(performance.now() - started);
     }
@@ -184,9 +199,13 @@ class MpiCluster implements Cluster {
   private async wait(id: number, what: string): Promise<void> {
     await this.poll(id, this.deadlineMs).catch((err: unknown) => {
       if (!(err instanceof Stalled)) throw err;
-      throw new MgpuError('E_WORKER', `${what} did not complete within ${(this.deadlineMs / 1000).toFixed(0)} s on ${this.where(this.rank)}: another machine stalled or died`, {
-        hint: 'rank 0 names the machine that stalled; the job ends, and --resume continues from the last checkpoint',
-      });
+      throw new MgpuError(
+        'E_WORKER',
+        `${what} did not complete within ${(this.deadlineMs / 1000).toFixed(0)} s on ${this.where(this.rank)}: another machine stalled or died`,
+        {
+          hint: 'rank 0 names the machine that stalled; the job ends, and --resume continues from the last checkpoint',
+        },
+      );
     });
   }
 

@@ -66,7 +66,11 @@ export type Doing = 'training' | 'evaluating' | 'predicting';
 
 export async function planDevices(cfg: Config, doing: Doing = 'training', probes: PlanProbes = machineProbes): Promise<DevicePlan> {
   const d = cfg.devices;
-  if (d.simulate > 0) return placed({ backend: d.backend, devices: selectDevices({ gpus: [], reason: null }, 'all', d.simulate), notes: [], warnings: [], placement: null }, probes);
+  if (d.simulate > 0)
+    return placed(
+      { backend: d.backend, devices: selectDevices({ gpus: [], reason: null }, 'all', d.simulate), notes: [], warnings: [], placement: null },
+      probes,
+    );
   const found = probes.discover();
   // GPU ids are checked against what nvidia-smi shows whatever the backend (E_DEVICES, exit 2).
   const cuda = found.gpus.length || d.gpus !== 'all' ? selectDevices(found, d.gpus, 0) : [];
@@ -89,7 +93,9 @@ export async function planDevices(cfg: Config, doing: Doing = 'training', probes
   }
   if (plan.devices.length === 0) {
     const n = probes.cores();
-    plan.notes.push(`no GPU found (${found.reason ?? 'nvidia-smi lists none'}${probe ? `; webgpu: ${whatProbeFound(probe)}` : ''}); ${doing} on ${plural(n, 'simulated GPU')} on the CPU instead (choose with --simulate N)`);
+    plan.notes.push(
+      `no GPU found (${found.reason ?? 'nvidia-smi lists none'}${probe ? `; webgpu: ${whatProbeFound(probe)}` : ''}); ${doing} on ${plural(n, 'simulated GPU')} on the CPU instead (choose with --simulate N)`,
+    );
     plan.devices = selectDevices(found, 'all', n);
   }
   return placed(expand(plan, d.workersPerGpu), probes);
@@ -111,14 +117,18 @@ function refuseWithoutAdapter(probe: ProbeOutcome, allowSoftware: boolean): void
   if (!probe.adapter) {
     throw new MgpuError('E_BACKEND', `devices.backend is webgpu, but ${whatProbeFound(probe)}`, {
       hint: probe.loaded
-        ? 'check `vulkaninfo --summary`: NVIDIA GPUs need the driver\'s Vulkan ICD (e.g. libnvidia-gl); without a GPU, install lavapipe (mesa-vulkan-drivers) and set devices.allowSoftwareAdapter: true'
+        ? "check `vulkaninfo --summary`: NVIDIA GPUs need the driver's Vulkan ICD (e.g. libnvidia-gl); without a GPU, install lavapipe (mesa-vulkan-drivers) and set devices.allowSoftwareAdapter: true"
         : 'npm install webgpu @tensorflow/tfjs-backend-webgpu (Dawn ships binaries for linux-x64/arm64, macOS and Windows)',
     });
   }
   if (probe.adapter.software && !allowSoftware) {
-    throw new MgpuError('E_BACKEND', `devices.backend is webgpu, but the only adapter is a software one: ${adapterLabel(probe.adapter)}, a CPU rather than a GPU`, {
-      hint: 'set devices.allowSoftwareAdapter: true to train on it anyway (for tests), or choose --backend wasm',
-    });
+    throw new MgpuError(
+      'E_BACKEND',
+      `devices.backend is webgpu, but the only adapter is a software one: ${adapterLabel(probe.adapter)}, a CPU rather than a GPU`,
+      {
+        hint: 'set devices.allowSoftwareAdapter: true to train on it anyway (for tests), or choose --backend wasm',
+      },
+    );
   }
 }
 
@@ -130,14 +140,16 @@ function whatProbeFound(p: ProbeOutcome): string {
 
 function unusedGpus(gpus: Gpu[], backend: BackendName, probe: ProbeOutcome | null): string {
   const what = gpus.map((g) => g.name).join(', ');
-  const why = backend === 'auto'
-    ? `no GPU backend works here: tfjs-node-gpu is not installed; webgpu: ${probe ? whatProbeFound(probe) : 'not tried'}`
-    : `devices.backend is ${backend}`;
-  const fix = backend !== 'auto'
-    ? 'run with --backend webgpu (or --backend auto)'
-    : probe && !probe.loaded
-      ? 'npm install webgpu @tensorflow/tfjs-backend-webgpu'
-      : 'install the NVIDIA driver\'s Vulkan ICD (check with `vulkaninfo --summary`), or npm install @tensorflow/tfjs-node-gpu (CUDA 11.2)';
+  const why =
+    backend === 'auto'
+      ? `no GPU backend works here: tfjs-node-gpu is not installed; webgpu: ${probe ? whatProbeFound(probe) : 'not tried'}`
+      : `devices.backend is ${backend}`;
+  const fix =
+    backend !== 'auto'
+      ? 'run with --backend webgpu (or --backend auto)'
+      : probe && !probe.loaded
+        ? 'npm install webgpu @tensorflow/tfjs-backend-webgpu'
+        : "install the NVIDIA driver's Vulkan ICD (check with `vulkaninfo --summary`), or npm install @tensorflow/tfjs-node-gpu (CUDA 11.2)";
   return `GPUs PRESENT BUT UNUSED: ${gpus.length} GPU(s) (${what}) are visible, but this run computes on the CPU, because ${why}. Fix: ${fix}`;
 }
 
@@ -150,11 +162,18 @@ async function planWebgpu(cfg: Config, found: Discovery, chosen: Gpu[], probe: P
     // No NVIDIA GPU: the adapter Dawn gives by default (a software one when allowed, or another
     // vendor's GPU). Others cannot be told apart without PCI addresses, so only one is used.
     if (cfg.devices.gpus !== 'all' && (cfg.devices.gpus.length !== 1 || cfg.devices.gpus[0] !== 0)) {
-      throw new MgpuError('E_DEVICES', `devices.gpus asks for GPU(s) ${cfg.devices.gpus.join(', ')}, but webgpu without nvidia-smi can use only the default adapter (GPU 0): ${adapterLabel(adapter)}`, {
-        hint: 'remove devices.gpus (or set it to [0]); devices.workersPerGpu: k puts k workers on it',
-      });
+      throw new MgpuError(
+        'E_DEVICES',
+        `devices.gpus asks for GPU(s) ${cfg.devices.gpus.join(', ')}, but webgpu without nvidia-smi can use only the default adapter (GPU 0): ${adapterLabel(adapter)}`,
+        {
+          hint: 'remove devices.gpus (or set it to [0]); devices.workersPerGpu: k puts k workers on it',
+        },
+      );
     }
-    if (hardware.length > 1) notes.push(`webgpu: Dawn lists ${hardware.length} GPUs but only the default one is used (${adapterLabel(adapter)}): pinning by PCI address needs nvidia-smi`);
+    if (hardware.length > 1)
+      notes.push(
+        `webgpu: Dawn lists ${hardware.length} GPUs but only the default one is used (${adapterLabel(adapter)}): pinning by PCI address needs nvidia-smi`,
+      );
     return { backend: 'webgpu', devices: [webgpuDevice('0', `adapter 0`, {}, adapter)], notes, warnings: [], placement: null };
   }
   // One NVIDIA GPU on a machine whose Vulkan shows one: nothing to choose between.
@@ -162,31 +181,48 @@ async function planWebgpu(cfg: Config, found: Discovery, chosen: Gpu[], probe: P
     const g = chosen[0]!;
     return { backend: 'webgpu', devices: [webgpuDevice(String(g.index), gpuLabel(found, g), {}, adapter)], notes, warnings: [], placement: null };
   }
-  const pinned = await Promise.all(chosen.map(async (g) => {
-    const env = g.pciBusId ? pinningEnv(g.pciBusId) : null;
-    if (!env) return { g, why: `nvidia-smi gave no usable PCI bus id (${g.pciBusId ?? 'none'})` };
-    const p = await probes.probe(env);
-    if (!p.adapter) return { g, why: `no adapter with that choice (${p.error ?? 'none'})` };
-    const check = checkPinned(p.deviceSelect, g.pciBusId!);
-    if (!check.ok) return { g, why: check.why };
-    if (vulkanAdapters(p).length !== 1) return { g, why: `the layer chose it but Dawn still lists ${vulkanAdapters(p).map((a) => a.name).join(', ')}` };
-    return { g, env, adapter: p.adapter };
-  }));
+  const pinned = await Promise.all(
+    chosen.map(async (g) => {
+      const env = g.pciBusId ? pinningEnv(g.pciBusId) : null;
+      if (!env) return { g, why: `nvidia-smi gave no usable PCI bus id (${g.pciBusId ?? 'none'})` };
+      const p = await probes.probe(env);
+      if (!p.adapter) return { g, why: `no adapter with that choice (${p.error ?? 'none'})` };
+      const check = checkPinned(p.deviceSelect, g.pciBusId!);
+      if (!check.ok) return { g, why: check.why };
+      if (vulkanAdapters(p).length !== 1)
+        return {
+          g,
+          why: `the layer chose it but Dawn still lists ${vulkanAdapters(p)
+            .map((a) => a.name)
+            .join(', ')}`,
+        };
+      return { g, env, adapter: p.adapter };
+    }),
+  );
   const failed = pinned.filter((p) => !('adapter' in p));
   if (failed.length === 0) {
     return {
-      backend: 'webgpu', notes, warnings: [], placement: null,
-      devices: pinned.map((p) => 'adapter' in p ? webgpuDevice(String(p.g.index), `${gpuLabel(found, p.g)}, Vulkan device at ${pciAddress(p.g.pciBusId!)!.short}`, p.env!, p.adapter!) : null!),
+      backend: 'webgpu',
+      notes,
+      warnings: [],
+      placement: null,
+      devices: pinned.map((p) =>
+        'adapter' in p
+          ? webgpuDevice(String(p.g.index), `${gpuLabel(found, p.g)}, Vulkan device at ${pciAddress(p.g.pciBusId!)!.short}`, p.env!, p.adapter!)
+          : null!,
+      ),
     };
   }
   const what = failed.map((f) => `GPU ${found.gpus.indexOf(f.g)} (${f.g.name}, PCI ${f.g.pciBusId ?? '?'}): ${'why' in f ? f.why : ''}`).join('; ');
   if (!cfg.devices.allowUnpinned) {
     throw new MgpuError('E_DEVICES', `webgpu cannot pin each worker to its own GPU: ${what}`, {
-      hint: 'install Mesa\'s Vulkan device-select layer (Debian/Ubuntu: mesa-vulkan-drivers, 24.x or newer), or set devices.allowUnpinned: true to share the default GPU between all workers',
+      hint: "install Mesa's Vulkan device-select layer (Debian/Ubuntu: mesa-vulkan-drivers, 24.x or newer), or set devices.allowUnpinned: true to share the default GPU between all workers",
     });
   }
   return {
-    backend: 'webgpu', notes, placement: null,
+    backend: 'webgpu',
+    notes,
+    placement: null,
     warnings: [`WORKERS NOT PINNED: every worker computes on the default adapter (${adapterLabel(adapter)}), because ${what}; devices.allowUnpinned is set`],
     devices: chosen.map((g) => webgpuDevice(String(g.index), `${gpuLabel(found, g)} (unpinned: default adapter)`, {}, null)),
   };

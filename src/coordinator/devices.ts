@@ -31,17 +31,24 @@ function querySmi(): { gpus: Gpu[]; reason: string | null } {
   let out: string;
   try {
     out = execFileSync('nvidia-smi', ['--query-gpu=index,uuid,name,memory.total,pci.bus_id', '--format=csv,noheader,nounits'], {
-      encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+      timeout: 15_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: string };
     if (e.code === 'ENOENT') return { gpus: [], reason: 'nvidia-smi is not on PATH (no NVIDIA driver installed)' };
     return { gpus: [], reason: `nvidia-smi failed: ${(e.stderr || e.message).trim().split('\n')[0]}` };
   }
-  const gpus = out.split('\n').map((l) => l.trim()).filter(Boolean).map((line) => {
-    const [index, uuid, name, mem, bus] = line.split(',').map((s) => s.trim());
-    return { index: Number(index), uuid: uuid ?? '', name: name ?? '', memoryMiB: Number(mem), pciBusId: bus || null };
-  }).filter((g) => Number.isInteger(g.index));
+  const gpus = out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [index, uuid, name, mem, bus] = line.split(',').map((s) => s.trim());
+      return { index: Number(index), uuid: uuid ?? '', name: name ?? '', memoryMiB: Number(mem), pciBusId: bus || null };
+    })
+    .filter((g) => Number.isInteger(g.index));
   return { gpus, reason: gpus.length ? null : 'nvidia-smi lists no GPU' };
 }
 
@@ -67,15 +74,25 @@ export function discoverGpus(env: NodeJS.ProcessEnv = process.env): Discovery {
 /** The workers to start: one per selected GPU, or `simulate` simulated ones. */
 export function selectDevices(discovery: Discovery, gpus: 'all' | number[], simulate: number): WorkerDevice[] {
   if (simulate > 0) {
-    return Array.from({ length: simulate }, (_, i) => ({ cudaVisibleDevices: String(i), label: `simulated GPU ${i} (CPU)`, simulated: true, env: {}, expectAdapter: null }));
+    return Array.from({ length: simulate }, (_, i) => ({
+      cudaVisibleDevices: String(i),
+      label: `simulated GPU ${i} (CPU)`,
+      simulated: true,
+      env: {},
+      expectAdapter: null,
+    }));
   }
   const visible = discovery.gpus;
   const chosen = gpus === 'all' ? visible.map((_, i) => i) : gpus;
   for (const id of chosen) {
     if (id >= visible.length) {
-      throw new MgpuError('E_DEVICES', `devices.gpus asks for GPU ${id}, but ${visible.length ? (visible.length === 1 ? 'only GPU 0 is visible' : `${visible.length} GPUs are visible (ids 0..${visible.length - 1})`) : 'no GPU is visible'}`, {
-        hint: visible.length ? `visible: ${visible.map((g, i) => `${i}: ${g.name}`).join(', ')}` : discovery.reason ?? undefined,
-      });
+      throw new MgpuError(
+        'E_DEVICES',
+        `devices.gpus asks for GPU ${id}, but ${visible.length ? (visible.length === 1 ? 'only GPU 0 is visible' : `${visible.length} GPUs are visible (ids 0..${visible.length - 1})`) : 'no GPU is visible'}`,
+        {
+          hint: visible.length ? `visible: ${visible.map((g, i) => `${i}: ${g.name}`).join(', ')}` : (discovery.reason ?? undefined),
+        },
+      );
     }
   }
   return chosen.map((id) => {

@@ -51,11 +51,15 @@ export class EvalWatch {
   /** The last evaluation: its step, so the end of a run stopped early does not evaluate twice. */
   last: { step: number; result: EvalResult } | null = null;
 
-  constructor(private readonly ctx: WatchContext, resumed: Checkpoint | null) {
+  constructor(
+    private readonly ctx: WatchContext,
+    resumed: Checkpoint | null,
+  ) {
     const { cfg, out } = ctx;
     const saved = resumed?.state.monitors;
     const snaps = resumed?.snapshots ?? {};
-    const same = (a: { monitor: string; mode: string } | null | undefined, b: { monitor: string; mode: string }) => !!a && a.monitor === b.monitor && a.mode === b.mode;
+    const same = (a: { monitor: string; mode: string } | null | undefined, b: { monitor: string; mode: string }) =>
+      !!a && a.monitor === b.monitor && a.mode === b.mode;
     const dropped = (what: string, s: { monitor: string; mode: string }, now: { monitor: string; mode: string }) =>
       out.line(`${what} now watches ${now.monitor} (${now.mode}); the checkpoint's watched ${s.monitor} (${s.mode}): it starts again`);
     if (cfg.checkpoint.best) {
@@ -112,9 +116,18 @@ export class EvalWatch {
         this.bestEma = this.ctx.ema ? copyInto(this.bestEma, this.ctx.ema) : null;
         if (this.ctx.lead) this.writeBestDir();
         metrics.write({
-          type: 'best', step, epoch, monitor: b.monitor, mode: b.mode, value: b.best, previous_step: previous.step, previous_value: previous.step === null ? null : json(previous.value),
+          type: 'best',
+          step,
+          epoch,
+          monitor: b.monitor,
+          mode: b.mode,
+          value: b.best,
+          previous_step: previous.step,
+          previous_value: previous.step === null ? null : json(previous.value),
         });
-        out.line(`best ${b.monitor} ${fmt(b.best)} at step ${step}${previous.step === null ? '' : ` (was ${fmt(previous.value)} at step ${previous.step})`}: ${path.join(cfg.runDir, BEST_DIR)}`);
+        out.line(
+          `best ${b.monitor} ${fmt(b.best)} at step ${step}${previous.step === null ? '' : ` (was ${fmt(previous.value)} at step ${previous.step})`}: ${path.join(cfg.runDir, BEST_DIR)}`,
+        );
       }
     }
     if (this.stopper) {
@@ -127,12 +140,23 @@ export class EvalWatch {
       // At the last step the run ends anyway: that is not a stop.
       if (d.stop && !last) {
         const c = es.cfg;
-        const message = `early stopping after step ${step}: ${c.monitor} has not improved${c.minDelta ? ` by more than ${c.minDelta}` : ''} for ${es.wait} evaluation${es.wait === 1 ? '' : 's'} `
-          + `(patience ${c.patience}); best ${fmt(es.best)}${es.bestStep === null ? '' : ` at step ${es.bestStep}`}`;
+        const message =
+          `early stopping after step ${step}: ${c.monitor} has not improved${c.minDelta ? ` by more than ${c.minDelta}` : ''} for ${es.wait} evaluation${es.wait === 1 ? '' : 's'} ` +
+          `(patience ${c.patience}); best ${fmt(es.best)}${es.bestStep === null ? '' : ` at step ${es.bestStep}`}`;
         stop = { step, reason: 'early_stopping', message };
         metrics.write({
-          type: 'stop', step, epoch, reason: 'early_stopping', monitor: c.monitor, mode: c.mode, patience: c.patience, min_delta: c.minDelta, wait: es.wait,
-          best_step: es.bestStep, best_value: es.bestStep === null ? null : json(es.best), message,
+          type: 'stop',
+          step,
+          epoch,
+          reason: 'early_stopping',
+          monitor: c.monitor,
+          mode: c.mode,
+          patience: c.patience,
+          min_delta: c.minDelta,
+          wait: es.wait,
+          best_step: es.bestStep,
+          best_value: es.bestStep === null ? null : json(es.best),
+          message,
         });
         out.line(message);
       }
@@ -143,7 +167,9 @@ export class EvalWatch {
       const change = p.observe(value);
       if (change) {
         metrics.write({ type: 'lr', step, epoch, monitor: p.cfg.monitor, value, from: change.from, to: change.to });
-        out.line(`${p.cfg.monitor} has not improved by more than ${p.cfg.minDelta} for ${p.cfg.patience} evaluation${p.cfg.patience === 1 ? '' : 's'}: learning rate ${fmt(change.from)} → ${fmt(change.to)}`);
+        out.line(
+          `${p.cfg.monitor} has not improved by more than ${p.cfg.minDelta} for ${p.cfg.patience} evaluation${p.cfg.patience === 1 ? '' : 's'}: learning rate ${fmt(change.from)} → ${fmt(change.to)}`,
+        );
       }
     }
     return stop;
@@ -174,7 +200,9 @@ export class EvalWatch {
     const step = es.snapshotStep;
     const value = es.bestStep === step ? json(es.best) : null;
     this.ctx.metrics.write({ type: 'restore', step: completed, from_step: step, monitor: es.cfg.monitor, value });
-    this.ctx.out.line(`restoreBest: final/ holds the weights of step ${step}${value === null ? '' : ` (${es.cfg.monitor} ${fmt(value)})`}, not those of step ${completed}`);
+    this.ctx.out.line(
+      `restoreBest: final/ holds the weights of step ${step}${value === null ? '' : ` (${es.cfg.monitor} ${fmt(value)})`}, not those of step ${completed}`,
+    );
     return { weights: this.stopWeights, ema: this.stopEma, step };
   }
 
@@ -214,7 +242,11 @@ export function checkMonitorsFitModel(cfg: Config, layout: ModelLayout): void {
   if (cfg.schedule.name === 'plateau') watchers.push(['schedule.monitor', cfg.schedule.monitor]);
   for (const [key, monitor] of watchers) {
     if (monitor === 'eval.top_k' && !(classes > cfg.eval.topK)) {
-      throw new ConfigError(key, `eval.top_k is not measured: the model has ${classes} output${classes === 1 ? '' : 's'}, not more than eval.topK (${cfg.eval.topK})`, 'lower eval.topK, or monitor eval.accuracy');
+      throw new ConfigError(
+        key,
+        `eval.top_k is not measured: the model has ${classes} output${classes === 1 ? '' : 's'}, not more than eval.topK (${cfg.eval.topK})`,
+        'lower eval.topK, or monitor eval.accuracy',
+      );
     }
   }
 }

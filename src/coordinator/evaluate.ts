@@ -40,7 +40,15 @@ async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Sh
  * `deadlineMs`: how long each chunk may take before a worker that has not answered is called
  * stalled. `metrics`: the config's metrics (null: the shipped figures only).
  */
-export async function evaluate(s: Session, ds: Dataset, batch: number, lossSpec: LossSpec, k: number, deadlineMs: number, metrics: EvalMetrics | null = null): Promise<EvalResult> {
+export async function evaluate(
+  s: Session,
+  ds: Dataset,
+  batch: number,
+  lossSpec: LossSpec,
+  k: number,
+  deadlineMs: number,
+  metrics: EvalMetrics | null = null,
+): Promise<EvalResult> {
   const outputs = s.group.layout.outputs;
   const several = outputs.length > 1;
   // With several outputs the figures of one output (accuracy, top-k, mae, metrics) are not measured.
@@ -56,9 +64,20 @@ export async function evaluate(s: Session, ds: Dataset, batch: number, lossSpec:
     : null;
   await chunks(s, ds, batch, async (shards, start, id) => {
     const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
-    const replies = await s.group.all<EvaluatedMessage>((r) => ({
-      type: 'eval', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion, topK: k,
-    }), 'eval', shards.map((sh) => sh.rank), deadlineMs);
+    const replies = await s.group.all<EvaluatedMessage>(
+      (r) => ({
+        type: 'eval',
+        id,
+        n: byRank.get(r)!.end - byRank.get(r)!.start,
+        slot: 0,
+        weightsVersion: s.weightsVersion,
+        stateVersion: s.stateVersion,
+        topK: k,
+      }),
+      'eval',
+      shards.map((sh) => sh.rank),
+      deadlineMs,
+    );
     for (const m of replies) {
       t.n += m.n;
       t.lossSum += m.lossSum;
@@ -110,9 +129,19 @@ export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs
   const values = new Float32Array(ds.count * per);
   await chunks(s, ds, batch, async (shards, start, id) => {
     const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
-    await s.group.all<PredictedMessage>((r) => ({
-      type: 'predict', id, n: byRank.get(r)!.end - byRank.get(r)!.start, slot: 0, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion,
-    }), 'predict', shards.map((sh) => sh.rank), deadlineMs);
+    await s.group.all<PredictedMessage>(
+      (r) => ({
+        type: 'predict',
+        id,
+        n: byRank.get(r)!.end - byRank.get(r)!.start,
+        slot: 0,
+        weightsVersion: s.weightsVersion,
+        stateVersion: s.stateVersion,
+      }),
+      'predict',
+      shards.map((sh) => sh.rank),
+      deadlineMs,
+    );
     for (const sh of shards) {
       s.slab.read(s.layout.output[sh.rank]!, values.subarray((start + sh.start) * per, (start + sh.end) * per));
     }
@@ -125,8 +154,11 @@ export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs
  * the machines (the per-class counts too; the score rows are disjoint, so their sum is the whole).
  */
 async function sumOverMachines(
-  s: Session, t: { n: number; lossSum: number; correct: number; abs: number; topK: number; outputs: number[] }, extra: EvalTotals,
-  scores: { values: Float32Array; labels: Float32Array } | null, classes: number,
+  s: Session,
+  t: { n: number; lossSum: number; correct: number; abs: number; topK: number; outputs: number[] },
+  extra: EvalTotals,
+  scores: { values: Float32Array; labels: Float32Array } | null,
+  classes: number,
 ): Promise<void> {
   const c = extra.counts ?? { tp: new Array<number>(classes).fill(0), fp: new Array<number>(classes).fill(0), fn: new Array<number>(classes).fill(0) };
   const sums = new Float64Array([t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq, ...c.tp, ...c.fp, ...c.fn]);
@@ -139,7 +171,11 @@ async function sumOverMachines(
   [t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq] = [sums[0]!, sums[1]!, sums[2]!, sums[3]!, sums[4]!, sums[5]!];
   if (classes > 0 && (extra.counts || sums.subarray(6).some((v) => v !== 0))) {
     const k = c.tp.length;
-    extra.counts = { tp: Array.from(sums.subarray(6, 6 + k)), fp: Array.from(sums.subarray(6 + k, 6 + 2 * k)), fn: Array.from(sums.subarray(6 + 2 * k, 6 + 3 * k)) };
+    extra.counts = {
+      tp: Array.from(sums.subarray(6, 6 + k)),
+      fp: Array.from(sums.subarray(6 + k, 6 + 2 * k)),
+      fn: Array.from(sums.subarray(6 + 2 * k, 6 + 3 * k)),
+    };
   }
   if (scores) {
     await s.cluster.sum(scores.values, 'the evaluation scores');
@@ -149,7 +185,11 @@ async function sumOverMachines(
     // Custom sums have names of their own: gathered as JSON, added in rank order.
     const mine = Buffer.alloc(CUSTOM_BYTES);
     const json = JSON.stringify(extra.custom);
-    if (Buffer.byteLength(json) > CUSTOM_BYTES) throw new MgpuError('E_METRIC', `the custom metrics' sums take ${Buffer.byteLength(json)} bytes as JSON; several machines exchange at most ${CUSTOM_BYTES}`);
+    if (Buffer.byteLength(json) > CUSTOM_BYTES)
+      throw new MgpuError(
+        'E_METRIC',
+        `the custom metrics' sums take ${Buffer.byteLength(json)} bytes as JSON; several machines exchange at most ${CUSTOM_BYTES}`,
+      );
     mine.write(json);
     const all = await s.cluster.gather(new Uint8Array(mine), 'the custom metric sums');
     extra.custom = extra.custom.map(() => ({}));

@@ -59,9 +59,13 @@ export function labelsForNames(src: ModelSource, what: string, output: string): 
   const dir = modelDirOf(src);
   const labels = readLabels(dir);
   if (labels) return labels;
-  throw new MgpuError('E_USAGE', `${what} ${output}: a .csv output gets class names, but ${dir} has no ${LABELS_FILE} (written beside a model trained on class-name labels, labelType: class)`, {
-    hint: `write the scores with ${what} predictions.npy instead, or put { "classes": ["name of output 0", ...] } in ${path.join(dir, LABELS_FILE)}`,
-  });
+  throw new MgpuError(
+    'E_USAGE',
+    `${what} ${output}: a .csv output gets class names, but ${dir} has no ${LABELS_FILE} (written beside a model trained on class-name labels, labelType: class)`,
+    {
+      hint: `write the scores with ${what} predictions.npy instead, or put { "classes": ["name of output 0", ...] } in ${path.join(dir, LABELS_FILE)}`,
+    },
+  );
 }
 
 /**
@@ -73,9 +77,13 @@ export function namePredictions(values: Float32Array, shape: number[], labels: C
   const width = rows === 0 ? 0 : values.length / rows;
   const k = labels.classes.length;
   if (shape.length !== 2 || width !== k) {
-    throw new MgpuError('E_MODEL', `the model's outputs are [${shape.join(', ')}] per prediction, but ${labels.from} names ${k} classes (${showClasses(labels.classes)})`, {
-      hint: 'class names need one output per class: [rows, classes]',
-    });
+    throw new MgpuError(
+      'E_MODEL',
+      `the model's outputs are [${shape.join(', ')}] per prediction, but ${labels.from} names ${k} classes (${showClasses(labels.classes)})`,
+      {
+        hint: 'class names need one output per class: [rows, classes]',
+      },
+    );
   }
   const names: string[] = new Array<string>(rows);
   const scores = new Float32Array(rows);
@@ -110,7 +118,8 @@ export function checkOutput(output: string, what = '--output'): void {
   const fail = (why: string, hint: string) => {
     throw new MgpuError('E_USAGE', `${what} ${output}: ${why}`, { hint });
   };
-  if (fs.existsSync(output) && fs.statSync(output).isDirectory()) fail('is a directory', 'name the file to write, e.g. --output y.npy (scores) or --output y.csv (class names)');
+  if (fs.existsSync(output) && fs.statSync(output).isDirectory())
+    fail('is a directory', 'name the file to write, e.g. --output y.npy (scores) or --output y.csv (class names)');
   if (!fs.existsSync(dir)) fail(`the directory ${dir} does not exist`, 'create it first, or write the predictions elsewhere');
   const why = unwritableDirReason(dir);
   if (why) fail(why, 'write the predictions to a directory this user can write');
@@ -122,7 +131,10 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
   const evalMetrics = await loadEvalMetrics(cfg);
   const s = await openSession(cfg, await runDevices(cfg, out, 'evaluating'), {
-    data: [evalSet], dataKeys: [cfg.data.eval ? 'data.eval' : 'data.evalFraction'], maxBatch: batch, initialWeights: weightsFrom(src),
+    data: [evalSet],
+    dataKeys: [cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
+    maxBatch: batch,
+    initialWeights: weightsFrom(src),
     onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
@@ -131,8 +143,11 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${plural(s.group.active.length, 'worker')}:`);
     if (r.metrics) {
       // The config's metrics, in its order, after the sample count and the loss.
-      const rows: [string, string][] = [['samples', String(r.samples)], ['loss', r.loss.toFixed(6)],
-        ...Object.entries(r.metrics).map(([key, v]): [string, string] => [metricLabel(key, r.k), metricValue(key, v, 6)])];
+      const rows: [string, string][] = [
+        ['samples', String(r.samples)],
+        ['loss', r.loss.toFixed(6)],
+        ...Object.entries(r.metrics).map(([key, v]): [string, string] => [metricLabel(key, r.k), metricValue(key, v, 6)]),
+      ];
       const w = Math.max(...rows.map(([label]) => label.length)) + 2;
       for (const [label, value] of rows) out.line(`  ${label.padEnd(w)}${value}`);
       return r;
@@ -182,15 +197,23 @@ function modelClasses(cfg: Config, src: ModelSource): ClassMapping | null {
   if (!named) return null;
   const saved = readLabels(modelDirOf(src));
   if (saved && cfg.data.classes && !sameClasses(saved.classes, cfg.data.classes)) {
-    throw new ConfigError('data.classes', `lists ${showClasses(cfg.data.classes)}, but the model's ${saved.from} lists ${showClasses(saved.classes)} (the order of its outputs)`,
-      'remove data.classes to use the model\'s labels.json, or list the same classes in the same order');
+    throw new ConfigError(
+      'data.classes',
+      `lists ${showClasses(cfg.data.classes)}, but the model's ${saved.from} lists ${showClasses(saved.classes)} (the order of its outputs)`,
+      "remove data.classes to use the model's labels.json, or list the same classes in the same order",
+    );
   }
   return saved;
 }
 
 /** The model's outputs for the rows of `features` (first dimension: rows), in input order, and how many workers computed them. */
 export async function predictRows(
-  cfg: Config, out: Progress, src: ModelSource, features: NdArray, what: string, source: string,
+  cfg: Config,
+  out: Progress,
+  src: ModelSource,
+  features: NdArray,
+  what: string,
+  source: string,
 ): Promise<{ values: Float32Array; shape: number[]; workers: number }> {
   const count = features.shape[0];
   if (count === undefined || count === 0) throw new MgpuError('E_DATA', `${what} ${source} holds no rows (shape [${features.shape}])`);
@@ -199,7 +222,11 @@ export async function predictRows(
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
   // Prediction computes no metric: its workers neither load metric modules nor score rows.
   const s = await openSession({ ...cfg, metrics: null }, await runDevices(cfg, out, 'predicting'), {
-    data: [ds], dataKeys: [what], maxBatch: batch, initialWeights: weightsFrom(src), onStartFailure: new StartupRecovery(cfg, out, 0).decide,
+    data: [ds],
+    dataKeys: [what],
+    maxBatch: batch,
+    initialWeights: weightsFrom(src),
+    onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
     return { ...(await predict(s, ds, batch, cfg.reliability.stepTimeout * 1000)), workers: s.group.active.length };

@@ -102,16 +102,22 @@ export type WatchLine = BestLine | StopLine | LrLine | RestoreLine;
 export class MetricsLog {
   private readonly fd: number;
   /** `keepThrough`: on resume, lines after this step (from the interrupted run) are dropped. */
-  constructor(readonly file: string, keepThrough: number | null = null) {
+  constructor(
+    readonly file: string,
+    keepThrough: number | null = null,
+  ) {
     if (keepThrough !== null && fs.existsSync(file)) {
-      const kept = fs.readFileSync(file, 'utf8').split('\n').filter((l) => {
-        if (!l.trim()) return false;
-        try {
-          return (JSON.parse(l) as { step: number }).step <= keepThrough;
-        } catch {
-          return false; // a line torn by the crash
-        }
-      });
+      const kept = fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => {
+          if (!l.trim()) return false;
+          try {
+            return (JSON.parse(l) as { step: number }).step <= keepThrough;
+          } catch {
+            return false; // a line torn by the crash
+          }
+        });
       fs.writeFileSync(file, kept.map((l) => l + '\n').join(''));
     }
     this.fd = fs.openSync(file, 'a');

@@ -21,15 +21,29 @@ export function outputLosses(cfg: Pick<Config, 'loss' | 'lossWeights'>, layout: 
   const names = new Set(outputs.map((o) => o.name));
   if (typeof cfg.loss !== 'string') {
     for (const name of Object.keys(cfg.loss)) {
-      if (!names.has(name)) throw new ConfigError(`loss.${name}`, `the model has no output '${name}' (its outputs: ${list(outputs)})`, 'key loss by the names of the model\'s output layers (model.outputNames)');
+      if (!names.has(name))
+        throw new ConfigError(
+          `loss.${name}`,
+          `the model has no output '${name}' (its outputs: ${list(outputs)})`,
+          "key loss by the names of the model's output layers (model.outputNames)",
+        );
     }
     const missing = outputs.filter((o) => !(o.name in (cfg.loss as object)));
     if (missing.length) {
-      throw new ConfigError('loss', `names no loss for the model's output${missing.length > 1 ? 's' : ''} ${list(missing)} (its outputs: ${list(outputs)})`, 'give every output a loss, or one loss name for all of them');
+      throw new ConfigError(
+        'loss',
+        `names no loss for the model's output${missing.length > 1 ? 's' : ''} ${list(missing)} (its outputs: ${list(outputs)})`,
+        'give every output a loss, or one loss name for all of them',
+      );
     }
   }
   for (const name of Object.keys(cfg.lossWeights ?? {})) {
-    if (!names.has(name)) throw new ConfigError(`lossWeights.${name}`, `the model has no output '${name}' (its outputs: ${list(outputs)})`, 'key lossWeights by the names of the model\'s output layers; an output not named weighs 1');
+    if (!names.has(name))
+      throw new ConfigError(
+        `lossWeights.${name}`,
+        `the model has no output '${name}' (its outputs: ${list(outputs)})`,
+        "key lossWeights by the names of the model's output layers; an output not named weighs 1",
+      );
   }
   return outputs.map((port) => ({ port, loss: typeof cfg.loss === 'string' ? cfg.loss : cfg.loss[port.name]!, weight: cfg.lossWeights?.[port.name] ?? 1 }));
 }
@@ -42,17 +56,26 @@ export function matchPorts(arrays: NamedArray[], ports: ModelPort[], keyPath: st
   const what = key === 'features' ? 'input' : 'output';
   if (arrays.length === 1 && arrays[0]!.name === '') {
     if (ports.length === 1) return arrays;
-    throw new DataError(`${keyPath}.${key}: the model has ${ports.length} ${what}s (${list(ports)}) but ${arrays[0]!.file} is one array`,
-      `give ${key} as a mapping of the model's ${what} names to .npy files: { ${ports.map((p) => `${p.name}: ${p.name}.npy`).join(', ')} }`);
+    throw new DataError(
+      `${keyPath}.${key}: the model has ${ports.length} ${what}s (${list(ports)}) but ${arrays[0]!.file} is one array`,
+      `give ${key} as a mapping of the model's ${what} names to .npy files: { ${ports.map((p) => `${p.name}: ${p.name}.npy`).join(', ')} }`,
+    );
   }
   const byName = new Map(arrays.map((a) => [a.name, a]));
   for (const a of arrays) {
-    if (!ports.some((p) => p.name === a.name)) throw new DataError(`${keyPath}.${key}.${a.name}: the model has no ${what} '${a.name}' (${a.file}; its ${what}s: ${list(ports)})`, `key ${key} by the names of the model's ${what} layers`);
+    if (!ports.some((p) => p.name === a.name))
+      throw new DataError(
+        `${keyPath}.${key}.${a.name}: the model has no ${what} '${a.name}' (${a.file}; its ${what}s: ${list(ports)})`,
+        `key ${key} by the names of the model's ${what} layers`,
+      );
   }
   const missing = ports.filter((p) => !byName.has(p.name));
   if (missing.length) {
     const given = arrays.map((a) => `${a.name}: ${a.file}`).join(', ');
-    throw new DataError(`${keyPath}.${key}: no file for the model's ${what}${missing.length > 1 ? 's' : ''} ${list(missing)} (given ${given}; its ${what}s: ${list(ports)})`, `add ${missing.map((p) => `${p.name}: <file>.npy`).join(', ')}`);
+    throw new DataError(
+      `${keyPath}.${key}: no file for the model's ${what}${missing.length > 1 ? 's' : ''} ${list(missing)} (given ${given}; its ${what}s: ${list(ports)})`,
+      `add ${missing.map((p) => `${p.name}: <file>.npy`).join(', ')}`,
+    );
   }
   return ports.map((p) => byName.get(p.name)!);
 }
@@ -61,14 +84,25 @@ export function matchPorts(arrays: NamedArray[], ports: ModelPort[], keyPath: st
 export function checkOneOutputFeatures(cfg: Config, layout: ModelLayout): void {
   if (layout.outputs.length === 1 && layout.inputs.length === 1) return;
   const shape = `the model has ${layout.inputs.length} input${layout.inputs.length > 1 ? 's' : ''} and ${layout.outputs.length} output${layout.outputs.length > 1 ? 's' : ''}`;
-  if (cfg.metrics) throw new ConfigError('metrics', `is set, but ${shape}: eval metrics are computed for a model with one input and one output`, 'remove metrics: the eval line has loss and, per output, loss.<output>');
+  if (cfg.metrics)
+    throw new ConfigError(
+      'metrics',
+      `is set, but ${shape}: eval metrics are computed for a model with one input and one output`,
+      'remove metrics: the eval line has loss and, per output, loss.<output>',
+    );
   if (layout.outputs.length === 1) return;
-  if (cfg.training.classWeights) throw new ConfigError('training.classWeights', `is set, but ${shape}: class weights weigh one output's classes`, 'weigh samples with sample weights (npy weights:) instead');
+  if (cfg.training.classWeights)
+    throw new ConfigError(
+      'training.classWeights',
+      `is set, but ${shape}: class weights weigh one output's classes`,
+      'weigh samples with sample weights (npy weights:) instead',
+    );
   const watchers: Array<[string, string]> = [];
   if (cfg.checkpoint.best) watchers.push(['checkpoint.best.monitor', cfg.checkpoint.best.monitor]);
   if (cfg.training.earlyStopping) watchers.push(['training.earlyStopping.monitor', cfg.training.earlyStopping.monitor]);
   if (cfg.schedule.name === 'plateau') watchers.push(['schedule.monitor', cfg.schedule.monitor]);
   for (const [key, monitor] of watchers) {
-    if (monitor !== 'eval.loss') throw new ConfigError(key, `${monitor} is not measured: ${shape}, and its eval line has loss and loss.<output>`, 'monitor eval.loss');
+    if (monitor !== 'eval.loss')
+      throw new ConfigError(key, `${monitor} is not measured: ${shape}, and its eval line has loss and loss.<output>`, 'monitor eval.loss');
   }
 }

@@ -32,9 +32,13 @@ export function monitoredValue(r: EvalResult, monitor: string): number {
     const dot = field.indexOf('.');
     const mine = dot > 0 && r.metrics ? Object.keys(r.metrics).filter((k) => k.startsWith(field.slice(0, dot + 1))) : [];
     if (dot > 0) {
-      throw new MgpuError('E_METRIC', `the monitor ${monitor} names no value of custom metric '${field.slice(0, dot)}': it returned ${mine.length ? mine.join(', ') : 'none'}`, {
-        hint: `monitor one of ${mine.length ? mine.map((k) => `eval.${k}`).join(', ') : 'the values it returns'}`,
-      });
+      throw new MgpuError(
+        'E_METRIC',
+        `the monitor ${monitor} names no value of custom metric '${field.slice(0, dot)}': it returned ${mine.length ? mine.join(', ') : 'none'}`,
+        {
+          hint: `monitor one of ${mine.length ? mine.map((k) => `eval.${k}`).join(', ') : 'the values it returns'}`,
+        },
+      );
     }
     throw new MgpuError('E_INTERNAL', `no eval figure ${monitor}`);
   }
@@ -61,7 +65,11 @@ export class BestTracker {
   best: number;
   step: number | null;
   epoch: number | null;
-  constructor(readonly monitor: string, readonly mode: MonitorMode, saved?: BestState) {
+  constructor(
+    readonly monitor: string,
+    readonly mode: MonitorMode,
+    saved?: BestState,
+  ) {
     this.best = saved ? dec(saved.best) : worst(mode);
     this.step = saved?.step ?? null;
     this.epoch = saved?.epoch ?? null;
@@ -105,7 +113,10 @@ export class EarlyStopper {
   wait: number;
   evaluations: number;
   snapshotStep: number | null;
-  constructor(readonly cfg: EarlyStoppingConfig, saved?: EarlyStoppingState) {
+  constructor(
+    readonly cfg: EarlyStoppingConfig,
+    saved?: EarlyStoppingState,
+  ) {
     this.best = saved ? dec(saved.best) : worst(cfg.mode);
     this.bestStep = saved?.bestStep ?? null;
     this.wait = saved?.wait ?? 0;
@@ -145,8 +156,13 @@ export class EarlyStopper {
 
   state(): EarlyStoppingState {
     return {
-      monitor: this.cfg.monitor, mode: this.cfg.mode, best: enc(this.best), bestStep: this.bestStep, wait: this.wait,
-      evaluations: this.evaluations, snapshotStep: this.snapshotStep,
+      monitor: this.cfg.monitor,
+      mode: this.cfg.mode,
+      best: enc(this.best),
+      bestStep: this.bestStep,
+      wait: this.wait,
+      evaluations: this.evaluations,
+      snapshotStep: this.snapshotStep,
     };
   }
 }
@@ -165,7 +181,11 @@ export class PlateauLr {
   best: number;
   wait: number;
   cooldownCounter: number;
-  constructor(readonly cfg: ScheduleConfig, initialLr: number, saved?: PlateauState) {
+  constructor(
+    readonly cfg: ScheduleConfig,
+    initialLr: number,
+    saved?: PlateauState,
+  ) {
     this.lr = saved?.lr ?? initialLr;
     this.best = saved ? dec(saved.best) : worst(cfg.mode);
     this.wait = saved?.wait ?? 0;

@@ -29,7 +29,11 @@ export class StartupRecovery {
   readonly failures: StartupFailure[] = [];
   private readonly lastReason = new Map<number, string>();
 
-  constructor(private readonly cfg: Config, private readonly out: Progress, restartsUsed: number) {
+  constructor(
+    private readonly cfg: Config,
+    private readonly out: Progress,
+    restartsUsed: number,
+  ) {
     this.restarts = restartsUsed;
   }
 
@@ -85,7 +89,9 @@ export class Recovery {
       } else {
         await this.s.group.retire(f.rank);
         if (this.s.group.active.length === 0) throw err;
-        this.out.line(`rank ${f.rank} retired; ranks ${this.s.group.active.join(', ')} share the global batch ${this.cfg.training.batchSize}; step ${step} runs again`);
+        this.out.line(
+          `rank ${f.rank} retired; ranks ${this.s.group.active.join(', ')} share the global batch ${this.cfg.training.batchSize}; step ${step} runs again`,
+        );
       }
       this.metrics.write({ type: 'failure', step, ranks: [f.rank], message: f.message, action: policy });
     }

@@ -15,11 +15,23 @@ import { MgpuError } from '../shared/errors.ts';
 import { findCheckpoint, readTrainerState, runDirOf, type TrainerState } from './checkpoint.ts';
 
 /** Key paths (and the sections under them) a resume may change freely. */
-const HARMLESS = ['name', 'log', 'eval', 'checkpoint', 'devices', 'reliability', 'training.steps', 'training.epochs', 'training.accumulateSteps', 'training.earlyStopping'];
+const HARMLESS = [
+  'name',
+  'log',
+  'eval',
+  'checkpoint',
+  'devices',
+  'reliability',
+  'training.steps',
+  'training.epochs',
+  'training.accumulateSteps',
+  'training.earlyStopping',
+];
 /** Changes the checkpoint's state cannot follow, allowed or not. */
 const IMPOSSIBLE: Record<string, (from: unknown, to: unknown) => string | null> = {
   'optimizer.name': (from) => `the checkpoint's optimizer state is ${String(from)}'s`,
-  'training.ema': (from, to) => ((from === null) !== (to === null) ? (from === null ? 'the checkpoint holds no EMA weights' : 'the checkpoint\'s EMA weights would be dropped') : null),
+  'training.ema': (from, to) =>
+    (from === null) !== (to === null) ? (from === null ? 'the checkpoint holds no EMA weights' : "the checkpoint's EMA weights would be dropped") : null,
 };
 /** Not part of what a run is: where it is written is checked on its own (sameRun), and where its config came from does not matter. */
 const IGNORED = ['runDir', 'configPath'];
@@ -70,11 +82,18 @@ const describe = (c: ConfigChange) => `${c.key} ${show(c.from)} → ${show(c.to)
  * Refuses the changes a resume cannot make, or may make only when `allowed` (key prefixes from
  * --allow-changed) names them; returns what it accepts, with the line that reports them.
  */
-export function checkConfigChanges(checkpoint: string, state: TrainerState, cfg: Config, allowed: readonly string[]): { changes: ConfigChange[]; report: string | null } {
+export function checkConfigChanges(
+  checkpoint: string,
+  state: TrainerState,
+  cfg: Config,
+  allowed: readonly string[],
+): { changes: ConfigChange[]; report: string | null } {
   const known = leaves(state.config, '', new Map());
   for (const prefix of allowed) {
     if (![...known.keys()].some((k) => under(k, prefix))) {
-      throw new MgpuError('E_USAGE', `--allow-changed ${prefix}: no config key is ${prefix} or under it`, { hint: 'name a key path such as optimizer.learningRate, or a section such as optimizer' });
+      throw new MgpuError('E_USAGE', `--allow-changed ${prefix}: no config key is ${prefix} or under it`, {
+        hint: 'name a key path such as optimizer.learningRate, or a section such as optimizer',
+      });
     }
   }
   const changes = configChanges(state.config, cfg);
@@ -90,13 +109,18 @@ export function checkConfigChanges(checkpoint: string, state: TrainerState, cfg:
   const fixed = changes.filter((c) => !HARMLESS.some((p) => under(c.key, p)));
   const refused = fixed.filter((c) => !allowed.some((p) => under(c.key, p)));
   if (refused.length) {
-    throw new MgpuError('E_CONFIG', `cannot resume from ${checkpoint}: ${refused.map((c) => `${c.key} is ${show(c.to)}, the checkpoint was trained with ${show(c.from)}`).join('; ')}`, {
-      hint: `the checkpoint fixes ${refused.length > 1 ? 'these' : 'this'}: resume without the --set that changes ${refused.length > 1 ? 'them' : 'it'}, `
-        + `or change ${refused.length > 1 ? 'them' : 'it'} anyway with ${[...new Set(refused.map((c) => `--allow-changed ${c.key}`))].join(' ')}, or start a new run`,
-    });
+    throw new MgpuError(
+      'E_CONFIG',
+      `cannot resume from ${checkpoint}: ${refused.map((c) => `${c.key} is ${show(c.to)}, the checkpoint was trained with ${show(c.from)}`).join('; ')}`,
+      {
+        hint:
+          `the checkpoint fixes ${refused.length > 1 ? 'these' : 'this'}: resume without the --set that changes ${refused.length > 1 ? 'them' : 'it'}, ` +
+          `or change ${refused.length > 1 ? 'them' : 'it'} anyway with ${[...new Set(refused.map((c) => `--allow-changed ${c.key}`))].join(' ')}, or start a new run`,
+      },
+    );
   }
-  const report = changes.length === 0 ? null
-    : `changed on resume: ${changes.map((c) => describe(c) + (fixed.includes(c) ? ' (--allow-changed)' : '')).join(', ')}`;
+  const report =
+    changes.length === 0 ? null : `changed on resume: ${changes.map((c) => describe(c) + (fixed.includes(c) ? ' (--allow-changed)' : '')).join(', ')}`;
   return { changes, report };
 }
 
@@ -139,7 +163,12 @@ function dropUnread(raw: Record<string, unknown>, saved: Config, sets: readonly 
  * command line's --set and flags) applied, written to `fileCfg`'s run directory. `fileCfg` is
  * the config file as given (with the same sets): it names the run.
  */
-export function resumeConfig(target: string, fileCfg: Config, sets: readonly string[], cwd = process.cwd()): { config: Config; checkpoint: string; notApplied: string | null } {
+export function resumeConfig(
+  target: string,
+  fileCfg: Config,
+  sets: readonly string[],
+  cwd = process.cwd(),
+): { config: Config; checkpoint: string; notApplied: string | null } {
   const checkpoint = findCheckpoint(target);
   const state = readTrainerState(checkpoint);
   checkSameRun(checkpoint, state, fileCfg);
@@ -149,10 +178,17 @@ export function resumeConfig(target: string, fileCfg: Config, sets: readonly str
   // `devices` describes the machine, not the run: a run resumes on the GPUs (or machines) it is
   // given now, from the file and flags, as a torchrun or Horovod job restarts on what it has.
   const devices = applyOverrides(configToRaw(fileCfg), [...sets]).devices;
-  const config = { ...restored, devices: validateConfig({ ...raw, devices }, { configPath: fileCfg.configPath, cwd }).devices, runDir: fileCfg.runDir, configPath: fileCfg.configPath };
+  const config = {
+    ...restored,
+    devices: validateConfig({ ...raw, devices }, { configPath: fileCfg.configPath, cwd }).devices,
+    runDir: fileCfg.runDir,
+    configPath: fileCfg.configPath,
+  };
   // The file may have been edited since (or the first run had --set): say what of it is not used.
   const differ = configChanges(config, fileCfg);
-  const notApplied = differ.length === 0 ? null
-    : `resuming with the run's saved config; where ${fileCfg.configPath ?? 'the config'} differs it is not used: ${differ.map((c) => `${c.key} ${show(c.from)} (file: ${show(c.to)})`).join(', ')}`;
+  const notApplied =
+    differ.length === 0
+      ? null
+      : `resuming with the run's saved config; where ${fileCfg.configPath ?? 'the config'} differs it is not used: ${differ.map((c) => `${c.key} ${show(c.from)} (file: ${show(c.to)})`).join(', ')}`;
   return { config, checkpoint, notApplied };
 }

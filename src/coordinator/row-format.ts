@@ -27,13 +27,19 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, losses: OutputLoss[]
   const labelRow = ds.labels.shape.slice(1);
   const unlabelled = ds.targets === undefined && labelRow.length === 1 && labelRow[0] === 0;
   if (unlabelled && several) {
-      throw new MgpuError('E_USAGE', `${keyPath}: the model has ${layout.inputs.length} inputs and ${layout.outputs.length} outputs; predict reads one .npy of inputs and writes one of outputs, so it takes models with one input and one output only (for now)`, {
+    throw new MgpuError(
+      'E_USAGE',
+      `${keyPath}: the model has ${layout.inputs.length} inputs and ${layout.outputs.length} outputs; predict reads one .npy of inputs and writes one of outputs, so it takes models with one input and one output only (for now)`,
+      {
         hint: 'load the trained model (runs/<name>/final/model.json) with tf.loadLayersModel and call model.predict on a list of inputs',
-      });
+      },
+    );
   }
   // Messages name a named array's file, and the one array of a one-input model by its split's source, as they always did.
   const where = (a: NamedArray) => (a.name === '' ? ds.source : a.file);
-  const inputs = matchPorts(inputArrays(ds), layout.inputs, keyPath, 'features').map((a, i) => inputPart(a.array, where(a), layout.inputs[i]!, keyPath, several));
+  const inputs = matchPorts(inputArrays(ds), layout.inputs, keyPath, 'features').map((a, i) =>
+    inputPart(a.array, where(a), layout.inputs[i]!, keyPath, several),
+  );
   if (unlabelled) return { parts: inputs };
   const targets = matchPorts(targetArrays(ds), layout.outputs, keyPath, 'labels').map((a, k) => targetPart(a.array, where(a), losses[k]!, keyPath, several));
   for (const a of inputArrays(ds)) checkFinite(a.array, where(a), keyPath);
@@ -64,9 +70,18 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
   const output = several ? ` '${port.name}'` : '';
   if (loss === 'sparseCategoricalCrossentropy') {
     if (sizeOf(labelRow) !== 1) {
-      throw new DataError(`${keyPath}: sparseCategoricalCrossentropy wants one class index per sample, but label rows of ${file} have shape ${shape(labelRow)}`, 'use categoricalCrossentropy for one-hot labels');
+      throw new DataError(
+        `${keyPath}: sparseCategoricalCrossentropy wants one class index per sample, but label rows of ${file} have shape ${shape(labelRow)}`,
+        'use categoricalCrossentropy for one-hot labels',
+      );
     }
-    checkLabels(a, file, keyPath, (v) => Number.isInteger(v) && v >= 0 && v < outSize, `class indices 0..${outSize - 1} (the model${output ? `'s output${output}` : ''} has ${outSize} outputs)`);
+    checkLabels(
+      a,
+      file,
+      keyPath,
+      (v) => Number.isInteger(v) && v >= 0 && v < outSize,
+      `class indices 0..${outSize - 1} (the model${output ? `'s output${output}` : ''} has ${outSize} outputs)`,
+    );
   } else if (sizeOf(labelRow) !== outSize) {
     throw new DataError(
       `${keyPath}: label rows of ${file} have shape ${shape(labelRow)} (${sizeOf(labelRow)} values) but the model's output${output} is ${shape(port.shape)} (${outSize} values per sample)`,
@@ -75,7 +90,7 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
   }
   if (loss === 'binaryCrossentropy') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
   if (loss === 'categoricalCrossentropy') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
-  return { role: 'target', name: port.name, dtype: a.dtype, shape: loss === 'sparseCategoricalCrossentropy' ? [] : (outRow.length ? outRow : labelRow) };
+  return { role: 'target', name: port.name, dtype: a.dtype, shape: loss === 'sparseCategoricalCrossentropy' ? [] : outRow.length ? outRow : labelRow };
 }
 
 /** Names the first label that the loss cannot take: its sample, its value and what was expected. */
@@ -85,8 +100,10 @@ function checkLabels(a: NdArray, file: string, keyPath: string, ok: (v: number) 
   const per = Math.max(1, data.length / Math.max(1, count));
   for (let i = 0; i < data.length; i++) {
     if (!ok(data[i]!)) {
-      throw new DataError(`${keyPath}: label of sample ${Math.floor(i / per)} in ${file} is ${data[i]}; the loss expects ${expected}`,
-        'check the labels file and the loss in the config');
+      throw new DataError(
+        `${keyPath}: label of sample ${Math.floor(i / per)} in ${file} is ${data[i]}; the loss expects ${expected}`,
+        'check the labels file and the loss in the config',
+      );
     }
   }
 }
@@ -99,7 +116,10 @@ function checkFinite(a: NdArray, file: string, keyPath: string): void {
   const per = Math.max(1, data.length / Math.max(1, count));
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i])) {
-      throw new DataError(`${keyPath}: feature ${i % per} of sample ${Math.floor(i / per)} in ${file} is ${data[i]}`, 'clean or impute the features before training');
+      throw new DataError(
+        `${keyPath}: feature ${i % per} of sample ${Math.floor(i / per)} in ${file} is ${data[i]}`,
+        'clean or impute the features before training',
+      );
     }
   }
 }

@@ -3,7 +3,20 @@
 // checkpoint stays synchronous) and delivered at the step's end, after the step's own figures.
 import { inspect } from 'node:util';
 import { MgpuError } from '../shared/errors.ts';
-import { CALLBACK_NAMES, CallbackError, describeStop, type AbortSignalLike, type CallbackName, type CallbackResult, type CheckpointInfo, type EvalFigures, type RunControl, type StepFigures, type StopRequest, type TrainCallbacks } from './callbacks.ts';
+import {
+  CALLBACK_NAMES,
+  CallbackError,
+  describeStop,
+  type AbortSignalLike,
+  type CallbackName,
+  type CallbackResult,
+  type CheckpointInfo,
+  type EvalFigures,
+  type RunControl,
+  type StepFigures,
+  type StopRequest,
+  type TrainCallbacks,
+} from './callbacks.ts';
 
 function abortReason(signal: AbortSignalLike): string {
   const r = signal.reason;
@@ -39,9 +52,11 @@ export class RunHooks {
     }
     this.onAbort = () => {
       if (this.stopRequest) return;
-      this.say(`the AbortSignal was aborted (${abortReason(signal!)}): ${this.starting
-        ? 'stopping the start-up; the workers that started are killed'
-        : 'finishing this step, then writing a checkpoint'}`);
+      this.say(
+        `the AbortSignal was aborted (${abortReason(signal!)}): ${
+          this.starting ? 'stopping the start-up; the workers that started are killed' : 'finishing this step, then writing a checkpoint'
+        }`,
+      );
     };
     signal?.addEventListener('abort', this.onAbort);
   }

@@ -40,16 +40,18 @@ export function learningRateAt(base: number, s: ScheduleConfig, step: number): n
     }
     default: {
       const name: never = s.name;
-      throw new ConfigError('schedule.name', `unknown schedule '${String(name)}'`,
-        'use one of constant, exponential, cosine, plateau');
+      throw new ConfigError('schedule.name', `unknown schedule '${String(name)}'`, 'use one of constant, exponential, cosine, plateau');
     }
   }
 }
 
 function positiveDecaySteps(s: ScheduleConfig): number {
   if (!(s.decaySteps > 0)) {
-    throw new ConfigError('schedule.decaySteps', `must be > 0 for the '${s.name}' schedule, got ${s.decaySteps}`,
-      'set schedule.decaySteps to the number of updates the decay spans');
+    throw new ConfigError(
+      'schedule.decaySteps',
+      `must be > 0 for the '${s.name}' schedule, got ${s.decaySteps}`,
+      'set schedule.decaySteps to the number of updates the decay spans',
+    );
   }
   return s.decaySteps;
 }

@@ -91,16 +91,22 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
   const killAll = () => group?.killAll();
   opts.abort?.addEventListener('abort', killAll);
   try {
-    group = await WorkerGroup.start(devices, slab, {
-      backend: plan.backend,
-      replaceWasmKernels: cfg.devices.replaceWasmKernels,
-      allowSoftwareAdapter: cfg.devices.allowSoftwareAdapter,
-      model: { module: cfg.model.module, json: cfg.model.json },
-      seed: cfg.training.seed,
-      loss: cfg.loss,
-      lossWeights: cfg.lossWeights,
-      metrics: workerMetrics(cfg.metrics),
-    }, cfg.reliability.stepTimeout * 1000, { abort: opts.abort, onFailure: opts.onStartFailure });
+    group = await WorkerGroup.start(
+      devices,
+      slab,
+      {
+        backend: plan.backend,
+        replaceWasmKernels: cfg.devices.replaceWasmKernels,
+        allowSoftwareAdapter: cfg.devices.allowSoftwareAdapter,
+        model: { module: cfg.model.module, json: cfg.model.json },
+        seed: cfg.training.seed,
+        loss: cfg.loss,
+        lossWeights: cfg.lossWeights,
+        metrics: workerMetrics(cfg.metrics),
+      },
+      cfg.reliability.stepTimeout * 1000,
+      { abort: opts.abort, onFailure: opts.onStartFailure },
+    );
     const modelLayout = group.layout;
     checkMetricsFit(cfg, modelLayout);
     checkOneOutputFeatures(cfg, modelLayout);
@@ -113,7 +119,10 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     if (!rows) throw new Error('openSession: no dataset given');
     rowsAll.forEach((r, i) => {
       if (JSON.stringify(r) !== JSON.stringify(rows)) {
-        throw new DataError(`${opts.dataKeys[i]} stores rows as ${JSON.stringify(r)} but ${opts.dataKeys[0]} as ${JSON.stringify(rows)}`, 'give both splits the same dtypes and shapes');
+        throw new DataError(
+          `${opts.dataKeys[i]} stores rows as ${JSON.stringify(r)} but ${opts.dataKeys[0]} as ${JSON.stringify(rows)}`,
+          'give both splits the same dtypes and shapes',
+        );
       }
     });
     const initial = opts.initialWeights?.(modelLayout) ?? null;
@@ -158,15 +167,33 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const ema = emaBuffer ? new Float32Array(emaBuffer) : null;
     ema?.set(master);
     const shared: ReduceShared = {
-      fd: slab.fd, slab: layout, optimizer: cfg.optimizer, weights, slots: slotBuffers,
-      ema: emaBuffer, emaDecay: cfg.training.ema ?? 0,
+      fd: slab.fd,
+      slab: layout,
+      optimizer: cfg.optimizer,
+      weights,
+      slots: slotBuffers,
+      ema: emaBuffer,
+      emaDecay: cfg.training.ema ?? 0,
       gradSum: new SharedArrayBuffer(flat.trainable * 4),
     };
     const pool = new ReducePool(shared, os.availableParallelism(), cfg.training.clipNorm);
     const g = group;
     const cluster = opts.cluster ?? soloCluster();
     const session: Session = {
-      cfg, group: g, cluster, slab, layout, flat, rows, stager: new Stager(slab, layout, rows), master, slots, ema, pool, weightsVersion: 0, stateVersion: 0,
+      cfg,
+      group: g,
+      cluster,
+      slab,
+      layout,
+      flat,
+      rows,
+      stager: new Stager(slab, layout, rows),
+      master,
+      slots,
+      ema,
+      pool,
+      weightsVersion: 0,
+      stateVersion: 0,
       shards: (n) => cluster.shards(n, g.active),
       attachMessage: () => attachMessage(false),
       async growInputs(rowsPerRank: number) {

@@ -32,7 +32,11 @@ export class Stager {
   // overwrite a slot and leave no tag, so a staged batch can never be mistaken for another.
   private readonly tags: [string | null, string | null] = [null, null];
 
-  constructor(private readonly slab: Slab, private readonly layout: SlabLayout, private readonly rows: RowFormat) {
+  constructor(
+    private readonly slab: Slab,
+    private readonly layout: SlabLayout,
+    private readonly rows: RowFormat,
+  ) {
     this.buffer = new Uint8Array(layout.inputBytes);
     this.rowBytes = rowBytesOf(rows);
   }

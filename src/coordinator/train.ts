@@ -26,7 +26,16 @@ import type { Shard } from '../shared/shard.ts';
 import { layoutHash, sizeOf } from '../shared/layout.ts';
 import { BatchPlan } from './batch-plan.ts';
 import { configHash, soloCluster, type Cluster } from './cluster.ts';
-import { checkpointDir, findCheckpoint, pruneCheckpoints, readCheckpoint, readTrainerState, writeCheckpoint, type Checkpoint, type StopRecord } from './checkpoint.ts';
+import {
+  checkpointDir,
+  findCheckpoint,
+  pruneCheckpoints,
+  readCheckpoint,
+  readTrainerState,
+  writeCheckpoint,
+  type Checkpoint,
+  type StopRecord,
+} from './checkpoint.ts';
 import { checkClassesFitModel, labelFiles, readLabels } from './data/classes.ts';
 import { checkClassWeightsFitModel, withClassWeights } from './data/sample-weights.ts';
 import { loadSplits } from './data/splits.ts';
@@ -133,7 +142,11 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   }
   const unwritable = lead ? unwritableDirReason(cfg.runDir) : null;
   if (unwritable) {
-    throw new ConfigError('runDir', `cannot write the run to ${cfg.runDir}: ${unwritable}`, 'set runDir in the config, or --run-dir, to a directory this user can write');
+    throw new ConfigError(
+      'runDir',
+      `cannot write the run to ${cfg.runDir}: ${unwritable}`,
+      'set runDir in the config, or --run-dir, to a directory this user can write',
+    );
   }
   // A worker that fails to start is restarted (within the maxRestarts the run has left) or retired.
   const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts : 0);
@@ -143,26 +156,45 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   let s: Session;
   try {
     // A Ctrl-C while the workers spawn and load stops the start-up at once.
-    s = await signals.duringStartup((ctrlC) => hooks.duringStartup(ctrlC, (abort) => openSession(cfg, devicePlan, {
-      data: evalSet ? [trainSet, evalSet] : [trainSet],
-      dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
-      maxBatch: Math.max(B, evalBatch),
-      initialWeights: resumeDir ? (layout) => {
-        ckpt = readCheckpoint(resumeDir, layout);
-        return ckpt.weights;
-      } : null,
-      abort,
-      onStartFailure: startup.decide,
-      cluster,
-    })));
+    s = await signals.duringStartup((ctrlC) =>
+      hooks.duringStartup(ctrlC, (abort) =>
+        openSession(cfg, devicePlan, {
+          data: evalSet ? [trainSet, evalSet] : [trainSet],
+          dataKeys: ['data.train', cfg.data.eval ? 'data.eval' : 'data.evalFraction'],
+          maxBatch: Math.max(B, evalBatch),
+          initialWeights: resumeDir
+            ? (layout) => {
+                ckpt = readCheckpoint(resumeDir, layout);
+                return ckpt.weights;
+              }
+            : null,
+          abort,
+          onStartFailure: startup.decide,
+          cluster,
+        }),
+      ),
+    );
   } catch (err) {
     hooks.dispose();
     const stopped = hooks.stoppedBy(err);
     if (!(err instanceof Interrupted) && !stopped) throw err;
     out.line(`stopped by ${stopped ? describeStop(stopped) : (err as Interrupted).signal} during start-up, before any step; no worker is left`);
     return {
-      runDir: cfg.runDir, modelPath: null, steps: 0, finalLoss: NaN, eval: null, weights: new Float32Array(0), ema: null,
-      interrupted: stopped ? null : (err as Interrupted).signal, stopRequest: stopped, skippedSteps: [], restarts: startup.restarts, alreadyFinished: false, stopped: null, best: null, restoredFrom: null,
+      runDir: cfg.runDir,
+      modelPath: null,
+      steps: 0,
+      finalLoss: NaN,
+      eval: null,
+      weights: new Float32Array(0),
+      ema: null,
+      interrupted: stopped ? null : (err as Interrupted).signal,
+      stopRequest: stopped,
+      skippedSteps: [],
+      restarts: startup.restarts,
+      alreadyFinished: false,
+      stopped: null,
+      best: null,
+      restoredFrom: null,
     };
   }
   const resumed = ckpt as Checkpoint | null;
@@ -206,12 +238,34 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     const dir = checkpointDir(cfg.runDir, completed);
     if (!lead) return dir;
     lastSaved = completed;
-    writeCheckpoint(dir, s.group.layout, {
-      format: 'mgpu-train-checkpoint', version: 1, step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch),
-      seed: cfg.training.seed, batchSize: B, workers: cluster.workers.reduce((a, b) => a + b, 0), backend: s.group.backend, optimizer: cfg.optimizer, ema: cfg.training.ema,
-      skippedSteps, restarts: recovery.restarts, variables: s.group.layout.variables, config: cfg, savedAt: new Date().toISOString(),
-      monitors: watch.states(), stopped,
-    }, s.master, s.slots, s.ema, watch.snapshots(), modelFiles);
+    writeCheckpoint(
+      dir,
+      s.group.layout,
+      {
+        format: 'mgpu-train-checkpoint',
+        version: 1,
+        step: completed,
+        epoch: Math.floor(completed / plan.stepsPerEpoch),
+        seed: cfg.training.seed,
+        batchSize: B,
+        workers: cluster.workers.reduce((a, b) => a + b, 0),
+        backend: s.group.backend,
+        optimizer: cfg.optimizer,
+        ema: cfg.training.ema,
+        skippedSteps,
+        restarts: recovery.restarts,
+        variables: s.group.layout.variables,
+        config: cfg,
+        savedAt: new Date().toISOString(),
+        monitors: watch.states(),
+        stopped,
+      },
+      s.master,
+      s.slots,
+      s.ema,
+      watch.snapshots(),
+      modelFiles,
+    );
     pruneCheckpoints(cfg.runDir, cfg.checkpoint.keep);
     hooks.checkpointed({ step: completed, epoch: Math.floor(completed / plan.stepsPerEpoch), path: dir });
     return dir;
@@ -229,15 +283,30 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       }
     }
     const line: EvalLine = {
-      type: 'eval', step, epoch, samples: r.samples, loss: r.loss, accuracy: r.accuracy, top_k: r.topK, k: r.k, mae: r.mae, ...(r.metrics ? { metrics: r.metrics } : {}),
+      type: 'eval',
+      step,
+      epoch,
+      samples: r.samples,
+      loss: r.loss,
+      accuracy: r.accuracy,
+      top_k: r.topK,
+      k: r.k,
+      mae: r.mae,
+      ...(r.metrics ? { metrics: r.metrics } : {}),
       ...outputLossFields(r),
     };
     metrics.write(line);
     hooks.evaluated(line);
     // With config metrics, those are what is printed; without, the shipped figures.
-    const acc = r.metrics ? metricsInline(r.metrics, r.k)
-      : r.outputLosses ? Object.entries(r.outputLosses).map(([o, v]) => `loss.${o} ${v.toFixed(4)}`).join(' ')
-      : r.accuracy === null ? `mae ${r.mae.toFixed(4)}` : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
+    const acc = r.metrics
+      ? metricsInline(r.metrics, r.k)
+      : r.outputLosses
+        ? Object.entries(r.outputLosses)
+            .map(([o, v]) => `loss.${o} ${v.toFixed(4)}`)
+            .join(' ')
+        : r.accuracy === null
+          ? `mae ${r.mae.toFixed(4)}`
+          : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
     out.line(`eval @ step ${step}${cfg.eval.useEma ? ' (EMA weights)' : ''}: loss ${r.loss.toFixed(4)} ${acc} (${r.samples} samples)`);
     return r;
   };
@@ -278,22 +347,44 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       let early: ArrivalSum;
       let next: StageAhead;
       for (;;) {
-        early = new ArrivalSum(s.pool, shards.map((sh) => sh.rank));
+        early = new ArrivalSum(
+          s.pool,
+          shards.map((sh) => sh.rank),
+        );
         // The next batch is staged while this one computes: at once when a core is spare, else
         // when the first gradient arrives (that worker's core is free then): the coordinator
         // must not take a core from a computing worker.
-        const ahead = (next = stageAhead(step + 1 < plan.totalSteps ? () => {
-          const b = plan.batchAt(step + 1);
-          staged.stage(step + 1, b.indices, s.shards(b.indices.length));
-        } : null));
+        const ahead = (next = stageAhead(
+          step + 1 < plan.totalSteps
+            ? () => {
+                const b = plan.batchAt(step + 1);
+                staged.stage(step + 1, b.indices, s.shards(b.indices.length));
+              }
+            : null,
+        ));
         const arrivals = early;
-        const gathering = s.group.all<GradsMessage>((r) => {
-          const sh = shards.find((x) => x.rank === r)!;
-          return { type: 'step', step, n: sh.end - sh.start, batch: n, slot, weightsVersion: s.weightsVersion, stateVersion: s.stateVersion, micro: cfg.training.accumulateSteps };
-        }, `step ${step}`, shards.map((sh) => sh.rank), deadline.ms(), (reply, rank) => {
-          arrivals.onReply(reply, rank);
-          if (!spareCore()) ahead.run();
-        });
+        const gathering = s.group.all<GradsMessage>(
+          (r) => {
+            const sh = shards.find((x) => x.rank === r)!;
+            return {
+              type: 'step',
+              step,
+              n: sh.end - sh.start,
+              batch: n,
+              slot,
+              weightsVersion: s.weightsVersion,
+              stateVersion: s.stateVersion,
+              micro: cfg.training.accumulateSteps,
+            };
+          },
+          `step ${step}`,
+          shards.map((sh) => sh.rank),
+          deadline.ms(),
+          (reply, rank) => {
+            arrivals.onReply(reply, rank);
+            if (!spareCore()) ahead.run();
+          },
+        );
         if (spareCore()) ahead.run();
         try {
           replies = await gathering;
@@ -310,8 +401,12 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       // What every machine must agree on: the loss, ranks with a non-finite result, the ranks
       // that changed their BatchNorm statistics, stop requests (a no-op on one machine).
       const agreed = new Float64Array([
-        replies.reduce((a, m) => a + m.lossSum, 0), replies.filter((m) => !m.finite).length,
-        replies.filter((m) => m.stateChanged).length, replies.length, signals.requested() ? 1 : 0, hooks.requested() ? 1 : 0,
+        replies.reduce((a, m) => a + m.lossSum, 0),
+        replies.filter((m) => !m.finite).length,
+        replies.filter((m) => m.stateChanged).length,
+        replies.length,
+        signals.requested() ? 1 : 0,
+        hooks.requested() ? 1 : 0,
       ]);
       await cluster.arrive(step); // rank 0 names a machine that does not get here in time
       await cluster.sum(agreed, `step ${step}: the agreement on the loss`);
@@ -319,11 +414,22 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       apiStopAgreed = agreed[5]! > 0;
       lastLoss = agreed[0]! / n;
       // ---- e) reduce + apply (not when a rank's loss or gradient is NaN or infinite) ---------
-      const done = await finishStep(s, step, n, shards, replies, early, next, { nonFinite: agreed[1]!, stateChanged: agreed[2]!, ranks: agreed[3]! }, (what, bad) => {
-        skippedSteps.push(step);
-        metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
-        out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
-      }, watch.baseLr());
+      const done = await finishStep(
+        s,
+        step,
+        n,
+        shards,
+        replies,
+        early,
+        next,
+        { nonFinite: agreed[1]!, stateChanged: agreed[2]!, ranks: agreed[3]! },
+        (what, bad) => {
+          skippedSteps.push(step);
+          metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
+          out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
+        },
+        watch.baseLr(),
+      );
       if (done === null) {
         completed = step + 1;
         await hooks.endOfStep(completed, null, completed % plan.stepsPerEpoch === 0 ? window.flushEpoch(completed, epoch, NaN, NaN) : null);
@@ -337,11 +443,25 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       const t3 = performance.now();
       // ---- g) log / eval / checkpoint --------------------------------------------------------
       const ms = replies.map((m) => m.ms);
-      window.add(lastLoss, n, Math.max(...ms), Math.min(...ms), Math.max(...replies.map((m) => m.refreshMs)), Math.max(...replies.map((m) => m.writeMs)), t3 - t2, t1 - t0, t3 - t0);
+      window.add(
+        lastLoss,
+        n,
+        Math.max(...ms),
+        Math.min(...ms),
+        Math.max(...replies.map((m) => m.refreshMs)),
+        Math.max(...replies.map((m) => m.writeMs)),
+        t3 - t2,
+        t1 - t0,
+        t3 - t0,
+      );
       stepMs = stepMs === 0 ? t3 - t0 : 0.9 * stepMs + 0.1 * (t3 - t0);
       // The loss shown is the one metrics.jsonl gets: the mean over the steps since its last line.
       const shown = window.loss();
-      out.step(completed, plan.totalSteps, `epoch ${epoch + 1} loss(mean of ${shown.steps}) ${shown.mean.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`);
+      out.step(
+        completed,
+        plan.totalSteps,
+        `epoch ${epoch + 1} loss(mean of ${shown.steps}) ${shown.mean.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`,
+      );
       if (completed % cfg.log.every === 0 || completed === plan.totalSteps) metrics.write(window.flush(completed, epoch, lr, reduced.gradNorm));
       const last = completed === plan.totalSteps;
       // Every machine evaluates at the same steps and gets the same sums: all stop alike.
@@ -350,21 +470,31 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       if (plan.due(cfg.checkpoint.every, completed) && !last && !stopped) saveCheckpoint(completed);
       // Keep this last in the step: the API's callbacks get the step's figures, its evaluations
       // and checkpoints, then the epoch's figures when it ended one.
-      await hooks.endOfStep(completed, window.lastStep(completed, epoch, lr, reduced.gradNorm),
-        completed % plan.stepsPerEpoch === 0 ? window.flushEpoch(completed, epoch, lr, reduced.gradNorm) : null);
+      await hooks.endOfStep(
+        completed,
+        window.lastStep(completed, epoch, lr, reduced.gradNorm),
+        completed % plan.stepsPerEpoch === 0 ? window.flushEpoch(completed, epoch, lr, reduced.gradNorm) : null,
+      );
     }
     out.done();
     // Another machine's signal, here without one of its own, reads as SIGTERM. The API's stop
     // after the last step changes nothing: the run ends as planned.
-    const interrupted = !stopped && bySignal() ? signals.requested() ?? 'SIGTERM' : null;
-    const requested = !stopped && !interrupted && byApi() && completed < plan.totalSteps ? hooks.requested() ?? OTHER_MACHINE_STOP : null;
+    const interrupted = !stopped && bySignal() ? (signals.requested() ?? 'SIGTERM') : null;
+    const requested = !stopped && !interrupted && byApi() && completed < plan.totalSteps ? (hooks.requested() ?? OTHER_MACHINE_STOP) : null;
     if (interrupted || requested) {
       // A stop right after an interval checkpoint has its checkpoint already.
       const dir = lastSaved === completed ? checkpointDir(cfg.runDir, completed) : completed > startStep ? saveCheckpoint(completed) : null;
       const saved = dir ? `; checkpoint in ${dir} (continue with ${resumeHint ?? '--resume'})` : '';
       const by = interrupted ?? describeStop(requested!);
       out.line(`stopped by ${by} after step ${completed}${saved}`);
-      if (requested) metrics.write({ type: 'stop', step: completed, ranks: [], message: `stopped by ${by}`, action: saved ? `checkpoint step-${completed}` : 'no step since the start: no checkpoint' });
+      if (requested)
+        metrics.write({
+          type: 'stop',
+          step: completed,
+          ranks: [],
+          message: `stopped by ${by}`,
+          action: saved ? `checkpoint step-${completed}` : 'no step since the start: no checkpoint',
+        });
       await hooks.flush();
       return result(null, null, interrupted, requested);
     }
@@ -390,17 +520,32 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       if (finalEma) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, finalEma, modelFiles);
     }
     out.line(`model saved to ${modelPath}${finalEma ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; load it with tf.loadLayersModel`);
-    return { ...result(modelPath, finalEval, null), weights: finalWeights.slice(), ema: finalEma?.slice() ?? null, stopped, restoredFrom: restored?.step ?? null };
+    return {
+      ...result(modelPath, finalEval, null),
+      weights: finalWeights.slice(),
+      ema: finalEma?.slice() ?? null,
+      stopped,
+      restoredFrom: restored?.step ?? null,
+    };
   } catch (err) {
     // Nothing trained is lost: the last completed step goes into a checkpoint before the error.
     hooks.mute();
     // A custom metric that fails in an evaluation (E_METRIC) is the user's to fix, but the steps
     // trained before it are kept all the same; so does a callback that throws (E_CALLBACK).
-    if ((err instanceof MgpuError && (err.code === 'E_WORKER' || err.code === 'E_NONFINITE' || err.code === 'E_METRIC' || err.code === 'E_CALLBACK')) || err instanceof WorkerError) {
+    if (
+      (err instanceof MgpuError && (err.code === 'E_WORKER' || err.code === 'E_NONFINITE' || err.code === 'E_METRIC' || err.code === 'E_CALLBACK')) ||
+      err instanceof WorkerError
+    ) {
       out.done();
       const dir = saveCheckpoint(completed);
       const e = err;
-      throw new MgpuError(e.code, e.message, { hint: [e.hint, `the last completed step (${completed}) is in ${dir}; continue with ${resumeHint ?? `--resume ${cfg.runDir}`}`].filter(Boolean).join('\n  hint: '), exitCode: e.exitCode, cause: e.cause });
+      throw new MgpuError(e.code, e.message, {
+        hint: [e.hint, `the last completed step (${completed}) is in ${dir}; continue with ${resumeHint ?? `--resume ${cfg.runDir}`}`]
+          .filter(Boolean)
+          .join('\n  hint: '),
+        exitCode: e.exitCode,
+        cause: e.cause,
+      });
     }
     throw err;
   } finally {
@@ -412,26 +557,61 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   function result(modelPath: string | null, ev: EvalResult | null, interrupted: NodeJS.Signals | null, requested: StopRequest | null = null): TrainResult {
     const b = watch.best;
     return {
-      runDir: cfg.runDir, modelPath, steps: completed, finalLoss: lastLoss, eval: ev, weights: s.master.slice(),
-      ema: s.ema?.slice() ?? null, interrupted, stopRequest: requested, skippedSteps, restarts: recovery.restarts, alreadyFinished: false,
-      stopped: null, best: b && b.step !== null ? { step: b.step, value: b.best, monitor: b.monitor } : null, restoredFrom: null,
+      runDir: cfg.runDir,
+      modelPath,
+      steps: completed,
+      finalLoss: lastLoss,
+      eval: ev,
+      weights: s.master.slice(),
+      ema: s.ema?.slice() ?? null,
+      interrupted,
+      stopRequest: requested,
+      skippedSteps,
+      restarts: recovery.restarts,
+      alreadyFinished: false,
+      stopped: null,
+      best: b && b.step !== null ? { step: b.step, value: b.best, monitor: b.monitor } : null,
+      restoredFrom: null,
     };
   }
 
   /** The checkpoint is at (or past) the last step, or early stopping ended the run: say so, start nothing, write nothing. */
   function finished(dir: string, step: number, stop: StopRecord | null): TrainResult {
-    const ckpt = readCheckpoint(dir, { variables: readTrainerState(dir).variables, saveOrder: [], inputShape: [], outputShape: [], inputs: [], outputs: [], topology: null });
+    const ckpt = readCheckpoint(dir, {
+      variables: readTrainerState(dir).variables,
+      saveOrder: [],
+      inputShape: [],
+      outputShape: [],
+      inputs: [],
+      outputs: [],
+      topology: null,
+    });
     const model = path.join(cfg.runDir, 'final', 'model.json');
     const modelPath = fs.existsSync(model) ? model : null;
-    const where = stop ? `early stopping ended it at step ${step} (${stop.message.replace(/^early stopping after step \d+: /, '')})`
+    const where = stop
+      ? `early stopping ended it at step ${step} (${stop.message.replace(/^early stopping after step \d+: /, '')})`
       : `${dir} is at step ${step}${step > plan.totalSteps ? `, past the ${plan.totalSteps} steps of this config` : ` of ${plan.totalSteps}`}`;
-    out.line(`the run in ${cfg.runDir} has finished: ${where}`
-      + `${modelPath ? `, and its model is in ${path.dirname(modelPath)}` : ''}; nothing to do (${stop ? 'to train on, start a new run from its final/ or a checkpoint' : 'to train on, raise training.steps or training.epochs with --set'})`);
+    out.line(
+      `the run in ${cfg.runDir} has finished: ${where}` +
+        `${modelPath ? `, and its model is in ${path.dirname(modelPath)}` : ''}; nothing to do (${stop ? 'to train on, start a new run from its final/ or a checkpoint' : 'to train on, raise training.steps or training.epochs with --set'})`,
+    );
     const b = ckpt.state.monitors?.best;
     return {
-      runDir: cfg.runDir, modelPath, steps: step, finalLoss: NaN, eval: null, weights: ckpt.weights, ema: ckpt.ema,
-      interrupted: null, stopRequest: null, skippedSteps: ckpt.state.skippedSteps, restarts: ckpt.state.restarts, alreadyFinished: true,
-      stopped: stop, best: b && b.step !== null ? { step: b.step, value: Number(b.best), monitor: b.monitor } : null, restoredFrom: null,
+      runDir: cfg.runDir,
+      modelPath,
+      steps: step,
+      finalLoss: NaN,
+      eval: null,
+      weights: ckpt.weights,
+      ema: ckpt.ema,
+      interrupted: null,
+      stopRequest: null,
+      skippedSteps: ckpt.state.skippedSteps,
+      restarts: ckpt.state.restarts,
+      alreadyFinished: true,
+      stopped: stop,
+      best: b && b.step !== null ? { step: b.step, value: Number(b.best), monitor: b.monitor } : null,
+      restoredFrom: null,
     };
   }
 }
@@ -445,7 +625,13 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
  * the sum while the next step (or this one, run again) builds it anew.
  */
 export async function finishStep(
-  s: Session, step: number, n: number, shards: Shard[], replies: GradsMessage[], early: ArrivalSum, next: StageAhead,
+  s: Session,
+  step: number,
+  n: number,
+  shards: Shard[],
+  replies: GradsMessage[],
+  early: ArrivalSum,
+  next: StageAhead,
   everywhere: { nonFinite: number; stateChanged: number; ranks: number },
   onSkip: (what: string, ranks: number[]) => void,
   baseLr = s.cfg.optimizer.learningRate, // the plateau schedule's rate, when it has lowered it
@@ -457,9 +643,10 @@ export async function finishStep(
     const bad = replies.filter((m) => !m.finite).map((m) => m.rank);
     if (everywhere.nonFinite > 0) {
       const mine = bad.length ? `rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}` : '';
-      const what = c.size === 1
-        ? `step ${step}: non-finite loss or gradient from ${mine}`
-        : `step ${step}: non-finite loss or gradient from ${plural(everywhere.nonFinite, 'worker')} of the cluster${mine ? ` (here: ${mine} on ${c.where(c.rank)})` : ''}`;
+      const what =
+        c.size === 1
+          ? `step ${step}: non-finite loss or gradient from ${mine}`
+          : `step ${step}: non-finite loss or gradient from ${plural(everywhere.nonFinite, 'worker')} of the cluster${mine ? ` (here: ${mine} on ${c.where(c.rank)})` : ''}`;
       if (cfg.reliability.onNonFinite === 'stop') {
         throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
       }
@@ -468,12 +655,13 @@ export async function finishStep(
     }
     const lr = learningRateAt(baseLr, cfg.schedule, step);
     const { remaining, continuing } = await early.settle();
-    const reduced = c.size === 1
-      ? await s.pool.run(remaining, continuing, lr, step + 1)
-      : await s.pool.runCombined(remaining, continuing, lr, step + 1, async (gradSum) => {
-        await c.arrive(step, 1); // again before the big one: a machine that stalls in between is named too
-        await c.sum(gradSum, `step ${step}: the gradient allreduce`);
-      });
+    const reduced =
+      c.size === 1
+        ? await s.pool.run(remaining, continuing, lr, step + 1)
+        : await s.pool.runCombined(remaining, continuing, lr, step + 1, async (gradSum) => {
+            await c.arrive(step, 1); // again before the big one: a machine that stalls in between is named too
+            await c.sum(gradSum, `step ${step}: the gradient allreduce`);
+          });
     // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
     const stateChanged = everywhere.stateChanged;
     if (stateChanged !== 0 && stateChanged !== everywhere.ranks) {
@@ -489,7 +677,9 @@ export async function finishStep(
 /** Several machines must end with the same weights, bit for bit: their hashes are compared. */
 async function checkSameWeights(s: Session): Promise<void> {
   if (s.cluster.size === 1) return;
-  const mine = createHash('sha256').update(new Uint8Array(s.master.buffer, s.master.byteOffset, s.master.byteLength)).digest();
+  const mine = createHash('sha256')
+    .update(new Uint8Array(s.master.buffer, s.master.byteOffset, s.master.byteLength))
+    .digest();
   const all = await s.cluster.gather(new Uint8Array(mine), 'the final weight check');
   const differ = all.findIndex((h) => !Buffer.from(h).equals(Buffer.from(all[0]!)));
   if (differ > 0) {
@@ -524,7 +714,9 @@ function stagedBatches(s: Session, ds: Dataset) {
 
 function eta(ms: number): string {
   const s = Math.round(ms / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
 /**
@@ -541,16 +733,36 @@ function newWindow() {
     const r = (x: number) => Math.round(x * 1000) / 1000;
     const n = a.steps;
     return {
-      type: 'train', step, epoch: ep, loss: a.loss / n, lr, samples_per_sec: r(a.samples / (a.wall / 1000)),
-      compute_max_ms: r(a.cmax / n), compute_min_ms: r(a.cmin / n), refresh_ms: r(a.refresh / n), write_ms: r(a.write / n), sync_ms: r(a.sync / n),
-      data_ms: r(a.data / n), step_ms: r(a.wall / n), grad_norm: gradNorm,
+      type: 'train',
+      step,
+      epoch: ep,
+      loss: a.loss / n,
+      lr,
+      samples_per_sec: r(a.samples / (a.wall / 1000)),
+      compute_max_ms: r(a.cmax / n),
+      compute_min_ms: r(a.cmin / n),
+      refresh_ms: r(a.refresh / n),
+      write_ms: r(a.write / n),
+      sync_ms: r(a.sync / n),
+      data_ms: r(a.data / n),
+      step_ms: r(a.wall / n),
+      grad_norm: gradNorm,
     };
   };
   return {
     add(l: number, n: number, max: number, min: number, refreshMs: number, writeMs: number, syncMs: number, dataMs: number, stepMs: number) {
       last = since();
       for (const a of [log, epoch, last]) {
-        a.steps++; a.loss += l; a.samples += n; a.cmax += max; a.cmin += min; a.refresh += refreshMs; a.write += writeMs; a.sync += syncMs; a.data += dataMs; a.wall += stepMs;
+        a.steps++;
+        a.loss += l;
+        a.samples += n;
+        a.cmax += max;
+        a.cmin += min;
+        a.refresh += refreshMs;
+        a.write += writeMs;
+        a.sync += syncMs;
+        a.data += dataMs;
+        a.wall += stepMs;
       }
     },
     loss: () => ({ mean: log.loss / log.steps, steps: log.steps }),

@@ -34,7 +34,12 @@ export function probeAdapters(env: Record<string, string>, timeoutMs = PROBE_TIM
       try {
         resolve({ ...(JSON.parse(line) as AdapterProbe), deviceSelect: parseDeviceSelectDebug(stderr) });
       } catch {
-        const tail = stderr.trim().split('\n').filter((l) => !isDawnNoise(l)).slice(-3).join(' / ');
+        const tail = stderr
+          .trim()
+          .split('\n')
+          .filter((l) => !isDawnNoise(l))
+          .slice(-3)
+          .join(' / ');
         const how = signal === 'SIGKILL' ? `took longer than ${timeoutMs / 1000} s` : signal ? `was killed by ${signal}` : `exited with code ${code}`;
         resolve(failed(`the adapter probe ${how}${tail ? `: ${tail}` : ''}`));
       }

@@ -47,7 +47,10 @@ type InitFields = Omit<InitMessage, 'type' | 'rank' | 'workers' | 'gpu' | 'simul
 
 /** Thrown by `all` when one or more ranks failed; `failures` is in rank order, `replies` those of the others. */
 export class GroupFailure extends MgpuError {
-  constructor(readonly failures: WorkerError[], readonly replies: Reply[] = []) {
+  constructor(
+    readonly failures: WorkerError[],
+    readonly replies: Reply[] = [],
+  ) {
     super('E_WORKER', failures.map((f) => f.message).join('; '), { hint: failures[0]!.hint });
   }
 }
@@ -78,18 +81,24 @@ class WorkerHandle {
   readonly tail: string[] = [];
   readonly exitPromise: Promise<void>;
 
-  constructor(readonly rank: number, readonly device: WorkerDevice, readonly child: ChildProcess) {
+  constructor(
+    readonly rank: number,
+    readonly device: WorkerDevice,
+    readonly child: ChildProcess,
+  ) {
     this.channel = new Channel<ToCoordinator, ToWorker>(child.stdio[4] as Duplex, (m) => this.onMessage(m));
     (child.stdio[4] as Duplex).on('error', () => {});
     this.forward(child.stdout);
     this.forward(child.stderr);
-    this.exitPromise = new Promise((resolve) => child.once('exit', (code, signal) => {
-      this.exited = true;
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      this.exitedHow = how;
-      this.fail(this.stall ?? this.error(`the worker process ${how}`));
-      resolve();
-    }));
+    this.exitPromise = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.exited = true;
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.exitedHow = how;
+        this.fail(this.stall ?? this.error(`the worker process ${how}`));
+        resolve();
+      }),
+    );
   }
 
   private forward(stream: NodeJS.ReadableStream | null): void {
@@ -147,7 +156,9 @@ class WorkerHandle {
       const timer = setTimeout(() => {
         // A stalled worker is killed: its exit then fails the request with this message.
         const secs = ((Date.now() - started) / 1000).toFixed(1);
-        this.stall = this.error(`stalled: no reply after ${secs} s (deadline ${(deadlineMs / 1000).toFixed(1)} s)`, { hint: 'the worker was killed; see reliability.stepTimeout and reliability.stallFactor' });
+        this.stall = this.error(`stalled: no reply after ${secs} s (deadline ${(deadlineMs / 1000).toFixed(1)} s)`, {
+          hint: 'the worker was killed; see reliability.stepTimeout and reliability.stallFactor',
+        });
         this.child.kill('SIGKILL');
       }, deadlineMs);
       this.pending = { resolve: resolve as (m: Reply) => void, reject, timer };
@@ -209,7 +220,10 @@ export class WorkerGroup {
 
   private expectFailed(rank: number, what: string): void {
     if (this.current !== 'failed' || !this.failedRanks.has(rank)) {
-      throw new MgpuError('E_INTERNAL', `worker group: ${what} rank ${rank}, which has not failed (state ${this.current}, failed ranks [${[...this.failedRanks].join(', ')}])`);
+      throw new MgpuError(
+        'E_INTERNAL',
+        `worker group: ${what} rank ${rank}, which has not failed (state ${this.current}, failed ranks [${[...this.failedRanks].join(', ')}])`,
+      );
     }
   }
 
@@ -262,7 +276,10 @@ export class WorkerGroup {
       }
       const reports = group.active.map((r) => ready.get(r)!);
       checkLayoutsAgree(reports.map((r) => r.layout));
-      checkAdapters(group.active.map((r) => devices[r]!), reports);
+      checkAdapters(
+        group.active.map((r) => devices[r]!),
+        reports,
+      );
       group.layout = reports[0]!.layout;
       group.backend = reports[0]!.backend;
       for (const [rank, r] of ready) group.ready[rank] = r;
@@ -297,21 +314,32 @@ export class WorkerGroup {
    * not replied within `deadlineMs` is killed and fails as stalled: there is no wait without one.
    */
   async all<R extends Reply>(
-    message: (rank: number) => ToWorker, phase: string, ranks: number[], deadlineMs: number, onReply?: (reply: R, rank: number) => void,
+    message: (rank: number) => ToWorker,
+    phase: string,
+    ranks: number[],
+    deadlineMs: number,
+    onReply?: (reply: R, rank: number) => void,
   ): Promise<R[]> {
     // Start-up's `init` runs while starting; everything else from ready, through stepping.
     const stepping = this.current !== 'starting';
     if (stepping) this.moveTo('stepping');
-    const settled = await Promise.allSettled(ranks.map((r) => this.workers[r]!.request<R>(message(r), phase, deadlineMs).then((reply) => {
-      onReply?.(reply, r);
-      return reply;
-    })));
+    const settled = await Promise.allSettled(
+      ranks.map((r) =>
+        this.workers[r]!.request<R>(message(r), phase, deadlineMs).then((reply) => {
+          onReply?.(reply, r);
+          return reply;
+        }),
+      ),
+    );
     const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as WorkerError] : []));
     if (failures.length) {
       this.resumeTo = stepping ? 'ready' : 'starting';
       this.moveTo('failed');
       for (const f of failures) this.failedRanks.add(f.rank);
-      throw new GroupFailure(failures, settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
+      throw new GroupFailure(
+        failures,
+        settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])),
+      );
     }
     if (stepping) this.moveTo('ready');
     return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
@@ -323,7 +351,13 @@ export class WorkerGroup {
    * policy throws to end the run, and retiring the last rank ends it too. Returns the new
    * worker's `ready`, or null when the rank was retired.
    */
-  async recoverStart(failure: WorkerError, policy: StartFailurePolicy = (f) => { throw f; }, abort?: AbortSignal): Promise<ReadyMessage | null> {
+  async recoverStart(
+    failure: WorkerError,
+    policy: StartFailurePolicy = (f) => {
+      throw f;
+    },
+    abort?: AbortSignal,
+  ): Promise<ReadyMessage | null> {
     for (let f = failure; ;) {
       abort?.throwIfAborted();
       if (policy(f, this.device(f.rank)) === 'retire') {
@@ -388,11 +422,13 @@ export class WorkerGroup {
         // a broken pipe means it is already going
       }
     }
-    await Promise.all(alive.map(async (w) => {
-      const timer = setTimeout(() => w.child.kill('SIGKILL'), graceMs);
-      await w.exitPromise;
-      clearTimeout(timer);
-    }));
+    await Promise.all(
+      alive.map(async (w) => {
+        const timer = setTimeout(() => w.child.kill('SIGKILL'), graceMs);
+        await w.exitPromise;
+        clearTimeout(timer);
+      }),
+    );
   }
 
   /** Kills every worker at once (a second Ctrl-C). */

@@ -16,7 +16,9 @@ export function unwritableDirReason(dir: string): string | null {
     existing = up;
   }
   if (!fs.statSync(existing).isDirectory()) {
-    return existing === path.resolve(dir) ? `${existing} is a file, not a directory` : `${existing} is a file, not a directory, so nothing can be created under it`;
+    return existing === path.resolve(dir)
+      ? `${existing} is a file, not a directory`
+      : `${existing} is a file, not a directory, so nothing can be created under it`;
   }
   // access(W_OK) is no answer for root or on a read-only mount: try what the run will do.
   const probe = path.join(existing, `.mgpu-write-probe-${process.pid}`);
@@ -26,7 +28,13 @@ export function unwritableDirReason(dir: string): string | null {
     return null;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why: Record<string, string> = { EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'read-only filesystem', ENOSPC: 'no space left', ENOENT: 'cannot create entries there' };
+    const why: Record<string, string> = {
+      EACCES: 'permission denied',
+      EPERM: 'not permitted',
+      EROFS: 'read-only filesystem',
+      ENOSPC: 'no space left',
+      ENOENT: 'cannot create entries there',
+    };
     return `cannot create anything in ${existing} (${why[e.code ?? ''] ?? e.message})`;
   }
 }

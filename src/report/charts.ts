@@ -69,13 +69,26 @@ function noisy(name: string, color: string, points: Point[], format: (v: number)
     smoothed: true,
     series: [
       { name: `${name} (raw)`, color, points, style: 'line', width: 1.25, opacity: 0.3, hideLegend: true, format },
-      { name: `${name} (smoothed)`, color, points: smooth(points, Math.max(2, Math.round(points.length / 50))), style: 'line', width: 2.25, format, derived: true },
+      {
+        name: `${name} (smoothed)`,
+        color,
+        points: smooth(points, Math.max(2, Math.round(points.length / 50))),
+        style: 'line',
+        width: 2.25,
+        format,
+        derived: true,
+      },
     ],
   };
 }
 
 /** At most `max` bars: consecutive lines merged, each value the step-weighted mean. */
-export function binLines<T extends Record<string, number>>(rows: T[], spans: { start: number; end: number }[], weights: number[], max: number): { rows: T[]; spans: { start: number; end: number }[]; per: number } {
+export function binLines<T extends Record<string, number>>(
+  rows: T[],
+  spans: { start: number; end: number }[],
+  weights: number[],
+  max: number,
+): { rows: T[]; spans: { start: number; end: number }[]; per: number } {
   if (rows.length <= max) return { rows, spans, per: 1 };
   const per = Math.ceil(rows.length / max);
   const outRows: T[] = [];
@@ -100,7 +113,9 @@ export function binLines<T extends Record<string, number>>(rows: T[], spans: { s
 function droppedNote(what: string, dropped: { x: number; y: number }[]): string[] {
   if (!dropped.length) return [];
   const kinds = new Set(dropped.map((d) => (Number.isNaN(d.y) ? 'NaN' : 'infinite')));
-  return [`${dropped.length} ${what} value${dropped.length === 1 ? ' is' : 's are'} ${[...kinds].join(' or ')} and left out (step${dropped.length === 1 ? '' : 's'} ${listSteps(dropped.map((d) => d.x))}); red marks show where.`];
+  return [
+    `${dropped.length} ${what} value${dropped.length === 1 ? ' is' : 's are'} ${[...kinds].join(' or ')} and left out (step${dropped.length === 1 ? '' : 's'} ${listSteps(dropped.map((d) => d.x))}); red marks show where.`,
+  ];
 }
 
 export function buildCharts(run: RunData): Chart[] {
@@ -119,16 +134,31 @@ export function buildCharts(run: RunData): Chart[] {
     legend: EVENT[e.type][0],
     label: `${EVENT[e.type][1]} at step ${e.step}${e.ranks.length ? ` (rank ${e.ranks.join(', ')})` : ''}: ${e.message}${e.action ? ` -> ${e.action}` : ''}`,
   }));
-  const train = noisy('train loss', COLORS.train, pts((t) => t.loss), fmtLoss);
+  const train = noisy(
+    'train loss',
+    COLORS.train,
+    pts((t) => t.loss),
+    fmtLoss,
+  );
   const lossSeries: Series[] = [...train.series];
-  if (run.evals.length) lossSeries.push({ name: 'eval loss', color: COLORS.eval, points: run.evals.map((e) => ({ x: e.step, y: e.loss })), style: 'points', format: fmtLoss });
+  if (run.evals.length)
+    lossSeries.push({ name: 'eval loss', color: COLORS.eval, points: run.evals.map((e) => ({ x: e.step, y: e.loss })), style: 'points', format: fmtLoss });
   const loss = lineChart({ ...HALF, yLabel: 'loss', series: lossSeries, xMax, yScale: 'auto', logRatio: 10, markers, emptyText: noTrain });
   charts.push({
-    id: 'loss', size: 'half', title: 'Loss', subtitle: `training loss per log line${train.smoothed ? ' (faint) and smoothed' : ''}${run.evals.length ? '; eval loss as points' : ''}`,
+    id: 'loss',
+    size: 'half',
+    title: 'Loss',
+    subtitle: `training loss per log line${train.smoothed ? ' (faint) and smoothed' : ''}${run.evals.length ? '; eval loss as points' : ''}`,
     svg: loss.svg,
     notes: [
-      ...droppedNote('training loss', loss.dropped.filter((d) => d.series !== 'eval loss')),
-      ...droppedNote('eval loss', loss.dropped.filter((d) => d.series === 'eval loss')),
+      ...droppedNote(
+        'training loss',
+        loss.dropped.filter((d) => d.series !== 'eval loss'),
+      ),
+      ...droppedNote(
+        'eval loss',
+        loss.dropped.filter((d) => d.series === 'eval loss'),
+      ),
     ],
   });
 
@@ -137,35 +167,134 @@ export function buildCharts(run: RunData): Chart[] {
   const k = run.evals.find((e) => Number.isFinite(e.k))?.k;
   if (!run.evals.length || hasAcc) {
     const series: Series[] = [];
-    if (hasAcc) series.push({ name: 'accuracy', color: COLORS.accuracy, points: run.evals.filter((e) => e.accuracy !== null).map((e) => ({ x: e.step, y: e.accuracy! })), style: 'line', format: (v) => fmtPct(v) });
-    if (run.evals.some((e) => e.top_k !== null)) series.push({ name: `top-${k ?? 'k'} accuracy`, color: COLORS.topK, points: run.evals.filter((e) => e.top_k !== null).map((e) => ({ x: e.step, y: e.top_k! })), style: 'line', format: (v) => fmtPct(v) });
-    const acc = lineChart({ ...HALF, yLabel: 'accuracy', series, xMax, yFormat: 'percent', clamp: [0, 1], emptyText: 'no eval in this run (set data.eval or data.evalFraction)' });
-    charts.push({ id: 'accuracy', size: 'half', title: 'Eval accuracy', subtitle: run.evals.length ? `on ${fmtInt(run.evals[0]!.samples)} eval samples, ${run.evals.length} eval${run.evals.length === 1 ? '' : 's'}` : 'no eval lines', svg: acc.svg, notes: droppedNote('eval accuracy', acc.dropped) });
+    if (hasAcc)
+      series.push({
+        name: 'accuracy',
+        color: COLORS.accuracy,
+        points: run.evals.filter((e) => e.accuracy !== null).map((e) => ({ x: e.step, y: e.accuracy! })),
+        style: 'line',
+        format: (v) => fmtPct(v),
+      });
+    if (run.evals.some((e) => e.top_k !== null))
+      series.push({
+        name: `top-${k ?? 'k'} accuracy`,
+        color: COLORS.topK,
+        points: run.evals.filter((e) => e.top_k !== null).map((e) => ({ x: e.step, y: e.top_k! })),
+        style: 'line',
+        format: (v) => fmtPct(v),
+      });
+    const acc = lineChart({
+      ...HALF,
+      yLabel: 'accuracy',
+      series,
+      xMax,
+      yFormat: 'percent',
+      clamp: [0, 1],
+      emptyText: 'no eval in this run (set data.eval or data.evalFraction)',
+    });
+    charts.push({
+      id: 'accuracy',
+      size: 'half',
+      title: 'Eval accuracy',
+      subtitle: run.evals.length
+        ? `on ${fmtInt(run.evals[0]!.samples)} eval samples, ${run.evals.length} eval${run.evals.length === 1 ? '' : 's'}`
+        : 'no eval lines',
+      svg: acc.svg,
+      notes: droppedNote('eval accuracy', acc.dropped),
+    });
   } else {
-    const mae = lineChart({ ...HALF, yLabel: 'mean absolute error', series: [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: fmtLoss }], xMax, yScale: 'auto' });
-    charts.push({ id: 'accuracy', size: 'half', title: 'Eval mean absolute error', subtitle: 'no accuracy: the loss is not a classification loss', svg: mae.svg, notes: droppedNote('eval MAE', mae.dropped) });
+    const mae = lineChart({
+      ...HALF,
+      yLabel: 'mean absolute error',
+      series: [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: fmtLoss }],
+      xMax,
+      yScale: 'auto',
+    });
+    charts.push({
+      id: 'accuracy',
+      size: 'half',
+      title: 'Eval mean absolute error',
+      subtitle: 'no accuracy: the loss is not a classification loss',
+      svg: mae.svg,
+      notes: droppedNote('eval MAE', mae.dropped),
+    });
   }
 
   charts.push(...metricCharts(run, xMax));
 
   // ---- learning rate ------------------------------------------------------------------------
-  const lr = lineChart({ ...THIRD, yLabel: 'learning rate', series: [{ name: 'learning rate', color: COLORS.lr, points: pts((t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }], xMax, includeZero: true, emptyText: noTrain });
+  const lr = lineChart({
+    ...THIRD,
+    yLabel: 'learning rate',
+    series: [{ name: 'learning rate', color: COLORS.lr, points: pts((t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }],
+    xMax,
+    includeZero: true,
+    emptyText: noTrain,
+  });
   const lrs = [...new Set(T.map((t) => t.lr).filter(Number.isFinite))];
   // "constant" only when the schedule is: a cosine run logged once also shows a single value.
-  const schedule = ((run.config?.schedule as { name?: string } | undefined)?.name) ?? 'constant';
-  const lrSub = lrs.length === 1 ? (schedule === 'constant' ? `constant at ${fmtSig(lrs[0]!, 4)}` : `${fmtSig(lrs[0]!, 4)} (${schedule} schedule, logged once)`) : lrs.length ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig([...T].reverse().find((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line` : 'at each log line';
+  const schedule = (run.config?.schedule as { name?: string } | undefined)?.name ?? 'constant';
+  const lrSub =
+    lrs.length === 1
+      ? schedule === 'constant'
+        ? `constant at ${fmtSig(lrs[0]!, 4)}`
+        : `${fmtSig(lrs[0]!, 4)} (${schedule} schedule, logged once)`
+      : lrs.length
+        ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig([...T].reverse().find((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line`
+        : 'at each log line';
   charts.push({ id: 'lr', size: 'third', title: 'Learning rate', subtitle: lrSub, svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) });
 
   // ---- throughput ---------------------------------------------------------------------------
-  const sps = lineChart({ ...THIRD, yLabel: 'samples / s', series: noisy('samples/s', COLORS.throughput, pts((t) => t.samples_per_sec), fmtInt).series, xMax, includeZero: true, emptyText: noTrain });
-  charts.push({ id: 'throughput', size: 'third', title: 'Throughput', subtitle: 'training samples per second of step time, all workers', svg: sps.svg, notes: droppedNote('samples/s', sps.dropped) });
+  const sps = lineChart({
+    ...THIRD,
+    yLabel: 'samples / s',
+    series: noisy(
+      'samples/s',
+      COLORS.throughput,
+      pts((t) => t.samples_per_sec),
+      fmtInt,
+    ).series,
+    xMax,
+    includeZero: true,
+    emptyText: noTrain,
+  });
+  charts.push({
+    id: 'throughput',
+    size: 'third',
+    title: 'Throughput',
+    subtitle: 'training samples per second of step time, all workers',
+    svg: sps.svg,
+    notes: droppedNote('samples/s', sps.dropped),
+  });
 
   // ---- gradient norm ------------------------------------------------------------------------
-  const gn = lineChart({ ...THIRD, yLabel: 'gradient norm', series: noisy('L2 norm', COLORS.gradNorm, pts((t) => t.grad_norm), (v) => fmtSig(v, 4)).series, xMax, yScale: 'auto', emptyText: noTrain });
-  charts.push({ id: 'grad-norm', size: 'third', title: 'Gradient norm', subtitle: 'global L2 norm of the summed gradient, before clipping', svg: gn.svg, notes: droppedNote('gradient norm', gn.dropped) });
+  const gn = lineChart({
+    ...THIRD,
+    yLabel: 'gradient norm',
+    series: noisy(
+      'L2 norm',
+      COLORS.gradNorm,
+      pts((t) => t.grad_norm),
+      (v) => fmtSig(v, 4),
+    ).series,
+    xMax,
+    yScale: 'auto',
+    emptyText: noTrain,
+  });
+  charts.push({
+    id: 'grad-norm',
+    size: 'third',
+    title: 'Gradient norm',
+    subtitle: 'global L2 norm of the summed gradient, before clipping',
+    svg: gn.svg,
+    notes: droppedNote('gradient norm', gn.dropped),
+  });
 
   // ---- phase breakdown ----------------------------------------------------------------------
-  const weights = lineWeights(T, run.events.filter((e) => e.type === 'skip').map((e) => e.step));
+  const weights = lineWeights(
+    T,
+    run.events.filter((e) => e.type === 'skip').map((e) => e.step),
+  );
   // A line averages the steps since the previous line: its bar spans (previous step, step], whatever
   // the weights (which leave skipped steps out) say.
   const allSpans = T.map((t, i) => ({ start: i === 0 ? 0 : Math.min(t.step, T[i - 1]!.step), end: t.step }));
@@ -174,7 +303,11 @@ export function buildCharts(run: RunData): Chart[] {
   const P = binned.rows;
   const spans = binned.spans;
   const stacked = stackedBarChart({
-    width: 1160, height: 300, yLabel: 'ms per step', xMax, spans,
+    width: 1160,
+    height: 300,
+    yLabel: 'ms per step',
+    xMax,
+    spans,
     layers: [
       { name: 'compute (slowest worker)', color: COLORS.computeMax, values: P.map((r) => r.cmax) },
       { name: 'sync', color: COLORS.sync, values: P.map((r) => r.sync) },
@@ -185,10 +318,21 @@ export function buildCharts(run: RunData): Chart[] {
     emptyText: noTrain,
   });
   const phaseNotes: string[] = [];
-  if (stacked.cappedAt !== null) phaseNotes.push(`The axis stops at ${fmtSig(stacked.cappedAt, 3)} ms so the typical step stays readable; bars marked ▲ are taller (hover for their values).`);
-  if (stacked.negativeOther) phaseNotes.push(`${stacked.negativeOther} line${stacked.negativeOther === 1 ? ' has' : 's have'} compute + sync + data above the step time (timer overlap); their "other" is drawn as 0.`);
+  if (stacked.cappedAt !== null)
+    phaseNotes.push(
+      `The axis stops at ${fmtSig(stacked.cappedAt, 3)} ms so the typical step stays readable; bars marked ▲ are taller (hover for their values).`,
+    );
+  if (stacked.negativeOther)
+    phaseNotes.push(
+      `${stacked.negativeOther} line${stacked.negativeOther === 1 ? ' has' : 's have'} compute + sync + data above the step time (timer overlap); their "other" is drawn as 0.`,
+    );
   charts.push({
-    id: 'phases', title: 'Where a step goes', subtitle: `mean ms per step over each ${binned.per > 1 ? `bar (${binned.per} log lines)` : 'log interval'}: slowest worker's compute, sync (reduce + update + publish), data staging, other`, svg: stacked.svg, notes: phaseNotes, size: 'full',
+    id: 'phases',
+    title: 'Where a step goes',
+    subtitle: `mean ms per step over each ${binned.per > 1 ? `bar (${binned.per} log lines)` : 'log interval'}: slowest worker's compute, sync (reduce + update + publish), data staging, other`,
+    svg: stacked.svg,
+    notes: phaseNotes,
+    size: 'full',
   });
   return charts;
 }
@@ -201,27 +345,52 @@ export function buildCharts(run: RunData): Chart[] {
 export function metricCharts(run: RunData, xMax: number): Chart[] {
   const keys = metricKeys(run.evals);
   if (!keys.length) return [];
-  const series = (ks: string[]): Series[] => ks.map((key, i) => ({
-    name: key, color: METRIC_PALETTE[i % METRIC_PALETTE.length]!, style: 'line' as const, format: fmtMetric(key),
-    // An undefined value (null: e.g. AUC with one class present) is not drawn; NaN/Inf are, as left out.
-    points: run.evals.filter((e) => e.metrics && e.metrics[key] !== null && e.metrics[key] !== undefined).map((e) => ({ x: e.step, y: e.metrics![key]! })),
-  }));
+  const series = (ks: string[]): Series[] =>
+    ks.map((key, i) => ({
+      name: key,
+      color: METRIC_PALETTE[i % METRIC_PALETTE.length]!,
+      style: 'line' as const,
+      format: fmtMetric(key),
+      // An undefined value (null: e.g. AUC with one class present) is not drawn; NaN/Inf are, as left out.
+      points: run.evals.filter((e) => e.metrics && e.metrics[key] !== null && e.metrics[key] !== undefined).map((e) => ({ x: e.step, y: e.metrics![key]! })),
+    }));
   const sub = `on ${fmtInt(run.evals[0]!.samples)} eval samples, from counts and scores over the whole eval set`;
   const out: Chart[] = [];
   const scores = keys.filter((k) => /^(precision|recall|f1)_|^auc$/.test(k));
   if (scores.length) {
     const c = lineChart({ ...HALF, yLabel: 'score', series: series(scores), xMax, clamp: [0, 1], emptyText: 'no value (undefined for this eval set)' });
-    out.push({ id: 'eval-metrics', size: 'half', title: 'Eval metrics', subtitle: `${scores.join(', ')}; ${sub}`, svg: c.svg, notes: droppedNote('eval metric', c.dropped) });
+    out.push({
+      id: 'eval-metrics',
+      size: 'half',
+      title: 'Eval metrics',
+      subtitle: `${scores.join(', ')}; ${sub}`,
+      svg: c.svg,
+      notes: droppedNote('eval metric', c.dropped),
+    });
   }
   const errors = keys.filter((k) => k === 'mae' || k === 'rmse');
   if (errors.length) {
     const c = lineChart({ ...HALF, yLabel: 'error', series: series(errors), xMax, yScale: 'auto', includeZero: false, emptyText: 'no value' });
-    out.push({ id: 'eval-errors', size: 'half', title: 'Eval errors', subtitle: `${errors.join(', ')}; over every output of every eval sample`, svg: c.svg, notes: droppedNote('eval error', c.dropped) });
+    out.push({
+      id: 'eval-errors',
+      size: 'half',
+      title: 'Eval errors',
+      subtitle: `${errors.join(', ')}; over every output of every eval sample`,
+      svg: c.svg,
+      notes: droppedNote('eval error', c.dropped),
+    });
   }
   const custom = keys.filter((k) => k.includes('.'));
   if (custom.length) {
     const c = lineChart({ ...HALF, yLabel: 'value', series: series(custom), xMax, yScale: 'auto', emptyText: 'no value' });
-    out.push({ id: 'eval-custom', size: 'half', title: 'Custom metrics', subtitle: `${custom.join(', ')}; from the modules' sums over the whole eval set`, svg: c.svg, notes: droppedNote('custom metric', c.dropped) });
+    out.push({
+      id: 'eval-custom',
+      size: 'half',
+      title: 'Custom metrics',
+      subtitle: `${custom.join(', ')}; from the modules' sums over the whole eval set`,
+      svg: c.svg,
+      notes: droppedNote('custom metric', c.dropped),
+    });
   }
   return out;
 }

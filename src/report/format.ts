@@ -30,7 +30,11 @@ export function fmtSig(v: number, digits = 3): string {
   if (!Number.isFinite(v)) return nonFinite(v);
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a < 1e-3 || a >= 1e6) return v.toExponential(digits - 1).replace(/\.?0+e/, 'e').replace('e+', 'e');
+  if (a < 1e-3 || a >= 1e6)
+    return v
+      .toExponential(digits - 1)
+      .replace(/\.?0+e/, 'e')
+      .replace('e+', 'e');
   return String(Number(v.toPrecision(digits)));
 }
 

@@ -62,7 +62,11 @@ footer{margin-top:18px;color:#9ca3af;font-size:12px}
 `;
 
 const PHASE_COLORS: Record<string, string> = {
-  compute_max: COLORS.computeMax, compute_min: COLORS.computeMin, sync: COLORS.sync, data: COLORS.data, other: COLORS.other,
+  compute_max: COLORS.computeMax,
+  compute_min: COLORS.computeMin,
+  sync: COLORS.sync,
+  data: COLORS.data,
+  other: COLORS.other,
 };
 
 function tile(label: string, value: string, detail: string): string {
@@ -72,28 +76,59 @@ function tile(label: string, value: string, detail: string): string {
 function tiles(s: Summary): string {
   const out: string[] = [];
   const tl = s.trainLoss.last;
-  out.push(tile('final train loss', tl ? fmtLoss(tl.value) : '-', s.trainLoss.best ? `best ${fmtLoss(s.trainLoss.best.value)} at step ${fmtInt(s.trainLoss.best.step)}` : 'no training line'));
+  out.push(
+    tile(
+      'final train loss',
+      tl ? fmtLoss(tl.value) : '-',
+      s.trainLoss.best ? `best ${fmtLoss(s.trainLoss.best.value)} at step ${fmtInt(s.trainLoss.best.step)}` : 'no training line',
+    ),
+  );
   if (s.evalAccuracy.best) {
-    out.push(tile('best eval accuracy', fmtPct(s.evalAccuracy.best.value), `step ${fmtInt(s.evalAccuracy.best.step)}; last ${fmtPct(s.evalAccuracy.last!.value)}`));
+    out.push(
+      tile('best eval accuracy', fmtPct(s.evalAccuracy.best.value), `step ${fmtInt(s.evalAccuracy.best.step)}; last ${fmtPct(s.evalAccuracy.last!.value)}`),
+    );
   } else if (s.evalLoss.best) {
     out.push(tile('best eval loss', fmtLoss(s.evalLoss.best.value), `step ${fmtInt(s.evalLoss.best.step)}; last ${fmtLoss(s.evalLoss.last!.value)}`));
   } else {
     out.push(tile('eval', '-', 'no eval in this run'));
   }
   out.push(tile('samples / s', s.medianSamplesPerSec === null ? '-' : fmtInt(s.medianSamplesPerSec), 'median over the log lines'));
-  out.push(tile('step time', s.phaseMs ? `${fmtMs(s.phaseMs.step)} ms` : '-', s.phaseMs ? `compute ${fmtPct(s.phaseMs.compute_max / s.phaseMs.step, 0)} · sync ${fmtPct(s.phaseMs.sync / s.phaseMs.step, 0)} · data ${fmtPct(s.phaseMs.data / s.phaseMs.step, 0)}` : 'no timing'));
+  out.push(
+    tile(
+      'step time',
+      s.phaseMs ? `${fmtMs(s.phaseMs.step)} ms` : '-',
+      s.phaseMs
+        ? `compute ${fmtPct(s.phaseMs.compute_max / s.phaseMs.step, 0)} · sync ${fmtPct(s.phaseMs.sync / s.phaseMs.step, 0)} · data ${fmtPct(s.phaseMs.data / s.phaseMs.step, 0)}`
+        : 'no timing',
+    ),
+  );
   return `<section class="tiles">${out.join('')}</section>`;
 }
 
 function alerts(s: Summary, run: RunData): string {
   const items: string[] = [];
-  if (s.nonFiniteLossSteps.length) items.push(`${s.nonFiniteLossSteps.length} training loss value${s.nonFiniteLossSteps.length === 1 ? ' is' : 's are'} NaN or infinite; the charts leave ${s.nonFiniteLossSteps.length === 1 ? 'it' : 'them'} out and mark where.`);
-  if (s.skippedSteps.length) items.push(`${s.skippedSteps.length} step${s.skippedSteps.length === 1 ? ' was' : 's were'} skipped (non-finite loss or gradient).`);
-  if (s.failures.length) items.push(`${s.failures.length} worker failure${s.failures.length === 1 ? '' : 's'}: ${s.failures.map((f) => `step ${f.step}, rank ${f.ranks.join(', ')}: ${f.message} (${f.action})`).join('; ')}`);
-  for (const u of run.unreadable) items.push(u.torn ? `The last line of metrics.jsonl is torn (the run was cut off while writing it) and is ignored.` : `Line ${u.line} of metrics.jsonl is not a metrics line and is ignored: ${u.text}`);
+  if (s.nonFiniteLossSteps.length)
+    items.push(
+      `${s.nonFiniteLossSteps.length} training loss value${s.nonFiniteLossSteps.length === 1 ? ' is' : 's are'} NaN or infinite; the charts leave ${s.nonFiniteLossSteps.length === 1 ? 'it' : 'them'} out and mark where.`,
+    );
+  if (s.skippedSteps.length)
+    items.push(`${s.skippedSteps.length} step${s.skippedSteps.length === 1 ? ' was' : 's were'} skipped (non-finite loss or gradient).`);
+  if (s.failures.length)
+    items.push(
+      `${s.failures.length} worker failure${s.failures.length === 1 ? '' : 's'}: ${s.failures.map((f) => `step ${f.step}, rank ${f.ranks.join(', ')}: ${f.message} (${f.action})`).join('; ')}`,
+    );
+  for (const u of run.unreadable)
+    items.push(
+      u.torn
+        ? `The last line of metrics.jsonl is torn (the run was cut off while writing it) and is ignored.`
+        : `Line ${u.line} of metrics.jsonl is not a metrics line and is ignored: ${u.text}`,
+    );
   if (!run.configText) items.push('No config.yaml in the run directory: workers and backend are unknown.');
   if (!items.length) return '';
-  return `<section class="alerts"><ul>${items.slice(0, 12).map((i) => `<li>${escapeHtml(i)}</li>`).join('')}${items.length > 12 ? `<li>and ${items.length - 12} more</li>` : ''}</ul></section>`;
+  return `<section class="alerts"><ul>${items
+    .slice(0, 12)
+    .map((i) => `<li>${escapeHtml(i)}</li>`)
+    .join('')}${items.length > 12 ? `<li>and ${items.length - 12} more</li>` : ''}</ul></section>`;
 }
 
 function summaryTable(s: Summary): string {
@@ -105,34 +140,55 @@ function phaseTable(s: Summary): string {
   const rows = phaseRows(s);
   if (!rows.length) return `<div class="card"><h2>Time per step</h2><p class="sub">No timing: no training line.</p></div>`;
   const step = s.phaseMs!.step;
-  const bar = rows.filter((r) => r.additive).map((r) => `<span title="${escapeHtml(`${r.label}: ${fmtPct(r.pct, 1)}`)}" style="width:${Math.max(0, (100 * r.ms) / step).toFixed(2)}%;background:${PHASE_COLORS[r.phase]}"></span>`).join('');
-  const body = rows.map((r) => {
-    const cls = r.phase === 'step' ? ' class="total"' : r.additive ? '' : ' class="minor"';
-    const sw = PHASE_COLORS[r.phase] ? `<span class="swatch" style="background:${PHASE_COLORS[r.phase]}${r.additive ? '' : ';opacity:.55'}"></span>` : '<span class="swatch"></span>';
-    const pct = r.phase === 'step' ? '100%' : fmtPct(r.pct, 1);
-    return `<tr${cls}><th>${sw}${escapeHtml(r.label)}</th><td class="num">${fmtMs(r.ms)}</td><td class="num">${pct}</td></tr>`;
-  }).join('');
-  return `<div class="card"><h2>Time per step <span class="stamp">mean over ${fmtInt(s.phaseSteps)} step${s.phaseSteps === 1 ? '' : 's'}</span></h2>`
-    + `<div class="stackbar">${bar}</div>`
-    + `<table class="phases"><thead><tr><th></th><th style="text-align:right">ms</th><th style="text-align:right">of step</th></tr></thead><tbody>${body}</tbody></table>`
-    + `<p class="sub" style="font-size:12px;margin-top:8px">compute (slowest) + sync + data + other = step; the fastest worker's compute shows the imbalance between workers.</p></div>`;
+  const bar = rows
+    .filter((r) => r.additive)
+    .map(
+      (r) =>
+        `<span title="${escapeHtml(`${r.label}: ${fmtPct(r.pct, 1)}`)}" style="width:${Math.max(0, (100 * r.ms) / step).toFixed(2)}%;background:${PHASE_COLORS[r.phase]}"></span>`,
+    )
+    .join('');
+  const body = rows
+    .map((r) => {
+      const cls = r.phase === 'step' ? ' class="total"' : r.additive ? '' : ' class="minor"';
+      const sw = PHASE_COLORS[r.phase]
+        ? `<span class="swatch" style="background:${PHASE_COLORS[r.phase]}${r.additive ? '' : ';opacity:.55'}"></span>`
+        : '<span class="swatch"></span>';
+      const pct = r.phase === 'step' ? '100%' : fmtPct(r.pct, 1);
+      return `<tr${cls}><th>${sw}${escapeHtml(r.label)}</th><td class="num">${fmtMs(r.ms)}</td><td class="num">${pct}</td></tr>`;
+    })
+    .join('');
+  return (
+    `<div class="card"><h2>Time per step <span class="stamp">mean over ${fmtInt(s.phaseSteps)} step${s.phaseSteps === 1 ? '' : 's'}</span></h2>` +
+    `<div class="stackbar">${bar}</div>` +
+    `<table class="phases"><thead><tr><th></th><th style="text-align:right">ms</th><th style="text-align:right">of step</th></tr></thead><tbody>${body}</tbody></table>` +
+    `<p class="sub" style="font-size:12px;margin-top:8px">compute (slowest) + sync + data + other = step; the fastest worker's compute shows the imbalance between workers.</p></div>`
+  );
 }
 
 function figure(c: Chart): string {
-  return `<figure class="card ${c.size}" id="chart-${c.id}"><figcaption><h3>${escapeHtml(c.title)}</h3><span class="hint">${escapeHtml(c.subtitle)}</span></figcaption>`
-    + c.svg + c.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('') + `</figure>`;
+  return (
+    `<figure class="card ${c.size}" id="chart-${c.id}"><figcaption><h3>${escapeHtml(c.title)}</h3><span class="hint">${escapeHtml(c.subtitle)}</span></figcaption>` +
+    c.svg +
+    c.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('') +
+    `</figure>`
+  );
 }
 
 /** `refreshSeconds`: the page reloads itself (report --watch rewrites it as metrics arrive). */
 export function renderHtml(run: RunData, s: Summary, opts: { generatedAt?: Date; refreshSeconds?: number } = {}): string {
   const charts = buildCharts(run);
-  const when = (opts.generatedAt ?? new Date()).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const when = (opts.generatedAt ?? new Date())
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
   const facts = [
     s.steps === null ? null : `${fmtInt(s.steps)} steps`,
     s.epochs === null ? null : `${s.epochs} epoch${s.epochs === 1 ? '' : 's'}`,
     s.workers ? `${s.workers.replace(/ \(.*\)$/, '')} worker${s.workers.startsWith('1 ') ? '' : 's'}` : null,
     s.finalModel ? 'finished' : 'not finished',
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return `<!doctype html>
 <html lang="en">
 <head>

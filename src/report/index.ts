@@ -11,7 +11,11 @@ export { readRun } from './read-run.ts';
 export { summarize, summaryText } from './summary.ts';
 export { renderHtml } from './html.ts';
 
-export async function report(runDir: string, out: { line(text: string): void }, opts: { refreshSeconds?: number; quiet?: boolean } = {}): Promise<{ htmlPath: string; finished: boolean }> {
+export async function report(
+  runDir: string,
+  out: { line(text: string): void },
+  opts: { refreshSeconds?: number; quiet?: boolean } = {},
+): Promise<{ htmlPath: string; finished: boolean }> {
   const run = await readRun(runDir);
   const summary = summarize(run);
   if (!opts.quiet) for (const l of summaryText(summary)) out.line(l);
@@ -31,7 +35,12 @@ export async function report(runDir: string, out: { line(text: string): void }, 
  * `everyMs`), each page reloading itself in the browser, until the run has its final model or
  * `signal` is aborted (Ctrl-C). The last page written does not reload.
  */
-export async function watchReport(runDir: string, out: { line(text: string): void }, signal: AbortSignal, everyMs = 1000): Promise<{ htmlPath: string; renders: number }> {
+export async function watchReport(
+  runDir: string,
+  out: { line(text: string): void },
+  signal: AbortSignal,
+  everyMs = 1000,
+): Promise<{ htmlPath: string; renders: number }> {
   const metrics = path.join(runDir, 'metrics.jsonl');
   const stamp = async () => (await fs.stat(metrics).catch(() => null))?.mtimeMs ?? 0;
   const refreshSeconds = Math.max(1, Math.round((2 * everyMs) / 1000));
@@ -40,7 +49,17 @@ export async function watchReport(runDir: string, out: { line(text: string): voi
   let renders = 1;
   out.line(`watching ${metrics}: the page is rewritten as lines arrive and reloads itself (Ctrl-C to stop)`);
   while (!r.finished && !signal.aborted) {
-    await new Promise((resolve) => { const t = setTimeout(resolve, everyMs); signal.addEventListener('abort', () => { clearTimeout(t); resolve(null); }, { once: true }); });
+    await new Promise((resolve) => {
+      const t = setTimeout(resolve, everyMs);
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(t);
+          resolve(null);
+        },
+        { once: true },
+      );
+    });
     const now = await stamp();
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the signal can abort during the awaits above
     if (now === seen || signal.aborted) continue;

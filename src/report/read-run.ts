@@ -38,7 +38,19 @@ export interface RunData {
   finalEmaModel: string | null;
 }
 
-const TRAIN_FIELDS = ['step', 'epoch', 'loss', 'lr', 'samples_per_sec', 'compute_max_ms', 'compute_min_ms', 'sync_ms', 'data_ms', 'step_ms', 'grad_norm'] as const;
+const TRAIN_FIELDS = [
+  'step',
+  'epoch',
+  'loss',
+  'lr',
+  'samples_per_sec',
+  'compute_max_ms',
+  'compute_min_ms',
+  'sync_ms',
+  'data_ms',
+  'step_ms',
+  'grad_norm',
+] as const;
 
 /** JSON.stringify writes NaN and ±Infinity as null; Python's json writes bare NaN / Infinity. */
 /** A string field of a line as it was written; another JSON value as JSON, a missing one as ''. */
@@ -92,7 +104,11 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
     if (!raw.trim()) return;
     const obj = parseLine(raw);
     const type = obj?.type;
-    if (!obj || (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure' && !WATCH_TYPES.includes(type as string)) || !Number.isFinite(num(obj.step))) {
+    if (
+      !obj ||
+      (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure' && !WATCH_TYPES.includes(type as string)) ||
+      !Number.isFinite(num(obj.step))
+    ) {
       unreadable.push({ line: i + 1, torn: i === lastNonEmpty && !text.endsWith('\n'), text: raw.length > 80 ? raw.slice(0, 77) + '...' : raw });
       return;
     }
@@ -103,10 +119,15 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
       train.push(t as unknown as TrainPoint);
     } else if (type === 'eval') {
       evals.push({
-        type: 'eval', step: num(obj.step), epoch: num(obj.epoch), samples: num(obj.samples), loss: num(obj.loss),
+        type: 'eval',
+        step: num(obj.step),
+        epoch: num(obj.epoch),
+        samples: num(obj.samples),
+        loss: num(obj.loss),
         accuracy: obj.accuracy === null || obj.accuracy === undefined ? null : num(obj.accuracy),
         top_k: obj.top_k === null || obj.top_k === undefined ? null : num(obj.top_k),
-        k: num(obj.k), mae: num(obj.mae),
+        k: num(obj.k),
+        mae: num(obj.mae),
         ...(metricsOf(obj.metrics) ?? {}),
       });
     } else if (WATCH_TYPES.includes(type as string) && !(type === 'stop' && 'action' in obj)) {
@@ -117,8 +138,11 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
       watch.push(w as unknown as WatchPoint);
     } else {
       events.push({
-        type: type as RunEvent['type'], step: num(obj.step), ranks: Array.isArray(obj.ranks) ? obj.ranks.map(num) : [],
-        message: str(obj.message), action: str(obj.action),
+        type: type as RunEvent['type'],
+        step: num(obj.step),
+        ranks: Array.isArray(obj.ranks) ? obj.ranks.map(num) : [],
+        message: str(obj.message),
+        action: str(obj.action),
       });
     }
   });
@@ -156,9 +180,11 @@ export async function readRun(runDir: string): Promise<RunData> {
   }
   const parsed = parseMetrics(metricsText);
   if (parsed.lines === 0) {
-    throw noRun(metricsText.trim()
-      ? `${path.join(shown, 'metrics.jsonl')} holds no readable metrics line`
-      : `${path.join(shown, 'metrics.jsonl')} is empty: the run stopped before its first metrics line (one every log.every steps)`);
+    throw noRun(
+      metricsText.trim()
+        ? `${path.join(shown, 'metrics.jsonl')} holds no readable metrics line`
+        : `${path.join(shown, 'metrics.jsonl')} is empty: the run stopped before its first metrics line (one every log.every steps)`,
+    );
   }
 
   const configText = await readText(path.join(runDir, 'config.yaml'));
@@ -199,8 +225,17 @@ export async function readRun(runDir: string): Promise<RunData> {
   const finalEma = path.join(runDir, 'final-ema', 'model.json');
   const name = typeof config?.name === 'string' && config.name ? config.name : path.basename(path.resolve(runDir));
   return {
-    runDir, name, train: parsed.train, evals: parsed.evals, events: parsed.events, watch: parsed.watch, unreadable: parsed.unreadable,
-    configText, config, checkpoints, trainerState,
+    runDir,
+    name,
+    train: parsed.train,
+    evals: parsed.evals,
+    events: parsed.events,
+    watch: parsed.watch,
+    unreadable: parsed.unreadable,
+    configText,
+    config,
+    checkpoints,
+    trainerState,
     finalModel: (await exists(finalModel)) ? finalModel : null,
     finalEmaModel: (await exists(finalEma)) ? finalEma : null,
   };

@@ -85,7 +85,7 @@ export function logScale(values: number[]): Scale {
     const every = Math.ceil(powers.length / 7);
     ticks = powers.filter((_, i) => i % every === 0);
   }
-  const step = ticks.length > 1 ? Math.min(...ticks.slice(1).map((t, i) => t - ticks[i]!)) : ticks[0] ?? 1;
+  const step = ticks.length > 1 ? Math.min(...ticks.slice(1).map((t, i) => t - ticks[i]!)) : (ticks[0] ?? 1);
   return { kind: 'log', domain: [10 ** a, 10 ** b], ticks, step, norm: (v) => (Math.log10(v) - a) / (b - a) };
 }
 

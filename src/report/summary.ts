@@ -122,7 +122,12 @@ function meanPhases(run: RunData, skipSteps: number[]): { ms: Record<Phase, numb
   let total = 0;
   run.train.forEach((t, i) => {
     const row: Record<Phase, number> = {
-      compute_max: t.compute_max_ms, compute_min: t.compute_min_ms, sync: t.sync_ms, data: t.data_ms, other: otherMs(t), step: t.step_ms,
+      compute_max: t.compute_max_ms,
+      compute_min: t.compute_min_ms,
+      sync: t.sync_ms,
+      data: t.data_ms,
+      other: otherMs(t),
+      step: t.step_ms,
     };
     if (!PHASES.every((p) => finite(row[p]))) return;
     for (const p of PHASES) sum[p] += row[p] * weights[i]!;
@@ -227,7 +232,10 @@ export function summaryRows(s: Summary): Row[] {
   const rows: Row[] = [];
   rows.push({ label: 'run', value: `${s.name} (${s.runDir})` });
   const steps = s.steps === null ? '-' : fmtInt(s.steps);
-  rows.push({ label: 'steps', value: `${steps}${s.epochs === null ? '' : `, ${s.epochs} epoch${s.epochs === 1 ? '' : 's'}`}${s.batchSize ? `, global batch ${s.batchSize}` : ''}` });
+  rows.push({
+    label: 'steps',
+    value: `${steps}${s.epochs === null ? '' : `, ${s.epochs} epoch${s.epochs === 1 ? '' : 's'}`}${s.batchSize ? `, global batch ${s.batchSize}` : ''}`,
+  });
   rows.push({ label: 'workers', value: s.workers ?? 'not recorded (no config.yaml)' });
   rows.push({ label: 'backend', value: s.backend ?? 'not recorded' });
   if (s.trainLines === 0) {
@@ -236,7 +244,11 @@ export function summaryRows(s: Summary): Row[] {
     rows.push({ label: 'train loss', value: `final ${at(s.trainLoss.last, fmtLoss)}, best ${at(s.trainLoss.best, fmtLoss)}` });
   }
   if (s.nonFiniteLossSteps.length) {
-    rows.push({ label: 'non-finite loss', value: `${s.nonFiniteLossSteps.length} line(s), steps ${listSteps(s.nonFiniteLossSteps)}; left out of the charts`, warn: true });
+    rows.push({
+      label: 'non-finite loss',
+      value: `${s.nonFiniteLossSteps.length} line(s), steps ${listSteps(s.nonFiniteLossSteps)}; left out of the charts`,
+      warn: true,
+    });
   }
   if (s.evalCount === 0) {
     rows.push({ label: 'eval', value: 'none in this run' });
@@ -251,20 +263,36 @@ export function summaryRows(s: Summary): Row[] {
       rows.push({ label: `eval ${m.key}`, value: lastBestText(m.lastBest, fmtMetric(m.key)) });
     }
   }
-  rows.push({ label: 'samples/s', value: s.medianSamplesPerSec === null ? '-' : `${fmtInt(s.medianSamplesPerSec)} (median over ${s.trainLines} line${s.trainLines === 1 ? '' : 's'})` });
   rows.push({
-    label: 'skipped steps', value: s.skippedSteps.length ? `${s.skippedSteps.length}: ${listSteps(s.skippedSteps)}` : 'none', warn: s.skippedSteps.length > 0,
+    label: 'samples/s',
+    value: s.medianSamplesPerSec === null ? '-' : `${fmtInt(s.medianSamplesPerSec)} (median over ${s.trainLines} line${s.trainLines === 1 ? '' : 's'})`,
+  });
+  rows.push({
+    label: 'skipped steps',
+    value: s.skippedSteps.length ? `${s.skippedSteps.length}: ${listSteps(s.skippedSteps)}` : 'none',
+    warn: s.skippedSteps.length > 0,
   });
   rows.push({
     label: 'worker failures',
-    value: s.failures.length ? `${s.failures.length}: ${s.failures.slice(0, 4).map((f) => `step ${f.step} rank ${f.ranks.join(',')} (${f.action})`).join('; ')}${s.failures.length > 4 ? '; ...' : ''}` : 'none',
+    value: s.failures.length
+      ? `${s.failures.length}: ${s.failures
+          .slice(0, 4)
+          .map((f) => `step ${f.step} rank ${f.ranks.join(',')} (${f.action})`)
+          .join('; ')}${s.failures.length > 4 ? '; ...' : ''}`
+      : 'none',
     warn: s.failures.length > 0,
   });
   rows.push({ label: 'checkpoints', value: s.checkpoints.length ? `${s.checkpoints.length}: ${s.checkpoints.map((k) => `step-${k}`).join(', ')}` : 'none' });
   if (s.best) rows.push({ label: 'best checkpoint', value: `step ${s.best.step}, ${s.best.monitor} ${fmtLoss(s.best.value)} (best/)` });
   if (s.lrChanges.length) {
-    const shown = s.lrChanges.slice(0, 4).map((c) => `step ${c.step} ${Number(c.from.toPrecision(6))} → ${Number(c.to.toPrecision(6))}`).join('; ');
-    rows.push({ label: 'lr lowered', value: `${s.lrChanges.length} time${s.lrChanges.length === 1 ? '' : 's'} (plateau): ${shown}${s.lrChanges.length > 4 ? '; ...' : ''}` });
+    const shown = s.lrChanges
+      .slice(0, 4)
+      .map((c) => `step ${c.step} ${Number(c.from.toPrecision(6))} → ${Number(c.to.toPrecision(6))}`)
+      .join('; ');
+    rows.push({
+      label: 'lr lowered',
+      value: `${s.lrChanges.length} time${s.lrChanges.length === 1 ? '' : 's'} (plateau): ${shown}${s.lrChanges.length > 4 ? '; ...' : ''}`,
+    });
   }
   if (s.stopped) rows.push({ label: 'stopped early', value: s.stopped.message.replace(/^early stopping /, '') });
   rows.push({
@@ -277,7 +305,11 @@ export function summaryRows(s: Summary): Row[] {
   if (s.unreadableLines) {
     const torn = s.tornLastLine ? 'a torn last line' : '';
     const other = s.unreadableLines - (s.tornLastLine ? 1 : 0);
-    rows.push({ label: 'ignored lines', value: [torn, other ? `${other} malformed line${other === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and '), warn: true });
+    rows.push({
+      label: 'ignored lines',
+      value: [torn, other ? `${other} malformed line${other === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and '),
+      warn: true,
+    });
   }
   return rows;
 }
@@ -302,7 +334,13 @@ export const PHASE_LABELS: Record<Phase, string> = {
 export function phaseRows(s: Summary): PhaseRow[] {
   if (!s.phaseMs) return [];
   const step = s.phaseMs.step;
-  return PHASES.map((p) => ({ phase: p, label: PHASE_LABELS[p], ms: s.phaseMs![p], pct: step > 0 ? s.phaseMs![p] / step : NaN, additive: p !== 'compute_min' && p !== 'step' }));
+  return PHASES.map((p) => ({
+    phase: p,
+    label: PHASE_LABELS[p],
+    ms: s.phaseMs![p],
+    pct: step > 0 ? s.phaseMs![p] / step : NaN,
+    additive: p !== 'compute_min' && p !== 'step',
+  }));
 }
 
 /** The summary as aligned text lines, for the terminal. */
@@ -320,7 +358,9 @@ export function summaryText(s: Summary): string[] {
     out.push(`    ${''.padEnd(lw)}  ${'ms'.padStart(mw)}  ${'% step'.padStart(7)}`);
     phases.forEach((p, i) => {
       const pct = p.phase === 'step' ? '100%' : fmtPct(p.pct, 1);
-      out.push(`    ${p.label.padEnd(lw)}  ${ms[i]!.padStart(mw)}  ${pct.padStart(7)}${p.additive ? '' : p.phase === 'compute_min' ? '  (not part of the sum)' : ''}`);
+      out.push(
+        `    ${p.label.padEnd(lw)}  ${ms[i]!.padStart(mw)}  ${pct.padStart(7)}${p.additive ? '' : p.phase === 'compute_min' ? '  (not part of the sum)' : ''}`,
+      );
     });
   }
   return out;

@@ -88,10 +88,13 @@ function legend(items: LegendItem[], x0: number, maxW: number): { svg: string; h
     }
     const cy = y - 4;
     const c = escapeHtml(it.color);
-    if (it.kind === 'line') parts.push(`<line x1="${r1(x)}" y1="${cy}" x2="${r1(x + 16)}" y2="${cy}" stroke="${c}" stroke-width="2.5" stroke-linecap="round"/>`);
-    else if (it.kind === 'dashed') parts.push(`<line x1="${r1(x)}" y1="${cy}" x2="${r1(x + 16)}" y2="${cy}" stroke="${c}" stroke-width="2" stroke-dasharray="4 3"/>`);
+    if (it.kind === 'line')
+      parts.push(`<line x1="${r1(x)}" y1="${cy}" x2="${r1(x + 16)}" y2="${cy}" stroke="${c}" stroke-width="2.5" stroke-linecap="round"/>`);
+    else if (it.kind === 'dashed')
+      parts.push(`<line x1="${r1(x)}" y1="${cy}" x2="${r1(x + 16)}" y2="${cy}" stroke="${c}" stroke-width="2" stroke-dasharray="4 3"/>`);
     else if (it.kind === 'points') parts.push(`<circle cx="${r1(x + 8)}" cy="${cy}" r="4" fill="${c}" stroke="#fff" stroke-width="1.5"/>`);
-    else if (it.kind === 'marker') parts.push(`<line x1="${r1(x + 8)}" y1="${cy - 6}" x2="${r1(x + 8)}" y2="${cy + 6}" stroke="${c}" stroke-width="2" stroke-dasharray="3 2"/>`);
+    else if (it.kind === 'marker')
+      parts.push(`<line x1="${r1(x + 8)}" y1="${cy - 6}" x2="${r1(x + 8)}" y2="${cy + 6}" stroke="${c}" stroke-width="2" stroke-dasharray="3 2"/>`);
     else parts.push(`<rect x="${r1(x + 2)}" y="${cy - 6}" width="12" height="12" rx="2" fill="${c}"/>`);
     parts.push(`<text x="${r1(x + 22)}" y="${y}" class="legend">${escapeHtml(it.name)}</text>`);
     x += w;
@@ -149,12 +152,18 @@ function emptyChart(W: number, H: number, yLabel: string, xMax: number, text: st
   const xs = stepScale(xMax);
   const ys = linearScale([0, 1]);
   ys.ticks = [];
-  const lines = marks.map((m) => {
-    const x = r1(f.left + Math.min(1, Math.max(0, xs.norm(m))) * f.plotW);
-    return `<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="3 2"><title>step ${m}: NaN or infinite</title></line>`;
-  }).join('');
-  return svgOpen(W, H, yLabel) + axes(f, xs, ys, yLabel, false) + lines
-    + `<text x="${r1(f.left + f.plotW / 2)}" y="${r1(f.top + f.plotH / 2)}" text-anchor="middle" class="empty">${escapeHtml(text)}</text></svg>`;
+  const lines = marks
+    .map((m) => {
+      const x = r1(f.left + Math.min(1, Math.max(0, xs.norm(m))) * f.plotW);
+      return `<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="3 2"><title>step ${m}: NaN or infinite</title></line>`;
+    })
+    .join('');
+  return (
+    svgOpen(W, H, yLabel) +
+    axes(f, xs, ys, yLabel, false) +
+    lines +
+    `<text x="${r1(f.left + f.plotW / 2)}" y="${r1(f.top + f.plotH / 2)}" text-anchor="middle" class="empty">${escapeHtml(text)}</text></svg>`
+  );
 }
 
 export function lineChart(spec: LineChartSpec): ChartResult {
@@ -178,12 +187,17 @@ export function lineChart(spec: LineChartSpec): ChartResult {
   const xScale = stepScale(spec.xMax);
   const yLabel = useLog ? `${spec.yLabel} (log)` : spec.yLabel;
 
-  const items: LegendItem[] = spec.series.filter((s) => !s.hideLegend && s.points.length).map((s) => ({
-    name: s.name, color: s.color, kind: s.style === 'points' ? 'points' : s.dash ? 'dashed' : 'line',
-  }));
+  const items: LegendItem[] = spec.series
+    .filter((s) => !s.hideLegend && s.points.length)
+    .map((s) => ({
+      name: s.name,
+      color: s.color,
+      kind: s.style === 'points' ? 'points' : s.dash ? 'dashed' : 'line',
+    }));
   const markers = spec.markers ?? [];
   for (const m of markers) if (!items.some((i) => i.name === m.legend)) items.push({ name: m.legend, color: m.color, kind: 'marker' });
-  if (dropped.length) items.push({ name: `NaN/Inf, left out (${droppedSteps.length} step${droppedSteps.length === 1 ? '' : 's'})`, color: '#dc2626', kind: 'marker' });
+  if (dropped.length)
+    items.push({ name: `NaN/Inf, left out (${droppedSteps.length} step${droppedSteps.length === 1 ? '' : 's'})`, color: '#dc2626', kind: 'marker' });
 
   const left = leftMargin(yScale.ticks.map((t) => tickLabel(yScale, t, percent)));
   const lg = legend(items, left, W - left - 18);
@@ -197,12 +211,19 @@ export function lineChart(spec: LineChartSpec): ChartResult {
   for (const m of markers) {
     if (!Number.isFinite(m.x)) continue;
     const x = X(m.x);
-    body.push(`<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="${escapeHtml(m.color)}" stroke-width="1.5" stroke-dasharray="3 2" opacity="0.8"><title>${escapeHtml(m.label)}</title></line>`);
+    body.push(
+      `<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="${escapeHtml(m.color)}" stroke-width="1.5" stroke-dasharray="3 2" opacity="0.8"><title>${escapeHtml(m.label)}</title></line>`,
+    );
   }
   for (const step of droppedSteps) {
     const x = X(step);
-    const what = dropped.filter((d) => d.x === step).map((d) => `${d.series} ${Number.isNaN(d.y) ? 'NaN' : 'infinite'}`).join(', ');
-    body.push(`<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="3 2"><title>${escapeHtml(`step ${step}: ${what} (left out)`)}</title></line>`);
+    const what = dropped
+      .filter((d) => d.x === step)
+      .map((d) => `${d.series} ${Number.isNaN(d.y) ? 'NaN' : 'infinite'}`)
+      .join(', ');
+    body.push(
+      `<line x1="${x}" y1="${f.top}" x2="${x}" y2="${f.top + f.plotH}" stroke="#dc2626" stroke-width="1.5" stroke-dasharray="3 2"><title>${escapeHtml(`step ${step}: ${what} (left out)`)}</title></line>`,
+    );
     body.push(`<path d="M${r1(x - 4)} ${f.top - 1}h8l-4 7z" fill="#dc2626"/>`);
   }
   for (const s of spec.series) {
@@ -218,7 +239,9 @@ export function lineChart(spec: LineChartSpec): ChartResult {
       }
       for (const run of runs) {
         if (run.length >= 2) {
-          body.push(`<polyline points="${run.map((p) => `${X(p.x)},${Y(p.y)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="${s.width ?? 2}" stroke-linejoin="round" stroke-linecap="round"${s.opacity !== undefined ? ` opacity="${s.opacity}"` : ''}${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`);
+          body.push(
+            `<polyline points="${run.map((p) => `${X(p.x)},${Y(p.y)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="${s.width ?? 2}" stroke-linejoin="round" stroke-linecap="round"${s.opacity !== undefined ? ` opacity="${s.opacity}"` : ''}${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`,
+          );
         }
       }
       const dots = finitePts.length <= 30 || runs.some((r) => r.length === 1);
@@ -226,12 +249,16 @@ export function lineChart(spec: LineChartSpec): ChartResult {
         for (const p of finitePts) {
           const lone = runs.some((r) => r.length === 1 && r[0] === p);
           const visible = dots || lone;
-          body.push(`<circle cx="${X(p.x)}" cy="${Y(p.y)}" r="${lone ? 4.5 : visible ? 3 : 5}" fill="${visible ? color : 'transparent'}"${visible ? ' stroke="#fff" stroke-width="1"' : ''}><title>${escapeHtml(`${s.name}, step ${p.x}: ${fmt(p.y)}`)}</title></circle>`);
+          body.push(
+            `<circle cx="${X(p.x)}" cy="${Y(p.y)}" r="${lone ? 4.5 : visible ? 3 : 5}" fill="${visible ? color : 'transparent'}"${visible ? ' stroke="#fff" stroke-width="1"' : ''}><title>${escapeHtml(`${s.name}, step ${p.x}: ${fmt(p.y)}`)}</title></circle>`,
+          );
         }
       }
     } else {
       for (const p of finitePts) {
-        body.push(`<circle cx="${X(p.x)}" cy="${Y(p.y)}" r="4.5" fill="${color}" stroke="#fff" stroke-width="1.5"><title>${escapeHtml(`${s.name}, step ${p.x}: ${fmt(p.y)}`)}</title></circle>`);
+        body.push(
+          `<circle cx="${X(p.x)}" cy="${Y(p.y)}" r="4.5" fill="${color}" stroke="#fff" stroke-width="1.5"><title>${escapeHtml(`${s.name}, step ${p.x}: ${fmt(p.y)}`)}</title></circle>`,
+        );
       }
     }
   }
@@ -306,7 +333,9 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
     const { x0, x1 } = bars[i]!;
     const gap = x1 - x0 >= 6 ? 1 : 0;
     let acc = 0;
-    const tip = `${span.end - span.start > 1 ? `steps ${span.start + 1}-${span.end}` : `step ${span.end}`}: ` + spec.layers.map((l) => `${l.name} ${fmtSig(l.values[i]!, 3)} ms`).join(', ');
+    const tip =
+      `${span.end - span.start > 1 ? `steps ${span.start + 1}-${span.end}` : `step ${span.end}`}: ` +
+      spec.layers.map((l) => `${l.name} ${fmtSig(l.values[i]!, 3)} ms`).join(', ');
     const rects: string[] = [];
     for (const l of spec.layers) {
       const v = value(l, i);
@@ -314,7 +343,9 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
       const yb = Y(acc + v);
       acc += v;
       if (ya - yb < 0.05) continue;
-      rects.push(`<rect x="${r1(x0 + gap / 2)}" y="${r1(yb)}" width="${r1(Math.max(0.5, x1 - x0 - gap))}" height="${r1(ya - yb)}" fill="${escapeHtml(l.color)}"/>`);
+      rects.push(
+        `<rect x="${r1(x0 + gap / 2)}" y="${r1(yb)}" width="${r1(Math.max(0.5, x1 - x0 - gap))}" height="${r1(ya - yb)}" fill="${escapeHtml(l.color)}"/>`,
+      );
     }
     if (cap !== null && acc > cap) rects.push(`<path d="M${r1((x0 + x1) / 2 - 4)} ${r1(f.top + 7)}l4 -6l4 6z" fill="#111827"/>`);
     body.push(`<g><title>${escapeHtml(tip)}</title>${rects.join('')}</g>`);
@@ -322,7 +353,9 @@ export function stackedBarChart(spec: StackedSpec): StackedResult {
   if (spec.overlay) {
     const pts = spec.overlay.values.map((y, i) => ({ x: (bars[i]!.x0 + bars[i]!.x1) / 2, y })).filter((p) => Number.isFinite(p.y));
     if (pts.length >= 2) {
-      body.push(`<polyline points="${pts.map((p) => `${r1(p.x)},${r1(Y(p.y))}`).join(' ')}" fill="none" stroke="${escapeHtml(spec.overlay.color)}" stroke-width="${spec.overlay.width ?? 1.5}" stroke-dasharray="${spec.overlay.dash ?? '4 3'}"/>`);
+      body.push(
+        `<polyline points="${pts.map((p) => `${r1(p.x)},${r1(Y(p.y))}`).join(' ')}" fill="none" stroke="${escapeHtml(spec.overlay.color)}" stroke-width="${spec.overlay.width ?? 1.5}" stroke-dasharray="${spec.overlay.dash ?? '4 3'}"/>`,
+      );
     } else if (pts.length === 1) {
       body.push(`<circle cx="${r1(pts[0]!.x)}" cy="${r1(Y(pts[0]!.y))}" r="3" fill="${escapeHtml(spec.overlay.color)}"/>`);
     }

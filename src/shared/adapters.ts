@@ -23,7 +23,13 @@ export interface AdapterInfo {
 
 const SOFTWARE = /llvmpipe|lavapipe|swiftshader|software rasterizer|microsoft basic render|\bwarp\b/i;
 
-export function isSoftwareAdapter(info: { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean }): boolean {
+export function isSoftwareAdapter(info: {
+  vendor?: string;
+  architecture?: string;
+  device?: string;
+  description?: string;
+  isFallbackAdapter?: boolean;
+}): boolean {
   if (info.isFallbackAdapter === true) return true;
   if ((info.architecture ?? '').toLowerCase() === 'software') return true;
   return SOFTWARE.test(`${info.vendor ?? ''} ${info.device ?? ''} ${info.description ?? ''}`);
@@ -98,8 +104,12 @@ export function parseDeviceSelectDebug(stderr: string): DeviceSelectReport | nul
     const rest = m[5]!;
     const bus = /([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f])$/i.exec(rest);
     devices.push({
-      index: Number(m[1]), vendorId: parseInt(m[2]!, 16), deviceId: parseInt(m[3]!, 16), name: m[4]!,
-      type: (bus ? rest.slice(0, bus.index) : rest).trim(), pciBus: bus ? bus[1]!.toLowerCase() : null,
+      index: Number(m[1]),
+      vendorId: parseInt(m[2]!, 16),
+      deviceId: parseInt(m[3]!, 16),
+      name: m[4]!,
+      type: (bus ? rest.slice(0, bus.index) : rest).trim(),
+      pciBus: bus ? bus[1]!.toLowerCase() : null,
     });
   }
   let rule: string | null = null;
@@ -140,7 +150,10 @@ export function checkPinned(report: DeviceSelectReport | null, busId: string): P
   const at = report.devices.find((d) => d.pciBus === want.short);
   if (!at) return { ok: false, why: `the device-select layer lists ${listed}: none at ${want.short}` };
   if (report.devices.length > 1 && (report.rule !== 'dri_prime_tag_default' || report.selected !== at.index)) {
-    return { ok: false, why: `the device-select layer chose device ${report.selected ?? '?'} by rule ${report.rule ?? '?'}, not ${at.name} at ${want.short} by its PCI tag (it lists ${listed})` };
+    return {
+      ok: false,
+      why: `the device-select layer chose device ${report.selected ?? '?'} by rule ${report.rule ?? '?'}, not ${at.name} at ${want.short} by its PCI tag (it lists ${listed})`,
+    };
   }
   return { ok: true, device: at };
 }

@@ -10,7 +10,10 @@ export class Channel<In, Out> {
   private readonly unpackr = new Unpackr({ useRecords: false });
   private pending: Buffer | null = null;
 
-  constructor(private readonly socket: Duplex, onMessage: (m: In) => void) {
+  constructor(
+    private readonly socket: Duplex,
+    onMessage: (m: In) => void,
+  ) {
     socket.on('data', (chunk: Buffer) => {
       const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
       this.pending = null;

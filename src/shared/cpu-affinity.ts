@@ -67,9 +67,13 @@ const list = (cpus: number[]) => `cpu${cpus.length > 1 ? 's' : ''} ${cpus.join('
 export function placeWorkers(n: number, cores: number[][], unavailable: string | null = null): Placement {
   const none = (why: string): Placement => ({ workers: new Array<number[] | null>(n).fill(null), text: `not pinned: ${why}` });
   if (unavailable) return none(unavailable);
-  if (cores.length < n + 1) return none(`${n} worker${n === 1 ? '' : 's'} and the coordinator on ${cores.length} physical core${cores.length === 1 ? '' : 's'}; the OS balances them`);
+  if (cores.length < n + 1)
+    return none(`${n} worker${n === 1 ? '' : 's'} and the coordinator on ${cores.length} physical core${cores.length === 1 ? '' : 's'}; the OS balances them`);
   const workers = Array.from({ length: n }, (_, r) => cores[r + 1]!);
-  return { workers, text: `a physical core each: ${workers.map((c, r) => `rank ${r} ${list(c)}`).join(', ')}; coordinator core 0 (${list(cores[0]!)}) to itself` };
+  return {
+    workers,
+    text: `a physical core each: ${workers.map((c, r) => `rank ${r} ${list(c)}`).join(', ')}; coordinator core 0 (${list(cores[0]!)}) to itself`,
+  };
 }
 
 /** The placement of n simulated-GPU workers on this machine; MGPU_PIN_CORES=0 leaves them to the OS. */

@@ -48,7 +48,14 @@ const js: FloatKernels = {
 };
 
 function chunkSquares(a: Float32Array, start: number, end: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0,
+    s4 = 0,
+    s5 = 0,
+    s6 = 0,
+    s7 = 0;
   let i = start;
   for (; i + 8 <= end; i += 8) {
     s0 += a[i]! * a[i]!;
@@ -63,7 +70,7 @@ function chunkSquares(a: Float32Array, start: number, end: number): number {
   // The tail (fewer than 8) goes to lanes 0, 1, ... in order.
   const lanes = [s0, s1, s2, s3, s4, s5, s6, s7];
   for (let l = 0; i < end; i++, l++) lanes[l]! += a[i]! * a[i]!;
-  return ((lanes[0]! + lanes[1]!) + (lanes[2]! + lanes[3]!)) + ((lanes[4]! + lanes[5]!) + (lanes[6]! + lanes[7]!));
+  return lanes[0]! + lanes[1]! + (lanes[2]! + lanes[3]!) + (lanes[4]! + lanes[5]! + (lanes[6]! + lanes[7]!));
 }
 
 function sameLength(fn: string, a: Float32Array, b: Float32Array): void {

@@ -89,8 +89,19 @@ export function slabLayout(flat: FlatLayout, workers: number, inputBytes: number
   const output = Array.from({ length: workers }, () => take(outputBytes));
   const input = Array.from({ length: workers }, () => [take(inputBytes), take(inputBytes)]);
   return {
-    workers, params: flat.total, trainable: flat.trainable, inputBytes, outputBytes,
-    header: 0, weights, grads, state, output, input, size: at, hash,
+    workers,
+    params: flat.total,
+    trainable: flat.trainable,
+    inputBytes,
+    outputBytes,
+    header: 0,
+    weights,
+    grads,
+    state,
+    output,
+    input,
+    size: at,
+    hash,
   };
 }
 

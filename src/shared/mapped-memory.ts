@@ -38,7 +38,6 @@ interface RawAddon {
   externalBuffersAllowed(): boolean;
 }
 
-
 /** Why `loadMmap()` returned null (null while it has not been called or when the addon loaded). */
 export let mmapUnavailableReason: string | null = null;
 let loaded: MmapAddon | null | undefined;
@@ -111,7 +110,11 @@ function checkRange(op: string, position: number, length: number, size: number):
 
 class PositionalAccess implements SlabAccess {
   readonly kind = 'positional';
-  constructor(readonly fd: number, readonly size: number, readonly fallbackReason: string | null) {}
+  constructor(
+    readonly fd: number,
+    readonly size: number,
+    readonly fallbackReason: string | null,
+  ) {}
 
   read(position: number, into: ArrayBufferView): void {
     const bytes = asBytes(into);
@@ -142,7 +145,10 @@ class MappedAccess implements SlabAccess {
   readonly kind = 'mapped';
   readonly fallbackReason = null;
   private readonly all: Uint8Array;
-  constructor(readonly buffer: ArrayBuffer, readonly size: number) {
+  constructor(
+    readonly buffer: ArrayBuffer,
+    readonly size: number,
+  ) {
     this.all = new Uint8Array(buffer, 0, size);
   }
 

@@ -28,9 +28,15 @@ export function launchedSize(env: NodeJS.ProcessEnv = process.env): { size: numb
 /** The binding; an E_CONFIG error (exit 2) that says how to build it when it is not there (MGPU_MPI=0 turns it off). */
 export function loadMpi(launch: { size: number; by: string }, env: NodeJS.ProcessEnv = process.env): MpiAddon {
   const off = /^(0|false|off|no)$/i.test(env.MGPU_MPI ?? '');
-  const got = off ? { addon: null, reason: `the MPI binding is turned off by MGPU_MPI=${env.MGPU_MPI}` } : loadAddon<MpiAddon>('mgpu_mpi', 'MPI', ['init', 'iallreduceSum', 'iallgather', 'isendInt', 'irecvInt', 'test', 'abort', 'finalize'], 'native/mpi');
+  const got = off
+    ? { addon: null, reason: `the MPI binding is turned off by MGPU_MPI=${env.MGPU_MPI}` }
+    : loadAddon<MpiAddon>('mgpu_mpi', 'MPI', ['init', 'iallreduceSum', 'iallgather', 'isendInt', 'irecvInt', 'test', 'abort', 'finalize'], 'native/mpi');
   if (got.addon) return got.addon;
-  throw new MgpuError('E_CONFIG', `started by an MPI launcher as one of ${launch.size} processes (${launch.by}), but ${got.reason.replace('npm run build:native', 'npm run build:mpi')}`, {
-    hint: 'install MPI (Debian/Ubuntu: apt-get install openmpi-bin libopenmpi-dev) on every machine, then npm run build:mpi',
-  });
+  throw new MgpuError(
+    'E_CONFIG',
+    `started by an MPI launcher as one of ${launch.size} processes (${launch.by}), but ${got.reason.replace('npm run build:native', 'npm run build:mpi')}`,
+    {
+      hint: 'install MPI (Debian/Ubuntu: apt-get install openmpi-bin libopenmpi-dev) on every machine, then npm run build:mpi',
+    },
+  );
 }

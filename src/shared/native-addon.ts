@@ -20,13 +20,19 @@ export function loadAddon<T>(name: string, what: string, functions: readonly str
   const files = addonFiles(name, dir);
   const file = files.map((f) => fileURLToPath(new URL(f, ROOT))).find((f) => fs.existsSync(f));
   if (!file) {
-    return { addon: null, reason: `the ${what} addon is not built (no ${files[0]}; build it with \`npm run build:native\`, which needs a C compiler, make and python3)` };
+    return {
+      addon: null,
+      reason: `the ${what} addon is not built (no ${files[0]}; build it with \`npm run build:native\`, which needs a C compiler, make and python3)`,
+    };
   }
   let mod: Record<string, unknown>;
   try {
     mod = createRequire(import.meta.url)(file) as Record<string, unknown>;
   } catch (err) {
-    return { addon: null, reason: `the ${what} addon ${file} does not load: ${(err as Error).message.split('\n')[0]} (rebuild it with \`npm run build:native\`)` };
+    return {
+      addon: null,
+      reason: `the ${what} addon ${file} does not load: ${(err as Error).message.split('\n')[0]} (rebuild it with \`npm run build:native\`)`,
+    };
   }
   if (!functions.every((f) => typeof mod[f] === 'function')) {
     return { addon: null, reason: `the ${what} addon ${file} is from another version of the project (rebuild it with \`npm run build:native\`)` };

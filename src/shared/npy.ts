@@ -142,8 +142,17 @@ function parseHeader(text: string, fail: Fail): Header {
     let m: RegExpExecArray | null;
     if ((m = take(STRING))) entries.set(key, m[2]!);
     else if ((m = take(BOOL))) entries.set(key, m[1] === 'True');
-    else if ((m = take(TUPLE))) entries.set(key, m[1]!.split(',').map((s) => s.trim().replace(/L$/, '')).filter((s) => s !== '').map(Number));
-    else if (key === 'descr' && (text[i] === '[' || text[i] === '{')) fail('structured (record) dtypes are not supported; expected a plain dtype such as \'<f4\'', 'save each field as its own array');
+    else if ((m = take(TUPLE)))
+      entries.set(
+        key,
+        m[1]!
+          .split(',')
+          .map((s) => s.trim().replace(/L$/, ''))
+          .filter((s) => s !== '')
+          .map(Number),
+      );
+    else if (key === 'descr' && (text[i] === '[' || text[i] === '{'))
+      fail("structured (record) dtypes are not supported; expected a plain dtype such as '<f4'", 'save each field as its own array');
     else notDict(`unreadable value for '${key}'`);
     skip();
     if (text[i] === ',') i++;
@@ -154,7 +163,8 @@ function parseHeader(text: string, fail: Fail): Header {
   if (i !== text.length) notDict('text after the closing brace');
 
   for (const key of entries.keys()) {
-    if (key !== 'descr' && key !== 'fortran_order' && key !== 'shape') fail(`header has the unexpected key '${key}' (expected exactly 'descr', 'fortran_order', 'shape')`, REMAKE);
+    if (key !== 'descr' && key !== 'fortran_order' && key !== 'shape')
+      fail(`header has the unexpected key '${key}' (expected exactly 'descr', 'fortran_order', 'shape')`, REMAKE);
   }
   const descr = entries.get('descr');
   const fortranOrder = entries.get('fortran_order');
@@ -171,7 +181,11 @@ function storedType(descr: string, fail: Fail): Stored {
   const stored = m ? STORED[m[2]! + m[3]!] : undefined;
   if (!m || !stored) fail(`unsupported dtype '${descr}' (expected one of ${SUPPORTED})`, "convert it in numpy first, e.g. np.save(path, a.astype('float32'))");
   const order = m[1]!;
-  if (order === '>' && stored.size > 1) fail(`dtype '${descr}' is big-endian (expected little-endian '<${m[2]}${m[3]}')`, "convert it in numpy first: np.save(path, a.astype(a.dtype.newbyteorder('<')))");
+  if (order === '>' && stored.size > 1)
+    fail(
+      `dtype '${descr}' is big-endian (expected little-endian '<${m[2]}${m[3]}')`,
+      "convert it in numpy first: np.save(path, a.astype(a.dtype.newbyteorder('<')))",
+    );
   if (order !== '<' && stored.size > 1) fail(`dtype '${descr}' has byte order '${order}' (expected '<' for a ${stored.size}-byte type)`, REMAKE);
   return stored;
 }
@@ -216,7 +230,11 @@ function decode(bytes: Uint8Array, source: string, owned: boolean): NdArray {
   const header = parseHeader(text, fail);
   const stored = storedType(header.descr, fail);
   const shapeText = `[${header.shape.join(', ')}]`;
-  if (header.fortranOrder) fail(`array of shape ${shapeText} is stored in Fortran (column-major) order (expected C order)`, 'save a C-ordered copy: np.save(path, np.ascontiguousarray(a))');
+  if (header.fortranOrder)
+    fail(
+      `array of shape ${shapeText} is stored in Fortran (column-major) order (expected C order)`,
+      'save a C-ordered copy: np.save(path, np.ascontiguousarray(a))',
+    );
 
   const count = header.shape.includes(0) ? 0 : header.shape.reduce((a, b) => a * b, 1);
   const need = count * stored.size;
@@ -229,7 +247,12 @@ function decode(bytes: Uint8Array, source: string, owned: boolean): NdArray {
   const dataAt = start + headerLen;
   // Whole-file buffers only: a small file's bytes are a slice of Node's shared Buffer pool.
   if (owned && stored.view && bytes.byteOffset === 0 && bytes.buffer.byteLength === len && dataAt % stored.size === 0) {
-    return { dtype: stored.view, shape: header.shape, data: new VIEWS[stored.view](bytes.buffer as ArrayBuffer, dataAt, count), ...(stored.name === stored.view ? {} : { storedAs: stored.name }) };
+    return {
+      dtype: stored.view,
+      shape: header.shape,
+      data: new VIEWS[stored.view](bytes.buffer as ArrayBuffer, dataAt, count),
+      ...(stored.name === stored.view ? {} : { storedAs: stored.name }),
+    };
   }
   // A copy: aligned for the typed array, and independent of the caller's bytes.
   const buf = new ArrayBuffer(need);
@@ -245,8 +268,9 @@ export function readNpy(path: string): NdArray {
     bytes = fs.readFileSync(path);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory, expected an .npy file' : `cannot be read (${e.code ?? e.message})`;
-    throw new DataError(`${path}: ${why}`, 'check the path; relative paths in a config are resolved against the config file\'s directory');
+    const why =
+      e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory, expected an .npy file' : `cannot be read (${e.code ?? e.message})`;
+    throw new DataError(`${path}: ${why}`, "check the path; relative paths in a config are resolved against the config file's directory");
   }
   return decode(bytes, path, true);
 }

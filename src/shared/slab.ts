@@ -63,7 +63,8 @@ export class Slab {
       fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
     } catch (err) {
       throw new MgpuError('E_SHM', `cannot create the slab in ${dir}: ${(err as Error).message}`, {
-        hint: 'set devices.shmDir to a writable directory', cause: err,
+        hint: 'set devices.shmDir to a writable directory',
+        cause: err,
       });
     }
     fs.unlinkSync(file);

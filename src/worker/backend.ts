@@ -30,7 +30,7 @@ const INSTALL_HINT: Record<BackendName, string> = {
 async function tryNative(pkg: '@tensorflow/tfjs-node-gpu' | '@tensorflow/tfjs-node'): Promise<TF | null> {
   try {
     const mod = (await import(pkg)) as { default?: TF } & TF;
-    return (mod.default ?? mod);
+    return mod.default ?? mod;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return null;
     throw err;
@@ -96,8 +96,11 @@ async function startWebgpu(opts: BackendOptions): Promise<{ tf: TF; adapter: Ada
 }
 
 export async function loadBackend(requested: BackendName, opts: BackendOptions = {}): Promise<LoadedBackend> {
-  const named = (name: string, tf: TF, adapter: AdapterInfo | null = null): LoadedBackend =>
-    ({ tf, name: name === tf.getBackend() ? name : `${name} (${tf.getBackend()})`, adapter });
+  const named = (name: string, tf: TF, adapter: AdapterInfo | null = null): LoadedBackend => ({
+    tf,
+    name: name === tf.getBackend() ? name : `${name} (${tf.getBackend()})`,
+    adapter,
+  });
   try {
     switch (requested) {
       case 'tfjs-node-gpu':

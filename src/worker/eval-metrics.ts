@@ -28,7 +28,9 @@ export async function loadCustomMetrics(specs: WorkerMetrics['custom']): Promise
     try {
       mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     } catch (err) {
-      throw new MgpuError('E_METRIC', `${keyPath}.module ${file} failed to load: ${(err as Error).message}`, { hint: 'run it with node to see the full error' });
+      throw new MgpuError('E_METRIC', `${keyPath}.module ${file} failed to load: ${(err as Error).message}`, {
+        hint: 'run it with node to see the full error',
+      });
     }
     if (typeof mod.default !== 'function') throw new MgpuError('E_METRIC', `${keyPath}.module ${file} has no default export function`, { hint: HINT });
     out.push({ keyPath, file, fn: mod.default as MetricFn });
@@ -65,9 +67,8 @@ export function metricTensors(tf: TF, lossName: LossName, loss: LossFns, spec: W
         // A softmax over the last axis: the predicted class is the argmax.
         classes = pred.shape[pred.shape.length - 1]!;
         scores = tf.reshape(pred, [-1, classes]);
-        const index = lossName === 'sparseCategoricalCrossentropy'
-          ? tf.cast(tf.reshape(y, [-1]), 'int32')
-          : tf.cast(tf.argMax(tf.reshape(y, [-1, classes]), -1), 'int32');
+        const index =
+          lossName === 'sparseCategoricalCrossentropy' ? tf.cast(tf.reshape(y, [-1]), 'int32') : tf.cast(tf.argMax(tf.reshape(y, [-1, classes]), -1), 'int32');
         truth = tf.cast(tf.oneHot(index as never, classes), 'float32');
         guess = tf.cast(tf.oneHot(tf.cast(tf.argMax(scores, -1), 'int32') as never, classes), 'float32');
         labels = tf.cast(index, 'float32');
@@ -97,7 +98,8 @@ export function unpack(values: Float32Array, spec: WorkerMetrics, t: MetricTenso
   return { sqErrorSum: values[0]!, counts, scores: spec.scores && K > 0 ? values.subarray(at) : null };
 }
 
-const isTensor = (v: unknown): v is Tensor => typeof v === 'object' && v !== null && typeof (v as Tensor).dataSync === 'function' && Array.isArray((v as Tensor).shape);
+const isTensor = (v: unknown): v is Tensor =>
+  typeof v === 'object' && v !== null && typeof (v as Tensor).dataSync === 'function' && Array.isArray((v as Tensor).shape);
 
 /** A custom metric's named sums over one batch, read back as numbers. */
 export async function customSums(tf: TF, m: CustomMetric, y: Tensor, pred: Tensor, when = ''): Promise<Record<string, number>> {
@@ -106,7 +108,8 @@ export async function customSums(tf: TF, m: CustomMetric, y: Tensor, pred: Tenso
   try {
     result = tf.tidy(() => {
       const r = m.fn(y, pred, tf) as unknown;
-      if (typeof (r as Promise<unknown> | null | undefined)?.then === 'function') throw new Error('returned a Promise; the metric must return its sums synchronously');
+      if (typeof (r as Promise<unknown> | null | undefined)?.then === 'function')
+        throw new Error('returned a Promise; the metric must return its sums synchronously');
       return r as TensorContainer;
     });
   } catch (err) {
@@ -115,14 +118,24 @@ export async function customSums(tf: TF, m: CustomMetric, y: Tensor, pred: Tenso
   const proto: unknown = typeof result === 'object' && result !== null ? Object.getPrototypeOf(result) : undefined;
   if (!(proto === Object.prototype || proto === null) || Object.keys(result as object).length === 0) {
     if (isTensor(result)) tf.dispose(result);
-    throw new MgpuError('E_METRIC', `${where} returned ${Array.isArray(result) ? 'a list' : isTensor(result) ? 'a tensor' : result === null ? 'null' : typeof result === 'object' ? 'an empty object' : typeof result}${when}, not an object of named sums`, { hint: HINT });
+    throw new MgpuError(
+      'E_METRIC',
+      `${where} returned ${Array.isArray(result) ? 'a list' : isTensor(result) ? 'a tensor' : result === null ? 'null' : typeof result === 'object' ? 'an empty object' : typeof result}${when}, not an object of named sums`,
+      { hint: HINT },
+    );
   }
   const entries = Object.entries(result as Record<string, unknown>);
   try {
     for (const [k, v] of entries) {
       if (typeof v === 'number') continue;
-      if (!isTensor(v)) throw new MgpuError('E_METRIC', `${where}: the sum ${JSON.stringify(k)} is ${v === null ? 'null' : typeof v}${when}, not a number or a scalar tensor`, { hint: HINT });
-      if (v.size !== 1) throw new MgpuError('E_METRIC', `${where}: the sum ${JSON.stringify(k)} is a tensor of shape [${v.shape}]${when}, not a scalar`, { hint: 'sum it: tf.sum(...)' });
+      if (!isTensor(v))
+        throw new MgpuError('E_METRIC', `${where}: the sum ${JSON.stringify(k)} is ${v === null ? 'null' : typeof v}${when}, not a number or a scalar tensor`, {
+          hint: HINT,
+        });
+      if (v.size !== 1)
+        throw new MgpuError('E_METRIC', `${where}: the sum ${JSON.stringify(k)} is a tensor of shape [${v.shape}]${when}, not a scalar`, {
+          hint: 'sum it: tf.sum(...)',
+        });
     }
     const out: Record<string, number> = {};
     for (const [k, v] of entries) out[k] = typeof v === 'number' ? v : (await (v as Tensor).data())[0]!;

@@ -135,7 +135,7 @@ async function onAttach(m: AttachMessage): Promise<void> {
   }
   if (m.writeInitialWeights) {
     // data(), never dataSync(): webgpu in Node cannot read back synchronously.
-    for (const [i, v] of ordered.entries()) weightsScratch.set((await v.read().data()), flat.offsets[i]);
+    for (const [i, v] of ordered.entries()) weightsScratch.set(await v.read().data(), flat.offsets[i]);
     if (slab.mode === 'positional') slab.write(slabLayout.weights, weightsScratch);
   }
   channel.send({ type: 'attached', rank });
@@ -226,7 +226,7 @@ async function onStep(m: StepMessage): Promise<void> {
   const stateChanged = nonTrainableIds().some((id, i) => id !== stateIds[i]);
   if (stateChanged) {
     for (let i = trainVars.length; i < ordered.length; i++) {
-      stateScratch.set((await ordered[i]!.read().data()), flat.offsets[i]! - flat.trainable);
+      stateScratch.set(await ordered[i]!.read().data(), flat.offsets[i]! - flat.trainable);
     }
     slab.write(slabLayout.state[rank]!, stateScratch);
     stateVersion = -1; // they now differ from the slab's: reload them with the next weights
@@ -301,7 +301,12 @@ async function onEval(m: EvalMessage): Promise<void> {
   tf.dispose(sums);
   // The config's metrics: sums, and (auc) each row's scores and label into output[rank].
   const spec = init.metrics;
-  let extra = { sqErrorSum: 0, counts: null as { tp: number[]; fp: number[]; fn: number[] } | null, scored: 0, custom: null as Record<string, number>[] | null };
+  let extra = {
+    sqErrorSum: 0,
+    counts: null as { tp: number[]; fp: number[]; fn: number[] } | null,
+    scored: 0,
+    custom: null as Record<string, number>[] | null,
+  };
   if (spec) {
     const t = metricTensors(tf, losses[0]!.name, loss, spec, y, pred);
     const values = (await t.flat.data()) as Float32Array;
@@ -319,7 +324,15 @@ async function onEval(m: EvalMessage): Promise<void> {
   }
   tf.dispose([...xs, ...ys, ...preds, ...(w ? [w] : [])]);
   channel.send({
-    type: 'evaluated', rank, id: m.id, n: m.n, lossSum: lossSum!, correct: correct!, absErrorSum: absErrorSum!, topKCorrect: topKCorrect!, ...extra,
+    type: 'evaluated',
+    rank,
+    id: m.id,
+    n: m.n,
+    lossSum: lossSum!,
+    correct: correct!,
+    absErrorSum: absErrorSum!,
+    topKCorrect: topKCorrect!,
+    ...extra,
     outputLossSums: several ? outputLossSums : null,
   });
 }
@@ -327,7 +340,11 @@ async function onEval(m: EvalMessage): Promise<void> {
 async function onPredict(m: PredictMessage): Promise<void> {
   phase = 'predict';
   refreshWeights(m);
-  const { inputs: [x], targets: [y], weights: w } = readShard(m);
+  const {
+    inputs: [x],
+    targets: [y],
+    weights: w,
+  } = readShard(m);
   w?.dispose();
   const pred = tf.tidy(() => tf.cast(apply([x], false)[0]!, 'float32'));
   const values = (await pred.data()) as Float32Array;
@@ -358,8 +375,13 @@ function stepSeed(seed: number, step: number, r: number, micro: number): number 
 function fail(err: unknown): void {
   const e = err as (Error & { code?: string; hint?: string }) | null | undefined;
   channel.send({
-    type: 'error', rank, phase, message: e?.message ?? String(err),
-    code: err instanceof MgpuError ? err.code : undefined, hint: e?.hint, stack: e?.stack,
+    type: 'error',
+    rank,
+    phase,
+    message: e?.message ?? String(err),
+    code: err instanceof MgpuError ? err.code : undefined,
+    hint: e?.hint,
+    stack: e?.stack,
   });
   socket.end(() => process.exit(1));
   setTimeout(() => process.exit(1), 1000).unref();

@@ -77,11 +77,18 @@ export function checkModelOps(tf: TF, model: LayersModel, backendName: string, o
   const objective = opts.objective ?? ((t: TF, out: Tensor) => t.sum<Scalar>(t.cast(out, 'float32')));
   const restore = snapshotWeights(tf, model);
   try {
-    const first = tryPass(tf, gradsOf(tf, () => {
-      const xs = model.inputs.map((t) => zerosLike(tf, t));
-      const out = model.apply(xs.length === 1 ? xs[0]! : xs, { training: true }) as Tensor | Tensor[];
-      return objective(tf, Array.isArray(out) ? out[0]! : out);
-    }, trainableVars(model.trainableWeights)));
+    const first = tryPass(
+      tf,
+      gradsOf(
+        tf,
+        () => {
+          const xs = model.inputs.map((t) => zerosLike(tf, t));
+          const out = model.apply(xs.length === 1 ? xs[0]! : xs, { training: true }) as Tensor | Tensor[];
+          return objective(tf, Array.isArray(out) ? out[0]! : out);
+        },
+        trainableVars(model.trainableWeights),
+      ),
+    );
     if (!first) return { checked: true };
     const missing = probeLayers(tf, model);
     if (!missing.some((m) => m.kernel === first.kernel)) missing.unshift({ ...first, layers: [] });
@@ -97,11 +104,9 @@ function backendError(missing: MissingKernel[], backendName: string): MgpuError 
     const who = m.layers.length > 0 ? ` needed by layer${m.layers.length > 1 ? 's' : ''} ${m.layers.join(', ')}` : '';
     return `${m.kernel}${role}${who}`;
   });
-  return new MgpuError(
-    'E_BACKEND',
-    `backend ${backendName} cannot train this model; it has no kernel for ${parts.join('; ')}`,
-    { hint: 'use --backend cpu (every kernel, slower), or install @tensorflow/tfjs-node and use --backend tfjs-node' },
-  );
+  return new MgpuError('E_BACKEND', `backend ${backendName} cannot train this model; it has no kernel for ${parts.join('; ')}`, {
+    hint: 'use --backend cpu (every kernel, slower), or install @tensorflow/tfjs-node and use --backend tfjs-node',
+  });
 }
 
 /**
@@ -152,14 +157,31 @@ function probeLayers(tf: TF, model: LayersModel): MissingKernel[] {
     const zeros = () => inputs.map((t) => zerosLike(tf, t));
     const vars = trainableVars(layer.trainableWeights);
     // One variable at a time, so that two kernels missing for one layer are both found.
-    for (const v of vars) note(tryPass(tf, gradsOf(tf, () => run(zeros()), [v])), layer);
+    for (const v of vars)
+      note(
+        tryPass(
+          tf,
+          gradsOf(tf, () => run(zeros()), [v]),
+        ),
+        layer,
+      );
     // The input's gradient, which training needs unless the layer sits on the model's input.
     if (!onModelInput && inputs.every((t) => t.dtype === 'float32')) {
-      note(tryPass(tf, () => {
-        tf.grads((...xs: Tensor[]) => run(xs))(zeros());
-      }), layer);
+      note(
+        tryPass(tf, () => {
+          tf.grads((...xs: Tensor[]) => run(xs))(zeros());
+        }),
+        layer,
+      );
     }
-    if (vars.length === 0) note(tryPass(tf, gradsOf(tf, () => run(zeros()), [])), layer);
+    if (vars.length === 0)
+      note(
+        tryPass(
+          tf,
+          gradsOf(tf, () => run(zeros()), []),
+        ),
+        layer,
+      );
   }
   return [...found.values()];
 }

@@ -25,7 +25,12 @@ export class ShardReader {
   /** Whether tensors can be made from views of the shared pages (see copiesOnCreate). */
   private readonly copiesOnCreate: boolean;
 
-  constructor(private readonly tf: TF, private readonly slab: Slab, private readonly rows: RowFormat, capacity: number) {
+  constructor(
+    private readonly tf: TF,
+    private readonly slab: Slab,
+    private readonly rows: RowFormat,
+    capacity: number,
+  ) {
     this.copiesOnCreate = copiesOnCreate(tf);
     this.bytes = new Uint8Array(capacity);
     this.rowBytes = rows.parts.map((p) => sizeOf(p.shape) * BYTES[p.dtype]);

@@ -93,10 +93,14 @@ export function lastTrainStep(file: string): number {
 
 /** Waits until the run writing `metricsFile` has completed at least `step` steps. */
 export function waitForStep(metricsFile: string, step: number, timeoutMs = 60_000): Promise<number> {
-  return waitFor(() => {
-    const s = lastTrainStep(metricsFile);
-    return s >= step ? s : null;
-  }, timeoutMs, `step ${step} in ${metricsFile}`);
+  return waitFor(
+    () => {
+      const s = lastTrainStep(metricsFile);
+      return s >= step ? s : null;
+    },
+    timeoutMs,
+    `step ${step} in ${metricsFile}`,
+  );
 }
 
 export interface CliRun {
@@ -113,7 +117,10 @@ export interface CliRun {
  */
 export function startCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; ownProcessGroup?: boolean } = {}): CliRun {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.ownProcessGroup ?? false,
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.ownProcessGroup ?? false,
   });
   let out = '';
   let err = '';
@@ -150,7 +157,8 @@ export function finalWeights(runDir: string): Buffer {
 export function checkpointSteps(runDir: string): number[] {
   const root = path.join(runDir, 'checkpoints');
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root)
+  return fs
+    .readdirSync(root)
     .map((n) => /^step-(\d+)$/.exec(n))
     .filter((m): m is RegExpExecArray => m !== null && fs.existsSync(path.join(root, m[0], 'trainer-state.json')))
     .map((m) => Number(m[1]))

@@ -24,7 +24,13 @@ export interface ClassCsv {
  * Writes `<dir>/<name>.csv`: a header `f0,...,f5,label`, then the rows of the fixture's dataset
  * with label `label(index)`; default the class name `names[index]`.
  */
-export function writeClassCsv(dir: string, name: string, count: number, seed: number, opts: { names?: string[]; label?: (index: number) => string; rows?: (i: number) => boolean } = {}): ClassCsv {
+export function writeClassCsv(
+  dir: string,
+  name: string,
+  count: number,
+  seed: number,
+  opts: { names?: string[]; label?: (index: number) => string; rows?: (i: number) => boolean } = {},
+): ClassCsv {
   const names = opts.names ?? NAMES;
   const src = writeDataset(dir, `${name}-src`, count, 'index', seed);
   const x = readNpy(src.features).data as Float32Array;

@@ -11,9 +11,7 @@ import type { OptimizerConfig } from '../../src/shared/config/types.ts';
  * Asserts |actual[i] - expected[i]| <= atol + rtol * |expected[i]| for every i (numpy's isclose).
  * Identical values (including equal infinities) pass; any other NaN or infinity fails.
  */
-export function assertClose(
-  actual: ArrayLike<number>, expected: ArrayLike<number>, rtol: number, atol: number, what: string,
-): void {
+export function assertClose(actual: ArrayLike<number>, expected: ArrayLike<number>, rtol: number, atol: number, what: string): void {
   assert.equal(actual.length, expected.length, `${what}: length ${actual.length} != expected ${expected.length}`);
   let bad = 0;
   let first = -1;
@@ -70,9 +68,7 @@ export function makeSlots(rule: UpdateRule, n: number): Float32Array[] {
 }
 
 /** Applies `rule` from weights w0 with grads[k] and lrs[k] at step t = k + 1; returns the weights. */
-export function runRule(
-  rule: UpdateRule, w0: Float32Array, grads: readonly Float32Array[], lrs: readonly number[],
-): Float32Array {
+export function runRule(rule: UpdateRule, w0: Float32Array, grads: readonly Float32Array[], lrs: readonly number[]): Float32Array {
   const w = Float32Array.from(w0);
   const slots = makeSlots(rule, w.length);
   for (let k = 0; k < grads.length; k++) rule.apply(w, grads[k]!, slots, lrs[k]!, k + 1);
@@ -83,8 +79,16 @@ export function runRule(
 export function optimizerConfig(over: Partial<OptimizerConfig> & Pick<OptimizerConfig, 'name'>): OptimizerConfig {
   const lr = over.name === 'adam' || over.name === 'adamw' || over.name === 'rmsprop' ? 0.001 : 0.01;
   return {
-    learningRate: lr, momentum: over.name === 'rmsprop' ? 0 : 0.9, nesterov: false, beta1: 0.9, beta2: 0.999,
-    epsilon: 1e-7, weightDecay: 0.01, decay: 0.9, centered: false, initialAccumulatorValue: 0.1,
+    learningRate: lr,
+    momentum: over.name === 'rmsprop' ? 0 : 0.9,
+    nesterov: false,
+    beta1: 0.9,
+    beta2: 0.999,
+    epsilon: 1e-7,
+    weightDecay: 0.01,
+    decay: 0.9,
+    centered: false,
+    initialAccumulatorValue: 0.1,
     ...over,
   };
 }

@@ -24,7 +24,9 @@ export function scenario(dir: string, name: string, over: Record<string, unknown
     loss: 'categoricalCrossentropy',
     data: {
       train: fs.existsSync(train) ? { type: 'npy', features: train, labels: path.join(dir, 'train-y.npy') } : writeDataset(dir, 'train', 40, 'onehot', 5),
-      eval: fs.existsSync(path.join(dir, 'eval-x.npy')) ? { type: 'npy', features: path.join(dir, 'eval-x.npy'), labels: path.join(dir, 'eval-y.npy') } : writeDataset(dir, 'eval', 20, 'onehot', 6),
+      eval: fs.existsSync(path.join(dir, 'eval-x.npy'))
+        ? { type: 'npy', features: path.join(dir, 'eval-x.npy'), labels: path.join(dir, 'eval-y.npy') }
+        : writeDataset(dir, 'eval', 20, 'onehot', 6),
     },
     training: { batchSize: 8, epochs: 12, seed: 3 },
     optimizer: { name: 'sgd', learningRate: 0.5 },
@@ -42,7 +44,11 @@ export interface Line {
 
 /** metrics.jsonl of a run, and its eval and train lines. */
 export function metricsOf(runDir: string): { lines: Line[]; evals: Line[]; train: Line[]; of(type: string): Line[] } {
-  const lines = fs.readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+  const lines = fs
+    .readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Line);
   const of = (type: string) => lines.filter((l) => l.type === type);
   return { lines, evals: of('eval'), train: of('train'), of };
 }
@@ -52,7 +58,12 @@ export function interruptAfter(after: number): { signals: SignalWatch; progress:
   let stop = false;
   return {
     signals: { ...noSignals, requested: () => (stop ? 'SIGINT' : null) },
-    progress: { ...silent, step: (done: number) => { if (done >= after) stop = true; } },
+    progress: {
+      ...silent,
+      step: (done: number) => {
+        if (done >= after) stop = true;
+      },
+    },
   };
 }
 

@@ -32,7 +32,9 @@ export function needMpi(t: TestContext): boolean {
 
 export const MPI_ENV = {
   // CI runs as root; Open MPI refuses that unless told; and this machine has fewer cores than ranks.
-  OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1', OMPI_MCA_rmaps_base_oversubscribe: '1',
+  OMPI_ALLOW_RUN_AS_ROOT: '1',
+  OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1',
+  OMPI_MCA_rmaps_base_oversubscribe: '1',
 };
 
 export interface MpiRun {
@@ -42,10 +44,15 @@ export interface MpiRun {
 }
 
 /** `mpirun -np M mgpu-train <args>` (or an MPMD line: one argument list per rank), to its end. */
-export function runMpi(ranks: number | string[][], args: string[], opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void } = {}): Promise<MpiRun> {
-  const line = typeof ranks === 'number'
-    ? ['-np', String(ranks), process.execPath, BIN, ...args]
-    : ranks.flatMap((a, i) => [...(i ? [':'] : []), '-np', '1', process.execPath, BIN, ...a]);
+export function runMpi(
+  ranks: number | string[][],
+  args: string[],
+  opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void } = {},
+): Promise<MpiRun> {
+  const line =
+    typeof ranks === 'number'
+      ? ['-np', String(ranks), process.execPath, BIN, ...args]
+      : ranks.flatMap((a, i) => [...(i ? [':'] : []), '-np', '1', process.execPath, BIN, ...a]);
   const child = spawn('mpirun', line, { env: { ...process.env, ...MPI_ENV, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   opts.onStart?.(child.pid!);
   let stdout = '';
@@ -53,10 +60,12 @@ export function runMpi(ranks: number | string[][], args: string[], opts: { timeo
   child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
   child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
   const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 180_000);
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearTimeout(timer);
-    resolve({ code, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 /** The final weights of a CLI run (runDir/final/weights.bin) as floats. */

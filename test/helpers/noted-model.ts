@@ -8,11 +8,14 @@ import { CLASSES, FEATURES } from './train-fixture.ts';
 export function writeNotedModel(dir: string): { module: string; built(): boolean; reset(): void } {
   const log = path.join(dir, 'builds.log');
   const module = path.join(dir, 'noted-model.mjs');
-  fs.writeFileSync(module, `import fs from 'node:fs';
+  fs.writeFileSync(
+    module,
+    `import fs from 'node:fs';
 export default function build(tf) {
   fs.appendFileSync(${JSON.stringify(log)}, 'built\\n');
   return tf.sequential({ layers: [tf.layers.dense({ inputShape: [${FEATURES}], units: ${CLASSES}, activation: 'softmax' })] });
 }
-`);
+`,
+  );
   return { module, built: () => fs.existsSync(log), reset: () => fs.rmSync(log, { force: true }) };
 }

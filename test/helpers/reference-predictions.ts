@@ -13,7 +13,8 @@ export interface ReferencePredictions {
 
 export async function referencePredictions(cfg: Config, weights: Float32Array): Promise<ReferencePredictions> {
   const src = cfg.data.eval;
-  if (src?.type !== 'npy' || typeof src.features !== 'string' || typeof src.labels !== 'string') throw new Error('referencePredictions: the eval split must be one npy file of features and one of labels');
+  if (src?.type !== 'npy' || typeof src.features !== 'string' || typeof src.labels !== 'string')
+    throw new Error('referencePredictions: the eval split must be one npy file of features and one of labels');
   const tf = await loadTf();
   const model = await buildReferenceModel(tf, cfg);
   setFlatWeights(tf, model, weights);

@@ -83,7 +83,10 @@ const MODELS: Record<ModelKind, string> = {
 /** Writes `<dir>/<kind>.mjs`, a model module whose default export builds the model; returns its path. */
 export function writeModelModule(dir: string, kind: ModelKind): string {
   const file = path.join(dir, `${kind}.mjs`);
-  fs.writeFileSync(file, `// ${kind}: written by test/helpers/train-fixture.ts\nexport default function build(tf, ctx) {\n  return tf.sequential({ layers: [${MODELS[kind]}\n  ] });\n}\n`);
+  fs.writeFileSync(
+    file,
+    `// ${kind}: written by test/helpers/train-fixture.ts\nexport default function build(tf, ctx) {\n  return tf.sequential({ layers: [${MODELS[kind]}\n  ] });\n}\n`,
+  );
   return file;
 }
 
@@ -259,7 +262,8 @@ export interface LoadedData {
 }
 
 export function loadData(tf: TF, src: DataSource): LoadedData {
-  if (src.type !== 'npy' || typeof src.features !== 'string' || typeof src.labels !== 'string') throw new Error('the reference reads npy data of one input and one output only');
+  if (src.type !== 'npy' || typeof src.features !== 'string' || typeof src.labels !== 'string')
+    throw new Error('the reference reads npy data of one input and one output only');
   const f = readNpy(src.features);
   const l = readNpy(src.labels);
   const x = tf.tensor(f.data, f.shape, 'float32');
@@ -297,13 +301,17 @@ export async function referenceTrain(cfg: Config, opts: ReferenceOptions = {}): 
     const idx = tf.tensor1d(Array.from(plan.batchAt(step).indices), 'int32');
     const x = tf.reshape(tf.gather(data.x, idx), [-1, ...inputShape]);
     const y = tf.gather(data.y, idx);
-    optimizer.minimize(() => {
-      const pred = model.apply(x, { training: true }) as Tensor;
-      let total = tf.mean<Scalar>(perSampleLoss(tf, cfg.loss, y, pred));
-      const regs = model.calculateLosses();
-      if (regs.length > 0) total = tf.add<Scalar>(total, tf.addN(regs));
-      return total;
-    }, false, varList);
+    optimizer.minimize(
+      () => {
+        const pred = model.apply(x, { training: true }) as Tensor;
+        let total = tf.mean<Scalar>(perSampleLoss(tf, cfg.loss, y, pred));
+        const regs = model.calculateLosses();
+        if (regs.length > 0) total = tf.add<Scalar>(total, tf.addN(regs));
+        return total;
+      },
+      false,
+      varList,
+    );
     tf.dispose([idx, x, y]);
     opts.onStep?.(step + 1, model);
   }
@@ -403,17 +411,10 @@ export function evaluateReference(tf: TF, model: LayersModel, src: DataSource, l
   // [loss sum, right answers (an exact count), absolute error sum], each over every sample
   const sums = tf.tidy(() => {
     const pred = model.apply(data.x, { training: false }) as Tensor;
-    const yDense = loss === 'sparseCategoricalCrossentropy'
-      ? tf.oneHot(tf.cast<Tensor1D>(tf.reshape(data.y, [-1]), 'int32'), pred.shape[1]!)
-      : data.y;
-    const right = loss === 'binaryCrossentropy'
-      ? tf.equal(tf.greater(data.y, 0.5), tf.greater(pred, 0.5))
-      : tf.equal(tf.argMax(yDense, -1), tf.argMax(pred, -1));
-    return [
-      tf.sum(perSampleLoss(tf, loss, data.y, pred)),
-      tf.sum(tf.cast(right, 'int32')),
-      tf.sum(tf.metrics.meanAbsoluteError(yDense, pred)),
-    ];
+    const yDense = loss === 'sparseCategoricalCrossentropy' ? tf.oneHot(tf.cast<Tensor1D>(tf.reshape(data.y, [-1]), 'int32'), pred.shape[1]!) : data.y;
+    const right =
+      loss === 'binaryCrossentropy' ? tf.equal(tf.greater(data.y, 0.5), tf.greater(pred, 0.5)) : tf.equal(tf.argMax(yDense, -1), tf.argMax(pred, -1));
+    return [tf.sum(perSampleLoss(tf, loss, data.y, pred)), tf.sum(tf.cast(right, 'int32')), tf.sum(tf.metrics.meanAbsoluteError(yDense, pred))];
   });
   const [lossSum, right, absSum] = sums.map((t) => t.dataSync()[0]!);
   tf.dispose(sums);
@@ -447,7 +448,10 @@ export const ATOL = 1e-6;
  * test diagnostic.
  */
 export function assertWeightsClose(
-  t: TestContext, actual: Float32Array, expected: Float32Array, what: string,
+  t: TestContext,
+  actual: Float32Array,
+  expected: Float32Array,
+  what: string,
   tol: { rtol?: number; atol?: number; initial?: Float32Array } = {},
 ): void {
   const rtol = tol.rtol ?? RTOL;

@@ -16,7 +16,9 @@ import { buildReferenceModel, flatWeights, loadTf, type TF } from './train-fixtu
 /** Writes `<dir>/two-io.mjs`; returns its path. */
 export function writeTwoIoModel(dir: string): string {
   const file = path.join(dir, 'two-io.mjs');
-  fs.writeFileSync(file, `// written by test/helpers/two-io-model.ts
+  fs.writeFileSync(
+    file,
+    `// written by test/helpers/two-io-model.ts
 export default function build(tf) {
   const image = tf.input({ shape: [4], name: 'image' });
   const meta = tf.input({ shape: [3], name: 'meta' });
@@ -25,7 +27,8 @@ export default function build(tf) {
   const box = tf.layers.dense({ units: 2, name: 'box' }).apply(h);
   return tf.model({ inputs: [image, meta], outputs: [cls, box] });
 }
-`);
+`,
+  );
   return file;
 }
 
@@ -56,7 +59,13 @@ export function writeTwoIoData(dir: string, name: string, count: number, seed: n
   return { features: { meta: f('meta'), image: f('image') }, labels: { box: f('box'), class: f('class') } };
 }
 
-interface Loaded { image: Tensor; meta: Tensor; cls: Tensor; box: Tensor; count: number }
+interface Loaded {
+  image: Tensor;
+  meta: Tensor;
+  cls: Tensor;
+  box: Tensor;
+  count: number;
+}
 
 function load(tf: TF, files: TwoIoFiles): Loaded {
   const t = (file: string) => {
@@ -74,7 +83,11 @@ function losses(tf: TF, cls: Tensor, box: Tensor, preds: Tensor[]): [Tensor1D, T
 }
 
 /** Plain tfjs: per step, sgd on Σ_k lw_k · mean_i(l_k,i) over the coordinator's batches. */
-export async function twoIoReferenceTrain(cfg: Config, files: TwoIoFiles, lw: { class: number; box: number }): Promise<{ model: LayersModel; weights: Float32Array }> {
+export async function twoIoReferenceTrain(
+  cfg: Config,
+  files: TwoIoFiles,
+  lw: { class: number; box: number },
+): Promise<{ model: LayersModel; weights: Float32Array }> {
   const tf = await loadTf();
   const model = await buildReferenceModel(tf, cfg);
   const d = load(tf, files);
@@ -84,11 +97,15 @@ export async function twoIoReferenceTrain(cfg: Config, files: TwoIoFiles, lw: { 
   for (let step = 0; step < plan.totalSteps; step++) {
     const idx = tf.tensor1d(Array.from(plan.batchAt(step).indices), 'int32');
     const [image, meta, cls, box] = [d.image, d.meta, d.cls, d.box].map((t) => tf.gather(t, idx));
-    optimizer.minimize(() => {
-      const preds = model.apply([image!, meta!], { training: true }) as Tensor[];
-      const [lc, lb] = losses(tf, cls!, box!, preds);
-      return tf.add<Scalar>(tf.mul(tf.mean(lc), lw.class), tf.mul(tf.mean(lb), lw.box));
-    }, false, vars);
+    optimizer.minimize(
+      () => {
+        const preds = model.apply([image!, meta!], { training: true }) as Tensor[];
+        const [lc, lb] = losses(tf, cls!, box!, preds);
+        return tf.add<Scalar>(tf.mul(tf.mean(lc), lw.class), tf.mul(tf.mean(lb), lw.box));
+      },
+      false,
+      vars,
+    );
     tf.dispose([idx, image!, meta!, cls!, box!]);
   }
   optimizer.dispose();

@@ -15,7 +15,9 @@ import { probeAdapters } from '../../src/coordinator/webgpu-probe.ts';
 let probed: Promise<string | null> | null = null;
 
 export function webgpuUnavailable(): Promise<string | null> {
-  probed ??= probeAdapters({}).then((p) => (p.adapter ? null : `no WebGPU adapter on this machine (${p.error}); install one with scripts/ci/install-vulkan-software.sh`));
+  probed ??= probeAdapters({}).then((p) =>
+    p.adapter ? null : `no WebGPU adapter on this machine (${p.error}); install one with scripts/ci/install-vulkan-software.sh`,
+  );
   return probed;
 }
 
@@ -30,11 +32,14 @@ export async function needWebgpu(t: TestContext): Promise<boolean> {
 
 export function webgpuConfig(dir: string, raw: Record<string, unknown>, workers: number): Config {
   const name = (raw.name as string | undefined) ?? 'run';
-  return validateConfig({
-    ...raw,
-    name,
-    devices: { backend: 'webgpu', allowSoftwareAdapter: true, workersPerGpu: workers, ...(raw.devices as object | undefined) },
-    log: { every: 1_000_000, ...(raw.log as object | undefined) },
-    runDir: (raw.runDir as string | undefined) ?? path.join(dir, 'runs', `${name}-webgpu-n${workers}`),
-  }, { configPath: null, cwd: dir });
+  return validateConfig(
+    {
+      ...raw,
+      name,
+      devices: { backend: 'webgpu', allowSoftwareAdapter: true, workersPerGpu: workers, ...(raw.devices as object | undefined) },
+      log: { every: 1_000_000, ...(raw.log as object | undefined) },
+      runDir: (raw.runDir as string | undefined) ?? path.join(dir, 'runs', `${name}-webgpu-n${workers}`),
+    },
+    { configPath: null, cwd: dir },
+  );
 }

@@ -61,13 +61,17 @@ export async function weightedReferenceTrain(cfg: Config, w: Tensor1D): Promise<
     const y = tf.gather(data.y, idx);
     const wb = tf.gather(w, idx);
     let weighted: Scalar | null = null;
-    optimizer.minimize(() => {
-      const pred = model.apply(x, { training: true }) as Tensor;
-      const l = tf.mean<Scalar>(tf.mul(perSampleLoss(tf, cfg.loss, y, pred), wb));
-      weighted = tf.keep(tf.clone(l));
-      const regs = model.calculateLosses();
-      return (regs.length > 0 ? tf.add(l, tf.addN(regs)) : l);
-    }, false, vars);
+    optimizer.minimize(
+      () => {
+        const pred = model.apply(x, { training: true }) as Tensor;
+        const l = tf.mean<Scalar>(tf.mul(perSampleLoss(tf, cfg.loss, y, pred), wb));
+        weighted = tf.keep(tf.clone(l));
+        const regs = model.calculateLosses();
+        return regs.length > 0 ? tf.add(l, tf.addN(regs)) : l;
+      },
+      false,
+      vars,
+    );
     lastLoss = (weighted as unknown as Scalar).dataSync()[0]!;
     tf.dispose([idx, x, y, wb, weighted as unknown as Scalar]);
   }

@@ -16,11 +16,22 @@ const model = writeModelModule(dir, 'mlp');
 const trainSet = writeDataset(dir, 'train', 24, 'onehot', 3);
 const evalSet = writeDataset(dir, 'eval', 10, 'onehot', 4);
 // 3 steps an epoch, 3 epochs: an eval every 3 steps, a checkpoint every 4, and at the end.
-const config = (name: string, logEvery = 1) => buildConfig(dir, {
-  name, model: { module: model }, loss: 'categoricalCrossentropy', data: { train: trainSet, eval: evalSet },
-  training: { batchSize: 8, epochs: 3, seed: 5 }, optimizer: { name: 'adam', learningRate: 0.01 },
-  log: { every: logEvery }, eval: { every: 3 }, checkpoint: { every: 4, keep: 10 },
-}, 2);
+const config = (name: string, logEvery = 1) =>
+  buildConfig(
+    dir,
+    {
+      name,
+      model: { module: model },
+      loss: 'categoricalCrossentropy',
+      data: { train: trainSet, eval: evalSet },
+      training: { batchSize: 8, epochs: 3, seed: 5 },
+      optimizer: { name: 'adam', learningRate: 0.01 },
+      log: { every: logEvery },
+      eval: { every: 3 },
+      checkpoint: { every: 4, keep: 10 },
+    },
+    2,
+  );
 
 interface Recorded {
   calls: string[]; // e.g. S3 (onStepEnd after step 3), E3, C4, P3 (onEpochEnd), in order
@@ -43,12 +54,13 @@ function recording(extra: Partial<TrainOptions> = {}): { rec: Recorded; opts: Tr
   };
   for (const [k, fn] of Object.entries(extra)) {
     const mine = (opts as Record<string, unknown>)[k];
-    (opts as Record<string, unknown>)[k] = typeof fn === 'function' && typeof mine === 'function'
-      ? (...args: unknown[]) => {
-        (mine as (...a: unknown[]) => unknown)(...args);
-        return (fn as (...a: unknown[]) => unknown)(...args);
-      }
-      : fn;
+    (opts as Record<string, unknown>)[k] =
+      typeof fn === 'function' && typeof mine === 'function'
+        ? (...args: unknown[]) => {
+            (mine as (...a: unknown[]) => unknown)(...args);
+            return (fn as (...a: unknown[]) => unknown)(...args);
+          }
+        : fn;
   }
   return { rec, opts };
 }
@@ -65,18 +77,53 @@ test('each callback is called in order with the figures metrics.jsonl gets', asy
   assert.equal(r.stopped, null);
   assert.ok(r.modelPath && fs.existsSync(r.modelPath));
   assert.deepEqual(rec.calls, [
-    'S1', 'S2', 'S3', 'E3', 'P3', 'S4', 'C4', 'S5', 'S6', 'E6', 'P6', 'S7', 'S8', 'C8', 'S9', 'P9',
-    'E9', 'C9', // after the last step: the final evaluation and checkpoint
+    'S1',
+    'S2',
+    'S3',
+    'E3',
+    'P3',
+    'S4',
+    'C4',
+    'S5',
+    'S6',
+    'E6',
+    'P6',
+    'S7',
+    'S8',
+    'C8',
+    'S9',
+    'P9',
+    'E9',
+    'C9', // after the last step: the final evaluation and checkpoint
   ]);
   // With log.every 1, a metrics.jsonl train line is one step's figures: exactly what onStepEnd got.
   const lines = readMetrics(path.join(cfg.runDir, 'metrics.jsonl')) as unknown as Array<Record<string, unknown>>;
-  assert.deepEqual(rec.steps, lines.filter((l) => l.type === 'train'));
-  assert.deepEqual(rec.evals, lines.filter((l) => l.type === 'eval'));
-  assert.deepEqual(rec.checkpoints.map((c) => c.path), [4, 8, 9].map((k) => path.join(cfg.runDir, 'checkpoints', `step-${k}`)));
+  assert.deepEqual(
+    rec.steps,
+    lines.filter((l) => l.type === 'train'),
+  );
+  assert.deepEqual(
+    rec.evals,
+    lines.filter((l) => l.type === 'eval'),
+  );
+  assert.deepEqual(
+    rec.checkpoints.map((c) => c.path),
+    [4, 8, 9].map((k) => path.join(cfg.runDir, 'checkpoints', `step-${k}`)),
+  );
   for (const c of rec.checkpoints) assert.ok(fs.existsSync(path.join(c.path, 'trainer-state.json')), `${c.path} is not a checkpoint`);
-  assert.deepEqual(rec.checkpoints.map((c) => c.epoch), [1, 2, 3]);
+  assert.deepEqual(
+    rec.checkpoints.map((c) => c.epoch),
+    [1, 2, 3],
+  );
   // An epoch's figures are over its steps: the loss is their mean, the epoch the one that ended.
-  assert.deepEqual(rec.epochs.map((e) => [e.epoch, e.step]), [[0, 3], [1, 6], [2, 9]]);
+  assert.deepEqual(
+    rec.epochs.map((e) => [e.epoch, e.step]),
+    [
+      [0, 3],
+      [1, 6],
+      [2, 9],
+    ],
+  );
   rec.epochs.forEach((e, i) => {
     const mine = rec.steps.slice(3 * i, 3 * i + 3);
     const mean = mine.reduce((a, s) => a + s.loss, 0) / 3;
@@ -84,7 +131,10 @@ test('each callback is called in order with the figures metrics.jsonl gets', asy
     assert.equal(e.lr, mine[2]!.lr);
     assert.ok(e.samples_per_sec > 0 && e.step_ms > 0);
   });
-  assert.ok(rec.printed.some((l) => l.startsWith('model saved to ')), rec.printed.join('\n'));
+  assert.ok(
+    rec.printed.some((l) => l.startsWith('model saved to ')),
+    rec.printed.join('\n'),
+  );
 });
 
 test('with log.every 2, onStepEnd still gets each step alone: a metrics line is the mean of its window', async () => {
@@ -92,8 +142,14 @@ test('with log.every 2, onStepEnd still gets each step alone: a metrics line is 
   const { rec, opts } = recording();
   await train(cfg, opts);
   const lines = readMetrics(path.join(cfg.runDir, 'metrics.jsonl')).filter((l) => l.type === 'train') as unknown as StepFigures[];
-  assert.deepEqual(lines.map((l) => l.step), [2, 4, 6, 8, 9]);
-  assert.deepEqual(rec.steps.map((f) => f.step), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.deepEqual(
+    lines.map((l) => l.step),
+    [2, 4, 6, 8, 9],
+  );
+  assert.deepEqual(
+    rec.steps.map((f) => f.step),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9],
+  );
   let from = 0;
   for (const line of lines) {
     const window = rec.steps.slice(from, line.step);
@@ -101,7 +157,10 @@ test('with log.every 2, onStepEnd still gets each step alone: a metrics line is 
     const mean = (get: (f: StepFigures) => number) => window.reduce((a, f) => a + get(f), 0) / window.length;
     const at = window.at(-1)!;
     assert.ok(Math.abs(line.loss - mean((f) => f.loss)) < 1e-12, `step ${line.step}: loss ${line.loss}, the mean of its steps ${mean((f) => f.loss)}`);
-    assert.ok(Math.abs(line.step_ms - mean((f) => f.step_ms)) <= 1.5e-3, `step ${line.step}: step_ms ${line.step_ms}, the mean of its steps ${mean((f) => f.step_ms)}`);
+    assert.ok(
+      Math.abs(line.step_ms - mean((f) => f.step_ms)) <= 1.5e-3,
+      `step ${line.step}: step_ms ${line.step_ms}, the mean of its steps ${mean((f) => f.step_ms)}`,
+    );
     assert.deepEqual([line.epoch, line.lr, line.grad_norm], [at.epoch, at.lr, at.grad_norm]);
   }
   assert.notEqual(rec.steps[0]!.loss, rec.steps[1]!.loss, 'the steps got the same loss');
@@ -111,8 +170,26 @@ test('with log.every 2, onStepEnd still gets each step alone: a metrics line is 
 const stops: Array<{ name: 'onStepEnd' | 'onEvalEnd' | 'onCheckpoint' | 'onEpochEnd'; after: number; reason: string; opts: Partial<TrainOptions> }> = [
   { name: 'onStepEnd', after: 5, reason: "it returned 'stop'", opts: { onStepEnd: (f) => (f.step === 5 ? 'stop' : undefined) } },
   { name: 'onEvalEnd', after: 3, reason: 'eval loss is low enough', opts: { onEvalEnd: (f, run) => run.stop('eval loss is low enough') } },
-  { name: 'onCheckpoint', after: 4, reason: 'it called stop()', opts: { onCheckpoint: async (c, run) => { if (c.step === 4) run.stop(); } } },
-  { name: 'onEpochEnd', after: 6, reason: 'plateau', opts: { onEpochEnd: (f, run) => { if (f.epoch === 1) run.stop('plateau'); } } },
+  {
+    name: 'onCheckpoint',
+    after: 4,
+    reason: 'it called stop()',
+    opts: {
+      onCheckpoint: async (c, run) => {
+        if (c.step === 4) run.stop();
+      },
+    },
+  },
+  {
+    name: 'onEpochEnd',
+    after: 6,
+    reason: 'plateau',
+    opts: {
+      onEpochEnd: (f, run) => {
+        if (f.epoch === 1) run.stop('plateau');
+      },
+    },
+  },
 ];
 
 for (const s of stops) {
@@ -152,12 +229,20 @@ test('a stop asked for after the last step changes nothing: the run ends as plan
 test('the AbortSignal stops the run after the step in progress, like Ctrl-C; the resume is bit-identical', async () => {
   const cfg = config('abort');
   const controller = new AbortController();
-  const { rec, opts } = recording({ signal: controller.signal, onStepEnd: (f) => { if (f.step === 4) controller.abort(new Error('the user had enough')); } });
+  const { rec, opts } = recording({
+    signal: controller.signal,
+    onStepEnd: (f) => {
+      if (f.step === 4) controller.abort(new Error('the user had enough'));
+    },
+  });
   const r = await train(cfg, opts);
   assert.deepEqual(r.stopped, { by: 'abort', reason: 'the user had enough' });
   assert.equal(r.steps, 4);
   assert.ok(rec.printed.includes('the AbortSignal was aborted (the user had enough): finishing this step, then writing a checkpoint'), rec.printed.join('\n'));
-  assert.ok(rec.printed.some((l) => l.startsWith('stopped by the AbortSignal (the user had enough) after step 4; checkpoint in ')), rec.printed.join('\n'));
+  assert.ok(
+    rec.printed.some((l) => l.startsWith('stopped by the AbortSignal (the user had enough) after step 4; checkpoint in ')),
+    rec.printed.join('\n'),
+  );
   assert.deepEqual(checkpointSteps(cfg.runDir), [4]);
   assert.equal((readMetrics(path.join(cfg.runDir, 'metrics.jsonl')).at(-1) as { type: string }).type, 'stop');
   assert.deepEqual(workerPids(process.pid), new Map(), 'workers are left');
@@ -172,17 +257,28 @@ test('an AbortSignal aborted before or during the start-up stops it at once: no 
     const controller = new AbortController();
     if (when === 'before') controller.abort();
     // During: as soon as a worker process has been spawned (it then takes a while to load tfjs).
-    const watch = when === 'during' ? setInterval(() => { if (workerPids(process.pid).size > 0) controller.abort('go away'); }, 5) : null;
+    const watch =
+      when === 'during'
+        ? setInterval(() => {
+            if (workerPids(process.pid).size > 0) controller.abort('go away');
+          }, 5)
+        : null;
     const { rec, opts } = recording({ signal: controller.signal });
     const r = await train(cfg, opts).finally(() => clearInterval(watch ?? undefined));
     if (when === 'during') {
       assert.ok(controller.signal.aborted, 'the start-up ended before a worker was seen');
-      assert.ok(rec.printed.includes('the AbortSignal was aborted (go away): stopping the start-up; the workers that started are killed'), rec.printed.join('\n'));
+      assert.ok(
+        rec.printed.includes('the AbortSignal was aborted (go away): stopping the start-up; the workers that started are killed'),
+        rec.printed.join('\n'),
+      );
     }
     assert.deepEqual(r.stopped, { by: 'abort', reason: when === 'before' ? 'This operation was aborted' : 'go away' }, when);
     assert.equal(r.steps, 0);
     assert.deepEqual(rec.calls, []);
-    assert.ok(rec.printed.some((l) => /^stopped by the AbortSignal \(.*\) during start-up, before any step; no worker is left$/.test(l)), rec.printed.join('\n'));
+    assert.ok(
+      rec.printed.some((l) => /^stopped by the AbortSignal \(.*\) during start-up, before any step; no worker is left$/.test(l)),
+      rec.printed.join('\n'),
+    );
     assert.deepEqual(checkpointSteps(cfg.runDir), []);
     assert.deepEqual(workerPids(process.pid), new Map(), `${when}: workers are left`);
   }
@@ -191,15 +287,25 @@ test('an AbortSignal aborted before or during the start-up stops it at once: no 
 test('a callback that throws fails the run with E_CALLBACK naming it; the last completed step is saved', async () => {
   const cfg = config('throws');
   const boom = new Error('boom');
-  const { rec, opts } = recording({ onStepEnd: (f) => { if (f.step === 5) throw boom; } });
-  const err = await train(cfg, opts).then(() => null, (e: unknown) => e);
+  const { rec, opts } = recording({
+    onStepEnd: (f) => {
+      if (f.step === 5) throw boom;
+    },
+  });
+  const err = await train(cfg, opts).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof MgpuError, `not an MgpuError: ${String(err)}`);
   assert.equal(err.code, 'E_CALLBACK');
   assert.equal(err.exitCode, 1);
   assert.equal(err.message, 'the onStepEnd callback threw after step 5: boom');
   assert.equal(err.cause, boom);
   const ckpt = path.join(cfg.runDir, 'checkpoints', 'step-5');
-  assert.equal(err.hint, `fix onStepEnd, or catch its errors inside it\n  hint: the last completed step (5) is in ${ckpt}; continue with train(config, { resume: true })`);
+  assert.equal(
+    err.hint,
+    `fix onStepEnd, or catch its errors inside it\n  hint: the last completed step (5) is in ${ckpt}; continue with train(config, { resume: true })`,
+  );
   assert.doesNotMatch(formatError(err), /^\s+at /m, 'a stack trace');
   assert.ok(fs.existsSync(path.join(ckpt, 'trainer-state.json')), 'the last completed step was not saved');
   assert.ok(!rec.calls.some((c) => /^[SECP]([6-9])$/.test(c)), `callbacks after the failure: ${rec.calls}`);
@@ -211,7 +317,15 @@ test('a callback that throws fails the run with E_CALLBACK naming it; the last c
 
 test('an async callback that rejects at the final checkpoint fails the run naming it; the checkpoint is there', async () => {
   const cfg = config('rejects');
-  const err = await train(cfg, { print: false, onCheckpoint: async (c) => { if (c.step === 9) throw new Error('upload failed'); } }).then(() => null, (e: unknown) => e);
+  const err = await train(cfg, {
+    print: false,
+    onCheckpoint: async (c) => {
+      if (c.step === 9) throw new Error('upload failed');
+    },
+  }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof MgpuError);
   assert.equal(err.code, 'E_CALLBACK');
   assert.equal(err.message, 'the onCheckpoint callback threw after step 9: upload failed');

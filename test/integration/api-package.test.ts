@@ -31,8 +31,16 @@ function consumerLock(tarball: string, integrity: string): object {
   const packages: Record<string, unknown> = {
     '': { name: 'consumer', version: '1.0.0', dependencies: { 'mgpu-train': spec } },
     'node_modules/mgpu-train': {
-      version: root.version, resolved: spec, integrity, hasInstallScript: true, license: root.license, dependencies: root.dependencies,
-      bin: root.bin, engines: root.engines, peerDependencies: root.peerDependencies, peerDependenciesMeta: root.peerDependenciesMeta,
+      version: root.version,
+      resolved: spec,
+      integrity,
+      hasInstallScript: true,
+      license: root.license,
+      dependencies: root.dependencies,
+      bin: root.bin,
+      engines: root.engines,
+      peerDependencies: root.peerDependencies,
+      peerDependenciesMeta: root.peerDependenciesMeta,
     },
   };
   for (const [key, entry] of Object.entries(lock.packages)) {
@@ -133,12 +141,17 @@ validateConfig({ ...raw, loss: 'hinge' });
 /** Installs the tarball into `project`; returns how (a real offline npm ci, or the fallback). */
 function install(project: string, tarball: string, diagnostic: (s: string) => void): 'npm ci' | 'linked' {
   const integrity = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
-  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies: { 'mgpu-train': `file:${tarball}` } }, null, 2));
+  fs.writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies: { 'mgpu-train': `file:${tarball}` } }, null, 2),
+  );
   fs.writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(consumerLock(tarball, integrity), null, 2));
   const ci = spawnSync('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: project, encoding: 'utf8', timeout: 180_000 });
   if (ci.status === 0) return 'npm ci';
   // Not a real install: the package unpacked, its dependencies this repository's, linked.
-  diagnostic(`npm ci --offline failed (exit ${ci.status}), so the dependencies are LINKED from this repository's node_modules:\n${ci.stderr.split('\n').slice(0, 4).join('\n')}`);
+  diagnostic(
+    `npm ci --offline failed (exit ${ci.status}), so the dependencies are LINKED from this repository's node_modules:\n${ci.stderr.split('\n').slice(0, 4).join('\n')}`,
+  );
   fs.rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
   fs.mkdirSync(path.join(project, 'node_modules'));
   execFileSync('tar', ['-xzf', tarball, '-C', project]);
@@ -152,9 +165,12 @@ function install(project: string, tarball: string, diagnostic: (s: string) => vo
 
 test('npm pack, installed into another project: a plain .mjs script trains, evaluates and predicts with .ts modules, and a .ts consumer type-checks', async (t) => {
   const dir = tempDir('api-package');
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+  ) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = packed[0]!.files.map((f) => f.path);
-  for (const f of ['lib/index.mjs', 'types/api.d.ts', 'types/coordinator/callbacks.d.ts', 'src/api.ts', 'bin/mgpu-train.mjs']) assert.ok(files.includes(f), `${f} is not in the package`);
+  for (const f of ['lib/index.mjs', 'types/api.d.ts', 'types/coordinator/callbacks.d.ts', 'src/api.ts', 'bin/mgpu-train.mjs'])
+    assert.ok(files.includes(f), `${f} is not in the package`);
   assert.ok(!files.some((f) => f.startsWith('test/')), 'the tests are in the package');
   const tarball = path.join(dir, packed[0]!.filename);
 
@@ -188,23 +204,36 @@ test('npm pack, installed into another project: a plain .mjs script trains, eval
   assert.equal(got.evaluated.samples, 12);
   assert.ok(Math.abs(got.evaluated.loss - got.eval.loss) < 1e-6, `evaluate() loss ${got.evaluated.loss}, the run's final eval ${got.eval.loss}`);
   assert.equal(got.evaluated.accuracy, got.eval.accuracy);
-  assert.deepEqual(fs.readFileSync(path.join(project, 'builds.log'), 'utf8').split('\n').filter(Boolean).sort(), ['rank 0', 'rank 0', 'rank 0', 'rank 1', 'rank 1', 'rank 1'],
-    'each of the 2 workers of train, evaluate and predict built the .ts model');
+  assert.deepEqual(
+    fs.readFileSync(path.join(project, 'builds.log'), 'utf8').split('\n').filter(Boolean).sort(),
+    ['rank 0', 'rank 0', 'rank 0', 'rank 1', 'rank 1', 'rank 1'],
+    'each of the 2 workers of train, evaluate and predict built the .ts model',
+  );
   assert.deepEqual(got.predicted.shape, [2, 3]);
   for (const s of got.predicted.rowSums) assert.ok(Math.abs(s - 1) < 1e-5, `a softmax row sums to ${s}`);
   assert.deepEqual(got.configError, {
-    isMgpuError: true, code: 'E_CONFIG', keyPath: 'optimizer.learningRate', message: 'optimizer.learningRate: expected a finite number > 0, got -1 (number)',
+    isMgpuError: true,
+    code: 'E_CONFIG',
+    keyPath: 'optimizer.learningRate',
+    message: 'optimizer.learningRate: expected a finite number > 0, got -1 (number)',
   });
 
   // The declarations, as a strict consumer's tsc reads them: through exports.types, library files checked too.
   fs.writeFileSync(path.join(project, 'consumer.ts'), CONSUMER_TS);
-  const tsconfig = (extra: object) => JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, ...extra }, files: ['consumer.ts'] });
+  const tsconfig = (extra: object) =>
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, ...extra },
+      files: ['consumer.ts'],
+    });
   fs.writeFileSync(path.join(project, 'tsconfig.json'), tsconfig({}));
   const tsc = (p: string) => spawnSync(process.execPath, [TSC, '-p', p], { cwd: project, encoding: 'utf8' });
   const checked = tsc('tsconfig.json');
   assert.equal(checked.status, 0, `tsc failed on the consumer:\n${checked.stdout}${checked.stderr}`);
   // Nor do they need @types/node: a consumer without it (nor the DOM lib) checks a plain call.
-  fs.writeFileSync(path.join(project, 'bare.ts'), `import { train, type ConfigInput } from 'mgpu-train';\nconst raw: ConfigInput = ${CONFIG};\nexport const r = await train(raw, { onStepEnd: (f) => (f.loss < 0.01 ? 'stop' : undefined) });\n`);
+  fs.writeFileSync(
+    path.join(project, 'bare.ts'),
+    `import { train, type ConfigInput } from 'mgpu-train';\nconst raw: ConfigInput = ${CONFIG};\nexport const r = await train(raw, { onStepEnd: (f) => (f.loss < 0.01 ? 'stop' : undefined) });\n`,
+  );
   fs.writeFileSync(path.join(project, 'tsconfig.bare.json'), tsconfig({ lib: ['ES2022'], types: [] }).replace('"consumer.ts"', '"bare.ts"'));
   const bare = tsc('tsconfig.bare.json');
   assert.equal(bare.status, 0, `tsc failed on a consumer without @types/node:\n${bare.stdout}${bare.stderr}`);

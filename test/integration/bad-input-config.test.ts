@@ -58,30 +58,58 @@ test('an unknown key: its key path, and the key that was meant', () => {
 });
 
 test('a wrong type: key path, what was expected and what was given', () => {
-  rejects((y) => y.replace('maxRestarts: 3', 'maxRestarts: three'), /error E_CONFIG: reliability\.maxRestarts: expected an integer >= 0, got "three" \(string\)/);
-  rejects((y) => y.replace('every: 10', 'every: [10]'), /error E_CONFIG: checkpoint\.every: expected a step count \(an integer >= 0\), 'epoch', or \{ epochs: k \}, got \[10\] \(list\)/);
+  rejects(
+    (y) => y.replace('maxRestarts: 3', 'maxRestarts: three'),
+    /error E_CONFIG: reliability\.maxRestarts: expected an integer >= 0, got "three" \(string\)/,
+  );
+  rejects(
+    (y) => y.replace('every: 10', 'every: [10]'),
+    /error E_CONFIG: checkpoint\.every: expected a step count \(an integer >= 0\), 'epoch', or \{ epochs: k \}, got \[10\] \(list\)/,
+  );
   rejects((y) => y, /error E_CONFIG: reliability: expected a mapping, got "restart" \(string\)/, ['--set', 'reliability=restart']);
-  rejects((y) => y, /error E_CONFIG: reliability\.stallFactor: expected a finite number >= 0, got "fast" \(string\)/, ['--set', 'reliability.stallFactor=fast']);
+  rejects((y) => y, /error E_CONFIG: reliability\.stallFactor: expected a finite number >= 0, got "fast" \(string\)/, [
+    '--set',
+    'reliability.stallFactor=fast',
+  ]);
 });
 
 test('a bad value: key path and the allowed range or choices', () => {
-  rejects((y) => y.replace('onWorkerFailure: restart', 'onWorkerFailure: explode'),
-    /error E_CONFIG: reliability\.onWorkerFailure: expected one of 'restart', 'reshard', 'abort', got "explode" \(string\)/);
-  rejects((y) => y.replace('stallMinSeconds: 1', 'stallMinSeconds: 0'), /error E_CONFIG: reliability\.stallMinSeconds: expected a finite number > 0, got 0 \(number\)/);
+  rejects(
+    (y) => y.replace('onWorkerFailure: restart', 'onWorkerFailure: explode'),
+    /error E_CONFIG: reliability\.onWorkerFailure: expected one of 'restart', 'reshard', 'abort', got "explode" \(string\)/,
+  );
+  rejects(
+    (y) => y.replace('stallMinSeconds: 1', 'stallMinSeconds: 0'),
+    /error E_CONFIG: reliability\.stallMinSeconds: expected a finite number > 0, got 0 \(number\)/,
+  );
   rejects((y) => y.replace('keep: 2', 'keep: 0'), /error E_CONFIG: checkpoint\.keep: expected a positive integer, got 0 \(number\)/);
   rejects((y) => y, /error E_CONFIG: reliability\.stepTimeout: expected a finite number > 0, got -5 \(number\)/, ['--set', 'reliability.stepTimeout=-5']);
-  rejects((y) => y, /error E_CONFIG: reliability\.onNonFinite: expected one of 'stop', 'skip', got "ignore" \(string\)/, ['--set', 'reliability.onNonFinite=ignore']);
+  rejects((y) => y, /error E_CONFIG: reliability\.onNonFinite: expected one of 'stop', 'skip', got "ignore" \(string\)/, [
+    '--set',
+    'reliability.onNonFinite=ignore',
+  ]);
   rejects((y) => y.replace('batchSize: 8', 'batchSize: .inf'), /error E_CONFIG: training\.batchSize: expected a positive integer, got Infinity \(number\)/);
 });
 
 test('a missing model file and a missing data file: key path and the absolute path looked for', () => {
-  rejects((y) => y.replace('./model.mjs', './nope.mjs'), new RegExp(`error E_CONFIG: model\\.module: file not found: ${dir}/nope\\.mjs\\n\\s+hint: relative paths are resolved against ${dir}`));
-  rejects((y) => y.replace('./y.npy', './labels/missing.npy'), new RegExp(`error E_CONFIG: data\\.train\\.labels: file not found: ${dir}/labels/missing\\.npy`));
+  rejects(
+    (y) => y.replace('./model.mjs', './nope.mjs'),
+    new RegExp(`error E_CONFIG: model\\.module: file not found: ${dir}/nope\\.mjs\\n\\s+hint: relative paths are resolved against ${dir}`),
+  );
+  rejects(
+    (y) => y.replace('./y.npy', './labels/missing.npy'),
+    new RegExp(`error E_CONFIG: data\\.train\\.labels: file not found: ${dir}/labels/missing\\.npy`),
+  );
 });
 
 test('YAML that only fails when read: an alias with no anchor, and a value that contains itself', () => {
   rejects((y) => y.replace('training: { batchSize: 8, steps: 3 }', 'training: *nope'), new RegExp(`error E_CONFIG: ${dir}/c\\d+\\.yaml: YAML error: .*nope`));
-  rejects((y) => y.replace('training: { batchSize: 8, steps: 3 }', 'training: &t { batchSize: *t }'),
-    /error E_CONFIG: training\.batchSize: expected a positive integer, got \{\.\.\.\} \(mapping\)/);
-  rejects((y) => y, /error E_CONFIG: reliability\.maxRestarts: --set "reliability\.maxRestarts=\*x": the value is not valid YAML: .*x/, ['--set', 'reliability.maxRestarts=*x']);
+  rejects(
+    (y) => y.replace('training: { batchSize: 8, steps: 3 }', 'training: &t { batchSize: *t }'),
+    /error E_CONFIG: training\.batchSize: expected a positive integer, got \{\.\.\.\} \(mapping\)/,
+  );
+  rejects((y) => y, /error E_CONFIG: reliability\.maxRestarts: --set "reliability\.maxRestarts=\*x": the value is not valid YAML: .*x/, [
+    '--set',
+    'reliability.maxRestarts=*x',
+  ]);
 });

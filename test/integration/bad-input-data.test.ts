@@ -19,10 +19,16 @@ let n = 0;
 function rejects(data: Record<string, unknown>, message: RegExp, opts: { loss?: string; batchSize?: number } = {}): string {
   const runDir = file(`runs/${n}`);
   const cfg = file(`c${n++}.json`);
-  fs.writeFileSync(cfg, JSON.stringify({
-    model: { module: model }, loss: opts.loss ?? 'categoricalCrossentropy', data,
-    training: { batchSize: opts.batchSize ?? 8, steps: 3 }, optimizer: { name: 'sgd' },
-  }));
+  fs.writeFileSync(
+    cfg,
+    JSON.stringify({
+      model: { module: model },
+      loss: opts.loss ?? 'categoricalCrossentropy',
+      data,
+      training: { batchSize: opts.batchSize ?? 8, steps: 3 },
+      optimizer: { name: 'sgd' },
+    }),
+  );
   const r = runCli(['train', cfg, '--simulate', '1', '--backend', 'cpu', '--run-dir', runDir]);
   assert.equal(r.code, 2, `exit code; stderr:\n${r.stderr}`);
   assert.match(r.stderr, message);
@@ -34,27 +40,36 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('feature rows that do not fit the model input: both shapes, and the file', () => {
   writeNpy(file('wide-x.npy'), { dtype: 'float32', shape: [40, FEATURES + 1], data: new Float32Array(40 * (FEATURES + 1)) });
-  rejects({ train: { ...good, features: file('wide-x.npy') } },
-    new RegExp(`error E_DATA: data\\.train: feature rows of ${esc(file('wide-x.npy'))} .* have shape \\[7\\] \\(7 values\\) but the model's input is \\[batch, 6\\] \\(6 values per sample\\)`));
+  rejects(
+    { train: { ...good, features: file('wide-x.npy') } },
+    new RegExp(
+      `error E_DATA: data\\.train: feature rows of ${esc(file('wide-x.npy'))} .* have shape \\[7\\] \\(7 values\\) but the model's input is \\[batch, 6\\] \\(6 values per sample\\)`,
+    ),
+  );
 });
 
 test('a label count that differs from the feature count: both files and both counts', () => {
   const other = writeDataset(dir, 'other', 30, 'onehot', 2);
-  rejects({ train: { ...good, labels: other.labels } },
-    new RegExp(`error E_DATA: data\\.train: features ${esc(good.features)} hold 40 samples but labels ${esc(other.labels)} hold 30`));
+  rejects(
+    { train: { ...good, labels: other.labels } },
+    new RegExp(`error E_DATA: data\\.train: features ${esc(good.features)} hold 40 samples but labels ${esc(other.labels)} hold 30`),
+  );
 });
 
 test('a sparse label out of range: the sample, its value and the valid range', () => {
   const y = readNpy(goodIndex.labels);
   y.data[17] = 3; // the model has 3 outputs: 0..2
   writeNpy(file('bad-index-y.npy'), y);
-  rejects({ train: { ...goodIndex, labels: file('bad-index-y.npy') } },
+  rejects(
+    { train: { ...goodIndex, labels: file('bad-index-y.npy') } },
     /error E_DATA: data\.train: label of sample 17 in .*bad-index-y\.npy is 3; the loss expects class indices 0\.\.2 \(the model has 3 outputs\)/,
-    { loss: 'sparseCategoricalCrossentropy' });
+    { loss: 'sparseCategoricalCrossentropy' },
+  );
   y.data[17] = -1;
   writeNpy(file('negative-index-y.npy'), y);
-  rejects({ train: { ...goodIndex, labels: file('negative-index-y.npy') } }, /label of sample 17 .* is -1; the loss expects class indices 0\.\.2/,
-    { loss: 'sparseCategoricalCrossentropy' });
+  rejects({ train: { ...goodIndex, labels: file('negative-index-y.npy') } }, /label of sample 17 .* is -1; the loss expects class indices 0\.\.2/, {
+    loss: 'sparseCategoricalCrossentropy',
+  });
 });
 
 test('an empty .npy (0 rows), for training and for evaluation: the key and the file', () => {
@@ -68,8 +83,10 @@ test('an empty .npy (0 rows), for training and for evaluation: the key and the f
 test('a truncated .npy (in its data, in its header): the file and what is missing', () => {
   const bytes = fs.readFileSync(good.features);
   fs.writeFileSync(file('cut-data-x.npy'), bytes.subarray(0, bytes.length - 37));
-  rejects({ train: { ...good, features: file('cut-data-x.npy') } },
-    new RegExp(`error E_DATA: ${esc(file('cut-data-x.npy'))}: data holds \\d+ bytes but shape \\[40, 6\\] float32 needs 960 \\(file truncated\\?\\)`));
+  rejects(
+    { train: { ...good, features: file('cut-data-x.npy') } },
+    new RegExp(`error E_DATA: ${esc(file('cut-data-x.npy'))}: data holds \\d+ bytes but shape \\[40, 6\\] float32 needs 960 \\(file truncated\\?\\)`),
+  );
   fs.writeFileSync(file('cut-header-y.npy'), encodeNpy(readNpy(good.labels)).subarray(0, 30));
   rejects({ train: { ...good, labels: file('cut-header-y.npy') } }, new RegExp(`error E_DATA: ${esc(file('cut-header-y.npy'))}: header truncated`));
 });

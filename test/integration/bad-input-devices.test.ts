@@ -12,12 +12,15 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bad-devices-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 fs.writeFileSync(path.join(dir, 'model.mjs'), 'export default (tf) => tf.sequential({ layers: [tf.layers.dense({ inputShape: [4], units: 2 })] });\n');
 const config = path.join(dir, 'exp.yaml');
-fs.writeFileSync(config, `model: { module: ./model.mjs }
+fs.writeFileSync(
+  config,
+  `model: { module: ./model.mjs }
 loss: meanSquaredError
 data: { train: { type: mnist, count: 100 } }
 training: { batchSize: 8 }
 optimizer: { name: sgd }
-`);
+`,
+);
 const train = (args: string[], env: NodeJS.ProcessEnv) => runCli(['train', config, '--run-dir', path.join(dir, 'run'), ...args], { env });
 
 test('--gpus 0,5 with 2 GPUs: exit 2, names GPU 5, how many are visible and which', () => {

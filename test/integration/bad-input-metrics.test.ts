@@ -11,7 +11,10 @@ import { runCli } from '../helpers/run-cli.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bad-metrics-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-fs.writeFileSync(path.join(dir, 'model.mjs'), 'export default (tf) => tf.sequential({ layers: [tf.layers.dense({ inputShape: [4], units: 3, activation: "softmax" })] });\n');
+fs.writeFileSync(
+  path.join(dir, 'model.mjs'),
+  'export default (tf) => tf.sequential({ layers: [tf.layers.dense({ inputShape: [4], units: 3, activation: "softmax" })] });\n',
+);
 fs.writeFileSync(path.join(dir, 'no-default.mjs'), 'export const metric = () => ({});\n');
 fs.writeFileSync(path.join(dir, 'broken.mjs'), 'export default (;\n');
 fs.writeFileSync(path.join(dir, 'bad-finalize.mjs'), 'export default () => ({ n: 1 });\nexport const finalize = 3;\n');
@@ -60,6 +63,12 @@ test('a metric that needs classes with a regression loss: exit 2 naming metrics[
 test('custom metric modules: missing, not loading, no default export, finalize not a function', () => {
   rejects(config('categoricalCrossentropy', '[{ module: ./nope.mjs }]'), /error E_CONFIG: metrics\[0\]\.module: file not found: .*nope\.mjs/);
   rejects(config('categoricalCrossentropy', '[{ module: ./broken.mjs }]'), /error E_METRIC: metrics\[0\]\.module .*broken\.mjs failed to load/);
-  rejects(config('categoricalCrossentropy', '[accuracy, { module: ./no-default.mjs }]'), /error E_METRIC: metrics\[1\]\.module .*no-default\.mjs has no default export function/);
-  rejects(config('categoricalCrossentropy', '[{ module: ./bad-finalize.mjs }]'), /error E_METRIC: metrics\[0\]\.module .*bad-finalize\.mjs: its export finalize is number, not a function/);
+  rejects(
+    config('categoricalCrossentropy', '[accuracy, { module: ./no-default.mjs }]'),
+    /error E_METRIC: metrics\[1\]\.module .*no-default\.mjs has no default export function/,
+  );
+  rejects(
+    config('categoricalCrossentropy', '[{ module: ./bad-finalize.mjs }]'),
+    /error E_METRIC: metrics\[0\]\.module .*bad-finalize\.mjs: its export finalize is number, not a function/,
+  );
 });

@@ -16,14 +16,20 @@ test('a NaN feature is refused before training, naming the sample and the featur
   for (let i = 0; i < 16; i++) y[i * 2] = 1;
   writeNpy(path.join(dir, 'x.npy'), { dtype: 'float32', shape: [16, 4], data: x });
   writeNpy(path.join(dir, 'y.npy'), { dtype: 'float32', shape: [16, 2], data: y });
-  fs.writeFileSync(path.join(dir, 'model.mjs'), "export default (tf) => tf.sequential({ layers: [tf.layers.dense({ inputShape: [4], units: 2, activation: 'softmax' })] });\n");
-  fs.writeFileSync(path.join(dir, 'exp.yaml'), `model: { module: ./model.mjs }
+  fs.writeFileSync(
+    path.join(dir, 'model.mjs'),
+    "export default (tf) => tf.sequential({ layers: [tf.layers.dense({ inputShape: [4], units: 2, activation: 'softmax' })] });\n",
+  );
+  fs.writeFileSync(
+    path.join(dir, 'exp.yaml'),
+    `model: { module: ./model.mjs }
 loss: categoricalCrossentropy
 data: { train: { type: npy, features: ./x.npy, labels: ./y.npy } }
 training: { batchSize: 4 }
 optimizer: { name: sgd }
 runDir: ${path.join(dir, 'run')}
-`);
+`,
+  );
   const r = runCli(['train', path.join(dir, 'exp.yaml'), '--simulate', '1', '--backend', 'cpu']);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /E_DATA: data\.train: feature 2 of sample 9 in .*x\.npy .* is NaN/);

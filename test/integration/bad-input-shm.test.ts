@@ -12,15 +12,25 @@ const dir = tempDir('bad-shm');
 const data = writeDataset(dir, 'train', 40, 'onehot', 1);
 // 6 -> 100,000 -> 3: 1.0 M parameters, 4 MB of weights, so the slab of 2 workers is ~12 MiB.
 const big = path.join(dir, 'big.mjs');
-fs.writeFileSync(big, "export default (tf) => tf.sequential({ layers: [tf.layers.dense({ inputShape: [6], units: 100000 }), tf.layers.dense({ units: 3, activation: 'softmax' })] });\n");
+fs.writeFileSync(
+  big,
+  "export default (tf) => tf.sequential({ layers: [tf.layers.dense({ inputShape: [6], units: 100000 }), tf.layers.dense({ units: 3, activation: 'softmax' })] });\n",
+);
 const small = path.join(dir, 'small.mjs');
 fs.writeFileSync(small, "export default (tf) => tf.sequential({ layers: [tf.layers.dense({ inputShape: [6], units: 3, activation: 'softmax' })] });\n");
 
 function train(module: string, shmDir: string) {
   const cfg = path.join(dir, 'exp.json');
-  fs.writeFileSync(cfg, JSON.stringify({
-    model: { module }, loss: 'categoricalCrossentropy', data: { train: data }, training: { batchSize: 8, steps: 2 }, optimizer: { name: 'sgd' },
-  }));
+  fs.writeFileSync(
+    cfg,
+    JSON.stringify({
+      model: { module },
+      loss: 'categoricalCrossentropy',
+      data: { train: data },
+      training: { batchSize: 8, steps: 2 },
+      optimizer: { name: 'sgd' },
+    }),
+  );
   return runCli(['train', cfg, '--simulate', '2', '--backend', 'cpu', '--run-dir', path.join(dir, 'run'), '--set', `devices.shmDir=${shmDir}`]);
 }
 
@@ -40,7 +50,12 @@ test('devices.shmDir too small (a 1 MiB tmpfs): exit 2, how large the slab must 
   }
   try {
     const r = train(big, shm);
-    t.diagnostic(r.stderr.split('\n').filter((l) => /E_SHM|hint/.test(l)).join(' | '));
+    t.diagnostic(
+      r.stderr
+        .split('\n')
+        .filter((l) => /E_SHM|hint/.test(l))
+        .join(' | '),
+    );
     assert.equal(r.code, 2, r.stderr);
     const m = new RegExp(`error E_SHM: the slab needs (\\d+) MiB but ${shm} has 1 MiB free`).exec(r.stderr);
     assert.ok(m, r.stderr);

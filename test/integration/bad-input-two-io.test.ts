@@ -14,8 +14,11 @@ import { writeTwoIoData, writeTwoIoModel } from '../helpers/two-io-model.ts';
 const dir = tempDir('bad-two-io');
 const files = writeTwoIoData(dir, 'train', 12, 1);
 const base = {
-  model: { module: writeTwoIoModel(dir) }, loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' },
-  data: { train: { type: 'npy', ...files } }, training: { batchSize: 4, steps: 1 }, optimizer: { name: 'sgd' },
+  model: { module: writeTwoIoModel(dir) },
+  loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' },
+  data: { train: { type: 'npy', ...files } },
+  training: { batchSize: 4, steps: 1 },
+  optimizer: { name: 'sgd' },
 };
 let k = 0;
 async function fails(over: Record<string, unknown>, code: string, message: RegExp, keyPath?: string): Promise<void> {
@@ -31,25 +34,50 @@ async function fails(over: Record<string, unknown>, code: string, message: RegEx
 }
 
 test('a missing or an extra input, and one file for two inputs', async () => {
-  await fails({ data: { train: { type: 'npy', features: { image: files.features.image }, labels: files.labels } } }, 'E_DATA',
-    new RegExp(`^data\\.train\\.features: no file for the model's input 'meta' \\(given image: ${files.features.image}; its inputs: 'image', 'meta'\\)`));
-  await fails({ data: { train: { type: 'npy', features: { ...files.features, extra: files.features.meta }, labels: files.labels } } }, 'E_DATA',
-    /^data\.train\.features\.extra: the model has no input 'extra' \(.*-meta\.npy; its inputs: 'image', 'meta'\)/);
-  await fails({ data: { train: { type: 'npy', features: files.features.image, labels: files.labels } } }, 'E_DATA',
-    /^data\.train\.features: the model has 2 inputs \('image', 'meta'\) but .*-image\.npy is one array/);
+  await fails(
+    { data: { train: { type: 'npy', features: { image: files.features.image }, labels: files.labels } } },
+    'E_DATA',
+    new RegExp(`^data\\.train\\.features: no file for the model's input 'meta' \\(given image: ${files.features.image}; its inputs: 'image', 'meta'\\)`),
+  );
+  await fails(
+    { data: { train: { type: 'npy', features: { ...files.features, extra: files.features.meta }, labels: files.labels } } },
+    'E_DATA',
+    /^data\.train\.features\.extra: the model has no input 'extra' \(.*-meta\.npy; its inputs: 'image', 'meta'\)/,
+  );
+  await fails(
+    { data: { train: { type: 'npy', features: files.features.image, labels: files.labels } } },
+    'E_DATA',
+    /^data\.train\.features: the model has 2 inputs \('image', 'meta'\) but .*-image\.npy is one array/,
+  );
 });
 
 test('labels, losses and loss weights must name the outputs', async () => {
-  await fails({ data: { train: { type: 'npy', features: files.features, labels: { class: files.labels.class } } } }, 'E_DATA',
-    /^data\.train\.labels: no file for the model's output 'box'/);
-  await fails({ loss: { class: 'sparseCategoricalCrossentropy' } }, 'E_CONFIG', /^loss: names no loss for the model's output 'box' \(its outputs: 'class', 'box'\)/, 'loss');
-  await fails({ loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError', boxes: 'meanSquaredError' } }, 'E_CONFIG', /the model has no output 'boxes'/, 'loss.boxes');
+  await fails(
+    { data: { train: { type: 'npy', features: files.features, labels: { class: files.labels.class } } } },
+    'E_DATA',
+    /^data\.train\.labels: no file for the model's output 'box'/,
+  );
+  await fails(
+    { loss: { class: 'sparseCategoricalCrossentropy' } },
+    'E_CONFIG',
+    /^loss: names no loss for the model's output 'box' \(its outputs: 'class', 'box'\)/,
+    'loss',
+  );
+  await fails(
+    { loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError', boxes: 'meanSquaredError' } },
+    'E_CONFIG',
+    /the model has no output 'boxes'/,
+    'loss.boxes',
+  );
   await fails({ lossWeights: { clas: 2 } }, 'E_CONFIG', /the model has no output 'clas' \(its outputs: 'class', 'box'\)/, 'lossWeights.clas');
 });
 
 test('predict refuses a model with several inputs or outputs, saying what to do instead', async () => {
   const cfg = buildConfig(dir, { ...base, name: 'predict' }, 1);
   const trained = await train(cfg, silent);
-  await assert.rejects(predictRows(cfg, silent, { dir: path.dirname(trained.modelPath!), ema: false }, readNpy(files.features.image), '--input', files.features.image),
-    (e: Error & { code?: string; hint?: string }) => e.code === 'E_USAGE' && /2 inputs and 2 outputs; predict .* one input and one output only/.test(e.message) && /model\.predict/.test(e.hint ?? ''));
+  await assert.rejects(
+    predictRows(cfg, silent, { dir: path.dirname(trained.modelPath!), ema: false }, readNpy(files.features.image), '--input', files.features.image),
+    (e: Error & { code?: string; hint?: string }) =>
+      e.code === 'E_USAGE' && /2 inputs and 2 outputs; predict .* one input and one output only/.test(e.message) && /model\.predict/.test(e.hint ?? ''),
+  );
 });

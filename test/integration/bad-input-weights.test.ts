@@ -16,10 +16,16 @@ const data = writeDataset(dir, 'train', 20, 'index', 3);
 
 function run(name: string, over: { training?: object; train?: object }) {
   const config = path.join(dir, `${name}.yaml`);
-  fs.writeFileSync(config, stringify({
-    model: { module: writeModelModule(dir, 'mlp') }, loss: 'sparseCategoricalCrossentropy',
-    data: { train: { ...data, ...over.train } }, training: { batchSize: 4, steps: 2, ...over.training }, optimizer: { name: 'sgd' },
-  }));
+  fs.writeFileSync(
+    config,
+    stringify({
+      model: { module: writeModelModule(dir, 'mlp') },
+      loss: 'sparseCategoricalCrossentropy',
+      data: { train: { ...data, ...over.train } },
+      training: { batchSize: 4, steps: 2, ...over.training },
+      optimizer: { name: 'sgd' },
+    }),
+  );
   const r = runCli(['train', config, '--simulate', '2', '--backend', 'cpu'], { cwd: dir });
   const out = r.stdout + r.stderr;
   assert.equal(r.code, 2, out);

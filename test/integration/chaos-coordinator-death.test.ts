@@ -15,9 +15,12 @@ test('coordinator SIGKILL: every worker exits within ~2 s and no slab file is le
   const shmDir = fs.mkdtempSync(path.join(dir, 'shm-'));
   const runDir = path.join(dir, 'runs', 'coord');
   const file = writeConfigFile(dir, 'coord', {
-    model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 200, 'onehot', 5) },
-    training: { batchSize: 10, steps: 100000 }, optimizer: { name: 'sgd' }, log: { every: 1 },
+    training: { batchSize: 10, steps: 100000 },
+    optimizer: { name: 'sgd' },
+    log: { every: 1 },
     devices: { shmDir },
   });
   const cli = startCli(['train', file, '--simulate', '3', '--backend', 'cpu', '--run-dir', runDir]);
@@ -33,8 +36,7 @@ test('coordinator SIGKILL: every worker exits within ~2 s and no slab file is le
     const r = await cli.done;
     assert.equal(r.signal, 'SIGKILL');
     // ~2 s is the expectation; the limit is generous because other work shares the machine.
-    await waitFor(() => pids.every((p) => !isAlive(p)), 10_000,
-      `the workers to exit (${pids.map((p) => `${p}: ${processState(p) ?? 'gone'}`).join(', ')})`);
+    await waitFor(() => pids.every((p) => !isAlive(p)), 10_000, `the workers to exit (${pids.map((p) => `${p}: ${processState(p) ?? 'gone'}`).join(', ')})`);
     const took = Date.now() - killedAt;
     t.diagnostic(`${pids.length} workers gone ${took} ms after the coordinator was killed`);
     assert.deepEqual(slabFiles(), [], 'a slab file is left in the shm dir');

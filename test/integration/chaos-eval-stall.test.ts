@@ -18,7 +18,9 @@ const STEP_TIMEOUT = 6; // seconds: the eval deadline, and the start-up deadline
 // Trains normally; in inference mode rank 1 blocks its thread (for a minute at most, so that a
 // run of this test that fails leaves no process behind for long).
 const model = path.join(dir, 'hangs-in-eval.mjs');
-fs.writeFileSync(model, `export default function build(tf, ctx) {
+fs.writeFileSync(
+  model,
+  `export default function build(tf, ctx) {
   class HangInInference extends tf.layers.Layer {
     static className = 'HangInInference';
     call(inputs, kwargs) {
@@ -32,11 +34,15 @@ fs.writeFileSync(model, `export default function build(tf, ctx) {
     new HangInInference({}),
   ] });
 }
-`);
+`,
+);
 const raw = {
-  name: 'eval-stall', model: { module: model }, loss: 'categoricalCrossentropy',
+  name: 'eval-stall',
+  model: { module: model },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 40, 'onehot', 3), eval: writeDataset(dir, 'eval', 20, 'onehot', 4) },
-  training: { batchSize: 10, steps: 3, seed: 1 }, optimizer: { name: 'sgd', learningRate: 0.1 },
+  training: { batchSize: 10, steps: 3, seed: 1 },
+  optimizer: { name: 'sgd', learningRate: 0.1 },
   reliability: { onWorkerFailure: 'abort', stepTimeout: STEP_TIMEOUT },
 };
 const STALL = new RegExp(`worker rank 1 \\(GPU 1\\) failed in eval: stalled: no reply after \\d+\\.\\d s \\(deadline ${STEP_TIMEOUT}\\.0 s\\)`);
@@ -46,7 +52,10 @@ test('a worker that hangs in eval: the run fails with a stall error naming rank 
   const lines: string[] = [];
   const out: Progress = { step() {}, line: (l) => void lines.push(l), done() {} };
   const t0 = Date.now();
-  const err = await train(cfg, out).then(() => null, (e: unknown) => e);
+  const err = await train(cfg, out).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${messageOf(err)}`);
   assert.ok(err instanceof MgpuError, `the run did not fail: ${String(err)}\n${lines.join('\n')}`);
   assert.equal(err.code, 'E_WORKER');
@@ -62,7 +71,13 @@ test('mgpu-train eval with a worker that hangs: exit 1, the stall named, no stac
   assert.deepEqual(checkpointSteps(runDir), [3], 'the first test left a checkpoint');
   const file = writeConfigFile(dir, 'eval-stall', raw);
   const r = await runCliAsync(['eval', file, '--checkpoint', runDir, '--simulate', '2', '--backend', 'cpu'], { timeoutMs: 80_000 });
-  t.diagnostic(r.stderr.trim().split('\n').filter((l) => /error|hint/.test(l)).join(' | '));
+  t.diagnostic(
+    r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => /error|hint/.test(l))
+      .join(' | '),
+  );
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, new RegExp(`error E_WORKER: ${STALL.source}`));
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'a stack trace was printed');

@@ -37,17 +37,25 @@ writeNpy(data.features, x);
 const expected = new Map<number, number[]>();
 for (let step = 0; step < plan.totalSteps; step++) {
   const idx = plan.batchAt(step).indices;
-  const ranks = assignShards(idx.length, Array.from({ length: N }, (_, r) => r))
+  const ranks = assignShards(
+    idx.length,
+    Array.from({ length: N }, (_, r) => r),
+  )
     .filter((s) => Array.from(idx.subarray(s.start, s.end)).some((i) => poisoned.includes(i)))
     .map((s) => s.rank);
   if (ranks.length) expected.set(step, ranks);
 }
 
-const config = (onNonFinite: string) => writeConfigFile(dir, onNonFinite, {
-  model: { module: model }, loss: 'meanSquaredError', data: { train: data },
-  training: { batchSize: B, epochs: EPOCHS, seed: SEED }, optimizer: { name: 'sgd', learningRate: 0.05 }, log: { every: 1 },
-  reliability: { onNonFinite },
-});
+const config = (onNonFinite: string) =>
+  writeConfigFile(dir, onNonFinite, {
+    model: { module: model },
+    loss: 'meanSquaredError',
+    data: { train: data },
+    training: { batchSize: B, epochs: EPOCHS, seed: SEED },
+    optimizer: { name: 'sgd', learningRate: 0.05 },
+    log: { every: 1 },
+    reliability: { onNonFinite },
+  });
 const run = (file: string, runDir: string) => runCliAsync(['train', file, '--simulate', String(N), '--backend', 'cpu', '--run-dir', runDir]);
 
 test("onNonFinite 'stop': exit 1, E_NONFINITE naming the step and both ranks, and a checkpoint", async (t) => {
@@ -69,10 +77,15 @@ test("onNonFinite 'skip': the run completes, metrics.jsonl has a skip line with 
   assert.equal(r.code, 0, r.stderr);
   const skips = readMetrics(path.join(runDir, 'metrics.jsonl')).filter((l) => l.type === 'skip');
   t.diagnostic(`expected skips ${JSON.stringify([...expected])}; got ${JSON.stringify(skips.map((s) => [s.step, s.ranks]))}`);
-  assert.deepEqual(skips.map((s) => [s.step, s.ranks]), [...expected].map(([step, ranks]) => [step, ranks]));
+  assert.deepEqual(
+    skips.map((s) => [s.step, s.ranks]),
+    [...expected].map(([step, ranks]) => [step, ranks]),
+  );
   for (const s of skips) assert.match(s.message!, new RegExp(`^step ${s.step}: non-finite loss or gradient from ranks? ${s.ranks!.join(', ')}$`));
   assert.match(r.stdout, /step 1: non-finite loss or gradient from ranks 0, 1; step skipped \(1 so far\)/);
-  const trained = readMetrics(path.join(runDir, 'metrics.jsonl')).filter((l) => l.type === 'train').map((l) => l.step);
+  const trained = readMetrics(path.join(runDir, 'metrics.jsonl'))
+    .filter((l) => l.type === 'train')
+    .map((l) => l.step);
   assert.equal(trained.length, plan.totalSteps - expected.size, `train lines: ${trained}`);
   const bin = fs.readFileSync(path.join(runDir, 'final', 'weights.bin'));
   const w = new Float32Array(bin.buffer, bin.byteOffset, bin.byteLength / 4);

@@ -7,16 +7,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  checkpointSteps, finalWeights, isAlive, lastTrainStep, processState, runCliAsync, startCli, waitFor, waitForStep, workerPids, writeConfigFile,
+  checkpointSteps,
+  finalWeights,
+  isAlive,
+  lastTrainStep,
+  processState,
+  runCliAsync,
+  startCli,
+  waitFor,
+  waitForStep,
+  workerPids,
+  writeConfigFile,
 } from '../helpers/chaos.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('chaos-signals');
 const STEPS = 150;
 const file = writeConfigFile(dir, 'signals', {
-  model: { module: writeModelModule(dir, 'batchnorm') }, loss: 'categoricalCrossentropy',
+  model: { module: writeModelModule(dir, 'batchnorm') },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 120, 'onehot', 31) },
-  training: { batchSize: 12, steps: STEPS, seed: 4 }, optimizer: { name: 'adam', learningRate: 0.01 }, log: { every: 1 },
+  training: { batchSize: 12, steps: STEPS, seed: 4 },
+  optimizer: { name: 'adam', learningRate: 0.01 },
+  log: { every: 1 },
 });
 const base = ['--simulate', '2', '--backend', 'cpu'];
 const cleanDir = path.join(dir, 'runs', 'clean');
@@ -39,7 +52,12 @@ async function interruptAndResume(t: { diagnostic(s: string): void }, signal: 'S
   const workers = [...workerPids(cli.child.pid!).values()];
   process.kill(cli.child.pid!, signal);
   const r = await cli.done;
-  t.diagnostic(`${signal} after step ${at}: exit ${r.code}; ${r.stdout.split('\n').filter((l) => /stopped|SIGINT|SIGTERM/.test(l)).join(' | ')}`);
+  t.diagnostic(
+    `${signal} after step ${at}: exit ${r.code}; ${r.stdout
+      .split('\n')
+      .filter((l) => /stopped|SIGINT|SIGTERM/.test(l))
+      .join(' | ')}`,
+  );
   assert.equal(r.code, exitCode, `exit code after ${signal}\n${r.stderr}`);
   const m = new RegExp(`stopped by ${signal} after step (\\d+); checkpoint in (\\S+) \\(continue with --resume\\)\n`).exec(r.stdout); // the line ends: a shell prompt after it starts on its own line
   assert.ok(m, r.stdout);
@@ -79,20 +97,32 @@ test('Ctrl-C to the whole process group (as a terminal sends it): the workers ig
   const m = /stopped by SIGINT after step (\d+); checkpoint in/.exec(r.stdout);
   assert.ok(m, r.stdout);
   assert.deepEqual(checkpointSteps(runDir), [Number(m[1])]);
-  assert.ok(workers.every((p) => !isAlive(p)), `workers ${workers} still alive after the CLI exited`);
+  assert.ok(
+    workers.every((p) => !isAlive(p)),
+    `workers ${workers} still alive after the CLI exited`,
+  );
 });
 
 test('Ctrl-C during setup (workers still loading): exit 130, no checkpoint, no worker left', async (t) => {
   const runDir = path.join(dir, 'runs', 'setup');
   const cli = startCli(['train', file, ...base, '--run-dir', runDir]);
-  const workers = await waitFor(() => {
-    const w = [...workerPids(cli.child.pid!).values()];
-    return w.length === 2 ? w : null;
-  }, 60_000, 'the workers to start');
+  const workers = await waitFor(
+    () => {
+      const w = [...workerPids(cli.child.pid!).values()];
+      return w.length === 2 ? w : null;
+    },
+    60_000,
+    'the workers to start',
+  );
   assert.equal(lastTrainStep(path.join(runDir, 'metrics.jsonl')), 0, 'too late: a step is done already');
   process.kill(cli.child.pid!, 'SIGINT');
   const r = await cli.done;
-  t.diagnostic(r.stdout.split('\n').filter((l) => /SIGINT/.test(l)).join(' | '));
+  t.diagnostic(
+    r.stdout
+      .split('\n')
+      .filter((l) => /SIGINT/.test(l))
+      .join(' | '),
+  );
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stdout, /stopped by SIGINT during start-up, before any step; no worker is left\n/);
   assert.deepEqual(checkpointSteps(runDir), []);
@@ -103,25 +133,41 @@ test('Ctrl-C while the workers build a model that never comes: exit 130 at once,
   const hangs = path.join(dir, 'never-built.mjs');
   fs.writeFileSync(hangs, 'export default () => new Promise(() => {});\n');
   const stuck = writeConfigFile(dir, 'never-built', {
-    model: { module: hangs }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'never', 20, 'onehot', 8) },
-    training: { batchSize: 4, steps: 2 }, optimizer: { name: 'sgd' }, reliability: { stepTimeout: 30 },
+    model: { module: hangs },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(dir, 'never', 20, 'onehot', 8) },
+    training: { batchSize: 4, steps: 2 },
+    optimizer: { name: 'sgd' },
+    reliability: { stepTimeout: 30 },
   });
   const cli = startCli(['train', stuck, ...base, '--run-dir', path.join(dir, 'runs', 'never-built')]);
-  const workers = await waitFor(() => {
-    const w = [...workerPids(cli.child.pid!).values()];
-    return w.length === 2 ? w : null;
-  }, 30_000, 'the workers to start');
+  const workers = await waitFor(
+    () => {
+      const w = [...workerPids(cli.child.pid!).values()];
+      return w.length === 2 ? w : null;
+    },
+    30_000,
+    'the workers to start',
+  );
   const t0 = Date.now();
   process.kill(cli.child.pid!, 'SIGINT');
   const r = await cli.done;
   const secs = (Date.now() - t0) / 1000;
-  t.diagnostic(`exit ${r.code} ${secs.toFixed(1)} s after SIGINT: ${r.stdout.split('\n').filter((l) => /SIGINT/.test(l)).join(' | ')}`);
+  t.diagnostic(
+    `exit ${r.code} ${secs.toFixed(1)} s after SIGINT: ${r.stdout
+      .split('\n')
+      .filter((l) => /SIGINT/.test(l))
+      .join(' | ')}`,
+  );
   assert.equal(r.code, 130, r.stderr);
   assert.ok(secs < 20, `took ${secs} s to stop (start-up deadline 30 s)`);
   assert.match(r.stdout, /SIGINT: stopping the start-up; the workers that started are killed\n/);
   assert.match(r.stdout, /stopped by SIGINT during start-up, before any step; no worker is left\n/);
   assert.doesNotMatch(r.stderr, /error/);
-  assert.ok(workers.every((p) => !isAlive(p)), `workers ${workers} still alive after the CLI exited`);
+  assert.ok(
+    workers.every((p) => !isAlive(p)),
+    `workers ${workers} still alive after the CLI exited`,
+  );
 });
 
 test('a second Ctrl-C stops at once, even while a worker hangs in its step: exit 130, every worker killed', async (t) => {
@@ -134,8 +180,17 @@ test('a second Ctrl-C stops at once, even while a worker hangs in its step: exit
   await waitFor(() => /finishing this step/.test(cli.stdout()), 10_000, 'the first SIGINT to be seen');
   process.kill(cli.child.pid!, 'SIGINT');
   const r = await cli.done;
-  t.diagnostic(r.stdout.split('\n').filter((l) => /SIGINT/.test(l)).join(' | '));
+  t.diagnostic(
+    r.stdout
+      .split('\n')
+      .filter((l) => /SIGINT/.test(l))
+      .join(' | '),
+  );
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stdout, /SIGINT again: stopping now/);
-  await waitFor(() => workers.every((p) => !isAlive(p)), 10_000, `the workers to exit (${workers.map((p) => `${p}: ${processState(p) ?? 'gone'}`).join(', ')})`);
+  await waitFor(
+    () => workers.every((p) => !isAlive(p)),
+    10_000,
+    `the workers to exit (${workers.map((p) => `${p}: ${processState(p) ?? 'gone'}`).join(', ')})`,
+  );
 });

@@ -14,9 +14,13 @@ import { messageOf } from '../../src/shared/errors.ts';
 
 const dir = tempDir('chaos-stall');
 const raw = (run: string) => ({
-  name: `stall-${run}`, model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+  name: `stall-${run}`,
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 200, 'onehot', 23) },
-  training: { batchSize: 10, steps: 80, seed: 2 }, optimizer: { name: 'momentum', learningRate: 0.1 }, log: { every: 1 },
+  training: { batchSize: 10, steps: 80, seed: 2 },
+  optimizer: { name: 'momentum', learningRate: 0.1 },
+  log: { every: 1 },
   reliability: { onWorkerFailure: 'restart', stallFactor: 3, stallMinSeconds: 1 },
 });
 const bytes = (w: Float32Array) => Buffer.from(w.buffer, w.byteOffset, w.byteLength);
@@ -26,7 +30,10 @@ test('stall: a SIGSTOPped worker misses its deadline, is named and killed, and t
   const cfg = buildConfig(dir, raw('stopped'), 2);
   const lines: string[] = [];
   const out: Progress = { step() {}, line: (l) => void lines.push(l), done() {} };
-  const running = train(cfg, out).then((r) => ({ r, err: null }), (err: unknown) => ({ r: null, err }));
+  const running = train(cfg, out).then(
+    (r) => ({ r, err: null }),
+    (err: unknown) => ({ r: null, err }),
+  );
   const metrics = path.join(cfg.runDir, 'metrics.jsonl');
   // Past the 5 warm-up steps, so the deadline is the stall deadline and not stepTimeout (600 s).
   const at = await waitForStep(metrics, 10);
@@ -50,7 +57,10 @@ test('stall: a SIGSTOPped worker misses its deadline, is named and killed, and t
   const first = failures.find((l) => /stalled/.test(l.message ?? '') && l.step === step);
   assert.ok(first, JSON.stringify(failures));
   assert.deepEqual(first.ranks, [1]);
-  assert.ok(failures.every((l) => l.action === 'restart'), JSON.stringify(failures));
+  assert.ok(
+    failures.every((l) => l.action === 'restart'),
+    JSON.stringify(failures),
+  );
   // The stopped process was killed, not left stopped.
   await waitFor(() => !isAlive(pid), 5000, `the stopped worker ${pid} to be gone (state ${processState(pid)})`);
   assert.equal(r!.steps, 80);

@@ -21,8 +21,13 @@ const dir = tempDir('chaos-startup');
 const mlp = writeModelModule(dir, 'mlp');
 const data = writeDataset(dir, 'train', 60, 'onehot', 12);
 const raw = (name: string, reliability: Record<string, unknown>, module = mlp) => ({
-  name, model: { module }, loss: 'categoricalCrossentropy', data: { train: data },
-  training: { batchSize: 10, steps: 12, seed: 5 }, optimizer: { name: 'momentum', learningRate: 0.1 }, reliability,
+  name,
+  model: { module },
+  loss: 'categoricalCrossentropy',
+  data: { train: data },
+  training: { batchSize: 10, steps: 12, seed: 5 },
+  optimizer: { name: 'momentum', learningRate: 0.1 },
+  reliability,
 });
 const bytes = (w: Float32Array) => Buffer.from(w.buffer, w.byteOffset, w.byteLength);
 
@@ -33,7 +38,10 @@ function recorder(): Progress & { lines: string[] } {
 
 /** Runs train() in this process; the promise never rejects (an error comes back as `err`). */
 function start(cfg: ReturnType<typeof buildConfig>, out: Progress) {
-  return train(cfg, out).then((r) => ({ r, err: null }), (err: unknown) => ({ r: null as TrainResult | null, err }));
+  return train(cfg, out).then(
+    (r) => ({ r, err: null }),
+    (err: unknown) => ({ r: null as TrainResult | null, err }),
+  );
 }
 
 /** SIGKILLs the worker of `rank` as soon as it exists: it is still loading tfjs then. */
@@ -55,8 +63,14 @@ test('restart: a worker killed during start-up is restarted, counted, and the ru
   const { r, err } = await running;
   assert.equal(err, null, `the run failed: ${messageOf(err)}\n${out.lines.join('\n')}`);
   t.diagnostic(`killed rank 1 (pid ${pid}); ${out.lines.filter((l) => /start-up|restart/.test(l)).join(' | ')}`);
-  assert.ok(out.lines.some((l) => /^start-up: worker rank 1 \(GPU 1\) failed in init: the worker process was killed by SIGKILL$/.test(l)), out.lines.join('\n'));
-  assert.ok(out.lines.some((l) => /^restarting rank 1 on simulated GPU 1 \(CPU\) \(restart 1 of 2\) during start-up$/.test(l)), out.lines.join('\n'));
+  assert.ok(
+    out.lines.some((l) => /^start-up: worker rank 1 \(GPU 1\) failed in init: the worker process was killed by SIGKILL$/.test(l)),
+    out.lines.join('\n'),
+  );
+  assert.ok(
+    out.lines.some((l) => /^restarting rank 1 on simulated GPU 1 \(CPU\) \(restart 1 of 2\) during start-up$/.test(l)),
+    out.lines.join('\n'),
+  );
   assert.equal(r!.steps, 12);
   assert.equal(r!.restarts, 1, 'the start-up restart is counted');
   const f = failures(cfg.runDir);
@@ -76,7 +90,10 @@ test('restart with no restart left: the start-up failure ends the run, saying so
   assert.ok(err instanceof MgpuError, String(err));
   assert.equal(err.code, 'E_WORKER');
   assert.equal(err.exitCode, 1);
-  assert.match(err.message, /^worker rank 1 \(GPU 1\) failed in init: the worker process was killed by SIGKILL; reliability\.maxRestarts \(0\) restarts already used$/);
+  assert.match(
+    err.message,
+    /^worker rank 1 \(GPU 1\) failed in init: the worker process was killed by SIGKILL; reliability\.maxRestarts \(0\) restarts already used$/,
+  );
   noWorkersLeft();
 });
 
@@ -89,23 +106,35 @@ test('reshard: a worker killed during start-up is retired and the run starts wit
   assert.equal(err, null, `the run failed: ${messageOf(err)}\n${out.lines.join('\n')}`);
   t.diagnostic(out.lines.filter((l) => /start-up|retired|batch/.test(l)).join(' | '));
   assert.ok(out.lines.includes('rank 1 retired; the run starts with the other ranks'), out.lines.join('\n'));
-  assert.ok(out.lines.some((l) => /rank 1: simulated GPU 1 \(CPU\) -> retired: it failed to start/.test(l)), out.lines.join('\n'));
-  assert.ok(out.lines.some((l) => /batch\s+global 10 = 2 workers x 5 per worker/.test(l)), out.lines.join('\n'));
+  assert.ok(
+    out.lines.some((l) => /rank 1: simulated GPU 1 \(CPU\) -> retired: it failed to start/.test(l)),
+    out.lines.join('\n'),
+  );
+  assert.ok(
+    out.lines.some((l) => /batch\s+global 10 = 2 workers x 5 per worker/.test(l)),
+    out.lines.join('\n'),
+  );
   assert.equal(r!.steps, 12);
   assert.equal(r!.restarts, 0);
   assert.ok(r!.weights.every(Number.isFinite));
   const f = failures(cfg.runDir);
-  assert.deepEqual(f.map((l) => [l.step, l.ranks, l.action]), [[0, [1], 'reshard']]);
+  assert.deepEqual(
+    f.map((l) => [l.step, l.ranks, l.action]),
+    [[0, [1], 'reshard']],
+  );
   noWorkersLeft();
 });
 
 test('a worker that fails to start the same way twice is not retried again: the run fails with that error', async (t) => {
   // Rank 1 exits while building the model, every time.
   const exits = path.join(dir, 'rank1-exits.mjs');
-  fs.writeFileSync(exits, `export default (tf, ctx) => {
+  fs.writeFileSync(
+    exits,
+    `export default (tf, ctx) => {
   if (ctx.rank === 1) process.exit(3);
   return tf.sequential({ layers: [tf.layers.dense({ inputShape: [${FEATURES}], units: ${CLASSES}, activation: 'softmax' })] });
-};\n`);
+};\n`,
+  );
   const out = recorder();
   const { r, err } = await start(buildConfig(dir, raw('exits', { onWorkerFailure: 'restart', maxRestarts: 3 }, exits), 2), out);
   t.diagnostic(`${messageOf(err)} | ${out.lines.filter((l) => /start-up|restart|twice/.test(l)).join(' | ')}`);

@@ -13,9 +13,7 @@ import { test } from 'node:test';
 import { train, type TrainResult } from '../../src/coordinator/train.ts';
 import type { Progress } from '../../src/coordinator/progress.ts';
 import { MgpuError, messageOf } from '../../src/shared/errors.ts';
-import {
-  checkpointSteps, finalWeights, readMetrics, runCliAsync, startCli, waitFor, waitForStep, workerPids, writeConfigFile,
-} from '../helpers/chaos.ts';
+import { checkpointSteps, finalWeights, readMetrics, runCliAsync, startCli, waitFor, waitForStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
 import { assertWeightsClose, buildConfig, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('chaos-death');
@@ -32,7 +30,10 @@ function recorder(): Progress & { lines: string[] } {
 
 /** Runs train() in this process; the promise never rejects (an error comes back as `err`). */
 function start(cfg: ReturnType<typeof buildConfig>, out: Progress) {
-  return train(cfg, out).then((r) => ({ r, err: null }), (err: unknown) => ({ r: null as TrainResult | null, err }));
+  return train(cfg, out).then(
+    (r) => ({ r, err: null }),
+    (err: unknown) => ({ r: null as TrainResult | null, err }),
+  );
 }
 
 /** Waits for `step` steps, then SIGKILLs the worker of `rank` (a child of this process). */
@@ -48,8 +49,13 @@ const noWorkersLeft = () => assert.deepEqual([...workerPids(process.pid).entries
 
 test('restart: a SIGKILLed worker is replaced, its step runs again, final weights bit-identical', async (t) => {
   const raw = (run: string) => ({
-    name: `restart-${run}`, model: { module: bnModel }, loss: 'categoricalCrossentropy', data: { train: data },
-    training: { batchSize: 10, steps: 80, seed: 7 }, optimizer: { name: 'adam', learningRate: 0.01 }, log: { every: 1 },
+    name: `restart-${run}`,
+    model: { module: bnModel },
+    loss: 'categoricalCrossentropy',
+    data: { train: data },
+    training: { batchSize: 10, steps: 80, seed: 7 },
+    optimizer: { name: 'adam', learningRate: 0.01 },
+    log: { every: 1 },
   });
   const clean = await train(buildConfig(dir, raw('clean'), 2), recorder());
   const cfg = buildConfig(dir, raw('killed'), 2);
@@ -67,7 +73,10 @@ test('restart: a SIGKILLed worker is replaced, its step runs again, final weight
   assert.equal(failures[0]!.action, 'restart');
   assert.ok(failures[0]!.step >= at && failures[0]!.step < 80, `failure at step ${failures[0]!.step}`);
   assert.match(failures[0]!.message!, /worker rank 1 \(GPU 1\) failed in step \d+: the worker process was killed by SIGKILL/);
-  assert.ok(out.lines.some((l) => new RegExp(`restarting rank 1 on simulated GPU 1 .*step ${failures[0]!.step} runs again`).test(l)), out.lines.join('\n'));
+  assert.ok(
+    out.lines.some((l) => new RegExp(`restarting rank 1 on simulated GPU 1 .*step ${failures[0]!.step} runs again`).test(l)),
+    out.lines.join('\n'),
+  );
   assert.ok(bytes(r!.weights).equals(bytes(clean.weights)), 'the restarted run is not bit-identical to the uninterrupted run');
   assert.ok(Object.is(r!.finalLoss, clean.finalLoss), `final loss ${r!.finalLoss} vs ${clean.finalLoss}`);
   noWorkersLeft();
@@ -75,8 +84,13 @@ test('restart: a SIGKILLed worker is replaced, its step runs again, final weight
 
 test('reshard: the survivors of a SIGKILL share the global batch; weights match the uninterrupted run (rtol 1e-4)', async (t) => {
   const raw = (run: string) => ({
-    name: `reshard-${run}`, model: { module: mlpModel }, loss: 'categoricalCrossentropy', data: { train: data },
-    training: { batchSize: 10, steps: 80, seed: 7 }, optimizer: { name: 'momentum', learningRate: 0.1 }, log: { every: 1 },
+    name: `reshard-${run}`,
+    model: { module: mlpModel },
+    loss: 'categoricalCrossentropy',
+    data: { train: data },
+    training: { batchSize: 10, steps: 80, seed: 7 },
+    optimizer: { name: 'momentum', learningRate: 0.1 },
+    log: { every: 1 },
     reliability: { onWorkerFailure: 'reshard' },
   });
   const clean = await train(buildConfig(dir, raw('clean'), 3), recorder());
@@ -89,7 +103,10 @@ test('reshard: the survivors of a SIGKILL share the global batch; weights match 
   t.diagnostic(`killed rank 1 after step ${at}; ${out.lines.filter((l) => /retired|failed/.test(l)).join(' | ')}`);
   assert.equal(r!.steps, 80);
   assert.equal(r!.restarts, 0);
-  assert.ok(out.lines.some((l) => /rank 1 retired; ranks 0, 2 share the global batch 10/.test(l)), out.lines.join('\n'));
+  assert.ok(
+    out.lines.some((l) => /rank 1 retired; ranks 0, 2 share the global batch 10/.test(l)),
+    out.lines.join('\n'),
+  );
   const failures = readMetrics(path.join(cfg.runDir, 'metrics.jsonl')).filter((l) => l.type === 'failure');
   assert.equal(failures.length, 1, JSON.stringify(failures));
   assert.equal(failures[0]!.action, 'reshard');
@@ -99,11 +116,20 @@ test('reshard: the survivors of a SIGKILL share the global batch; weights match 
 });
 
 test('maxRestarts: the failure after the last allowed restart stops the run, saying so', async (t) => {
-  const cfg = buildConfig(dir, {
-    name: 'max-restarts', model: { module: mlpModel }, loss: 'categoricalCrossentropy', data: { train: data },
-    training: { batchSize: 10, steps: 5000, seed: 7 }, optimizer: { name: 'sgd', learningRate: 0.1 }, log: { every: 1 },
-    reliability: { onWorkerFailure: 'restart', maxRestarts: 1 },
-  }, 2);
+  const cfg = buildConfig(
+    dir,
+    {
+      name: 'max-restarts',
+      model: { module: mlpModel },
+      loss: 'categoricalCrossentropy',
+      data: { train: data },
+      training: { batchSize: 10, steps: 5000, seed: 7 },
+      optimizer: { name: 'sgd', learningRate: 0.1 },
+      log: { every: 1 },
+      reliability: { onWorkerFailure: 'restart', maxRestarts: 1 },
+    },
+    2,
+  );
   const metrics = path.join(cfg.runDir, 'metrics.jsonl');
   const out = recorder();
   const running = start(cfg, out);
@@ -120,7 +146,10 @@ test('maxRestarts: the failure after the last allowed restart stops the run, say
   assert.ok(err instanceof MgpuError, String(err));
   assert.equal(err.code, 'E_WORKER');
   assert.equal(err.exitCode, 1);
-  assert.match(err.message, /worker rank 1 \(GPU 1\) failed in step \d+: the worker process was killed by SIGKILL; reliability\.maxRestarts \(1\) restarts already used/);
+  assert.match(
+    err.message,
+    /worker rank 1 \(GPU 1\) failed in step \d+: the worker process was killed by SIGKILL; reliability\.maxRestarts \(1\) restarts already used/,
+  );
   assert.match(err.hint ?? '', /the last completed step \(\d+\) is in .*checkpoints/);
   assert.ok(checkpointSteps(cfg.runDir).length > 0, 'no checkpoint was written');
   noWorkersLeft();
@@ -128,8 +157,12 @@ test('maxRestarts: the failure after the last allowed restart stops the run, say
 
 test('abort: exit 1 naming rank, GPU and phase; the checkpoint of the last completed step resumes bit-identically', async (t) => {
   const config = (policy: string) => ({
-    model: { module: bnModel }, loss: 'categoricalCrossentropy', data: { train: data },
-    training: { batchSize: 10, steps: 150, seed: 9 }, optimizer: { name: 'momentum', learningRate: 0.05 }, log: { every: 1 },
+    model: { module: bnModel },
+    loss: 'categoricalCrossentropy',
+    data: { train: data },
+    training: { batchSize: 10, steps: 150, seed: 9 },
+    optimizer: { name: 'momentum', learningRate: 0.05 },
+    log: { every: 1 },
     reliability: { onWorkerFailure: policy },
   });
   const base = ['--simulate', '2', '--backend', 'cpu'];
@@ -145,7 +178,12 @@ test('abort: exit 1 naming rank, GPU and phase; the checkpoint of the last compl
   assert.ok(pid, 'no rank-1 worker under the CLI process');
   process.kill(pid, 'SIGKILL');
   const r = await cli.done;
-  t.diagnostic(r.stderr.split('\n').filter((l) => l.startsWith('error') || l.includes('hint')).join(' | '));
+  t.diagnostic(
+    r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('error') || l.includes('hint'))
+      .join(' | '),
+  );
   assert.equal(r.code, 1, r.stderr);
   const m = /error E_WORKER: worker rank 1 \(GPU 1\) failed in step (\d+): the worker process was killed by SIGKILL/.exec(r.stderr);
   assert.ok(m, r.stderr);

@@ -16,10 +16,26 @@ const noStack = (text: string) => assert.ok(!/\n\s+at .+:\d+:\d+\)?\n/.test(text
 
 test('in the config: a field the eval line lacks, a mode against the monitor, early stopping without evaluations', async () => {
   const cases: Array<[string[], RegExp, RegExp]> = [
-    [['--set', 'checkpoint.best.monitor=eval.f1'], /error E_CONFIG: checkpoint\.best\.monitor: expected one of 'eval\.loss', 'eval\.accuracy', 'eval\.top_k', 'eval\.mae', got "eval\.f1"/, /./],
-    [['--set', 'training.earlyStopping={monitor: eval.accuracy, mode: min}'], /error E_CONFIG: training\.earlyStopping\.mode: is 'min', but eval\.accuracy improves upward/, /hint: set training\.earlyStopping\.mode: max/],
-    [['--set', 'schedule.name=plateau', '--set', 'eval.every=0'], /error E_CONFIG: schedule: schedule 'plateau' acts on evaluations during the run, but eval\.every is 0/, /hint: set eval\.every to epoch/],
-    [['--set', 'data.eval=null', '--set', 'checkpoint.best={}'], /error E_CONFIG: checkpoint\.best\.monitor: watches eval\.loss, but there is no data\.eval/, /hint: set data\.eval/],
+    [
+      ['--set', 'checkpoint.best.monitor=eval.f1'],
+      /error E_CONFIG: checkpoint\.best\.monitor: expected one of 'eval\.loss', 'eval\.accuracy', 'eval\.top_k', 'eval\.mae', got "eval\.f1"/,
+      /./,
+    ],
+    [
+      ['--set', 'training.earlyStopping={monitor: eval.accuracy, mode: min}'],
+      /error E_CONFIG: training\.earlyStopping\.mode: is 'min', but eval\.accuracy improves upward/,
+      /hint: set training\.earlyStopping\.mode: max/,
+    ],
+    [
+      ['--set', 'schedule.name=plateau', '--set', 'eval.every=0'],
+      /error E_CONFIG: schedule: schedule 'plateau' acts on evaluations during the run, but eval\.every is 0/,
+      /hint: set eval\.every to epoch/,
+    ],
+    [
+      ['--set', 'data.eval=null', '--set', 'checkpoint.best={}'],
+      /error E_CONFIG: checkpoint\.best\.monitor: watches eval\.loss, but there is no data\.eval/,
+      /hint: set data\.eval/,
+    ],
   ];
   for (const [sets, message, hint] of cases) {
     const r = await runCliAsync(['train', file, ...sets]);
@@ -33,7 +49,10 @@ test('in the config: a field the eval line lacks, a mode against the monitor, ea
 test('eval.top_k with 3 classes and eval.topK 5: refused once the model is known, before any step', async () => {
   const r = await runCliAsync(['train', file, '--set', 'training.earlyStopping={monitor: eval.top_k}']);
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /error E_CONFIG: training\.earlyStopping\.monitor: eval\.top_k is not measured: the model has 3 outputs, not more than eval\.topK \(5\)/);
+  assert.match(
+    r.stderr,
+    /error E_CONFIG: training\.earlyStopping\.monitor: eval\.top_k is not measured: the model has 3 outputs, not more than eval\.topK \(5\)/,
+  );
   assert.match(r.stderr, /hint: lower eval\.topK, or monitor eval\.accuracy/);
   noStack(r.stdout + r.stderr);
   assert.ok(!fs.existsSync(path.join(dir, 'monitor')), 'nothing written');

@@ -12,9 +12,13 @@ import { FEATURES, tempDir, writeDataset, writeModelModule } from '../helpers/tr
 
 const dir = tempDir('wording');
 const file = writeConfigFile(dir, 'wording', {
-  model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 24, 'onehot', 1), eval: writeDataset(dir, 'eval', 12, 'onehot', 2) },
-  training: { batchSize: 8, steps: 2 }, optimizer: { name: 'sgd' }, devices: { backend: 'cpu' }, runDir: path.join(dir, 'run'),
+  training: { batchSize: 8, steps: 2 },
+  optimizer: { name: 'sgd' },
+  devices: { backend: 'cpu' },
+  runDir: path.join(dir, 'run'),
 });
 const noGpu = fakeNvidiaSmi(0, { fail: 'NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver' }).env;
 const cores = Math.max(1, os.availableParallelism());

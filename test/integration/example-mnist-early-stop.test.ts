@@ -15,10 +15,18 @@ test('examples/mnist-early-stop stops early with the best weights in final/', ()
   const runDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-example-')), 'run');
   const r = runCli(['train', EXAMPLE, '--simulate', '2', '--set', `runDir=${runDir}`], { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stderr + r.stdout);
-  const lines = fs.readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = fs
+    .readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const evals = lines.filter((l) => l.type === 'eval') as Array<{ step: number; loss: number; accuracy: number; metrics: Record<string, number> }>;
   const stepsPerEpoch = 30;
-  assert.deepEqual(evals.map((e) => e.step), evals.map((_, i) => (i + 1) * stepsPerEpoch), 'one eval at the end of each epoch');
+  assert.deepEqual(
+    evals.map((e) => e.step),
+    evals.map((_, i) => (i + 1) * stepsPerEpoch),
+    'one eval at the end of each epoch',
+  );
   for (const e of evals) assert.deepEqual(Object.keys(e.metrics).sort(), ['accuracy', 'auc', 'f1_macro']);
   const stop = lines.find((l) => l.type === 'stop');
   assert.ok(stop, 'a stop line in metrics.jsonl');

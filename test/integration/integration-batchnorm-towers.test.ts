@@ -6,17 +6,31 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
 import {
-  assertWeightsClose, buildConfig, flatWeights, initialWeights, towerReferenceTrain, silent, tempDir, writeDataset, writeModelModule,
+  assertWeightsClose,
+  buildConfig,
+  flatWeights,
+  initialWeights,
+  towerReferenceTrain,
+  silent,
+  tempDir,
+  writeDataset,
+  writeModelModule,
 } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('bn');
 const model = { module: writeModelModule(dir, 'batchnorm') };
 const data = { train: writeDataset(dir, 'train', 40, 'onehot', 71) };
 
-for (const [n, batchSize] of [[2, 10], [3, 10]] as const) {
+for (const [n, batchSize] of [
+  [2, 10],
+  [3, 10],
+] as const) {
   test(`batchnorm towers: N = ${n}, B = ${batchSize}${batchSize % n ? ' (uneven shards)' : ''}`, async (t) => {
     const raw = {
-      name: `bn-${n}`, model, loss: 'categoricalCrossentropy', data,
+      name: `bn-${n}`,
+      model,
+      loss: 'categoricalCrossentropy',
+      data,
       training: { batchSize, epochs: 2, seed: 19 },
       optimizer: { name: 'momentum', learningRate: 0.1, momentum: 0.9 },
     };
@@ -36,7 +50,10 @@ for (const [n, batchSize] of [[2, 10], [3, 10]] as const) {
 
 test('batchnorm towers: the tower reference differs from whole-batch BatchNorm (so the test above is about towers)', async () => {
   const raw = {
-    name: 'bn-guard', model, loss: 'categoricalCrossentropy', data,
+    name: 'bn-guard',
+    model,
+    loss: 'categoricalCrossentropy',
+    data,
     training: { batchSize: 10, epochs: 2, seed: 19 },
     optimizer: { name: 'momentum', learningRate: 0.1, momentum: 0.9 },
   };

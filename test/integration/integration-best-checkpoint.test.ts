@@ -25,18 +25,36 @@ for (const workers of [2, 1]) {
     const top = Math.max(...acc);
     const first = m.evals[acc.indexOf(top)]!.step;
     const ties = m.evals.filter((l) => l.accuracy === top && l.step > first).map((l) => l.step);
-    t.diagnostic(`accuracy by step: ${m.evals.map((l) => `${l.step}:${JSON.stringify(l.accuracy)}`).join(' ')}; best ${top} first at ${first}, tied at ${ties.join(', ')}`);
+    t.diagnostic(
+      `accuracy by step: ${m.evals.map((l) => `${l.step}:${JSON.stringify(l.accuracy)}`).join(' ')}; best ${top} first at ${first}, tied at ${ties.join(', ')}`,
+    );
     assert.ok(ties.length > 0, 'the run must tie its best accuracy later, or the test would not tell ties apart');
     assert.ok(first < r.steps, 'the best is not the last step');
 
     const bestDir = path.join(r.runDir, 'best');
-    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(bestDir, 'best.json'), 'utf8')), { step: first, epoch: first / 5 - 1, monitor: 'eval.accuracy', mode: 'max', value: top });
-    assert.deepEqual(fs.readFileSync(path.join(bestDir, 'weights.bin')), fs.readFileSync(path.join(r.runDir, 'checkpoints', `step-${first}`, 'weights.bin')), 'best/ is the checkpoint of the best step');
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(bestDir, 'best.json'), 'utf8')), {
+      step: first,
+      epoch: first / 5 - 1,
+      monitor: 'eval.accuracy',
+      mode: 'max',
+      value: top,
+    });
+    assert.deepEqual(
+      fs.readFileSync(path.join(bestDir, 'weights.bin')),
+      fs.readFileSync(path.join(r.runDir, 'checkpoints', `step-${first}`, 'weights.bin')),
+      'best/ is the checkpoint of the best step',
+    );
     assert.notDeepEqual(fs.readFileSync(path.join(bestDir, 'weights.bin')), fs.readFileSync(path.join(r.runDir, 'final', 'weights.bin')));
-    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(bestDir, 'model.json'), 'utf8')).modelTopology, JSON.parse(fs.readFileSync(path.join(r.runDir, 'final', 'model.json'), 'utf8')).modelTopology);
+    assert.deepEqual(
+      JSON.parse(fs.readFileSync(path.join(bestDir, 'model.json'), 'utf8')).modelTopology,
+      JSON.parse(fs.readFileSync(path.join(r.runDir, 'final', 'model.json'), 'utf8')).modelTopology,
+    );
     const bestLines = m.of('best');
     assert.equal(bestLines.at(-1)!.step, first);
-    assert.ok(bestLines.every((l, i) => i === 0 || (l.value as number) > (bestLines[i - 1]!.value as number)), 'each best line beats the one before');
+    assert.ok(
+      bestLines.every((l, i) => i === 0 || (l.value as number) > (bestLines[i - 1]!.value as number)),
+      'each best line beats the one before',
+    );
     assert.deepEqual(r.best, { step: first, value: top, monitor: 'eval.accuracy' });
 
     // Independently: plain tfjs trained for `first` steps on the same batches. (The MLP has no

@@ -41,22 +41,29 @@ function macroAuc(scores: Float32Array, y: number[]): number {
   return aucs.reduce((a, b) => a + b, 0) / aucs.length;
 }
 
-for (const [monitor, figure] of [['eval.f1_macro', 'f1'], ['eval.auc', 'auc']] as const) {
+for (const [monitor, figure] of [
+  ['eval.f1_macro', 'f1'],
+  ['eval.auc', 'auc'],
+] as const) {
   test(`checkpoint.best on ${monitor} keeps the step an independent ${figure} picks`, async () => {
     const dir = tempDir(`best-${figure}`);
     const evalSrc = writeDataset(dir, 'eval', 30, 'index', 22);
-    const cfg = buildConfig(dir, {
-      name: `best-${figure}`,
-      model: { module: writeModelModule(dir, 'mlp') },
-      loss: 'sparseCategoricalCrossentropy',
-      data: { train: writeDataset(dir, 'train', 32, 'index', 21), eval: evalSrc },
-      training: { batchSize: 8, steps: 14, seed: 4 },
-      // A large rate: the figures go up and down, so the best step is not simply the last.
-      optimizer: { name: 'momentum', learningRate: 1.5, momentum: 0.9 },
-      metrics: ['f1', 'auc'],
-      eval: { every: 2 },
-      checkpoint: { every: 2, keep: 100, best: { monitor } },
-    }, 2);
+    const cfg = buildConfig(
+      dir,
+      {
+        name: `best-${figure}`,
+        model: { module: writeModelModule(dir, 'mlp') },
+        loss: 'sparseCategoricalCrossentropy',
+        data: { train: writeDataset(dir, 'train', 32, 'index', 21), eval: evalSrc },
+        training: { batchSize: 8, steps: 14, seed: 4 },
+        // A large rate: the figures go up and down, so the best step is not simply the last.
+        optimizer: { name: 'momentum', learningRate: 1.5, momentum: 0.9 },
+        metrics: ['f1', 'auc'],
+        eval: { every: 2 },
+        checkpoint: { every: 2, keep: 100, best: { monitor } },
+      },
+      2,
+    );
     assert.equal(cfg.checkpoint.best?.mode, 'max');
     await train(cfg, silent);
 
@@ -65,7 +72,9 @@ for (const [monitor, figure] of [['eval.f1_macro', 'f1'], ['eval.auc', 'auc']] a
     const labels = Array.from(y.dataSync() as Int32Array);
     const values: Array<{ step: number; value: number }> = [];
     for (let step = 2; step <= 14; step += 2) {
-      const model = await tf.loadLayersModel({ load: async () => readLayersModel(path.join(cfg.runDir, 'checkpoints', `step-${step}`, 'model.json')) as never });
+      const model = await tf.loadLayersModel({
+        load: async () => readLayersModel(path.join(cfg.runDir, 'checkpoints', `step-${step}`, 'model.json')) as never,
+      });
       const scores = Float32Array.from((model.predict(x) as Tensor).dataSync() as Float32Array);
       const pred = labels.map((_, i) => {
         const row = Array.from(scores.subarray(i * CLASSES, (i + 1) * CLASSES));
@@ -77,12 +86,20 @@ for (const [monitor, figure] of [['eval.f1_macro', 'f1'], ['eval.auc', 'auc']] a
     assert.ok(new Set(values.map((v) => v.value.toFixed(6))).size > 2, `the ${figure} hardly moves: ${JSON.stringify(values)}`);
     assert.ok(best.step !== 14, `the last step is the best: the test cannot tell a best checkpoint from final/ (${JSON.stringify(values)})`);
 
-    const record = JSON.parse(fs.readFileSync(path.join(cfg.runDir, 'best', 'best.json'), 'utf8')) as { step: number; monitor: string; mode: string; value: number };
+    const record = JSON.parse(fs.readFileSync(path.join(cfg.runDir, 'best', 'best.json'), 'utf8')) as {
+      step: number;
+      monitor: string;
+      mode: string;
+      value: number;
+    };
     assert.equal(record.monitor, monitor);
     assert.equal(record.mode, 'max');
     assert.equal(record.step, best.step, `best.json names step ${record.step}; the ${figure} of each step: ${JSON.stringify(values)}`);
     assert.ok(Math.abs(record.value - best.value) < 1e-6, `${record.value} vs ${best.value}`);
     const weights = (d: string) => fs.readFileSync(path.join(d, 'weights.bin'));
-    assert.ok(weights(path.join(cfg.runDir, 'best')).equals(weights(path.join(cfg.runDir, 'checkpoints', `step-${best.step}`))), 'best/ does not hold the weights of that step');
+    assert.ok(
+      weights(path.join(cfg.runDir, 'best')).equals(weights(path.join(cfg.runDir, 'checkpoints', `step-${best.step}`))),
+      'best/ does not hold the weights of that step',
+    );
   });
 }

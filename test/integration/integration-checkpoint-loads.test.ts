@@ -12,15 +12,28 @@ import type { Tensor } from '@tensorflow/tfjs';
 import { train } from '../../src/coordinator/train.ts';
 import { readLayersModel } from '../../src/shared/model-files.ts';
 import {
-  assertWeightsClose, buildConfig, flatWeights, initialWeights, loadData, loadTf, silent, tempDir, towerReferenceTrain, writeDataset, writeModelModule,
+  assertWeightsClose,
+  buildConfig,
+  flatWeights,
+  initialWeights,
+  loadData,
+  loadTf,
+  silent,
+  tempDir,
+  towerReferenceTrain,
+  writeDataset,
+  writeModelModule,
 } from '../helpers/train-fixture.ts';
 
 test('checkpoints/step-<k> loads with plain tf.loadLayersModel and holds the reference model of step k', async (t) => {
   const dir = tempDir('ckpt-loads');
   const raw = {
-    name: 'ckpt', model: { module: writeModelModule(dir, 'batchnorm') }, loss: 'categoricalCrossentropy',
+    name: 'ckpt',
+    model: { module: writeModelModule(dir, 'batchnorm') },
+    loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 40, 'onehot', 12) },
-    training: { batchSize: 8, steps: 12, seed: 2 }, optimizer: { name: 'momentum', learningRate: 0.1, momentum: 0.9 },
+    training: { batchSize: 8, steps: 12, seed: 2 },
+    optimizer: { name: 'momentum', learningRate: 0.1, momentum: 0.9 },
     checkpoint: { every: 6, keep: 5 },
   };
   const cfg = buildConfig(dir, raw, 2);
@@ -56,7 +69,10 @@ test('checkpoints/step-<k> loads with plain tf.loadLayersModel and holds the ref
   const loadedFlat = flatWeights(loaded);
   assertWeightsClose(t, loadedFlat, reference.flat, `step-${K} flat weights`, { initial });
   const final = flatWeights(ref.model);
-  assert.ok(loadedFlat.some((v, i) => Math.abs(v - final[i]!) > 1e-3), `the step-${K} checkpoint holds the final weights`);
+  assert.ok(
+    loadedFlat.some((v, i) => Math.abs(v - final[i]!) > 1e-3),
+    `the step-${K} checkpoint holds the final weights`,
+  );
   assertWeightsClose(t, (loaded.predict(x) as Tensor).dataSync() as Float32Array, reference.predictions, `step-${K} predictions`);
   tf.dispose([x]);
   loaded.dispose();

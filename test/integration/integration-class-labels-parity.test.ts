@@ -16,14 +16,22 @@ test('class names train to the same weights as their sorted indices', async () =
   const evalIndex = writeClassCsv(dir, 'eval-indices', 10, 6, { label: (c) => String(sorted.indexOf(NAMES[c]!)) });
   // The fixture's own indices are not the sorted ones: a mapping that kept them would differ.
   assert.notDeepEqual(NAMES, sorted);
-  const run = (name: string, trainPath: string, evalPath: string, labelType: string) => train(buildConfig(dir, {
-    name,
-    model: { module: writeModelModule(dir, 'mlp') },
-    loss: 'sparseCategoricalCrossentropy',
-    data: { train: { type: 'csv', path: trainPath, label: 'label', labelType }, eval: { type: 'csv', path: evalPath, label: 'label', labelType } },
-    training: { batchSize: 8, epochs: 2, seed: 3 },
-    optimizer: { name: 'adam', learningRate: 0.05 },
-  }, 2), silent);
+  const run = (name: string, trainPath: string, evalPath: string, labelType: string) =>
+    train(
+      buildConfig(
+        dir,
+        {
+          name,
+          model: { module: writeModelModule(dir, 'mlp') },
+          loss: 'sparseCategoricalCrossentropy',
+          data: { train: { type: 'csv', path: trainPath, label: 'label', labelType }, eval: { type: 'csv', path: evalPath, label: 'label', labelType } },
+          training: { batchSize: 8, epochs: 2, seed: 3 },
+          optimizer: { name: 'adam', learningRate: 0.05 },
+        },
+        2,
+      ),
+      silent,
+    );
   const named = await run('names', byName.path, evalNames.path, 'class');
   const indexed = await run('indices', byIndex.path, evalIndex.path, 'index');
   assert.deepEqual(named.weights, indexed.weights);

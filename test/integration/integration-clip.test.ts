@@ -5,7 +5,18 @@ import type { Scalar, Tensor, Variable } from '@tensorflow/tfjs';
 import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
 import { train } from '../../src/coordinator/train.ts';
 import {
-  assertWeightsClose, buildConfig, buildReferenceModel, flatWeights, initialWeights, loadData, loadTf, perSampleLoss, silent, tempDir, writeDataset, writeModelModule,
+  assertWeightsClose,
+  buildConfig,
+  buildReferenceModel,
+  flatWeights,
+  initialWeights,
+  loadData,
+  loadTf,
+  perSampleLoss,
+  silent,
+  tempDir,
+  writeDataset,
+  writeModelModule,
 } from '../helpers/train-fixture.ts';
 
 test('clipNorm on 3 workers equals single-process tfjs with the gradient clipped to that global norm', async (t) => {

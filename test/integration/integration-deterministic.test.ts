@@ -8,7 +8,9 @@ import { buildConfig, silent, tempDir, writeDataset, writeModelModule } from '..
 
 const dir = tempDir('det');
 const raw = (seed: number, run: string) => ({
-  name: `det-${seed}-${run}`, model: { module: writeModelModule(dir, 'batchnorm') }, loss: 'categoricalCrossentropy',
+  name: `det-${seed}-${run}`,
+  model: { module: writeModelModule(dir, 'batchnorm') },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 37, 'onehot', 101) },
   training: { batchSize: 10, epochs: 2, seed },
   optimizer: { name: 'adam', learningRate: 0.01 },

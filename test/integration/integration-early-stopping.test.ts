@@ -39,7 +39,7 @@ for (const workers of [2, 1]) {
     assert.equal(stop!.step, stepOfStop);
     assert.equal(stop!.best_step, bestStep);
     assert.equal(stop!.wait, ES.patience);
-    const reason = `early stopping after step ${stepOfStop}: eval.loss has not improved by more than 0.01 for 2 evaluations (patience 2); best ${Number((losses[rule.best]!).toPrecision(6))} at step ${bestStep}`;
+    const reason = `early stopping after step ${stepOfStop}: eval.loss has not improved by more than 0.01 for 2 evaluations (patience 2); best ${Number(losses[rule.best]!.toPrecision(6))} at step ${bestStep}`;
     assert.equal(stop!.message, reason);
     assert.ok(printed.includes(reason), 'the reason is printed');
     assert.deepEqual(r.stopped, { step: stepOfStop, reason: 'early_stopping', message: reason });

@@ -3,7 +3,17 @@
 // over every weight (BatchNorm moving statistics included), starting from the initial weights.
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import { assertWeightsClose, buildConfig, flatWeights, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import {
+  assertWeightsClose,
+  buildConfig,
+  flatWeights,
+  initialWeights,
+  referenceTrain,
+  silent,
+  tempDir,
+  writeDataset,
+  writeModelModule,
+} from '../helpers/train-fixture.ts';
 
 test('EMA weights on 2 workers equal the EMA of single-process training', async (t) => {
   const dir = tempDir('ema');

@@ -8,8 +8,18 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
 import {
-  assertWeightsClose, buildConfig, buildReferenceModel, evaluateReference, loadTf, referenceTrain, setFlatWeights, silent, tempDir,
-  writeDataset, writeModelModule, type ReferenceEval,
+  assertWeightsClose,
+  buildConfig,
+  buildReferenceModel,
+  evaluateReference,
+  loadTf,
+  referenceTrain,
+  setFlatWeights,
+  silent,
+  tempDir,
+  writeDataset,
+  writeModelModule,
+  type ReferenceEval,
 } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('eval');
@@ -17,10 +27,15 @@ const dir = tempDir('eval');
 const closeTo = (got: number, want: number, what: string) =>
   assert.ok(Math.abs(got - want) <= 1e-6 + 1e-5 * Math.abs(want), `${what}: ${got} vs single-process ${want} (diff ${got - want})`);
 
-for (const [loss, kind, labels] of [['categoricalCrossentropy', 'mlp', 'onehot'], ['sparseCategoricalCrossentropy', 'mlp', 'index']] as const) {
+for (const [loss, kind, labels] of [
+  ['categoricalCrossentropy', 'mlp', 'onehot'],
+  ['sparseCategoricalCrossentropy', 'mlp', 'index'],
+] as const) {
   test(`eval exact (${loss}): 23 eval samples, eval batch 8, N = 3`, async (t) => {
     const raw = {
-      name: `eval-${loss}`, model: { module: writeModelModule(dir, kind) }, loss,
+      name: `eval-${loss}`,
+      model: { module: writeModelModule(dir, kind) },
+      loss,
       data: { train: writeDataset(dir, `train-${labels}`, 30, labels, 121), eval: writeDataset(dir, `eval-${labels}`, 23, labels, 122) },
       training: { batchSize: 9, epochs: 2, seed: 37 },
       eval: { batchSize: 8, every: 3 },
@@ -44,16 +59,26 @@ for (const [loss, kind, labels] of [['categoricalCrossentropy', 'mlp', 'onehot']
     setFlatWeights(tf, model, r.weights);
     const want = evaluateReference(tf, model, cfg.data.eval!, loss);
     assert.ok(r.eval, 'TrainResult.eval is set');
-    t.diagnostic(`final eval: loss ${r.eval.loss} vs ${want.loss} (diff ${r.eval.loss - want.loss}); accuracy ${r.eval.accuracy} vs ${want.accuracy}; mae ${r.eval.mae} vs ${want.mae}`);
+    t.diagnostic(
+      `final eval: loss ${r.eval.loss} vs ${want.loss} (diff ${r.eval.loss - want.loss}); accuracy ${r.eval.accuracy} vs ${want.accuracy}; mae ${r.eval.mae} vs ${want.mae}`,
+    );
     assert.equal(r.eval.samples, 23);
     closeTo(r.eval.loss, want.loss, 'eval loss');
     assert.equal(r.eval.accuracy, want.accuracy, 'eval accuracy');
     closeTo(r.eval.mae, want.mae, 'eval mae');
 
     // The evaluations in the middle of the run, against the reference model at those steps.
-    const lines = fs.readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const evals = lines.filter((l) => l.type === 'eval');
-    assert.deepEqual(evals.map((l) => l.step), [3, 6, 8], 'eval lines at steps 3, 6 and the end');
+    assert.deepEqual(
+      evals.map((l) => l.step),
+      [3, 6, 8],
+      'eval lines at steps 3, 6 and the end',
+    );
     for (const l of evals.slice(0, 2)) {
       const w = midRef.get(l.step)!;
       assert.equal(l.samples, 23);

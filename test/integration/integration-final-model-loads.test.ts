@@ -10,8 +10,18 @@ import { test } from 'node:test';
 import type { io, LayersModel, Tensor } from '@tensorflow/tfjs';
 import { train } from '../../src/coordinator/train.ts';
 import {
-  assertWeightsClose, buildConfig, loadData, loadTf, referenceTrain, silent, tempDir, towerReferenceTrain, writeDataset, writeModelModule,
-  type ModelKind, type TF,
+  assertWeightsClose,
+  buildConfig,
+  loadData,
+  loadTf,
+  referenceTrain,
+  silent,
+  tempDir,
+  towerReferenceTrain,
+  writeDataset,
+  writeModelModule,
+  type ModelKind,
+  type TF,
 } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('final');
@@ -44,10 +54,15 @@ function predict(tf: TF, model: LayersModel, x: Tensor): Float32Array {
   return tf.tidy(() => (model.predict(x) as Tensor).dataSync() as Float32Array);
 }
 
-for (const [kind, n] of [['mlp', 2], ['batchnorm', 2]] as const satisfies ReadonlyArray<readonly [ModelKind, number]>) {
+for (const [kind, n] of [
+  ['mlp', 2],
+  ['batchnorm', 2],
+] as const satisfies ReadonlyArray<readonly [ModelKind, number]>) {
   test(`final model (${kind}, N = ${n}) loads with tf.loadLayersModel and predicts like the reference`, async (t) => {
     const raw = {
-      name: `final-${kind}`, model: { module: writeModelModule(dir, kind) }, loss: 'categoricalCrossentropy',
+      name: `final-${kind}`,
+      model: { module: writeModelModule(dir, kind) },
+      loss: 'categoricalCrossentropy',
       data: { train: writeDataset(dir, 'train', 40, 'onehot', 111) },
       training: { batchSize: 10, epochs: 2, seed: 31 },
       optimizer: { name: 'sgd', learningRate: 0.5 },

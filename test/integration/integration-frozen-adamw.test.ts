@@ -10,9 +10,12 @@ test('adamw on a frozen base + trainable head: the frozen weights end exactly as
   const dir = tempDir('frozen-adamw');
   const module = writeModelModule(dir, 'frozen');
   const raw = {
-    name: 'frozen-adamw', model: { module }, loss: 'categoricalCrossentropy',
+    name: 'frozen-adamw',
+    model: { module },
+    loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 30, 'onehot', 6) },
-    training: { batchSize: 10, steps: 6, seed: 8 }, optimizer: { name: 'adamw', learningRate: 0.05, weightDecay: 0.5 },
+    training: { batchSize: 10, steps: 6, seed: 8 },
+    optimizer: { name: 'adamw', learningRate: 0.05, weightDecay: 0.5 },
   };
   const init = await initialWeights(buildConfig(dir, raw, 1));
   const r = await train(buildConfig(dir, raw, 2), silent);

@@ -10,9 +10,12 @@ test('a frozen base and a trainable head on 2 workers match single-process tfjs'
   const dir = tempDir('frozen');
   const module = writeModelModule(dir, 'frozen');
   const raw = {
-    name: 'frozen', model: { module }, loss: 'categoricalCrossentropy',
+    name: 'frozen',
+    model: { module },
+    loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 30, 'onehot', 6) },
-    training: { batchSize: 10, epochs: 2, seed: 8 }, optimizer: { name: 'sgd', learningRate: 0.5 },
+    training: { batchSize: 10, epochs: 2, seed: 8 },
+    optimizer: { name: 'sgd', learningRate: 0.5 },
   };
   const cfg = buildConfig(dir, raw, 1);
   const init = await initialWeights(cfg);

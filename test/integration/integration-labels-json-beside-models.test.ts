@@ -17,18 +17,22 @@ const WANT = `${JSON.stringify({ classes: [...NAMES].sort() })}\n`; // ["ant","c
 const DIRS = ['final', 'final-ema', 'best', 'checkpoints/step-5', 'checkpoints/step-10'];
 
 async function run(workers: number): Promise<{ files: Record<string, Buffer>; lines: string[] }> {
-  const cfg = buildConfig(dir, {
-    name: `labels-${workers}`,
-    model: { module: writeModelModule(dir, 'mlp') },
-    loss: 'sparseCategoricalCrossentropy',
-    data: {
-      train: { type: 'csv', path: trainCsv.path, label: 'label', labelType: 'class' },
-      eval: { type: 'csv', path: evalCsv.path, label: 'label', labelType: 'class' },
+  const cfg = buildConfig(
+    dir,
+    {
+      name: `labels-${workers}`,
+      model: { module: writeModelModule(dir, 'mlp') },
+      loss: 'sparseCategoricalCrossentropy',
+      data: {
+        train: { type: 'csv', path: trainCsv.path, label: 'label', labelType: 'class' },
+        eval: { type: 'csv', path: evalCsv.path, label: 'label', labelType: 'class' },
+      },
+      training: { batchSize: 8, epochs: 2, ema: 0.9 },
+      optimizer: { name: 'sgd', learningRate: 0.5 },
+      checkpoint: { every: 5, best: { monitor: 'eval.loss' } },
     },
-    training: { batchSize: 8, epochs: 2, ema: 0.9 },
-    optimizer: { name: 'sgd', learningRate: 0.5 },
-    checkpoint: { every: 5, best: { monitor: 'eval.loss' } },
-  }, workers);
+    workers,
+  );
   const lines: string[] = [];
   const out: Progress = { step() {}, line: (t) => lines.push(t), done() {} };
   await train(cfg, out);

@@ -5,8 +5,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
 import {
-  assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule,
-  type LabelKind, type ModelKind,
+  assertWeightsClose,
+  buildConfig,
+  initialWeights,
+  referenceTrain,
+  silent,
+  tempDir,
+  writeDataset,
+  writeModelModule,
+  type LabelKind,
+  type ModelKind,
 } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('losses');
@@ -20,7 +28,9 @@ const cases: Array<[string, ModelKind, LabelKind, number]> = [
 for (const [loss, kind, labels, n] of cases) {
   test(`${loss} (${labels} labels) on N = ${n}`, async (t) => {
     const raw = {
-      name: loss, model: { module: writeModelModule(dir, kind) }, loss,
+      name: loss,
+      model: { module: writeModelModule(dir, kind) },
+      loss,
       data: { train: writeDataset(dir, labels, 42, labels, 91) },
       training: { batchSize: 10, epochs: 2, seed: 29 },
       optimizer: { name: 'sgd', learningRate: 0.3 },

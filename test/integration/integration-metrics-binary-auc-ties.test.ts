@@ -15,12 +15,17 @@ const dir = tempDir('metrics-binary');
 
 test('binary: AUC with tied scores, precision / recall / F1 / accuracy, over 37 rows on 3 workers', async (t) => {
   const model = path.join(dir, 'bottleneck.mjs');
-  fs.writeFileSync(model, `export default (tf) => tf.sequential({ layers: [
+  fs.writeFileSync(
+    model,
+    `export default (tf) => tf.sequential({ layers: [
     tf.layers.dense({ inputShape: [${FEATURES}], units: 1, activation: 'relu' }),
     tf.layers.dense({ units: 1, activation: 'sigmoid' }),
-  ] });\n`);
+  ] });\n`,
+  );
   const raw = {
-    name: 'metrics-binary', model: { module: model }, loss: 'binaryCrossentropy',
+    name: 'metrics-binary',
+    model: { module: model },
+    loss: 'binaryCrossentropy',
     data: { train: writeDataset(dir, 'train', 30, 'binary', 311), eval: writeDataset(dir, 'eval', 37, 'binary', 312) },
     training: { batchSize: 10, steps: 2, seed: 3 },
     optimizer: { name: 'sgd', learningRate: 0.1 },

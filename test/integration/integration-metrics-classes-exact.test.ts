@@ -17,11 +17,17 @@ const dir = tempDir('metrics-classes');
 const K = 2; // eval.topK, below the 3 classes
 
 const METRICS = [
-  'accuracy', 'topK',
-  { name: 'precision', average: 'macro' }, { name: 'precision', average: 'micro' },
-  { name: 'recall', average: 'macro' }, { name: 'recall', average: 'micro' },
-  { name: 'f1', average: 'macro' }, { name: 'f1', average: 'micro' },
-  'auc', 'mae', 'rmse',
+  'accuracy',
+  'topK',
+  { name: 'precision', average: 'macro' },
+  { name: 'precision', average: 'micro' },
+  { name: 'recall', average: 'macro' },
+  { name: 'recall', average: 'micro' },
+  { name: 'f1', average: 'macro' },
+  { name: 'f1', average: 'micro' },
+  'auc',
+  'mae',
+  'rmse',
 ];
 
 /** Everything from the predictions `p` (rows of `classes` probabilities) and the true classes. */
@@ -62,27 +68,40 @@ function reference(p: Float32Array, truth: number[], classes: number) {
   }
   let abs = 0;
   let sq = 0;
-  truth.forEach((y, i) => row(i).forEach((v, c) => {
-    const d = (c === y ? 1 : 0) - v;
-    abs += Math.abs(d);
-    sq += d * d;
-  }));
+  truth.forEach((y, i) =>
+    row(i).forEach((v, c) => {
+      const d = (c === y ? 1 : 0) - v;
+      abs += Math.abs(d);
+      sq += d * d;
+    }),
+  );
   return {
-    accuracy, top_k: topK,
-    precision_macro: mean(perClass.map(prec)), precision_micro: prec(sum),
-    recall_macro: mean(perClass.map(rec)), recall_micro: rec(sum),
-    f1_macro: mean(perClass.map(f1)), f1_micro: f1(sum),
-    auc: mean(aucs), mae: abs / (n * classes), rmse: Math.sqrt(sq / (n * classes)),
+    accuracy,
+    top_k: topK,
+    precision_macro: mean(perClass.map(prec)),
+    precision_micro: prec(sum),
+    recall_macro: mean(perClass.map(rec)),
+    recall_micro: rec(sum),
+    f1_macro: mean(perClass.map(f1)),
+    f1_micro: f1(sum),
+    auc: mean(aucs),
+    mae: abs / (n * classes),
+    rmse: Math.sqrt(sq / (n * classes)),
   };
 }
 
 // Counts are exact; float sums (mae, rmse) differ from the reference's order of additions only.
 const EXACT = new Set(['accuracy', 'top_k', 'precision_macro', 'precision_micro', 'recall_macro', 'recall_micro', 'f1_macro', 'f1_micro', 'auc']);
 
-for (const [loss, labels] of [['categoricalCrossentropy', 'onehot'], ['sparseCategoricalCrossentropy', 'index']] as const) {
+for (const [loss, labels] of [
+  ['categoricalCrossentropy', 'onehot'],
+  ['sparseCategoricalCrossentropy', 'index'],
+] as const) {
   test(`${loss}: 37 eval rows, eval batch 8, 3 workers: every metric equals a single-process computation`, async (t) => {
     const raw = {
-      name: `metrics-${labels}`, model: { module: writeModelModule(dir, 'mlp') }, loss,
+      name: `metrics-${labels}`,
+      model: { module: writeModelModule(dir, 'mlp') },
+      loss,
       data: { train: writeDataset(dir, `train-${labels}`, 30, labels, 211), eval: writeDataset(dir, `eval-${labels}`, 37, labels, 212) },
       training: { batchSize: 10, epochs: 1, seed: 5 },
       optimizer: { name: 'sgd', learningRate: 0.3 },
@@ -96,15 +115,18 @@ for (const [loss, labels] of [['categoricalCrossentropy', 'onehot'], ['sparseCat
     const tf = await loadTf();
     const model = await buildReferenceModel(tf, cfg);
     setFlatWeights(tf, model, r.weights);
-    const x = readNpy(cfg.data.eval!.type === 'npy' ? cfg.data.eval!.features as string : '');
-    const yFile = readNpy(cfg.data.eval!.type === 'npy' ? cfg.data.eval!.labels as string : '');
+    const x = readNpy(cfg.data.eval!.type === 'npy' ? (cfg.data.eval!.features as string) : '');
+    const yFile = readNpy(cfg.data.eval!.type === 'npy' ? (cfg.data.eval!.labels as string) : '');
     const pred = model.predict(tf.tensor(x.data, x.shape)) as Tensor;
     const p = pred.dataSync() as Float32Array;
     const classes = pred.shape[1]!;
-    const truth = labels === 'index' ? Array.from(yFile.data) : Array.from({ length: 37 }, (_, i) => {
-      const row = Array.from(yFile.data.subarray(i * classes, (i + 1) * classes));
-      return row.indexOf(Math.max(...row));
-    });
+    const truth =
+      labels === 'index'
+        ? Array.from(yFile.data)
+        : Array.from({ length: 37 }, (_, i) => {
+            const row = Array.from(yFile.data.subarray(i * classes, (i + 1) * classes));
+            return row.indexOf(Math.max(...row));
+          });
     const want = reference(p, truth, classes);
 
     const got = r.eval.metrics;
@@ -123,7 +145,12 @@ for (const [loss, labels] of [['categoricalCrossentropy', 'onehot'], ['sparseCat
     assert.equal(got.mae, r.eval.mae);
 
     // metrics.jsonl's eval line holds them too, beside the shipped fields.
-    const line = fs.readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.type === 'eval');
+    const line = fs
+      .readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.type === 'eval');
     assert.deepEqual(line.metrics, got);
     assert.equal(line.samples, 37);
     tf.dispose([pred]);

@@ -14,7 +14,9 @@ import { referencePredictions } from '../helpers/reference-predictions.ts';
 const dir = tempDir('metrics-custom');
 
 // TypeScript, as a user would write it: right answers and confident rows, and a finalize.
-fs.writeFileSync(path.join(dir, 'confidence.ts'), `
+fs.writeFileSync(
+  path.join(dir, 'confidence.ts'),
+  `
 import type * as TF from '@tensorflow/tfjs';
 export default function (yTrue: TF.Tensor, yPred: TF.Tensor, tf: typeof TF): Record<string, TF.Tensor | number> {
   const right = tf.sum(tf.cast(tf.equal(tf.argMax(yTrue, -1), tf.argMax(yPred, -1)), 'float32'));
@@ -24,15 +26,21 @@ export default function (yTrue: TF.Tensor, yPred: TF.Tensor, tf: typeof TF): Rec
 export function finalize(sums: Record<string, number>, info: { samples: number }) {
   return { accuracy: sums.right / sums.rows, confidentShare: sums.confident / info.samples };
 }
-`);
+`,
+);
 // No finalize: the sums are the values.
-fs.writeFileSync(path.join(dir, 'sums.mjs'), `
+fs.writeFileSync(
+  path.join(dir, 'sums.mjs'),
+  `
 export default (yTrue, yPred, tf) => ({ rows: tf.scalar(yTrue.shape[0]), firstClassScore: tf.sum(tf.slice(yPred, [0, 0], [-1, 1])) });
-`);
+`,
+);
 
 test('custom metric modules: named sums over batches and workers, then finalize', async (t) => {
   const raw = {
-    name: 'metrics-custom', model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+    name: 'metrics-custom',
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 30, 'onehot', 511), eval: writeDataset(dir, 'eval', 37, 'onehot', 512) },
     training: { batchSize: 10, epochs: 1, seed: 2 },
     optimizer: { name: 'sgd', learningRate: 0.3 },
@@ -63,6 +71,11 @@ test('custom metric modules: named sums over batches and workers, then finalize'
   assert.equal(got['confidence.confidentShare'], confident / 37);
   assert.equal(got['plain.rows'], 37, 'rows summed over 5 batches and 3 workers');
   assert.ok(Math.abs(got['plain.firstClassScore']! - firstClass) < 1e-5, `firstClassScore ${got['plain.firstClassScore']} vs ${firstClass}`);
-  const line = fs.readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.type === 'eval');
+  const line = fs
+    .readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .find((l) => l.type === 'eval');
   assert.deepEqual(line.metrics, got);
 });

@@ -16,9 +16,11 @@ function capture(): Progress & { lines: string[] } {
   return { lines, step() {}, line: (text: string) => lines.push(text), done() {} };
 }
 
-test('train and mgpu-train eval print the metrics; eval on 2 workers repeats the run\'s final figures', async () => {
+test("train and mgpu-train eval print the metrics; eval on 2 workers repeats the run's final figures", async () => {
   const raw = {
-    name: 'metrics-output', model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+    name: 'metrics-output',
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 30, 'onehot', 711), eval: writeDataset(dir, 'eval', 37, 'onehot', 712) },
     training: { batchSize: 10, epochs: 1, seed: 4 },
     optimizer: { name: 'sgd', learningRate: 0.3 },
@@ -30,8 +32,11 @@ test('train and mgpu-train eval print the metrics; eval on 2 workers repeats the
   const m = r.eval!.metrics!;
   const evalLine = out.lines.find((l) => l.startsWith('eval @ step'))!;
   const pct = (v: number) => `${(100 * v).toFixed(2)}%`;
-  assert.equal(evalLine, `eval @ step 3: loss ${r.eval!.loss.toFixed(4)} accuracy ${pct(m.accuracy!)} top-2 ${pct(m.top_k!)} recall_macro ${m.recall_macro!.toFixed(4)} `
-    + `f1_micro ${m.f1_micro!.toFixed(4)} auc ${m.auc!.toFixed(4)} rmse ${m.rmse!.toFixed(4)} (37 samples)`);
+  assert.equal(
+    evalLine,
+    `eval @ step 3: loss ${r.eval!.loss.toFixed(4)} accuracy ${pct(m.accuracy!)} top-2 ${pct(m.top_k!)} recall_macro ${m.recall_macro!.toFixed(4)} ` +
+      `f1_micro ${m.f1_micro!.toFixed(4)} auc ${m.auc!.toFixed(4)} rmse ${m.rmse!.toFixed(4)} (37 samples)`,
+  );
 
   // mgpu-train eval on the final checkpoint, with 2 workers instead of 3.
   const cfg2 = buildConfig(dir, raw, 2);

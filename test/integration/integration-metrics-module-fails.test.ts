@@ -16,17 +16,29 @@ const model = writeModelModule(dir, 'mlp');
 const train = writeDataset(dir, 'train', 20, 'onehot', 611);
 const evalSet = writeDataset(dir, 'eval', 13, 'onehot', 612);
 fs.writeFileSync(path.join(dir, 'at-start.mjs'), 'export default (yTrue, yPred, tf) => ({ n: yPred });\n');
-fs.writeFileSync(path.join(dir, 'later.mjs'), `export default (yTrue, yPred, tf) => {
+fs.writeFileSync(
+  path.join(dir, 'later.mjs'),
+  `export default (yTrue, yPred, tf) => {
   if (yTrue.shape[0] > 1) throw new Error('cannot handle ' + yTrue.shape[0] + ' rows');
   return { n: 1 };
-};\n`);
+};\n`,
+);
 
 function run(name: string, extra: object) {
   const file = path.join(dir, `${name}.yaml`);
-  fs.writeFileSync(file, stringify({
-    name, model: { module: model }, loss: 'categoricalCrossentropy', data: { train, eval: evalSet },
-    training: { batchSize: 10, steps: 2 }, optimizer: { name: 'sgd' }, eval: { batchSize: 8 }, ...extra,
-  }));
+  fs.writeFileSync(
+    file,
+    stringify({
+      name,
+      model: { module: model },
+      loss: 'categoricalCrossentropy',
+      data: { train, eval: evalSet },
+      training: { batchSize: 10, steps: 2 },
+      optimizer: { name: 'sgd' },
+      eval: { batchSize: 8 },
+      ...extra,
+    }),
+  );
   const runDir = path.join(dir, 'runs', name);
   return { runDir, ...runCli(['train', file, '--simulate', '2', '--backend', 'cpu', '--run-dir', runDir]) };
 }
@@ -34,7 +46,10 @@ function run(name: string, extra: object) {
 test('a metric module that fails its start-up check: exit 2 before the first step', () => {
   const r = run('at-start', { metrics: ['accuracy', { module: './at-start.mjs' }] });
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /error E_METRIC: rank \d \(GPU [^)]*\): metrics\[1\] \(.*at-start\.mjs\): the sum "n" is a tensor of shape \[1,3\] on a one-row batch of zeros \(the check at start-up\), not a scalar/);
+  assert.match(
+    r.stderr,
+    /error E_METRIC: rank \d \(GPU [^)]*\): metrics\[1\] \(.*at-start\.mjs\): the sum "n" is a tensor of shape \[1,3\] on a one-row batch of zeros \(the check at start-up\), not a scalar/,
+  );
   assert.match(r.stderr, /hint: sum it/);
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'a stack trace');
   assert.ok(!fs.existsSync(path.join(r.runDir, 'checkpoints')), 'no step was trained');

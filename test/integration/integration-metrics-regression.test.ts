@@ -11,7 +11,9 @@ const dir = tempDir('metrics-regression');
 
 test('regression: rmse and mae over 37 rows on 3 workers equal the single-process values', async (t) => {
   const raw = {
-    name: 'metrics-regression', model: { module: writeModelModule(dir, 'linear') }, loss: 'meanSquaredError',
+    name: 'metrics-regression',
+    model: { module: writeModelModule(dir, 'linear') },
+    loss: 'meanSquaredError',
     data: { train: writeDataset(dir, 'train', 30, 'regression', 411), eval: writeDataset(dir, 'eval', 37, 'regression', 412) },
     training: { batchSize: 10, epochs: 1, seed: 9 },
     optimizer: { name: 'sgd', learningRate: 0.05 },

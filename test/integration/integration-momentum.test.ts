@@ -4,9 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import {
-  assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule,
-} from '../helpers/train-fixture.ts';
+import { assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('momentum');
 const base = {
@@ -16,7 +14,10 @@ const base = {
   training: { batchSize: 8, epochs: 2, seed: 5 },
 };
 
-for (const [nesterov, n] of [[false, 2], [true, 3]] as const) {
+for (const [nesterov, n] of [
+  [false, 2],
+  [true, 3],
+] as const) {
   test(`momentum${nesterov ? ' (nesterov)' : ''}: N = ${n} matches tf.train.momentum`, async (t) => {
     const raw = { ...base, name: `momentum-${nesterov}`, optimizer: { name: 'momentum', learningRate: 0.1, momentum: 0.9, nesterov } };
     const cfg = buildConfig(dir, raw, n);

@@ -13,7 +13,9 @@ import { nativeSkip } from '../helpers/native.ts';
 const dir = tempDir('native-bits');
 const model = writeModelModule(dir, 'l2');
 const data = writeDataset(dir, 'train', 53, 'onehot', 7);
-const skip = nativeSkip(floatKernels().kind !== 'native' ? `no C kernels: ${nativeKernelsUnavailableReason}` : !loadMmap() ? `no mapping: ${mmapUnavailableReason}` : false);
+const skip = nativeSkip(
+  floatKernels().kind !== 'native' ? `no C kernels: ${nativeKernelsUnavailableReason}` : !loadMmap() ? `no mapping: ${mmapUnavailableReason}` : false,
+);
 const WITHOUT = { ...process.env, MGPU_MMAP: '0', MGPU_NATIVE_KERNELS: '0' };
 
 const CASES = {
@@ -24,17 +26,31 @@ const CASES = {
 for (const [label, optimizer] of Object.entries(CASES)) {
   test(`with and without the native addons: the same bits (${label})`, { skip }, async () => {
     const config = writeConfigFile(dir, optimizer.name, {
-      model: { module: model }, loss: 'categoricalCrossentropy', data: { train: data },
+      model: { module: model },
+      loss: 'categoricalCrossentropy',
+      data: { train: data },
       training: { batchSize: 16, epochs: 3, seed: 3, clipNorm: optimizer.name === 'adam' ? 0.05 : null },
-      optimizer, log: { every: 1 },
+      optimizer,
+      log: { every: 1 },
     });
     const runs = [];
-    for (const [tag, env] of [['with', process.env], ['without', WITHOUT]] as const) {
+    for (const [tag, env] of [
+      ['with', process.env],
+      ['without', WITHOUT],
+    ] as const) {
       const runDir = path.join(dir, 'runs', `${optimizer.name}-${tag}`);
       const r = await runCliAsync(['train', config, '--simulate', '3', '--backend', 'cpu', '--run-dir', runDir], { env });
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout + r.stderr, tag === 'with' ? /C kernels; slab [\d.]+ MiB, mapped/ : /JavaScript kernels \(turned off by MGPU_NATIVE_KERNELS=0\); slab [\d.]+ MiB, positional I\/O/);
-      runs.push({ weights: finalWeights(runDir), norms: readMetrics(path.join(runDir, 'metrics.jsonl')).filter((l) => l.type === 'train').map((l) => l.grad_norm) });
+      assert.match(
+        r.stdout + r.stderr,
+        tag === 'with' ? /C kernels; slab [\d.]+ MiB, mapped/ : /JavaScript kernels \(turned off by MGPU_NATIVE_KERNELS=0\); slab [\d.]+ MiB, positional I\/O/,
+      );
+      runs.push({
+        weights: finalWeights(runDir),
+        norms: readMetrics(path.join(runDir, 'metrics.jsonl'))
+          .filter((l) => l.type === 'train')
+          .map((l) => l.grad_norm),
+      });
     }
     assert.ok(runs[0]!.norms.length > 5, 'the runs logged their gradient norms');
     assert.deepEqual(runs[1]!.norms, runs[0]!.norms, 'the gradient norms differ');

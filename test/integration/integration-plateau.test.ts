@@ -21,34 +21,55 @@ for (const workers of [2, 1]) {
   test(`the rate of every step follows Keras's ReduceLROnPlateau over the logged eval losses (${workers} worker${workers > 1 ? 's' : ''})`, async (t) => {
     const r = await train(buildConfig(dir, scenario(dir, `plateau-n${workers}`, over), workers), silent);
     const m = metricsOf(r.runDir);
-    const events = kerasPlateau(m.evals.map((l) => l.loss as number), 0.5, { mode: 'min', ...P });
+    const events = kerasPlateau(
+      m.evals.map((l) => l.loss as number),
+      0.5,
+      { mode: 'min', ...P },
+    );
     const reductions = events.filter((e) => e.reduced);
     t.diagnostic(`rate after each evaluation: ${m.evals.map((l, i) => `${l.step}:${events[i]!.lr}`).join(' ')}`);
     assert.ok(reductions.length >= 3, `${reductions.length} reductions`);
     assert.equal(reductions.at(-1)!.lr, P.minLr, 'the last reduction is clamped to minLr');
-    assert.ok(events.some((e) => e.heldAtMinLr), 'patience runs out at minLr, with no reduction');
-    assert.ok(events.some((e) => e.inCooldownUncounted), 'an evaluation without improvement falls in a cooldown');
-    assert.ok(events.some((e) => e.countedAsCooldownEnds && e.reduced), 'the rate is lowered at the evaluation where a cooldown runs out');
+    assert.ok(
+      events.some((e) => e.heldAtMinLr),
+      'patience runs out at minLr, with no reduction',
+    );
+    assert.ok(
+      events.some((e) => e.inCooldownUncounted),
+      'an evaluation without improvement falls in a cooldown',
+    );
+    assert.ok(
+      events.some((e) => e.countedAsCooldownEnds && e.reduced),
+      'the rate is lowered at the evaluation where a cooldown runs out',
+    );
     // How close each value came to deciding the other way: 1 and 2 workers differ by float noise only.
     let best = Infinity;
-    const margin = Math.min(...m.evals.map((l) => {
-      const v = l.loss as number;
-      const d = Math.abs(v - (best - P.minDelta));
-      best = Math.min(best, v < best - P.minDelta ? v : best);
-      return d;
-    }));
+    const margin = Math.min(
+      ...m.evals.map((l) => {
+        const v = l.loss as number;
+        const d = Math.abs(v - (best - P.minDelta));
+        best = Math.min(best, v < best - P.minDelta ? v : best);
+        return d;
+      }),
+    );
     t.diagnostic(`closest call: ${margin.toExponential(2)}`);
     assert.ok(margin > 1e-5, `an eval loss within ${margin} of its threshold: the scenario is too close to call`);
 
     // Step s (1-based, a train line each) runs with the rate after the evaluations at steps < s.
     const expected = m.train.map((l) => {
-      const before = m.evals.map((e, i) => [e.step, i] as const).filter(([at]) => at < l.step).at(-1);
+      const before = m.evals
+        .map((e, i) => [e.step, i] as const)
+        .filter(([at]) => at < l.step)
+        .at(-1);
       return before ? events[before[1]]!.lr : 0.5;
     });
     const logged = m.train.map((l) => l.lr as number);
     assert.equal(logged.length, 60);
     assert.deepEqual(logged, expected);
-    assert.deepEqual(m.of('lr').map((l) => [l.step, l.from, l.to]), m.evals.flatMap((e, i) => (events[i]!.reduced ? [[e.step, i ? events[i - 1]!.lr : 0.5, events[i]!.lr]] : [])));
+    assert.deepEqual(
+      m.of('lr').map((l) => [l.step, l.from, l.to]),
+      m.evals.flatMap((e, i) => (events[i]!.reduced ? [[e.step, i ? events[i - 1]!.lr : 0.5, events[i]!.lr]] : [])),
+    );
     lrsByWorkers.push(logged);
   });
 }

@@ -19,9 +19,13 @@ const trainCsv = writeClassCsv(dir, 'train', 40, 7);
 const noted = writeNotedModel(dir); // a softmax over the 3 classes, noting each build
 const runDir = path.join(dir, 'run');
 const file = writeConfigFile(dir, 'names', {
-  model: { module: noted.module }, loss: 'sparseCategoricalCrossentropy',
+  model: { module: noted.module },
+  loss: 'sparseCategoricalCrossentropy',
   data: { train: { type: 'csv', path: trainCsv.path, label: 'label', labelType: 'class' } },
-  training: { batchSize: 8, epochs: 3 }, optimizer: { name: 'sgd', learningRate: 0.5 }, devices: { simulate: 2, backend: 'cpu' }, runDir,
+  training: { batchSize: 8, epochs: 3 },
+  optimizer: { name: 'sgd', learningRate: 0.5 },
+  devices: { simulate: 2, backend: 'cpu' },
+  runDir,
 });
 // 13 rows: uneven over 2 workers; one row of zeros.
 const input = path.join(dir, 'rows.npy');
@@ -31,10 +35,17 @@ writeNpy(input, { dtype: 'float32', shape: [13, FEATURES], data: rows });
 
 /** RFC 4180 lines of predictions.csv, split into fields (names may hold a quoted comma). */
 function readCsv(text: string): string[][] {
-  return text.trimEnd().split('\n').map((line) => (line.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? []).filter((f) => f !== '').map((f) => {
-    const v = f.endsWith(',') ? f.slice(0, -1) : f;
-    return v.startsWith('"') ? v.slice(1, -1).replace(/""/g, '"') : v;
-  }));
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) =>
+      (line.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? [])
+        .filter((f) => f !== '')
+        .map((f) => {
+          const v = f.endsWith(',') ? f.slice(0, -1) : f;
+          return v.startsWith('"') ? v.slice(1, -1).replace(/""/g, '"') : v;
+        }),
+    );
 }
 
 test('predict --output x.csv names each row by the argmax of its scores', async () => {
@@ -70,7 +81,10 @@ test('predict --output x.csv names each row by the argmax of its scores', async 
 
   const api = await predict(file, { checkpoint: model, input, print: false });
   assert.deepEqual(api.classes, sorted);
-  assert.deepEqual(api.predicted, want.map((w) => w.name));
+  assert.deepEqual(
+    api.predicted,
+    want.map((w) => w.name),
+  );
 });
 
 test('a model without labels.json: a .csv output is E_USAGE with a hint, before any worker starts', async () => {

@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import {
-  assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule,
-} from '../helpers/train-fixture.ts';
+import { assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('l2');
 const raw = {
-  name: 'l2', model: { module: writeModelModule(dir, 'l2') }, loss: 'categoricalCrossentropy',
+  name: 'l2',
+  model: { module: writeModelModule(dir, 'l2') },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 45, 'onehot', 81) },
   training: { batchSize: 15, epochs: 3, seed: 23 },
   optimizer: { name: 'sgd', learningRate: 0.5 },

@@ -15,9 +15,15 @@ const bin = (runDir: string, sub: string) => fs.readFileSync(path.join(runDir, s
 
 async function run(name: string, patience: number, epochs: number) {
   const es = { monitor: 'eval.loss', patience, minDelta: 0.01, restoreBest: true };
-  const r = await train(buildConfig(dir, scenario(dir, name, { training: { batchSize: 8, epochs, seed: 3, earlyStopping: es }, checkpoint: { every: 'epoch', keep: 100 } }), 2), silent);
+  const r = await train(
+    buildConfig(dir, scenario(dir, name, { training: { batchSize: 8, epochs, seed: 3, earlyStopping: es }, checkpoint: { every: 'epoch', keep: 100 } }), 2),
+    silent,
+  );
   const m = metricsOf(r.runDir);
-  const rule = kerasEarlyStopping(m.evals.map((l) => l.loss as number), { mode: 'min', patience, minDelta: 0.01 });
+  const rule = kerasEarlyStopping(
+    m.evals.map((l) => l.loss as number),
+    { mode: 'min', patience, minDelta: 0.01 },
+  );
   return { r, m, bestStep: m.evals[rule.best]!.step, rule };
 }
 
@@ -25,14 +31,17 @@ test('stopped early: final/ holds the weights of the best evaluation, not those 
   const { r, m, bestStep, rule } = await run('stopped', 2, 20);
   assert.ok(rule.stop >= 0 && r.stopped, 'the run stopped early');
   assert.ok(bestStep < r.steps);
-  assert.deepEqual(bin(r.runDir, 'final'), bin(r.runDir, `checkpoints/step-${bestStep}`), 'final/ is the best step\'s checkpoint');
+  assert.deepEqual(bin(r.runDir, 'final'), bin(r.runDir, `checkpoints/step-${bestStep}`), "final/ is the best step's checkpoint");
   assert.notDeepEqual(bin(r.runDir, 'final'), bin(r.runDir, `checkpoints/step-${r.steps}`));
-  assert.deepEqual(Buffer.from(r.weights.buffer), Buffer.from(weightsBin(path.join(r.runDir, 'final')).buffer), 'TrainResult.weights are final/\'s');
+  assert.deepEqual(Buffer.from(r.weights.buffer), Buffer.from(weightsBin(path.join(r.runDir, 'final')).buffer), "TrainResult.weights are final/'s");
   assert.equal(r.restoredFrom, bestStep);
-  assert.deepEqual(m.of('restore').map((l) => [l.step, l.from_step]), [[r.steps, bestStep]]);
+  assert.deepEqual(
+    m.of('restore').map((l) => [l.step, l.from_step]),
+    [[r.steps, bestStep]],
+  );
 });
 
-test('run to its end: final/ still holds the best evaluation\'s weights', async () => {
+test("run to its end: final/ still holds the best evaluation's weights", async () => {
   const { r, bestStep, rule } = await run('to-the-end', 50, 12);
   assert.equal(rule.stop, -1);
   assert.equal(r.stopped, null);

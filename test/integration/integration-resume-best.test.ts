@@ -15,10 +15,13 @@ import { interruptAfter, interruptAtOnce, metricsOf, scenario } from '../helpers
 const dir = tempDir('resume-best');
 const over = { training: { batchSize: 8, epochs: 12, seed: 3, ema: 0.9 }, checkpoint: { every: 'epoch', keep: 100, best: { monitor: 'eval.accuracy' } } };
 const config = (name: string) => buildConfig(dir, scenario(dir, name, over), 2);
-const files = (runDir: string) => Object.fromEntries(['best', 'best-ema'].flatMap((d) => ['model.json', 'weights.bin', 'best.json'].map((f) => [`${d}/${f}`, fs.readFileSync(path.join(runDir, d, f))])));
+const files = (runDir: string) =>
+  Object.fromEntries(
+    ['best', 'best-ema'].flatMap((d) => ['model.json', 'weights.bin', 'best.json'].map((f) => [`${d}/${f}`, fs.readFileSync(path.join(runDir, d, f))])),
+  );
 const bestLines = (runDir: string) => metricsOf(runDir).of('best');
 
-test('interrupted after its best evaluation and resumed: best/ and best-ema/ are byte-identical to the uninterrupted run\'s', async () => {
+test("interrupted after its best evaluation and resumed: best/ and best-ema/ are byte-identical to the uninterrupted run's", async () => {
   const full = await train(config('full'), silent);
   const bestStep = full.best!.step;
   const cut = interruptAfter(bestStep + 7); // past the best, and past an evaluation that ties it (accuracy)
@@ -34,14 +37,20 @@ test('interrupted after its best evaluation and resumed: best/ and best-ema/ are
   assert.deepEqual(Buffer.from(resumed.weights.buffer), Buffer.from(full.weights.buffer));
 });
 
-test('a resume from a checkpoint older than best/ puts back that checkpoint\'s best, and then ends as the uninterrupted run', async () => {
+test("a resume from a checkpoint older than best/ puts back that checkpoint's best, and then ends as the uninterrupted run", async () => {
   const runDir = path.join(dir, 'cut');
   const older = path.join(runDir, 'checkpoints', 'step-30');
   const then = readTrainerState(older).monitors!.best!;
-  assert.ok(then.step !== null && then.step < JSON.parse(fs.readFileSync(path.join(runDir, 'best', 'best.json'), 'utf8')).step, 'best/ is ahead of that checkpoint');
+  assert.ok(
+    then.step !== null && then.step < JSON.parse(fs.readFileSync(path.join(runDir, 'best', 'best.json'), 'utf8')).step,
+    'best/ is ahead of that checkpoint',
+  );
   await train(config('cut'), interruptAtOnce.progress, { resume: older, signals: interruptAtOnce.signals });
   assert.equal(JSON.parse(fs.readFileSync(path.join(runDir, 'best', 'best.json'), 'utf8')).step, then.step);
-  assert.deepEqual(fs.readFileSync(path.join(runDir, 'best', 'weights.bin')), fs.readFileSync(path.join(runDir, 'checkpoints', `step-${then.step}`, 'weights.bin')));
+  assert.deepEqual(
+    fs.readFileSync(path.join(runDir, 'best', 'weights.bin')),
+    fs.readFileSync(path.join(runDir, 'checkpoints', `step-${then.step}`, 'weights.bin')),
+  );
   await train(config('cut'), silent, { resume: older });
   assert.deepEqual(files(runDir), files(path.join(dir, 'full')));
 });

@@ -26,7 +26,12 @@ function interruptAfter(after: number): { signals: SignalWatch; progress: typeof
   let stop = false;
   return {
     signals: { ...noSignals, requested: () => (stop ? 'SIGINT' : null) },
-    progress: { ...silent, step: (done: number) => { if (done >= after) stop = true; } },
+    progress: {
+      ...silent,
+      step: (done: number) => {
+        if (done >= after) stop = true;
+      },
+    },
   };
 }
 

@@ -37,7 +37,7 @@ async function twoParts(name: string, classes: string[] | null): Promise<{ weigh
   return { weights: r.weights, cfg };
 }
 
-test('a resumed run keeps the checkpoint\'s classes when data.train no longer has one of them', async () => {
+test("a resumed run keeps the checkpoint's classes when data.train no longer has one of them", async () => {
   const resumed = await twoParts('derived', null);
   const fixed = await twoParts('fixed', sorted);
   assert.deepEqual(resumed.weights, fixed.weights);

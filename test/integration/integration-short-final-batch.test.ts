@@ -7,9 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
 import { train } from '../../src/coordinator/train.ts';
-import {
-  assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule,
-} from '../helpers/train-fixture.ts';
+import { assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('short');
 const model = { module: writeModelModule(dir, 'mlp') };
@@ -34,10 +32,16 @@ test('short final batch: the plan both sides follow visits every sample once per
   }
 });
 
-for (const [dropLast, steps] of [[false, 12], [true, 10]] as const) {
+for (const [dropLast, steps] of [
+  [false, 12],
+  [true, 10],
+] as const) {
   test(`short final batch: 43 samples, batch 8, 2 epochs, dropLast ${dropLast} -> ${steps} steps`, async (t) => {
     const raw = {
-      name: `short-${dropLast}`, model, loss: 'categoricalCrossentropy', data,
+      name: `short-${dropLast}`,
+      model,
+      loss: 'categoricalCrossentropy',
+      data,
       training: { batchSize: 8, epochs: 2, seed: 13, dropLast },
       optimizer: { name: 'sgd', learningRate: 0.5 },
     };
@@ -46,7 +50,11 @@ for (const [dropLast, steps] of [[false, 12], [true, 10]] as const) {
     assert.equal(ref.steps, steps);
     const r = await train(cfg, silent);
     assert.equal(r.steps, steps, 'TrainResult.steps');
-    const lines = fs.readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const trainLines = lines.filter((l) => l.type === 'train');
     assert.equal(trainLines.at(-1).step, steps, 'the last metrics line is written after the last step');
     assertWeightsClose(t, r.weights, ref.weights, `dropLast=${dropLast}`, { initial: await initialWeights(cfg) });
@@ -56,10 +64,19 @@ for (const [dropLast, steps] of [[false, 12], [true, 10]] as const) {
 
 test('short final batch: the short batch changes the result (dropLast true != false)', async () => {
   // Guards the two tests above against a plan that ignores dropLast on both sides.
-  const mk = (dropLast: boolean) => buildConfig(dir, {
-    name: `short-guard-${dropLast}`, model, loss: 'categoricalCrossentropy', data,
-    training: { batchSize: 8, epochs: 2, seed: 13, dropLast }, optimizer: { name: 'sgd', learningRate: 0.5 },
-  }, 1);
+  const mk = (dropLast: boolean) =>
+    buildConfig(
+      dir,
+      {
+        name: `short-guard-${dropLast}`,
+        model,
+        loss: 'categoricalCrossentropy',
+        data,
+        training: { batchSize: 8, epochs: 2, seed: 13, dropLast },
+        optimizer: { name: 'sgd', learningRate: 0.5 },
+      },
+      1,
+    );
   const a = await referenceTrain(mk(false));
   const b = await referenceTrain(mk(true));
   assert.notDeepEqual(Array.from(a.weights), Array.from(b.weights));

@@ -15,10 +15,14 @@ test('two inputs, two outputs, a loss and a weight per output: N=2 equals the re
   const evalFiles = writeTwoIoData(dir, 'eval', 13, 2);
   const lw = { class: 1, box: 0.5 };
   const raw = {
-    name: 'two-io', model: { module: writeTwoIoModel(dir) },
-    loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' }, lossWeights: lw,
+    name: 'two-io',
+    model: { module: writeTwoIoModel(dir) },
+    loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' },
+    lossWeights: lw,
     data: { train: { type: 'npy', ...trainFiles }, eval: { type: 'npy', ...evalFiles } },
-    training: { batchSize: 7, epochs: 2, seed: 3 }, eval: { batchSize: 5 }, optimizer: { name: 'sgd', learningRate: 0.3 },
+    training: { batchSize: 7, epochs: 2, seed: 3 },
+    eval: { batchSize: 5 },
+    optimizer: { name: 'sgd', learningRate: 0.3 },
   };
   const cfg = buildConfig(dir, raw, 2);
   const ref = await twoIoReferenceTrain(cfg, trainFiles, lw);
@@ -31,7 +35,10 @@ test('two inputs, two outputs, a loss and a weight per output: N=2 equals the re
   assert.ok(Math.abs(r.eval!.loss - total) <= 1e-5 * total, `loss ${r.eval!.loss}, reference ${total}`);
   assert.equal(r.eval!.accuracy, null);
   // Accumulation slices every input and target alike.
-  const acc = await train(buildConfig(dir, { ...raw, name: 'two-io-acc', training: { ...raw.training, accumulateSteps: 2 }, data: { train: raw.data.train } }, 2), silent);
+  const acc = await train(
+    buildConfig(dir, { ...raw, name: 'two-io-acc', training: { ...raw.training, accumulateSteps: 2 }, data: { train: raw.data.train } }, 2),
+    silent,
+  );
   assertWeightsClose(t, acc.weights, ref.weights, 'two inputs, two outputs, N=2, accumulateSteps 2');
   ref.model.dispose();
 });

@@ -4,17 +4,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import {
-  assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule,
-} from '../helpers/train-fixture.ts';
+import { assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('uneven');
 const model = { module: writeModelModule(dir, 'mlp') };
 
-for (const [batchSize, n, count] of [[15, 2, 45], [10, 4, 40]] as const) {
+for (const [batchSize, n, count] of [
+  [15, 2, 45],
+  [10, 4, 40],
+] as const) {
   test(`uneven split: global batch ${batchSize} on ${n} workers`, async (t) => {
     const raw = {
-      name: `uneven-${batchSize}-${n}`, model, loss: 'categoricalCrossentropy',
+      name: `uneven-${batchSize}-${n}`,
+      model,
+      loss: 'categoricalCrossentropy',
       data: { train: writeDataset(dir, `train-${count}`, count, 'onehot', 41 + n) },
       training: { batchSize, epochs: 2, seed: 9 },
       optimizer: { name: 'sgd', learningRate: 0.5 },

@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import {
-  assertWeightsClose, buildConfig, initialWeights, referenceTrain, tempDir, writeDataset, writeModelModule,
-} from '../helpers/train-fixture.ts';
+import { assertWeightsClose, buildConfig, initialWeights, referenceTrain, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('wasm');
 const raw = {
-  name: 'wasm', model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+  name: 'wasm',
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 40, 'onehot', 131) },
   training: { batchSize: 8, epochs: 2, seed: 41 },
   optimizer: { name: 'sgd', learningRate: 0.5 },

@@ -13,8 +13,11 @@ test('accumulateSteps 3 on 2 workers with class and sample weights equals the we
   const w = writeWeights(dir, 'train', 33, 8);
   const classWeights = { 1: 4 };
   const raw = (k: number) => ({
-    name: `acc${k}`, model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
-    data: { train: { ...data, weights: w.file } }, training: { batchSize: 11, epochs: 2, seed: 2, accumulateSteps: k, classWeights },
+    name: `acc${k}`,
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: { ...data, weights: w.file } },
+    training: { batchSize: 11, epochs: 2, seed: 2, accumulateSteps: k, classWeights },
     optimizer: { name: 'sgd', learningRate: 0.5 },
   });
   const tf = await loadTf();

@@ -6,7 +6,17 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
 import { readNpy } from '../../src/shared/npy.ts';
-import { assertWeightsClose, buildConfig, FEATURES, initialWeights, loadTf, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import {
+  assertWeightsClose,
+  buildConfig,
+  FEATURES,
+  initialWeights,
+  loadTf,
+  silent,
+  tempDir,
+  writeDataset,
+  writeModelModule,
+} from '../helpers/train-fixture.ts';
 import { sampleWeightsOf, weightedReferenceTrain, writeWeights } from '../helpers/weighted-reference.ts';
 
 const dir = tempDir('weighted-csv');
@@ -27,8 +37,12 @@ test('a csv weight column on 2 workers equals the weighted reference over the sa
   const csv = path.join(dir, 'train.csv');
   fs.writeFileSync(csv, `${lines.join('\n')}\n`);
   const raw = (train: object) => ({
-    name: 'csv-weight', model: { module: writeModelModule(dir, 'mlp') }, loss: 'sparseCategoricalCrossentropy',
-    data: { train }, training: { batchSize: 7, epochs: 2, seed: 6 }, optimizer: { name: 'sgd', learningRate: 0.5 },
+    name: 'csv-weight',
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'sparseCategoricalCrossentropy',
+    data: { train },
+    training: { batchSize: 7, epochs: 2, seed: 6 },
+    optimizer: { name: 'sgd', learningRate: 0.5 },
   });
   const tf = await loadTf();
   const refCfg = buildConfig(dir, raw(npy), 1);

@@ -11,9 +11,13 @@ const trainSet = writeDataset(dir, 'train', 28, 'index', 41);
 const evalSet = writeDataset(dir, 'eval', 23, 'index', 42);
 const evalWeights = writeWeights(dir, 'eval', 23, 43);
 const raw = (name: string, evalSource: object) => ({
-  name, model: { module: writeModelModule(dir, 'mlp') }, loss: 'sparseCategoricalCrossentropy',
-  data: { train: trainSet, eval: evalSource }, training: { batchSize: 7, epochs: 1, seed: 1, classWeights: { 0: 5, 1: 0.2 } },
-  eval: { batchSize: 5 }, optimizer: { name: 'sgd', learningRate: 0.3 },
+  name,
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'sparseCategoricalCrossentropy',
+  data: { train: trainSet, eval: evalSource },
+  training: { batchSize: 7, epochs: 1, seed: 1, classWeights: { 0: 5, 1: 0.2 } },
+  eval: { batchSize: 5 },
+  optimizer: { name: 'sgd', learningRate: 0.3 },
 });
 
 /** The reference's eval loss of the run's final weights. */

@@ -15,8 +15,11 @@ test('class weights (a map, one class unnamed) with class-index labels and an L2
   const train30 = writeDataset(dir, 'index', COUNT, 'index', 11);
   const classWeights = { 0: 3, 2: 0.25 };
   const raw = {
-    name: 'class-weights', model: { module: writeModelModule(dir, 'l2') }, loss: 'sparseCategoricalCrossentropy',
-    data: { train: train30 }, training: { batchSize: 7, epochs: 2, seed: 4, classWeights },
+    name: 'class-weights',
+    model: { module: writeModelModule(dir, 'l2') },
+    loss: 'sparseCategoricalCrossentropy',
+    data: { train: train30 },
+    training: { batchSize: 7, epochs: 2, seed: 4, classWeights },
     optimizer: { name: 'sgd', learningRate: 0.5 },
   };
   const cfg = buildConfig(dir, raw, 2);
@@ -33,8 +36,11 @@ test('sample weights from an .npy times class weights (a list) with one-hot labe
   const w = writeWeights(dir, 'onehot', COUNT, 99, true); // shape [N, 1]
   const classWeights = [0.5, 2, 1.5];
   const raw = (n: number) => ({
-    name: `sample-weights-${n}`, model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
-    data: { train: { ...onehot, weights: w.file } }, training: { batchSize: 7, epochs: 2, seed: 5, classWeights },
+    name: `sample-weights-${n}`,
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: { ...onehot, weights: w.file } },
+    training: { batchSize: 7, epochs: 2, seed: 5, classWeights },
     optimizer: { name: 'momentum', learningRate: 0.2 },
   });
   const tf = await loadTf();

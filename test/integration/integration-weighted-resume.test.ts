@@ -13,9 +13,14 @@ const dir = tempDir('weighted-resume');
 const data = writeDataset(dir, 'train', 30, 'index', 5);
 const w = writeWeights(dir, 'train', 30, 3);
 const raw = (runDir: string) => ({
-  name: 'weighted-resume', model: { module: writeModelModule(dir, 'mlp') }, loss: 'sparseCategoricalCrossentropy',
-  data: { train: { ...data, weights: w.file } }, training: { batchSize: 7, steps: 12, seed: 3, classWeights: [1, 0.5, 3] },
-  optimizer: { name: 'adam', learningRate: 0.01 }, checkpoint: { every: 5 }, runDir,
+  name: 'weighted-resume',
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'sparseCategoricalCrossentropy',
+  data: { train: { ...data, weights: w.file } },
+  training: { batchSize: 7, steps: 12, seed: 3, classWeights: [1, 0.5, 3] },
+  optimizer: { name: 'adam', learningRate: 0.01 },
+  checkpoint: { every: 5 },
+  runDir,
 });
 
 test('a weighted run interrupted at step 5 and resumed is bit-identical to the uninterrupted one', async () => {
@@ -23,7 +28,16 @@ test('a weighted run interrupted at step 5 and resumed is bit-identical to the u
   let stop = false;
   const signals: SignalWatch = { ...noSignals, requested: () => (stop ? 'SIGINT' : null) };
   const runB = path.join(dir, 'cut');
-  const first = await train(buildConfig(dir, raw(runB), 2), { ...silent, step: (done: number) => { if (done >= 5) stop = true; } }, { signals });
+  const first = await train(
+    buildConfig(dir, raw(runB), 2),
+    {
+      ...silent,
+      step: (done: number) => {
+        if (done >= 5) stop = true;
+      },
+    },
+    { signals },
+  );
   assert.equal(first.steps, 5);
   const resumed = await train(buildConfig(dir, raw(runB), 2), silent, { resume: runB });
   assert.equal(resumed.steps, 12);

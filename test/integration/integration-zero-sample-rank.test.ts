@@ -5,15 +5,28 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
 import {
-  assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, towerRanges, writeDataset, writeModelModule,
+  assertWeightsClose,
+  buildConfig,
+  initialWeights,
+  referenceTrain,
+  silent,
+  tempDir,
+  towerRanges,
+  writeDataset,
+  writeModelModule,
 } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('zero');
 
 test('zero-sample rank: 3 leftover samples on 4 workers', async (t) => {
-  assert.deepEqual(towerRanges(3, 4).map(([a, b]) => b - a), [1, 1, 1, 0]);
+  assert.deepEqual(
+    towerRanges(3, 4).map(([a, b]) => b - a),
+    [1, 1, 1, 0],
+  );
   const raw = {
-    name: 'zero', model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+    name: 'zero',
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 35, 'onehot', 61) },
     training: { batchSize: 8, epochs: 2, seed: 17 },
     optimizer: { name: 'momentum', learningRate: 0.2, momentum: 0.9 },

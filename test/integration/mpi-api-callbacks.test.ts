@@ -18,11 +18,20 @@ test('2 machines: callbacks on rank 0 only; its stop ends both after the same st
   const dir = tempDir('mpi-api');
   const runDir = path.join(dir, 'run');
   const config = {
-    name: 'mpi-api', model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 40, 'onehot', 2) },
-    training: { batchSize: 8, steps: 8, seed: 3 }, optimizer: { name: 'sgd', learningRate: 0.1 }, devices: { simulate: 1, backend: 'cpu' }, log: { every: 1 }, runDir,
+    name: 'mpi-api',
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(dir, 'train', 40, 'onehot', 2) },
+    training: { batchSize: 8, steps: 8, seed: 3 },
+    optimizer: { name: 'sgd', learningRate: 0.1 },
+    devices: { simulate: 1, backend: 'cpu' },
+    log: { every: 1 },
+    runDir,
   };
   const script = path.join(dir, 'script.mjs');
-  fs.writeFileSync(script, `import fs from 'node:fs';
+  fs.writeFileSync(
+    script,
+    `import fs from 'node:fs';
 import { train } from ${JSON.stringify(ENTRY)};
 const rank = process.env.OMPI_COMM_WORLD_RANK ?? process.env.PMI_RANK;
 const calls = [];
@@ -32,7 +41,8 @@ const r = await train(${JSON.stringify(config)}, {
   onCheckpoint: (c) => void calls.push('C' + c.step),
 });
 fs.writeFileSync(${JSON.stringify(dir)} + '/rank-' + rank + '.json', JSON.stringify({ calls, steps: r.steps, stopped: r.stopped }));
-`);
+`,
+  );
   const child = spawn('mpirun', ['-np', '2', process.execPath, script], { env: { ...process.env, ...MPI_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));

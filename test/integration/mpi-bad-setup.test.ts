@@ -10,14 +10,25 @@ import { needMpi, runMpi } from '../helpers/mpi.ts';
 
 const dir = tempDir('mpi-bad');
 const raw = {
-  model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 20, 'onehot', 1) },
-  training: { batchSize: 4, steps: 3 }, optimizer: { name: 'sgd' }, devices: { simulate: 1, backend: 'cpu' }, runDir: path.join(dir, 'run'),
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'categoricalCrossentropy',
+  data: { train: writeDataset(dir, 'train', 20, 'onehot', 1) },
+  training: { batchSize: 4, steps: 3 },
+  optimizer: { name: 'sgd' },
+  devices: { simulate: 1, backend: 'cpu' },
+  runDir: path.join(dir, 'run'),
 };
 
 test('rank 1 with another learning rate: E_CONFIG naming both ranks, the job ends with exit 2', async (t) => {
   if (!needMpi(t)) return;
   const a = writeConfigFile(dir, 'a', raw);
-  const r = await runMpi([['train', a], ['train', a, '--set', 'optimizer.learningRate=0.5']], []);
+  const r = await runMpi(
+    [
+      ['train', a],
+      ['train', a, '--set', 'optimizer.learningRate=0.5'],
+    ],
+    [],
+  );
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /error E_CONFIG: rank 1 \(.*\) runs another config than rank 0 \(.*\)/);
 });

@@ -9,8 +9,12 @@ import { finalFloats, needMpi, runMpi } from '../helpers/mpi.ts';
 
 const dir = tempDir('mpi-determinism');
 const raw = {
-  model: { module: writeModelModule(dir, 'batchnorm') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 50, 'onehot', 4) },
-  training: { batchSize: 9, steps: 10, seed: 8 }, optimizer: { name: 'adam', learningRate: 0.01 }, log: { every: 1000 },
+  model: { module: writeModelModule(dir, 'batchnorm') },
+  loss: 'categoricalCrossentropy',
+  data: { train: writeDataset(dir, 'train', 50, 'onehot', 4) },
+  training: { batchSize: 9, steps: 10, seed: 8 },
+  optimizer: { name: 'adam', learningRate: 0.01 },
+  log: { every: 1000 },
 };
 const bytes = (w: Float32Array) => Buffer.from(w.buffer, w.byteOffset, w.byteLength);
 

@@ -14,11 +14,15 @@ test('2 machines x 1 worker log the eval metrics of 1 machine x 2 workers', asyn
   const dir = tempDir('mpi-metrics');
   fs.writeFileSync(path.join(dir, 'rows.mjs'), 'export default (yTrue, yPred, tf) => ({ rows: yTrue.shape[0], top: tf.sum(tf.max(yPred, -1)) });\n');
   const raw = (runDir: string, perMachine: number) => ({
-    model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 40, 'onehot', 1), eval: writeDataset(dir, 'eval', 37, 'onehot', 2) },
-    training: { batchSize: 8, steps: 6, seed: 3 }, optimizer: { name: 'sgd', learningRate: 0.3 }, eval: { batchSize: 8, topK: 2 },
+    training: { batchSize: 8, steps: 6, seed: 3 },
+    optimizer: { name: 'sgd', learningRate: 0.3 },
+    eval: { batchSize: 8, topK: 2 },
     metrics: ['accuracy', 'topK', 'f1', { name: 'precision', average: 'micro' }, 'auc', { module: './rows.mjs' }],
-    devices: { simulate: perMachine, backend: 'cpu' }, runDir,
+    devices: { simulate: perMachine, backend: 'cpu' },
+    runDir,
   });
   const two = path.join(dir, 'two');
   const r = await runMpi(2, ['train', writeConfigFile(dir, 'two', raw(two, 1))]);
@@ -26,7 +30,10 @@ test('2 machines x 1 worker log the eval metrics of 1 machine x 2 workers', asyn
   const one = path.join(dir, 'one');
   const s = await runCliAsync(['train', writeConfigFile(dir, 'one', raw(one, 2))]);
   assert.equal(s.code, 0, s.stderr);
-  const last = (run: string) => readMetrics(path.join(run, 'metrics.jsonl')).filter((l) => l.type === 'eval').at(-1)!;
+  const last = (run: string) =>
+    readMetrics(path.join(run, 'metrics.jsonl'))
+      .filter((l) => l.type === 'eval')
+      .at(-1)!;
   const a = last(two);
   const b = last(one);
   t.diagnostic(JSON.stringify(a.metrics));

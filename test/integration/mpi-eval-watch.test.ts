@@ -22,7 +22,8 @@ const onMachines = (m: number, name: string) => {
   return m === 2 ? runMpi(2, ['train', file]) : runCliAsync(['train', file]);
 };
 const watchLines = (runDir: string) => metricsOf(runDir).lines.filter((l) => ['best', 'stop', 'lr', 'restore'].includes(l.type));
-const files = (runDir: string) => Object.fromEntries(['best/weights.bin', 'best/best.json', 'final/weights.bin'].map((f) => [f, fs.readFileSync(path.join(runDir, f))]));
+const files = (runDir: string) =>
+  Object.fromEntries(['best/weights.bin', 'best/best.json', 'final/weights.bin'].map((f) => [f, fs.readFileSync(path.join(runDir, f))]));
 
 test('2 machines x 1 worker and 1 machine x 2 workers: the same best/, rate changes, stop and final/', async (t) => {
   if (!needMpi(t)) return;
@@ -32,7 +33,10 @@ test('2 machines x 1 worker and 1 machine x 2 workers: the same best/, rate chan
   assert.equal(one.code, 0, one.stderr);
   const lines = watchLines(path.join(dir, 'two'));
   t.diagnostic(lines.map((l) => `${l.type}@${l.step}`).join(' '));
-  assert.ok(lines.some((l) => l.type === 'stop') && lines.some((l) => l.type === 'lr') && lines.some((l) => l.type === 'restore'), 'the run lowers its rate, stops early and restores');
+  assert.ok(
+    lines.some((l) => l.type === 'stop') && lines.some((l) => l.type === 'lr') && lines.some((l) => l.type === 'restore'),
+    'the run lowers its rate, stops early and restores',
+  );
   assert.deepEqual(lines, watchLines(path.join(dir, 'one')));
   assert.deepEqual(files(path.join(dir, 'two')), files(path.join(dir, 'one')));
   const stop = lines.find((l) => l.type === 'stop')!;

@@ -14,7 +14,10 @@ import { needMpi, runMpi } from '../helpers/mpi.ts';
 function rankPids(mpirun: number): Map<number, number> {
   const out = new Map<number, number>();
   const ps = spawnSync('ps', ['--ppid', String(mpirun), '-o', 'pid='], { encoding: 'utf8' });
-  for (const pid of ps.stdout.split('\n').map((l) => Number(l.trim())).filter(Boolean)) {
+  for (const pid of ps.stdout
+    .split('\n')
+    .map((l) => Number(l.trim()))
+    .filter(Boolean)) {
     try {
       const rank = /(?:^|\0)OMPI_COMM_WORLD_RANK=(\d+)/.exec(fs.readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1];
       if (rank !== undefined) out.set(Number(rank), pid);
@@ -32,9 +35,15 @@ test('SIGKILL of one MPI rank: the job ends, no process and no shared memory are
   fs.mkdirSync(shm);
   const runDir = path.join(dir, 'run');
   const file = writeConfigFile(dir, 'exp', {
-    model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 200, 'onehot', 3) },
-    training: { batchSize: 10, steps: 4000, seed: 1 }, optimizer: { name: 'sgd', learningRate: 0.1 }, checkpoint: { every: 3 }, log: { every: 1 },
-    devices: { simulate: 1, backend: 'cpu', shmDir: shm }, runDir,
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(dir, 'train', 200, 'onehot', 3) },
+    training: { batchSize: 10, steps: 4000, seed: 1 },
+    optimizer: { name: 'sgd', learningRate: 0.1 },
+    checkpoint: { every: 3 },
+    log: { every: 1 },
+    devices: { simulate: 1, backend: 'cpu', shmDir: shm },
+    runDir,
   });
   let mpirun = 0;
   const running = runMpi(2, ['train', file], { onStart: (pid) => (mpirun = pid), timeoutMs: 120_000 });
@@ -45,7 +54,13 @@ test('SIGKILL of one MPI rank: the job ends, no process and no shared memory are
   assert.equal(workers.length, 2, 'one worker per machine');
   process.kill(ranks.get(1)!, 'SIGKILL');
   const r = await running;
-  t.diagnostic(`mpirun exited ${r.code}; ${r.stderr.split('\n').filter((l) => /error|abort|kill/i.test(l)).slice(0, 3).join(' | ')}`);
+  t.diagnostic(
+    `mpirun exited ${r.code}; ${r.stderr
+      .split('\n')
+      .filter((l) => /error|abort|kill/i.test(l))
+      .slice(0, 3)
+      .join(' | ')}`,
+  );
   assert.notEqual(r.code, 0);
   const all = [...ranks.values(), ...workers];
   await waitFor(() => all.every((p) => !isAlive(p)), 15_000, 'every coordinator and worker to exit');

@@ -11,8 +11,13 @@ import { finalFloats, needMpi, runMpi } from '../helpers/mpi.ts';
 
 const dir = tempDir('mpi-resume');
 const raw = {
-  model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 40, 'onehot', 2) },
-  training: { batchSize: 8, steps: 12, seed: 4 }, optimizer: { name: 'adam', learningRate: 0.01 }, checkpoint: { every: 6, keep: 5 }, log: { every: 1 },
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'categoricalCrossentropy',
+  data: { train: writeDataset(dir, 'train', 40, 'onehot', 2) },
+  training: { batchSize: 8, steps: 12, seed: 4 },
+  optimizer: { name: 'adam', learningRate: 0.01 },
+  checkpoint: { every: 6, keep: 5 },
+  log: { every: 1 },
 };
 const bytes = (w: Float32Array) => Buffer.from(w.buffer, w.byteOffset, w.byteLength);
 const onMachines = (m: number, runDir: string, args: string[] = []) => {

@@ -14,14 +14,23 @@ test('SIGSTOP on rank 1: rank 0 names it within reliability.stepTimeout and the 
   const dir = tempDir('mpi-stall');
   const runDir = path.join(dir, 'run');
   const file = writeConfigFile(dir, 'exp', {
-    model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 100, 'onehot', 3) },
-    training: { batchSize: 10, steps: 100000, seed: 1 }, optimizer: { name: 'sgd', learningRate: 0.1 }, log: { every: 1 },
-    reliability: { stepTimeout: 3, onWorkerFailure: 'abort' }, devices: { simulate: 1, backend: 'cpu' }, runDir,
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(dir, 'train', 100, 'onehot', 3) },
+    training: { batchSize: 10, steps: 100000, seed: 1 },
+    optimizer: { name: 'sgd', learningRate: 0.1 },
+    log: { every: 1 },
+    reliability: { stepTimeout: 3, onWorkerFailure: 'abort' },
+    devices: { simulate: 1, backend: 'cpu' },
+    runDir,
   });
   let mpirun = 0;
   const running = runMpi(2, ['train', file], { onStart: (pid) => (mpirun = pid), timeoutMs: 60_000 });
   await waitForStep(path.join(runDir, 'metrics.jsonl'), 5);
-  const ps = spawnSync('ps', ['--ppid', String(mpirun), '-o', 'pid='], { encoding: 'utf8' }).stdout.split('\n').map((l) => Number(l.trim())).filter(Boolean);
+  const ps = spawnSync('ps', ['--ppid', String(mpirun), '-o', 'pid='], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .map((l) => Number(l.trim()))
+    .filter(Boolean);
   const rank1 = ps.find((pid) => /(?:^|\0)OMPI_COMM_WORLD_RANK=1\0/.test(fs.readFileSync(`/proc/${pid}/environ`, 'utf8')));
   assert.ok(rank1, 'no rank 1 process');
   const stoppedAt = Date.now();

@@ -16,8 +16,13 @@ const noted = writeNotedModel(dir);
 const model = noted.module;
 const runDir = path.join(dir, 'run');
 const file = writeConfigFile(dir, 'predict', {
-  model: { module: model }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 16, 'onehot', 1) },
-  training: { batchSize: 8, steps: 1 }, optimizer: { name: 'sgd' }, devices: { simulate: 2, backend: 'cpu' }, runDir,
+  model: { module: model },
+  loss: 'categoricalCrossentropy',
+  data: { train: writeDataset(dir, 'train', 16, 'onehot', 1) },
+  training: { batchSize: 8, steps: 1 },
+  optimizer: { name: 'sgd' },
+  devices: { simulate: 2, backend: 'cpu' },
+  runDir,
 });
 const input = path.join(dir, 'rows.npy');
 writeNpy(input, { dtype: 'float32', shape: [4, FEATURES], data: new Float32Array(4 * FEATURES).fill(0.25) });
@@ -43,7 +48,10 @@ async function refused(output: string, what: RegExp): Promise<void> {
 
 test('--output into a missing directory', async () => {
   const missing = path.join(dir, 'no-such-dir');
-  await refused(path.join(missing, 'y.npy'), new RegExp(`^error E_USAGE: --output ${missing}/y\\.npy: the directory ${missing} does not exist\\n  hint: create it first`, 'm'));
+  await refused(
+    path.join(missing, 'y.npy'),
+    new RegExp(`^error E_USAGE: --output ${missing}/y\\.npy: the directory ${missing} does not exist\\n  hint: create it first`, 'm'),
+  );
 });
 
 test('--output that is a directory', async () => {

@@ -12,8 +12,14 @@ test('report --watch follows a run to its end', async () => {
   const dir = tempDir('report-watch');
   const runDir = path.join(dir, 'run');
   const file = writeConfigFile(dir, 'exp', {
-    model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 100, 'onehot', 1) },
-    training: { batchSize: 10, steps: 4000 }, optimizer: { name: 'sgd', learningRate: 0.1 }, log: { every: 20 }, devices: { simulate: 1, backend: 'cpu' }, runDir,
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(dir, 'train', 100, 'onehot', 1) },
+    training: { batchSize: 10, steps: 4000 },
+    optimizer: { name: 'sgd', learningRate: 0.1 },
+    log: { every: 20 },
+    devices: { simulate: 1, backend: 'cpu' },
+    runDir,
   });
   const run = startCli(['train', file]);
   const metrics = path.join(runDir, 'metrics.jsonl');

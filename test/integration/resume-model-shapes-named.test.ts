@@ -12,15 +12,24 @@ import { CLASSES, FEATURES, tempDir, writeDataset } from '../helpers/train-fixtu
 test('a model whose hidden layer changed from 8 to 16 units: both shapes are named', async () => {
   const dir = tempDir('resume-shapes');
   const model = path.join(dir, 'model.mjs');
-  const writeModel = (units: number) => fs.writeFileSync(model, `export default (tf) => tf.sequential({ layers: [
+  const writeModel = (units: number) =>
+    fs.writeFileSync(
+      model,
+      `export default (tf) => tf.sequential({ layers: [
   tf.layers.dense({ inputShape: [${FEATURES}], units: ${units}, activation: 'tanh' }),
   tf.layers.dense({ units: ${CLASSES}, activation: 'softmax' }),
 ] });
-`);
+`,
+    );
   writeModel(8);
   const file = writeConfigFile(dir, 'shapes', {
-    model: { module: model }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 24, 'onehot', 4) },
-    training: { batchSize: 8, steps: 2 }, optimizer: { name: 'sgd' }, devices: { simulate: 2, backend: 'cpu' }, runDir: path.join(dir, 'run'),
+    model: { module: model },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(dir, 'train', 24, 'onehot', 4) },
+    training: { batchSize: 8, steps: 2 },
+    optimizer: { name: 'sgd' },
+    devices: { simulate: 2, backend: 'cpu' },
+    runDir: path.join(dir, 'run'),
   });
   const first = await runCliAsync(['train', file]);
   assert.equal(first.code, 0, first.stderr);
@@ -29,7 +38,10 @@ test('a model whose hidden layer changed from 8 to 16 units: both shapes are nam
   const procs = tagProcesses();
   const r = await runCliAsync(['train', file, '--resume', '--set', 'training.steps=4'], { env: procs.env });
   assert.equal(r.code, 2, `${r.stdout}\n${r.stderr}`);
-  assert.match(r.stderr, /^error E_CONFIG: the model does not fit checkpoint .*step-2: variable \S+ has shape \[6, 16\] in the model but \[6, 8\] in the checkpoint$/m);
+  assert.match(
+    r.stderr,
+    /^error E_CONFIG: the model does not fit checkpoint .*step-2: variable \S+ has shape \[6, 16\] in the model but \[6, 8\] in the checkpoint$/m,
+  );
   assert.doesNotMatch(r.stderr, /^\s+at /m, 'a stack trace');
   assert.deepEqual(procs.alive(), [], 'processes of the run are still alive');
 });

@@ -15,13 +15,18 @@ import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixtur
 const dir = tempDir('resume-config');
 const runDir = path.join(dir, 'run');
 const file = writeConfigFile(dir, 'exp', {
-  model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 24, 'onehot', 4) },
-  training: { batchSize: 8, steps: 6, seed: 3 }, optimizer: { name: 'sgd', learningRate: 0.1 }, checkpoint: { every: 3 },
-  devices: { simulate: 2, backend: 'cpu' }, runDir,
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'categoricalCrossentropy',
+  data: { train: writeDataset(dir, 'train', 24, 'onehot', 4) },
+  training: { batchSize: 8, steps: 6, seed: 3 },
+  optimizer: { name: 'sgd', learningRate: 0.1 },
+  checkpoint: { every: 3 },
+  devices: { simulate: 2, backend: 'cpu' },
+  runDir,
 });
 const metrics = () => fs.readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8');
 
-test('the first run\'s --set is restored on resume; extending steps and logging are reported; the result is the uninterrupted run\'s', async () => {
+test("the first run's --set is restored on resume; extending steps and logging are reported; the result is the uninterrupted run's", async () => {
   const refDir = path.join(dir, 'reference');
   const ref = await runCliAsync(['train', file, '--set', 'optimizer.learningRate=0.3', '--set', 'training.steps=9', '--run-dir', refDir]);
   assert.equal(ref.code, 0, ref.stderr);
@@ -32,7 +37,10 @@ test('the first run\'s --set is restored on resume; extending steps and logging 
   assert.equal(resumed.code, 0, resumed.stderr);
   const reported = resumed.stdout.split('\n').filter((l) => l.startsWith('changed on resume:'));
   assert.deepEqual(reported, ['changed on resume: training.steps 6 → 9, log.every 10 → 1'], resumed.stdout);
-  assert.match(resumed.stdout, /^resuming with the run's saved config; where .*exp\.json differs it is not used: optimizer\.learningRate 0\.3 \(file: 0\.1\)$/m);
+  assert.match(
+    resumed.stdout,
+    /^resuming with the run's saved config; where .*exp\.json differs it is not used: optimizer\.learningRate 0\.3 \(file: 0\.1\)$/m,
+  );
   assert.match(resumed.stdout, /resuming from .*step-6 at step 6 of 9/);
   // Bit-identical to 9 steps at learning rate 0.3 from the start: the file's 0.1 was not used.
   assert.ok(finalWeights(runDir).equals(finalWeights(refDir)), 'the resumed run is not the uninterrupted run at the restored learning rate');
@@ -55,7 +63,17 @@ test('a --set of the learning rate on resume is refused, naming old and new valu
 });
 
 test('--allow-changed optimizer.learningRate accepts it, and the line says so', async () => {
-  const r = await runCliAsync(['train', file, '--resume', '--set', 'training.steps=12', '--set', 'optimizer.learningRate=0.5', '--allow-changed', 'optimizer.learningRate']);
+  const r = await runCliAsync([
+    'train',
+    file,
+    '--resume',
+    '--set',
+    'training.steps=12',
+    '--set',
+    'optimizer.learningRate=0.5',
+    '--allow-changed',
+    'optimizer.learningRate',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^changed on resume: training\.steps 9 → 12, optimizer\.learningRate 0\.3 → 0\.5 \(--allow-changed\)$/m);
   assert.match(r.stdout, /resuming from .*step-9 at step 9 of 12/);

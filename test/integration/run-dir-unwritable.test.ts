@@ -15,8 +15,12 @@ const dir = tempDir('unwritable');
 const noted = writeNotedModel(dir);
 const model = noted.module;
 const file = writeConfigFile(dir, 'unwritable', {
-  model: { module: model }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 16, 'onehot', 1) },
-  training: { batchSize: 8, steps: 2 }, optimizer: { name: 'sgd' }, devices: { simulate: 2, backend: 'cpu' },
+  model: { module: model },
+  loss: 'categoricalCrossentropy',
+  data: { train: writeDataset(dir, 'train', 16, 'onehot', 1) },
+  training: { batchSize: 8, steps: 2 },
+  optimizer: { name: 'sgd' },
+  devices: { simulate: 2, backend: 'cpu' },
 });
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

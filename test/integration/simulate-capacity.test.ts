@@ -24,28 +24,54 @@ test('up to the cores: no warning; up to 4 per core: a warning; beyond: E_DEVICE
   assert.equal(checkSimulated(2, big, false), null);
   assert.match(checkSimulated(3, big, false)!, /^warning: 3 simulated GPUs on 2 CPU cores: the workers share the cores/);
   assert.match(checkSimulated(8, big, false)!, /^warning: 8 simulated GPUs on 2 CPU cores/);
-  assert.throws(() => checkSimulated(9, big, false), refused(/^devices\.simulate 9: each simulated GPU is a worker process on the CPU, and 9 is more than 4 per core on this machine's 2 CPU cores \(at most 8\)$/));
-  assert.throws(() => checkSimulated(1000, big, false), (err: unknown) => refused(/more than 4 per core/)(err)
-    && /use --simulate 8 or fewer, or pass --oversubscribe \(devices\.oversubscribe: true\)/.test((err as MgpuError).hint ?? ''));
+  assert.throws(
+    () => checkSimulated(9, big, false),
+    refused(
+      /^devices\.simulate 9: each simulated GPU is a worker process on the CPU, and 9 is more than 4 per core on this machine's 2 CPU cores \(at most 8\)$/,
+    ),
+  );
+  assert.throws(
+    () => checkSimulated(1000, big, false),
+    (err: unknown) =>
+      refused(/more than 4 per core/)(err) &&
+      /use --simulate 8 or fewer, or pass --oversubscribe \(devices\.oversubscribe: true\)/.test((err as MgpuError).hint ?? ''),
+  );
 });
 
 test('more workers than the available memory holds at 256 MiB each: E_DEVICES naming both amounts', () => {
   const small = { cores: 64, availableBytes: 1 * GiB }; // 4 workers
   assert.equal(SIMULATED_WORKER_BYTES, 256 * 2 ** 20);
   assert.equal(checkSimulated(4, small, false), null);
-  assert.throws(() => checkSimulated(5, small, false), (err: unknown) => refused(/^devices\.simulate 5: 5 worker processes need at least 1\.3 GiB of memory \(256 MiB each, more for large models\); 1\.0 GiB is available$/)(err)
-    && /use --simulate 4 or fewer/.test((err as MgpuError).hint ?? ''));
-  assert.throws(() => checkSimulated(1, { cores: 1, availableBytes: 0.1 * GiB }, false), (err: unknown) => refused(/need at least/)(err) && /free some memory/.test((err as MgpuError).hint ?? ''));
+  assert.throws(
+    () => checkSimulated(5, small, false),
+    (err: unknown) =>
+      refused(/^devices\.simulate 5: 5 worker processes need at least 1\.3 GiB of memory \(256 MiB each, more for large models\); 1\.0 GiB is available$/)(
+        err,
+      ) && /use --simulate 4 or fewer/.test((err as MgpuError).hint ?? ''),
+  );
+  assert.throws(
+    () => checkSimulated(1, { cores: 1, availableBytes: 0.1 * GiB }, false),
+    (err: unknown) => refused(/need at least/)(err) && /free some memory/.test((err as MgpuError).hint ?? ''),
+  );
 });
 
 test('oversubscribe starts them anyway, with a warning', () => {
   assert.match(checkSimulated(9, big, true)!, /^warning: 9 simulated GPUs on 2 CPU cores/);
-  assert.match(checkSimulated(5, { cores: 64, availableBytes: 1 * GiB }, true)!, /^warning: 5 simulated GPUs \(--oversubscribe\) need at least 1\.3 GiB of memory; 1\.0 GiB is available/);
+  assert.match(
+    checkSimulated(5, { cores: 64, availableBytes: 1 * GiB }, true)!,
+    /^warning: 5 simulated GPUs \(--oversubscribe\) need at least 1\.3 GiB of memory; 1\.0 GiB is available/,
+  );
 });
 
 test('runDevices checks --simulate N and the no-GPU default before any worker starts, and prints the warning', async () => {
   const dir = tempDir('capacity-devices');
-  const raw = { model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 't', 10, 'onehot', 1) }, training: { batchSize: 4 }, optimizer: { name: 'sgd' } };
+  const raw = {
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(dir, 't', 10, 'onehot', 1) },
+    training: { batchSize: 4 },
+    optimizer: { name: 'sgd' },
+  };
   const lines: string[] = [];
   const out = { step() {}, line: (l: string) => void lines.push(l), done() {} };
   assert.equal((await runDevices(buildConfig(dir, raw, 3), out, 'training', big)).devices.length, 3);
@@ -83,27 +109,52 @@ async function runPinned(args: string[]): Promise<{ code: number | null; stdout:
 
 const cliDir = tempDir('capacity-cli');
 const cliConfig = path.join(cliDir, 'exp.json');
-fs.writeFileSync(cliConfig, JSON.stringify({
-  model: { module: writeModelModule(cliDir, 'mlp') }, loss: 'categoricalCrossentropy',
-  data: { train: writeDataset(cliDir, 'train', 20, 'onehot', 2) }, training: { batchSize: 5, steps: 2 }, optimizer: { name: 'sgd' },
-}));
+fs.writeFileSync(
+  cliConfig,
+  JSON.stringify({
+    model: { module: writeModelModule(cliDir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(cliDir, 'train', 20, 'onehot', 2) },
+    training: { batchSize: 5, steps: 2 },
+    optimizer: { name: 'sgd' },
+  }),
+);
 
-test('--simulate 5 on one core: exit 2 at once, E_DEVICES, no worker started, no run directory', { skip: !hasTaskset && 'taskset is not installed' }, async (t) => {
-  const runDir = path.join(cliDir, 'refused');
-  const r = await runPinned(['train', cliConfig, '--simulate', '5', '--backend', 'cpu', '--run-dir', runDir]);
-  t.diagnostic(`${r.ms} ms: ${r.stderr.trim().split('\n').join(' | ')}`);
-  assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /^error E_DEVICES: devices\.simulate 5: each simulated GPU is a worker process on the CPU, and 5 is more than 4 per core on this machine's 1 CPU core \(at most 4\)\n\s+hint: use --simulate 4 or fewer, or pass --oversubscribe/);
-  assert.doesNotMatch(r.stderr, /\n\s+at /, 'a stack trace was printed');
-  assert.ok(r.ms < 5000, `took ${r.ms} ms`);
-  assert.equal(r.workersSeen, 0, 'a worker process was started');
-  assert.ok(!fs.existsSync(runDir), 'a run directory was created');
-});
+test(
+  '--simulate 5 on one core: exit 2 at once, E_DEVICES, no worker started, no run directory',
+  { skip: !hasTaskset && 'taskset is not installed' },
+  async (t) => {
+    const runDir = path.join(cliDir, 'refused');
+    const r = await runPinned(['train', cliConfig, '--simulate', '5', '--backend', 'cpu', '--run-dir', runDir]);
+    t.diagnostic(`${r.ms} ms: ${r.stderr.trim().split('\n').join(' | ')}`);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /^error E_DEVICES: devices\.simulate 5: each simulated GPU is a worker process on the CPU, and 5 is more than 4 per core on this machine's 1 CPU core \(at most 4\)\n\s+hint: use --simulate 4 or fewer, or pass --oversubscribe/,
+    );
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'a stack trace was printed');
+    assert.ok(r.ms < 5000, `took ${r.ms} ms`);
+    assert.equal(r.workersSeen, 0, 'a worker process was started');
+    assert.ok(!fs.existsSync(runDir), 'a run directory was created');
+  },
+);
 
 test('--oversubscribe lets --simulate 5 on one core past the check, with a warning', { skip: !hasTaskset && 'taskset is not installed' }, async () => {
   // A shared-memory directory that does not exist stops the run right after the check, before
   // any worker starts.
-  const r = await runPinned(['train', cliConfig, '--simulate', '5', '--oversubscribe', '--backend', 'cpu', '--run-dir', path.join(cliDir, 'over'), '--set', 'devices.shmDir=/nonexistent']);
+  const r = await runPinned([
+    'train',
+    cliConfig,
+    '--simulate',
+    '5',
+    '--oversubscribe',
+    '--backend',
+    'cpu',
+    '--run-dir',
+    path.join(cliDir, 'over'),
+    '--set',
+    'devices.shmDir=/nonexistent',
+  ]);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stdout, /warning: 5 simulated GPUs on 1 CPU core: the workers share the cores/);
   assert.match(r.stderr, /error E_SHM: shared-memory directory \/nonexistent does not exist/);

@@ -10,17 +10,31 @@ import { buildConfig, tempDir, writeDataset, writeModelModule } from '../helpers
 
 test('the console loss is the logged window mean, labelled with its window', async () => {
   const dir = tempDir('console-loss');
-  const cfg = buildConfig(dir, {
-    model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
-    data: { train: writeDataset(dir, 'train', 40, 'onehot', 3) },
-    training: { batchSize: 4, steps: 10, seed: 1 }, optimizer: { name: 'sgd', learningRate: 0.5 }, log: { every: 4 },
-  }, 2);
+  const cfg = buildConfig(
+    dir,
+    {
+      model: { module: writeModelModule(dir, 'mlp') },
+      loss: 'categoricalCrossentropy',
+      data: { train: writeDataset(dir, 'train', 40, 'onehot', 3) },
+      training: { batchSize: 4, steps: 10, seed: 1 },
+      optimizer: { name: 'sgd', learningRate: 0.5 },
+      log: { every: 4 },
+    },
+    2,
+  );
   const shown = new Map<number, string>();
   const progress: Progress = { step: (step, _total, text) => void shown.set(step, text), line() {}, done() {} };
   await train(cfg, progress);
-  const logged = fs.readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8').trim().split('\n')
-    .map((l) => JSON.parse(l) as { type: string; step: number; loss: number }).filter((l) => l.type === 'train');
-  assert.deepEqual(logged.map((l) => l.step), [4, 8, 10]);
+  const logged = fs
+    .readFileSync(path.join(cfg.runDir, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; step: number; loss: number })
+    .filter((l) => l.type === 'train');
+  assert.deepEqual(
+    logged.map((l) => l.step),
+    [4, 8, 10],
+  );
   const windows = [4, 4, 2];
   logged.forEach((l, i) => {
     const text = shown.get(l.step) ?? '';

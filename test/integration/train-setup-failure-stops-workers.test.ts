@@ -14,8 +14,13 @@ test('config.yaml cannot be written once the workers are up: they are stopped, t
   const runDir = path.join(dir, 'run');
   fs.mkdirSync(path.join(runDir, 'config.yaml'), { recursive: true });
   const file = writeConfigFile(dir, 'setup', {
-    model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 16, 'onehot', 1) },
-    training: { batchSize: 8, steps: 2 }, optimizer: { name: 'sgd' }, devices: { simulate: 2, backend: 'cpu' }, runDir,
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(dir, 'train', 16, 'onehot', 1) },
+    training: { batchSize: 8, steps: 2 },
+    optimizer: { name: 'sgd' },
+    devices: { simulate: 2, backend: 'cpu' },
+    runDir,
   });
   const procs = tagProcesses();
   const r = await runCliAsync(['train', file], { env: procs.env, timeoutMs: 60_000 });

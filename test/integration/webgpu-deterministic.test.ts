@@ -9,9 +9,12 @@ import { needWebgpu, webgpuConfig } from '../helpers/webgpu.ts';
 
 const dir = tempDir('webgpu-determinism');
 const raw = (run: string) => ({
-  name: run, model: { module: writeModelModule(dir, 'batchnorm') }, loss: 'categoricalCrossentropy',
+  name: run,
+  model: { module: writeModelModule(dir, 'batchnorm') },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 40, 'onehot', 4) },
-  training: { batchSize: 9, steps: 12, seed: 8 }, optimizer: { name: 'adam', learningRate: 0.01 },
+  training: { batchSize: 9, steps: 12, seed: 8 },
+  optimizer: { name: 'adam', learningRate: 0.01 },
 });
 
 test('webgpu, 2 workers: two runs with the same seed are byte-identical', async (t) => {

@@ -15,25 +15,29 @@ import { needWebgpu } from '../helpers/webgpu.ts';
 type TF = typeof tfjs;
 
 function bnDropoutCnn(tf: TF): tfjs.LayersModel {
-  return tf.sequential({ layers: [
-    tf.layers.conv2d({ inputShape: [12, 12, 1], filters: 6, kernelSize: 3, padding: 'same', strides: 2 }),
-    tf.layers.batchNormalization({ momentum: 0.8 }),
-    tf.layers.activation({ activation: 'relu' }),
-    tf.layers.depthwiseConv2d({ kernelSize: 3, depthMultiplier: 2, activation: 'relu' }),
-    tf.layers.averagePooling2d({ poolSize: 2 }),
-    tf.layers.flatten(),
-    tf.layers.dropout({ rate: 0.3 }),
-    tf.layers.dense({ units: 10, activation: 'softmax' }),
-  ] });
+  return tf.sequential({
+    layers: [
+      tf.layers.conv2d({ inputShape: [12, 12, 1], filters: 6, kernelSize: 3, padding: 'same', strides: 2 }),
+      tf.layers.batchNormalization({ momentum: 0.8 }),
+      tf.layers.activation({ activation: 'relu' }),
+      tf.layers.depthwiseConv2d({ kernelSize: 3, depthMultiplier: 2, activation: 'relu' }),
+      tf.layers.averagePooling2d({ poolSize: 2 }),
+      tf.layers.flatten(),
+      tf.layers.dropout({ rate: 0.3 }),
+      tf.layers.dense({ units: 10, activation: 'softmax' }),
+    ],
+  });
 }
 
 async function gradients(tf: TF, model: tfjs.LayersModel, x: Float32Array, y: Float32Array, rows: number): Promise<Map<string, Float32Array>> {
   const vars = model.trainableWeights.map((w) => (w as unknown as { val: tfjs.Variable }).val);
-  const { value, grads } = withSeededMathRandom(1, () => tf.variableGrads(() => {
-    const xs = tf.tensor(x, [rows, ...(model.inputs[0]!.shape.slice(1) as number[])]);
-    const pred = model.apply(xs, { training: true }) as tfjs.Tensor;
-    return tf.mean<tfjs.Scalar>(tf.metrics.categoricalCrossentropy(tf.tensor(y, pred.shape), pred));
-  }, vars));
+  const { value, grads } = withSeededMathRandom(1, () =>
+    tf.variableGrads(() => {
+      const xs = tf.tensor(x, [rows, ...(model.inputs[0]!.shape.slice(1) as number[])]);
+      const pred = model.apply(xs, { training: true }) as tfjs.Tensor;
+      return tf.mean<tfjs.Scalar>(tf.metrics.categoricalCrossentropy(tf.tensor(y, pred.shape), pred));
+    }, vars),
+  );
   const out = new Map<string, Float32Array>();
   for (const v of vars) out.set(v.name, (await grads[v.name]!.data()) as Float32Array);
   tf.dispose([value, ...Object.values(grads)]);
@@ -59,7 +63,7 @@ for (const [name, build, features] of MODELS) {
     if (!(await needWebgpu(t))) return;
     if (!tf) {
       releaseDawn = (await installDawn()).release;
-      tf = (await import('@tensorflow/tfjs'));
+      tf = await import('@tensorflow/tfjs');
       await import('@tensorflow/tfjs-backend-webgpu');
       tf.env().set('PROD', true);
     }

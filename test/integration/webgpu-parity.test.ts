@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
 import {
-  assertWeightsClose, buildConfig, initialWeights, referenceTrain, silent, tempDir, towerReferenceTrain, writeDataset, writeModelModule,
+  assertWeightsClose,
+  buildConfig,
+  initialWeights,
+  referenceTrain,
+  silent,
+  tempDir,
+  towerReferenceTrain,
+  writeDataset,
+  writeModelModule,
 } from '../helpers/train-fixture.ts';
 import { needWebgpu, webgpuConfig } from '../helpers/webgpu.ts';
 
@@ -18,8 +26,12 @@ const TOL = { rtol: 1e-4, atol: 1e-5 };
 test('sgd on webgpu: N = 1, 2, 4 workers match single-process tfjs on the cpu backend', async (t) => {
   if (!(await needWebgpu(t))) return;
   const raw = {
-    name: 'sgd', model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: data },
-    training: { batchSize: 8, steps: 10, seed: 3 }, optimizer: { name: 'sgd', learningRate: 0.5 },
+    name: 'sgd',
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: data },
+    training: { batchSize: 8, steps: 10, seed: 3 },
+    optimizer: { name: 'sgd', learningRate: 0.5 },
   };
   const ref = await referenceTrain(buildConfig(dir, raw, 1));
   const init = await initialWeights(buildConfig(dir, raw, 1));
@@ -33,8 +45,12 @@ test('sgd on webgpu: N = 1, 2, 4 workers match single-process tfjs on the cpu ba
 test('adam on webgpu with uneven shards (batch 7 over 2 and 4 workers) matches', async (t) => {
   if (!(await needWebgpu(t))) return;
   const raw = {
-    name: 'adam', model: { module: writeModelModule(dir, 'l2') }, loss: 'categoricalCrossentropy', data: { train: data },
-    training: { batchSize: 7, steps: 10, seed: 5 }, optimizer: { name: 'adam', learningRate: 0.02 },
+    name: 'adam',
+    model: { module: writeModelModule(dir, 'l2') },
+    loss: 'categoricalCrossentropy',
+    data: { train: data },
+    training: { batchSize: 7, steps: 10, seed: 5 },
+    optimizer: { name: 'adam', learningRate: 0.02 },
   };
   const ref = await referenceTrain(buildConfig(dir, raw, 1));
   const init = await initialWeights(buildConfig(dir, raw, 1));
@@ -47,8 +63,12 @@ test('adam on webgpu with uneven shards (batch 7 over 2 and 4 workers) matches',
 test('BatchNorm on webgpu, 2 workers: the tower reference (statistics averaged by shard size)', async (t) => {
   if (!(await needWebgpu(t))) return;
   const raw = {
-    name: 'bn', model: { module: writeModelModule(dir, 'batchnorm') }, loss: 'categoricalCrossentropy', data: { train: data },
-    training: { batchSize: 10, steps: 8, seed: 2 }, optimizer: { name: 'sgd', learningRate: 0.2 },
+    name: 'bn',
+    model: { module: writeModelModule(dir, 'batchnorm') },
+    loss: 'categoricalCrossentropy',
+    data: { train: data },
+    training: { batchSize: 10, steps: 8, seed: 2 },
+    optimizer: { name: 'sgd', learningRate: 0.2 },
   };
   const ref = await towerReferenceTrain(buildConfig(dir, raw, 2), 2);
   const init = await initialWeights(buildConfig(dir, raw, 2));

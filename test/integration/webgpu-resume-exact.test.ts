@@ -10,10 +10,14 @@ import { needWebgpu, webgpuConfig } from '../helpers/webgpu.ts';
 
 const dir = tempDir('webgpu-resume');
 const raw = (runDir: string) => ({
-  name: 'resume', model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+  name: 'resume',
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 30, 'onehot', 6) },
-  training: { batchSize: 8, steps: 14, seed: 1 }, optimizer: { name: 'adam', learningRate: 0.01 },
-  checkpoint: { every: 4 }, runDir,
+  training: { batchSize: 8, steps: 14, seed: 1 },
+  optimizer: { name: 'adam', learningRate: 0.01 },
+  checkpoint: { every: 4 },
+  runDir,
 });
 
 test('webgpu, 2 workers: interrupted after step 6 and resumed, bit-identical to the uninterrupted run', async (t) => {

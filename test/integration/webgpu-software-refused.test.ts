@@ -13,10 +13,16 @@ import { needWebgpu } from '../helpers/webgpu.ts';
 
 const dir = tempDir('webgpu-cli');
 const config = path.join(dir, 'exp.yaml');
-fs.writeFileSync(config, JSON.stringify({
-  model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy', data: { train: writeDataset(dir, 'train', 24, 'onehot', 3) },
-  training: { batchSize: 8, steps: 3 }, optimizer: { name: 'sgd' },
-}));
+fs.writeFileSync(
+  config,
+  JSON.stringify({
+    model: { module: writeModelModule(dir, 'mlp') },
+    loss: 'categoricalCrossentropy',
+    data: { train: writeDataset(dir, 'train', 24, 'onehot', 3) },
+    training: { batchSize: 8, steps: 3 },
+    optimizer: { name: 'sgd' },
+  }),
+);
 
 test('webgpu on a software adapter: refused (exit 2, no run directory), then allowed by the key', async (t) => {
   if (!(await needWebgpu(t))) return;
@@ -31,7 +37,18 @@ test('webgpu on a software adapter: refused (exit 2, no run directory), then all
   assert.match(refused.stderr, /error E_BACKEND: devices\.backend is webgpu, but the only adapter is a software one: llvmpipe/);
   assert.match(refused.stderr, /hint: set devices\.allowSoftwareAdapter: true/);
   assert.ok(!fs.existsSync(run), 'a run directory was made');
-  const allowed = runCli(['train', config, '--backend', 'webgpu', '--set', 'devices.allowSoftwareAdapter=true', '--set', 'devices.workersPerGpu=2', '--run-dir', run]);
+  const allowed = runCli([
+    'train',
+    config,
+    '--backend',
+    'webgpu',
+    '--set',
+    'devices.allowSoftwareAdapter=true',
+    '--set',
+    'devices.workersPerGpu=2',
+    '--run-dir',
+    run,
+  ]);
   assert.equal(allowed.code, 0, allowed.stderr);
   assert.match(allowed.stdout + allowed.stderr, /rank 1: adapter 0, worker 2 of 2 -> webgpu on llvmpipe/);
 });

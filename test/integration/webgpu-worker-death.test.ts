@@ -12,9 +12,13 @@ import { messageOf } from '../../src/shared/errors.ts';
 
 const dir = tempDir('webgpu-death');
 const raw = (run: string) => ({
-  name: run, model: { module: writeModelModule(dir, 'mlp') }, loss: 'categoricalCrossentropy',
+  name: run,
+  model: { module: writeModelModule(dir, 'mlp') },
+  loss: 'categoricalCrossentropy',
   data: { train: writeDataset(dir, 'train', 60, 'onehot', 9) },
-  training: { batchSize: 10, steps: 40, seed: 2 }, optimizer: { name: 'momentum', learningRate: 0.1 }, log: { every: 1 },
+  training: { batchSize: 10, steps: 40, seed: 2 },
+  optimizer: { name: 'momentum', learningRate: 0.1 },
+  log: { every: 1 },
   reliability: { onWorkerFailure: 'restart' },
 });
 
@@ -22,7 +26,10 @@ test('webgpu restart: a SIGKILLed worker is replaced and the run ends bit-identi
   if (!(await needWebgpu(t))) return;
   const clean = await train(webgpuConfig(dir, raw('clean'), 2), silent);
   const cfg = webgpuConfig(dir, raw('killed'), 2);
-  const running = train(cfg, silent).then((r) => ({ r, err: null }), (err: unknown) => ({ r: null as TrainResult | null, err }));
+  const running = train(cfg, silent).then(
+    (r) => ({ r, err: null }),
+    (err: unknown) => ({ r: null as TrainResult | null, err }),
+  );
   await waitForStep(path.join(cfg.runDir, 'metrics.jsonl'), 4);
   const pid = workerPids(process.pid).get(1);
   assert.ok(pid, 'no worker of rank 1');

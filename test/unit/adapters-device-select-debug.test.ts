@@ -28,7 +28,7 @@ test('no "selectable devices" block: the layer is not there', () => {
   assert.equal(parseDeviceSelectDebug('Warning: something else\n'), null);
 });
 
-test('nvidia-smi bus ids become the layer\'s tag and its short form', () => {
+test("nvidia-smi bus ids become the layer's tag and its short form", () => {
   assert.deepEqual(pciAddress('00000000:3B:00.0'), { tag: 'pci-0000_3b_00_0', short: '0000:3b:00.0' });
   assert.deepEqual(pinningEnv('00000001:19:00.1'), { DRI_PRIME: 'pci-0001_19_00_1', MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE: '1' });
   assert.equal(pciAddress('19:00'), null);
@@ -44,7 +44,9 @@ test('not pinned: another device chosen, another rule, no device at the address,
   const r = parseDeviceSelectDebug(FOUR_GPUS);
   const other = checkPinned(r, '00000000:19:00.0');
   assert.ok(!other.ok && /chose device 1 by rule dri_prime_tag_default, not NVIDIA H200 at 0000:19:00.0/.test(other.why), JSON.stringify(other));
-  const fallback = parseDeviceSelectDebug(FOUR_GPUS.replace('device_select_find_dri_prime_tag_default selected 1', 'device_select_find_boot_vga_default selected 1'));
+  const fallback = parseDeviceSelectDebug(
+    FOUR_GPUS.replace('device_select_find_dri_prime_tag_default selected 1', 'device_select_find_boot_vga_default selected 1'),
+  );
   const byBootVga = checkPinned(fallback, '00000000:3b:00.0');
   assert.ok(!byBootVga.ok && /by rule boot_vga_default/.test(byBootVga.why));
   const missing = checkPinned(r, '00000000:99:00.0');

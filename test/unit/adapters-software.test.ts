@@ -11,8 +11,12 @@ test('lavapipe, SwiftShader and fallback adapters are software; an NVIDIA GPU is
   assert.ok(!isSoftwareAdapter({ vendor: 'nvidia', architecture: 'hopper', device: '0x2335', description: 'NVIDIA H200', isFallbackAdapter: false }));
 });
 
-test('Dawn\'s list of available adapters', () => {
-  const text = "no suitable backends found\nAvailable adapters:\n * backend: 'vulkan', name: 'NVIDIA H200'\n * backend: 'vulkan', name: 'llvmpipe (LLVM 15.0.6, 256 bits)'\n";
-  assert.deepEqual(parseDawnAdapterList(text), [{ backend: 'vulkan', name: 'NVIDIA H200' }, { backend: 'vulkan', name: 'llvmpipe (LLVM 15.0.6, 256 bits)' }]);
+test("Dawn's list of available adapters", () => {
+  const text =
+    "no suitable backends found\nAvailable adapters:\n * backend: 'vulkan', name: 'NVIDIA H200'\n * backend: 'vulkan', name: 'llvmpipe (LLVM 15.0.6, 256 bits)'\n";
+  assert.deepEqual(parseDawnAdapterList(text), [
+    { backend: 'vulkan', name: 'NVIDIA H200' },
+    { backend: 'vulkan', name: 'llvmpipe (LLVM 15.0.6, 256 bits)' },
+  ]);
   assert.deepEqual(parseDawnAdapterList('no suitable backends found'), []);
 });

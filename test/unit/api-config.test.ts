@@ -14,8 +14,13 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-api-config-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
 const base = (): ConfigInput => ({
-  name: 'api', model: { module: 'model.js' }, loss: 'categoricalCrossentropy', data: { train: { type: 'mnist', count: 100 } },
-  training: { batchSize: 32 }, optimizer: { name: 'adam' }, devices: { simulate: 1, backend: 'cpu' },
+  name: 'api',
+  model: { module: 'model.js' },
+  loss: 'categoricalCrossentropy',
+  data: { train: { type: 'mnist', count: 100 } },
+  training: { batchSize: 32 },
+  optimizer: { name: 'adam' },
+  devices: { simulate: 1, backend: 'cpu' },
 });
 
 /** What a promise or a function threw. */

@@ -19,7 +19,11 @@ test('out-of-order arrivals are summed in rank order, the last rank left for the
   sum.onReply(null, 0);
   sum.onReply(null, 3);
   assert.deepEqual(await sum.settle(), { remaining: [3], continuing: true });
-  assert.deepEqual(calls, [[0, true], [1, false], [2, false]]);
+  assert.deepEqual(calls, [
+    [0, true],
+    [1, false],
+    [2, false],
+  ]);
 });
 
 test('a lowest rank arriving last is summed on arrival; one rank alone is left whole for the final pass', async () => {

@@ -8,7 +8,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { loadBackend } from '../../src/worker/backend.ts';
 import { unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 
-test('replaceWasmKernels: false keeps wasm\'s BatchMatMul and still adds Conv2DBackpropFilter', async () => {
+test("replaceWasmKernels: false keeps wasm's BatchMatMul and still adds Conv2DBackpropFilter", async () => {
   const own = (tf.getKernel('BatchMatMul', 'wasm') as tf.KernelConfig | undefined)?.kernelFunc;
   await loadBackend('wasm', { replaceWasmKernels: false });
   assert.ok(own, 'wasm registered its BatchMatMul on import');
@@ -17,7 +17,7 @@ test('replaceWasmKernels: false keeps wasm\'s BatchMatMul and still adds Conv2DB
   unregisterWasmGradKernels(tf);
 });
 
-test('replaceWasmKernels by default replaces wasm\'s BatchMatMul', async () => {
+test("replaceWasmKernels by default replaces wasm's BatchMatMul", async () => {
   const own = tf.getKernel('BatchMatMul', 'wasm').kernelFunc;
   await loadBackend('wasm');
   assert.notEqual(tf.getKernel('BatchMatMul', 'wasm').kernelFunc, own);

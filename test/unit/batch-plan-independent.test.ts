@@ -60,7 +60,10 @@ test('each epoch has its own order, and visits every sample once (at most once w
     for (const [e, seen] of byEpoch.entries()) {
       assert.equal(seen.length, dropLast ? 20 : 23, `epoch ${e}: ${seen.length} samples`);
       assert.equal(new Set(seen).size, seen.length, `epoch ${e} visits a sample twice`);
-      assert.ok(seen.every((i) => Number.isInteger(i) && i >= 0 && i < 23), `epoch ${e}: an index out of range`);
+      assert.ok(
+        seen.every((i) => Number.isInteger(i) && i >= 0 && i < 23),
+        `epoch ${e}: an index out of range`,
+      );
     }
     assert.notDeepEqual(byEpoch[0], byEpoch[1], 'epochs 0 and 1 have the same order');
     assert.notDeepEqual(byEpoch[1], byEpoch[2], 'epochs 1 and 2 have the same order');

@@ -16,7 +16,12 @@ function receiver() {
 }
 
 test('frames split at every byte boundary and coalesced frames all arrive, in order', async () => {
-  const frames = [step, { ...step, step: 8 }, { type: 'shutdown' }, { type: 'grads', rank: 1, step: 8, lossSum: 1.25, n: 7, finite: false, stateChanged: true, ms: 3.5 }];
+  const frames = [
+    step,
+    { ...step, step: 8 },
+    { type: 'shutdown' },
+    { type: 'grads', rank: 1, step: 8, lossSum: 1.25, n: 7, finite: false, stateChanged: true, ms: 3.5 },
+  ];
   const bytes = Buffer.concat(frames.map(encodeFrame));
   for (let cut = 1; cut < bytes.length; cut++) {
     const { input, got } = receiver();

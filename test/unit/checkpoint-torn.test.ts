@@ -10,9 +10,14 @@ import type { ModelLayout } from '../../src/shared/layout.ts';
 
 const layout: ModelLayout = {
   variables: [{ name: 'd/kernel', shape: [2, 2], dtype: 'float32', trainable: true }],
-  saveOrder: [0], inputShape: [null, 2], outputShape: [null, 2], inputs: [{ name: 'in', shape: [null, 2] }], outputs: [{ name: 'out', shape: [null, 2] }], topology: {},
+  saveOrder: [0],
+  inputShape: [null, 2],
+  outputShape: [null, 2],
+  inputs: [{ name: 'in', shape: [null, 2] }],
+  outputs: [{ name: 'out', shape: [null, 2] }],
+  topology: {},
 };
-const state = (step: number) => ({ format: 'mgpu-train-checkpoint', version: 1, step } as unknown as TrainerState);
+const state = (step: number) => ({ format: 'mgpu-train-checkpoint', version: 1, step }) as unknown as TrainerState;
 
 function run(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ckpt-'));

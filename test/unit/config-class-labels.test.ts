@@ -14,9 +14,17 @@ for (const f of ['model.mjs', 'x.npy', 'y.npy', 'data.csv']) fs.writeFileSync(pa
 
 const named = { type: 'csv', path: './data.csv', label: 'y', labelType: 'class' };
 const npy = { type: 'npy', features: './x.npy', labels: './y.npy' };
-const config = (data: Record<string, unknown>, loss = 'sparseCategoricalCrossentropy') => validateConfig({
-  model: { module: './model.mjs' }, loss, data, training: { batchSize: 8 }, optimizer: { name: 'sgd' },
-}, { configPath: path.join(dir, 'exp.yaml'), cwd: dir });
+const config = (data: Record<string, unknown>, loss = 'sparseCategoricalCrossentropy') =>
+  validateConfig(
+    {
+      model: { module: './model.mjs' },
+      loss,
+      data,
+      training: { batchSize: 8 },
+      optimizer: { name: 'sgd' },
+    },
+    { configPath: path.join(dir, 'exp.yaml'), cwd: dir },
+  );
 
 test('accepted: labelType class, with and without data.classes; labelType still defaults to index', () => {
   assert.equal(config({ train: named }).data.classes, null);
@@ -27,17 +35,31 @@ test('accepted: labelType class, with and without data.classes; labelType still 
 
 test('each bad class-label config names its key path, with a hint', () => {
   const refused = (data: Record<string, unknown>, keyPath: string, message: RegExp, hint: RegExp, loss?: string) =>
-    assert.throws(() => config(data, loss), (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
-      assert.equal(e.code, 'E_CONFIG');
-      assert.equal(e.keyPath, keyPath);
-      assert.match(e.message, message);
-      assert.match(e.hint ?? '', hint);
-      return true;
-    });
+    assert.throws(
+      () => config(data, loss),
+      (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
+        assert.equal(e.code, 'E_CONFIG');
+        assert.equal(e.keyPath, keyPath);
+        assert.match(e.message, message);
+        assert.match(e.hint ?? '', hint);
+        return true;
+      },
+    );
   refused({ train: { ...named, labelType: 'names' } }, 'data.train.labelType', /expected one of 'index', 'float', 'class'/, /./);
-  refused({ train: named }, 'data.train.labelType', /'class' gives class indices, which loss 'categoricalCrossentropy' does not take/, /sparseCategoricalCrossentropy/, 'categoricalCrossentropy');
+  refused(
+    { train: named },
+    'data.train.labelType',
+    /'class' gives class indices, which loss 'categoricalCrossentropy' does not take/,
+    /sparseCategoricalCrossentropy/,
+    'categoricalCrossentropy',
+  );
   refused({ train: named }, 'data.train.labelType', /loss 'meanSquaredError'/, /classification loss/, 'meanSquaredError');
-  refused({ train: npy, eval: named }, 'data.eval.labelType', /data\.train has no class names/, /data\.train\.labelType: class, or list the classes in data\.classes/);
+  refused(
+    { train: npy, eval: named },
+    'data.eval.labelType',
+    /data\.train has no class names/,
+    /data\.train\.labelType: class, or list the classes in data\.classes/,
+  );
   refused({ train: npy, classes: ['a', 'b'] }, 'data.classes', /no data source reads class names/, /labelType: class/);
   refused({ train: named, classes: [] }, 'data.classes', /expected a non-empty list of class names/, /order is that of the model's outputs/);
   refused({ train: named, classes: 'cat' }, 'data.classes', /expected a non-empty list/, /./);

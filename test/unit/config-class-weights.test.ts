@@ -14,18 +14,25 @@ process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 for (const f of ['model.js', 'x.npy', 'y.npy', 'w.npy', 'd.csv']) fs.writeFileSync(path.join(dir, f), '');
 type Raw = Record<string, unknown>;
 const base = (training: Raw = {}, over: Raw = {}): Raw => ({
-  model: { module: 'model.js' }, loss: 'sparseCategoricalCrossentropy',
-  data: { train: { type: 'npy', features: 'x.npy', labels: 'y.npy' } }, training: { batchSize: 8, ...training }, optimizer: { name: 'sgd' }, ...over,
+  model: { module: 'model.js' },
+  loss: 'sparseCategoricalCrossentropy',
+  data: { train: { type: 'npy', features: 'x.npy', labels: 'y.npy' } },
+  training: { batchSize: 8, ...training },
+  optimizer: { name: 'sgd' },
+  ...over,
 });
 const validate = (raw: Raw) => validateConfig(raw, { configPath: null, cwd: dir });
 const rejects = (raw: Raw, keyPath: string, message: RegExp, hint?: RegExp) =>
-  assert.throws(() => validate(raw), (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
-    assert.equal(e.code, 'E_CONFIG');
-    assert.equal(e.keyPath, keyPath, e.message);
-    assert.match(e.message, message);
-    if (hint) assert.match(e.hint ?? '', hint);
-    return true;
-  });
+  assert.throws(
+    () => validate(raw),
+    (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
+      assert.equal(e.code, 'E_CONFIG');
+      assert.equal(e.keyPath, keyPath, e.message);
+      assert.match(e.message, message);
+      if (hint) assert.match(e.hint ?? '', hint);
+      return true;
+    },
+  );
 
 test('a map by class index, or a list read as that map; absent: null', () => {
   assert.equal(validate(base()).training.classWeights, null);
@@ -51,12 +58,28 @@ test('keys are class indices; an empty map or list, or another shape, is refused
 });
 
 test('class weights with a regression loss are refused', () => {
-  rejects({ ...base({ classWeights: [1, 2] }), loss: 'meanSquaredError' }, 'training.classWeights', /meanSquaredError.*no classes/, /weights file .* or column/);
+  rejects(
+    { ...base({ classWeights: [1, 2] }), loss: 'meanSquaredError' },
+    'training.classWeights',
+    /meanSquaredError.*no classes/,
+    /weights file .* or column/,
+  );
 });
 
 test('a csv weight column is not the label; module and mnist sources take no weights', () => {
   rejects(base({}, { data: { train: { type: 'csv', path: 'd.csv', label: 'y', weight: 'y' } } }), 'data.train.weight', /names the label column "y"/);
-  rejects(base({}, { data: { train: { type: 'mnist', weights: 'w.npy' } } }), 'data.train.weights', /not read from a 'mnist' source/, /npy source .* csv source/);
-  rejects(base({}, { data: { train: { type: 'npy', features: 'x.npy', labels: 'y.npy' }, eval: { type: 'npy', features: 'x.npy', labels: 'y.npy', weights: 'nope.npy' } } }),
-    'data.eval.weights', /file not found: .*nope\.npy/);
+  rejects(
+    base({}, { data: { train: { type: 'mnist', weights: 'w.npy' } } }),
+    'data.train.weights',
+    /not read from a 'mnist' source/,
+    /npy source .* csv source/,
+  );
+  rejects(
+    base(
+      {},
+      { data: { train: { type: 'npy', features: 'x.npy', labels: 'y.npy' }, eval: { type: 'npy', features: 'x.npy', labels: 'y.npy', weights: 'nope.npy' } } },
+    ),
+    'data.eval.weights',
+    /file not found: .*nope\.npy/,
+  );
 });

@@ -66,7 +66,11 @@ test('a missing file, another extension, or a top level that is not a mapping ar
   await assert.rejects(loadConfig(missing, [], dir), { code: 'E_CONFIG', message: new RegExp(`config file not found: ${escape(missing)}`) });
   const toml = write('exp.toml', 'a = 1');
   await assert.rejects(loadConfig(toml, [], dir), { code: 'E_CONFIG', message: /unsupported extension "\.toml"/, hint: /\.yaml, \.yml, \.json/ });
-  for (const [name, text, got] of [['list.yaml', '- 1\n- 2\n', /got \[1,2\] \(list\)/], ['empty.yaml', '', /got null/], ['num.json', '3', /got 3 \(number\)/]] as const) {
+  for (const [name, text, got] of [
+    ['list.yaml', '- 1\n- 2\n', /got \[1,2\] \(list\)/],
+    ['empty.yaml', '', /got null/],
+    ['num.json', '3', /got 3 \(number\)/],
+  ] as const) {
     const file = write(name, text);
     await assert.rejects(loadConfig(file, [], dir), { message: new RegExp(`${escape(file)}: expected a mapping of config keys at the top, ${got.source}`) });
   }

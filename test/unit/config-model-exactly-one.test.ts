@@ -26,7 +26,11 @@ test('neither module nor json is an error', () => {
 });
 
 test('both module and json is an error', () => {
-  assert.throws(withModel({ module: 'model.js', json: 'model.json' }), { code: 'E_CONFIG', keyPath: 'model', message: /both model\.module and model\.json are set/ });
+  assert.throws(withModel({ module: 'model.js', json: 'model.json' }), {
+    code: 'E_CONFIG',
+    keyPath: 'model',
+    message: /both model\.module and model\.json are set/,
+  });
 });
 
 test('exactly one is accepted, the other is null', () => {

@@ -17,18 +17,26 @@ for (const f of ['model.js', 'hits.mjs']) fs.writeFileSync(path.join(dir, f), 'e
 type Raw = Record<string, unknown>;
 const METRICS = ['accuracy', 'f1', { name: 'precision', average: 'micro' }, 'auc', 'rmse', { module: './hits.mjs', name: 'mine' }];
 const base = (over: Raw = {}): Raw => ({
-  model: { module: 'model.js' }, loss: 'categoricalCrossentropy', data: { train: { type: 'mnist', count: 900 }, evalFraction: 0.1 },
-  training: { batchSize: 32 }, optimizer: { name: 'sgd' }, metrics: METRICS, ...over,
+  model: { module: 'model.js' },
+  loss: 'categoricalCrossentropy',
+  data: { train: { type: 'mnist', count: 900 }, evalFraction: 0.1 },
+  training: { batchSize: 32 },
+  optimizer: { name: 'sgd' },
+  metrics: METRICS,
+  ...over,
 });
 const validate = (raw: Raw) => validateConfig(raw, { configPath: path.join(dir, 'exp.yaml'), cwd: dir });
 const rejects = (raw: Raw, keyPath: string, message: RegExp, hint: RegExp) =>
-  assert.throws(() => validate(raw), (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
-    assert.equal(e.code, 'E_CONFIG');
-    assert.equal(e.keyPath, keyPath, e.message);
-    assert.match(e.message, message);
-    assert.match(e.hint ?? '', hint);
-    return true;
-  });
+  assert.throws(
+    () => validate(raw),
+    (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
+      assert.equal(e.code, 'E_CONFIG');
+      assert.equal(e.keyPath, keyPath, e.message);
+      assert.match(e.message, message);
+      assert.match(e.hint ?? '', hint);
+      return true;
+    },
+  );
 
 test('each metric of the config can be monitored, with the mode of its direction', () => {
   const modeOf = (monitor: string, mode?: string) => validate(base({ checkpoint: { best: { monitor, ...(mode ? { mode } : {}) } } })).checkpoint.best?.mode;
@@ -44,19 +52,38 @@ test('each metric of the config can be monitored, with the mode of its direction
   assert.equal(c.schedule.mode, 'min');
 });
 
-test('a mode against the metric\'s direction, and a custom value without a mode, are refused', () => {
-  rejects(base({ checkpoint: { best: { monitor: 'eval.f1_macro', mode: 'min' } } }), 'checkpoint.best.mode', /is 'min', but eval\.f1_macro improves upward \(mode: max\)/, /checkpoint\.best\.mode: max/);
+test("a mode against the metric's direction, and a custom value without a mode, are refused", () => {
+  rejects(
+    base({ checkpoint: { best: { monitor: 'eval.f1_macro', mode: 'min' } } }),
+    'checkpoint.best.mode',
+    /is 'min', but eval\.f1_macro improves upward \(mode: max\)/,
+    /checkpoint\.best\.mode: max/,
+  );
   rejects(base({ schedule: { name: 'plateau', monitor: 'eval.rmse', mode: 'max' } }), 'schedule.mode', /eval\.rmse improves downward/, /schedule\.mode: min/);
-  rejects(base({ training: { batchSize: 32, earlyStopping: { monitor: 'eval.mine.hits' } } }), 'training.earlyStopping.mode',
-    /missing: eval\.mine\.hits is a custom metric's value, whose direction mgpu-train cannot know/, /set training\.earlyStopping\.mode: max \(higher is better\) or min/);
+  rejects(
+    base({ training: { batchSize: 32, earlyStopping: { monitor: 'eval.mine.hits' } } }),
+    'training.earlyStopping.mode',
+    /missing: eval\.mine\.hits is a custom metric's value, whose direction mgpu-train cannot know/,
+    /set training\.earlyStopping\.mode: max \(higher is better\) or min/,
+  );
 });
 
 test('a monitor naming a value the config does not compute lists what can be monitored', () => {
   const list = "'eval.loss', 'eval.accuracy', 'eval.top_k', 'eval.mae', 'eval.f1_macro', 'eval.precision_micro', 'eval.auc', 'eval.rmse', 'eval.mine.<key>'";
-  rejects(base({ checkpoint: { best: { monitor: 'eval.recall_macro' } } }), 'checkpoint.best.monitor', new RegExp(`expected one of ${list.replace(/[.<>]/g, '\\$&')}, got "eval\\.recall_macro"`), /add the metric to metrics: to watch it/);
+  rejects(
+    base({ checkpoint: { best: { monitor: 'eval.recall_macro' } } }),
+    'checkpoint.best.monitor',
+    new RegExp(`expected one of ${list.replace(/[.<>]/g, '\\$&')}, got "eval\\.recall_macro"`),
+    /add the metric to metrics: to watch it/,
+  );
   rejects(base({ checkpoint: { best: { monitor: 'eval.f1' } } }), 'checkpoint.best.monitor', /got "eval\.f1"/, /did you mean eval\.f1_macro\?/);
   rejects(base({ checkpoint: { best: { monitor: 'eval.other.hits', mode: 'max' } } }), 'checkpoint.best.monitor', /got "eval\.other\.hits"/, /./);
-  rejects(base({ checkpoint: { best: { monitor: 'eval.mine.' , mode: 'max' } } }), 'checkpoint.best.monitor', /got "eval\.mine\."/, /./);
+  rejects(base({ checkpoint: { best: { monitor: 'eval.mine.', mode: 'max' } } }), 'checkpoint.best.monitor', /got "eval\.mine\."/, /./);
   // Without metrics: only the eval line's own four.
-  rejects(base({ metrics: null, checkpoint: { best: { monitor: 'eval.auc' } } }), 'checkpoint.best.monitor', /expected one of 'eval\.loss', 'eval\.accuracy', 'eval\.top_k', 'eval\.mae', got "eval\.auc"/, /add the metric to metrics:/);
+  rejects(
+    base({ metrics: null, checkpoint: { best: { monitor: 'eval.auc' } } }),
+    'checkpoint.best.monitor',
+    /expected one of 'eval\.loss', 'eval\.accuracy', 'eval\.top_k', 'eval\.mae', got "eval\.auc"/,
+    /add the metric to metrics:/,
+  );
 });

@@ -23,41 +23,67 @@ const base = (over: Raw = {}, evalSet = true): Raw => ({
 });
 const validate = (raw: Raw) => validateConfig(raw, { configPath: null, cwd: dir });
 const rejects = (raw: Raw, keyPath: string, message: RegExp, hint?: RegExp) =>
-  assert.throws(() => validate(raw), (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
-    assert.equal(e.code, 'E_CONFIG');
-    assert.equal(e.keyPath, keyPath, e.message);
-    assert.match(e.message, message);
-    if (hint) assert.match(e.hint ?? '', hint);
-    return true;
-  });
+  assert.throws(
+    () => validate(raw),
+    (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
+      assert.equal(e.code, 'E_CONFIG');
+      assert.equal(e.keyPath, keyPath, e.message);
+      assert.match(e.message, message);
+      if (hint) assert.match(e.hint ?? '', hint);
+      return true;
+    },
+  );
 
-test('defaults: Keras\'s, with mode from the monitor', () => {
-  const c = validate(base({
-    checkpoint: { best: {} }, training: { batchSize: 32, earlyStopping: { monitor: 'eval.accuracy' } }, schedule: { name: 'plateau', monitor: 'eval.top_k' },
-  }));
+test("defaults: Keras's, with mode from the monitor", () => {
+  const c = validate(
+    base({
+      checkpoint: { best: {} },
+      training: { batchSize: 32, earlyStopping: { monitor: 'eval.accuracy' } },
+      schedule: { name: 'plateau', monitor: 'eval.top_k' },
+    }),
+  );
   assert.deepEqual(c.checkpoint.best, { monitor: 'eval.loss', mode: 'min' });
   assert.deepEqual(c.training.earlyStopping, { monitor: 'eval.accuracy', mode: 'max', patience: 0, minDelta: 0, restoreBest: false });
   const { factor, patience, minLr, cooldown, monitor, mode, minDelta } = c.schedule;
-  assert.deepEqual({ factor, patience, minLr, cooldown, monitor, mode, minDelta }, { factor: 0.1, patience: 10, minLr: 0, cooldown: 0, monitor: 'eval.top_k', mode: 'max', minDelta: 1e-4 });
+  assert.deepEqual(
+    { factor, patience, minLr, cooldown, monitor, mode, minDelta },
+    { factor: 0.1, patience: 10, minLr: 0, cooldown: 0, monitor: 'eval.top_k', mode: 'max', minDelta: 1e-4 },
+  );
   assert.equal(validate(base()).training.earlyStopping, null);
   assert.equal(validate(base()).checkpoint.best, null);
 });
 
 test('a monitor that names no eval figure is refused, listing those that exist', () => {
-  rejects(base({ checkpoint: { best: { monitor: 'val_loss' } } }), 'checkpoint.best.monitor', /expected one of 'eval\.loss', 'eval\.accuracy', 'eval\.top_k', 'eval\.mae', got "val_loss"/);
+  rejects(
+    base({ checkpoint: { best: { monitor: 'val_loss' } } }),
+    'checkpoint.best.monitor',
+    /expected one of 'eval\.loss', 'eval\.accuracy', 'eval\.top_k', 'eval\.mae', got "val_loss"/,
+  );
   rejects(base({ training: { batchSize: 32, earlyStopping: { monitor: 'eval.precision' } } }), 'training.earlyStopping.monitor', /expected one of/);
   rejects(base({ schedule: { name: 'plateau', monitor: 'loss' } }), 'schedule.monitor', /expected one of/);
 });
 
 test('a figure this loss does not measure is refused', () => {
-  rejects(base({ loss: 'meanSquaredError', checkpoint: { best: { monitor: 'eval.accuracy' } } }), 'checkpoint.best.monitor',
-    /eval\.accuracy is not measured with loss meanSquaredError/, /eval\.loss or eval\.mae/);
-  rejects(base({ loss: 'binaryCrossentropy', training: { batchSize: 32, earlyStopping: { monitor: 'eval.top_k' } } }), 'training.earlyStopping.monitor',
-    /eval\.top_k is not measured with loss binaryCrossentropy/);
+  rejects(
+    base({ loss: 'meanSquaredError', checkpoint: { best: { monitor: 'eval.accuracy' } } }),
+    'checkpoint.best.monitor',
+    /eval\.accuracy is not measured with loss meanSquaredError/,
+    /eval\.loss or eval\.mae/,
+  );
+  rejects(
+    base({ loss: 'binaryCrossentropy', training: { batchSize: 32, earlyStopping: { monitor: 'eval.top_k' } } }),
+    'training.earlyStopping.monitor',
+    /eval\.top_k is not measured with loss binaryCrossentropy/,
+  );
 });
 
 test('without an eval set, every monitor is refused', () => {
-  rejects(base({ checkpoint: { best: { monitor: 'eval.accuracy' } } }, false), 'checkpoint.best.monitor', /no data\.eval \(or data\.evalFraction\)/, /data\.evalFraction/);
+  rejects(
+    base({ checkpoint: { best: { monitor: 'eval.accuracy' } } }, false),
+    'checkpoint.best.monitor',
+    /no data\.eval \(or data\.evalFraction\)/,
+    /data\.evalFraction/,
+  );
   rejects(base({ training: { batchSize: 32, earlyStopping: {} } }, false), 'training.earlyStopping.monitor', /watches eval\.loss, but there is no data\.eval/);
   rejects(base({ schedule: { name: 'plateau' } }, false), 'schedule.monitor', /no data\.eval/);
 });
@@ -70,8 +96,17 @@ test('early stopping and the plateau need evaluations during the run', () => {
 });
 
 test('mode follows the monitor: max with accuracy, min with loss; the other is refused', () => {
-  rejects(base({ checkpoint: { best: { monitor: 'eval.accuracy', mode: 'min' } } }), 'checkpoint.best.mode', /is 'min', but eval\.accuracy improves upward \(mode: max\)/, /checkpoint\.best\.mode: max/);
-  rejects(base({ training: { batchSize: 32, earlyStopping: { monitor: 'eval.loss', mode: 'max' } } }), 'training.earlyStopping.mode', /improves downward \(mode: min\)/);
+  rejects(
+    base({ checkpoint: { best: { monitor: 'eval.accuracy', mode: 'min' } } }),
+    'checkpoint.best.mode',
+    /is 'min', but eval\.accuracy improves upward \(mode: max\)/,
+    /checkpoint\.best\.mode: max/,
+  );
+  rejects(
+    base({ training: { batchSize: 32, earlyStopping: { monitor: 'eval.loss', mode: 'max' } } }),
+    'training.earlyStopping.mode',
+    /improves downward \(mode: min\)/,
+  );
   rejects(base({ schedule: { name: 'plateau', monitor: 'eval.mae', mode: 'max' } }), 'schedule.mode', /eval\.mae improves downward/);
   rejects(base({ checkpoint: { best: { mode: 'up' } } }), 'checkpoint.best.mode', /expected one of 'min', 'max'/);
 });

@@ -13,17 +13,20 @@ process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 fs.writeFileSync(path.join(dir, 'model.js'), '');
 const file = (name: string, training: string) => {
   const p = path.join(dir, name);
-  fs.writeFileSync(p, `model: { module: model.js }\nloss: categoricalCrossentropy\ndata: { train: { type: mnist, count: 100 } }\ntraining: ${training}\noptimizer: { name: sgd }\n`);
+  fs.writeFileSync(
+    p,
+    `model: { module: model.js }\nloss: categoricalCrossentropy\ndata: { train: { type: mnist, count: 100 } }\ntraining: ${training}\noptimizer: { name: sgd }\n`,
+  );
   return p;
 };
 
-test('--set training.steps replaces the file\'s epochs', async () => {
+test("--set training.steps replaces the file's epochs", async () => {
   const c = await loadConfig(file('epochs.yaml', '{ batchSize: 8, epochs: 4 }'), ['training.steps=40'], dir);
   assert.equal(c.training.steps, 40);
   assert.equal(c.training.epochs, null);
 });
 
-test('--set training.epochs replaces the file\'s steps', async () => {
+test("--set training.epochs replaces the file's steps", async () => {
   const c = await loadConfig(file('steps.yaml', '{ batchSize: 8, steps: 1000 }'), ['training.epochs=2'], dir);
   assert.equal(c.training.epochs, 2);
   assert.equal(c.training.steps, null);
@@ -31,7 +34,9 @@ test('--set training.epochs replaces the file\'s steps', async () => {
 
 test('both given as overrides are still an error', async () => {
   await assert.rejects(loadConfig(file('both.yaml', '{ batchSize: 8, epochs: 4 }'), ['training.steps=40', 'training.epochs=2'], dir), {
-    code: 'E_CONFIG', keyPath: 'training', message: /epochs and steps are both set/,
+    code: 'E_CONFIG',
+    keyPath: 'training',
+    message: /epochs and steps are both set/,
   });
 });
 

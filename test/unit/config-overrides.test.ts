@@ -20,10 +20,20 @@ test('nested keys are created, existing siblings kept, and the input is not chan
 
 test('a malformed --set names the --set text', () => {
   for (const set of ['training.batchSize', '=3', 'a..b=1', '.a=1', 'a.=1']) {
-    assert.throws(() => applyOverrides({}, [set]), { code: 'E_CONFIG', keyPath: '--set', message: new RegExp(`malformed override ${JSON.stringify(set).replace(/[.]/g, '\\.')}`) });
+    assert.throws(() => applyOverrides({}, [set]), {
+      code: 'E_CONFIG',
+      keyPath: '--set',
+      message: new RegExp(`malformed override ${JSON.stringify(set).replace(/[.]/g, '\\.')}`),
+    });
   }
-  assert.throws(() => applyOverrides({}, ['devices.gpus=[0,1']), { keyPath: 'devices.gpus', message: /--set "devices\.gpus=\[0,1": the value is not valid YAML/ });
-  assert.throws(() => applyOverrides({ loss: 'meanSquaredError' }, ['loss.x=1']), { keyPath: 'loss', message: /sets a key inside it, but it is "meanSquaredError" \(string\)/ });
+  assert.throws(() => applyOverrides({}, ['devices.gpus=[0,1']), {
+    keyPath: 'devices.gpus',
+    message: /--set "devices\.gpus=\[0,1": the value is not valid YAML/,
+  });
+  assert.throws(() => applyOverrides({ loss: 'meanSquaredError' }, ['loss.x=1']), {
+    keyPath: 'loss',
+    message: /sets a key inside it, but it is "meanSquaredError" \(string\)/,
+  });
 });
 
 test('an override cannot reach the prototype', () => {
@@ -35,13 +45,16 @@ test('an override cannot reach the prototype', () => {
 test('overrides are validated like the file: typed values land, unknown keys fail with their path', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-overrides-'));
   fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
-  fs.writeFileSync(path.join(dir, 'exp.yaml'), [
-    'model: { module: model.js }',
-    'loss: categoricalCrossentropy',
-    'data: { train: { type: mnist } }',
-    'training: { batchSize: 32 }',
-    'optimizer: { name: sgd }',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'exp.yaml'),
+    [
+      'model: { module: model.js }',
+      'loss: categoricalCrossentropy',
+      'data: { train: { type: mnist } }',
+      'training: { batchSize: 32 }',
+      'optimizer: { name: sgd }',
+    ].join('\n'),
+  );
   const file = path.join(dir, 'exp.yaml');
   const c = await loadConfig(file, ['optimizer.name=adam', 'optimizer.beta2=0.99', 'devices.gpus=[0,1]', 'training.steps=500'], dir);
   assert.deepEqual([c.optimizer.name, c.optimizer.learningRate, c.optimizer.beta2], ['adam', 0.001, 0.99]);

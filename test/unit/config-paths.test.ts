@@ -37,7 +37,10 @@ test('a runDir in the config is resolved against the config file directory; the 
 });
 
 test('without a config file, relative paths are resolved against cwd', () => {
-  const c = validateConfig({ ...raw({ type: 'npy', features: 'data/x.npy', labels: 'data/y.npy' }), model: { module: 'models/net.js' } }, { configPath: null, cwd: dir });
+  const c = validateConfig(
+    { ...raw({ type: 'npy', features: 'data/x.npy', labels: 'data/y.npy' }), model: { module: 'models/net.js' } },
+    { configPath: null, cwd: dir },
+  );
   assert.equal(c.model.module, path.join(dir, 'models', 'net.js'));
   assert.equal(c.data.train.type === 'npy' && c.data.train.labels, path.join(dir, 'data', 'y.npy'));
 });

@@ -14,18 +14,24 @@ process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 for (const f of ['model.js', 'a.npy', 'b.npy', 'c.npy', 'd.npy']) fs.writeFileSync(path.join(dir, f), '');
 type Raw = Record<string, unknown>;
 const base = (over: Raw = {}): Raw => ({
-  model: { module: 'model.js' }, loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' },
+  model: { module: 'model.js' },
+  loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' },
   data: { train: { type: 'npy', features: { image: 'a.npy', meta: 'b.npy' }, labels: { class: 'c.npy', box: 'd.npy' } } },
-  training: { batchSize: 8 }, optimizer: { name: 'sgd' }, ...over,
+  training: { batchSize: 8 },
+  optimizer: { name: 'sgd' },
+  ...over,
 });
 const validate = (raw: Raw) => validateConfig(raw, { configPath: null, cwd: dir });
 const rejects = (raw: Raw, keyPath: string, message: RegExp) =>
-  assert.throws(() => validate(raw), (e: Error & { code?: string; keyPath?: string }) => {
-    assert.equal(e.code, 'E_CONFIG');
-    assert.equal(e.keyPath, keyPath, e.message);
-    assert.match(e.message, message);
-    return true;
-  });
+  assert.throws(
+    () => validate(raw),
+    (e: Error & { code?: string; keyPath?: string }) => {
+      assert.equal(e.code, 'E_CONFIG');
+      assert.equal(e.keyPath, keyPath, e.message);
+      assert.match(e.message, message);
+      return true;
+    },
+  );
 
 test('files by input and output name, a loss per output, loss weights', () => {
   const c = validate(base({ lossWeights: { class: 1, box: 0.5 } }));
@@ -40,13 +46,29 @@ test('a loss name, a weight and a file are checked under their name', () => {
   rejects(base({ loss: {} }), 'loss', /or a mapping of the model's output names to them/);
   rejects(base({ lossWeights: { box: -1 } }), 'lossWeights.box', /expected a finite number >= 0, got -1/);
   rejects(base({ lossWeights: 0.5 }), 'lossWeights', /a mapping of the model's output names to weights/);
-  rejects(base({ data: { train: { type: 'npy', features: { image: 'a.npy', meta: 'nope.npy' }, labels: 'c.npy' } } }), 'data.train.features.meta', /file not found: .*nope\.npy/);
-  rejects(base({ data: { train: { type: 'npy', features: {}, labels: 'c.npy' } } }), 'data.train.features', /a file, or a mapping of the model's input names to files/);
+  rejects(
+    base({ data: { train: { type: 'npy', features: { image: 'a.npy', meta: 'nope.npy' }, labels: 'c.npy' } } }),
+    'data.train.features.meta',
+    /file not found: .*nope\.npy/,
+  );
+  rejects(
+    base({ data: { train: { type: 'npy', features: {}, labels: 'c.npy' } } }),
+    'data.train.features',
+    /a file, or a mapping of the model's input names to files/,
+  );
 });
 
 test('one loss per output refuses metrics, class weights and monitors of one output', () => {
-  rejects(base({ data: { train: base().data && (base().data as Raw).train, evalFraction: 0.2 }, metrics: ['accuracy'] }), 'metrics', /loss names one loss per output/);
+  rejects(
+    base({ data: { train: base().data && (base().data as Raw).train, evalFraction: 0.2 }, metrics: ['accuracy'] }),
+    'metrics',
+    /loss names one loss per output/,
+  );
   rejects(base({ training: { batchSize: 8, classWeights: [1, 2] } }), 'training.classWeights', /loss names one loss per output/);
-  rejects(base({ data: { train: (base().data as Raw).train, evalFraction: 0.2 }, checkpoint: { best: { monitor: 'eval.accuracy' } } }), 'checkpoint.best.monitor', /eval\.accuracy is not measured with one loss per output/);
+  rejects(
+    base({ data: { train: (base().data as Raw).train, evalFraction: 0.2 }, checkpoint: { best: { monitor: 'eval.accuracy' } } }),
+    'checkpoint.best.monitor',
+    /eval\.accuracy is not measured with one loss per output/,
+  );
   validate(base({ data: { train: (base().data as Raw).train, evalFraction: 0.2 }, checkpoint: { best: { monitor: 'eval.loss' } } }));
 });

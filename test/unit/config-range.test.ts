@@ -82,7 +82,10 @@ test('mnist labels must fit the loss', () => {
 test('the run name is letters, digits, ".", "_" and "-"', () => {
   rejects(base({ name: 'my run' }), 'name', /got "my run"/);
   rejects(base({ name: '..' }), 'name', /expected a name/);
-  assert.throws(() => validateConfig(base(), { configPath: path.join(dir, 'my exp.yaml'), cwd: dir }), { keyPath: 'name', message: /config file's name "my exp"/ });
+  assert.throws(() => validateConfig(base(), { configPath: path.join(dir, 'my exp.yaml'), cwd: dir }), {
+    keyPath: 'name',
+    message: /config file's name "my exp"/,
+  });
 });
 
 test('settings that would be silently ignored are errors', () => {

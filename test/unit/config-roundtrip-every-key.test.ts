@@ -17,7 +17,8 @@ import { isMapping, validateConfig } from '../../src/shared/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-roundtrip-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-for (const f of ['base.mjs', 'model.mjs', 'model.json', 'x.npy', 'y.npy', 'w.npy', 'ex.npy', 'ey.npy', 'data.csv', 'samples.mjs']) fs.writeFileSync(path.join(dir, f), '');
+for (const f of ['base.mjs', 'model.mjs', 'model.json', 'x.npy', 'y.npy', 'w.npy', 'ex.npy', 'ey.npy', 'data.csv', 'samples.mjs'])
+  fs.writeFileSync(path.join(dir, f), '');
 const configPath = path.join(dir, 'exp.yaml');
 
 /** Every key set, away from its default (the config fuzzer's valid config, completed). */
@@ -25,9 +26,18 @@ const withEvalSet = {
   name: 'every-key',
   model: { module: './model.mjs' },
   loss: 'categoricalCrossentropy',
-  data: { train: { type: 'npy', features: './x.npy', labels: './y.npy', weights: './w.npy' }, eval: { type: 'csv', path: './data.csv', label: 'y', labelType: 'float', weight: 'w' } },
+  data: {
+    train: { type: 'npy', features: './x.npy', labels: './y.npy', weights: './w.npy' },
+    eval: { type: 'csv', path: './data.csv', label: 'y', labelType: 'float', weight: 'w' },
+  },
   training: {
-    batchSize: 32, epochs: 2, dropLast: true, seed: 1, accumulateSteps: 2, clipNorm: 1.5, ema: 0.99,
+    batchSize: 32,
+    epochs: 2,
+    dropLast: true,
+    seed: 1,
+    accumulateSteps: 2,
+    clipNorm: 1.5,
+    ema: 0.99,
     earlyStopping: { monitor: 'eval.top_k', mode: 'max', patience: 3, minDelta: 0.01, restoreBest: true },
     classWeights: { 0: 2, 3: 0.5 },
   },
@@ -75,7 +85,7 @@ const withClasses = {
   data: {
     train: { type: 'csv', path: './data.csv', label: 'species', labelType: 'class' },
     eval: { type: 'csv', path: './data.csv', label: 'species', labelType: 'class' },
-    classes: ['setosa', 'versicolor', 'virginica', "it's, \"quoted\"", '10'],
+    classes: ['setosa', 'versicolor', 'virginica', 'it\'s, "quoted"', '10'],
   },
   // Monitors on values of metrics: a built-in one (mode from its direction) and a custom one.
   metrics: ['f1', { name: 'recall', average: 'micro' }, { module: './samples.mjs', name: 'mine' }],
@@ -96,10 +106,24 @@ const withOutputs = {
   training: { batchSize: 8 },
   optimizer: { name: 'sgd' },
 };
-const CONFIGS: Record<string, Record<string, unknown>> = { withEvalSet, withOutputs, withHoldout, withPlateau, withClasses, withoutEval, ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])) };
+const CONFIGS: Record<string, Record<string, unknown>> = {
+  withEvalSet,
+  withOutputs,
+  withHoldout,
+  withPlateau,
+  withClasses,
+  withoutEval,
+  ...Object.fromEntries(others.map((c) => [c.optimizer.name, c])),
+};
 
 const validate = (raw: unknown, cwd = dir) => validateConfig(raw, { configPath, cwd });
-const defaults = validate({ model: { module: './base.mjs' }, loss: 'meanSquaredError', data: { train: { type: 'mnist' } }, training: { batchSize: 1 }, optimizer: { name: 'sgd' } });
+const defaults = validate({
+  model: { module: './base.mjs' },
+  loss: 'meanSquaredError',
+  data: { train: { type: 'mnist' } },
+  training: { batchSize: 1 },
+  optimizer: { name: 'sgd' },
+});
 
 type Leaf = [path: string, value: unknown];
 function leaves(v: unknown, at = ''): Leaf[] {
@@ -158,15 +182,55 @@ test('the configs above set every key of the Config, every optimizer and schedul
   assert.deepEqual([...names.schedule].sort(), [...SCHEDULE_NAMES].sort());
   // Every key that exists today is set; a key added later (e.g. to devices) is still written
   // and round-trips above, and is named here until a config sets it.
-  const known = ['name', 'model.module', 'model.json', 'loss', 'data.evalFraction', 'data.classes', 'training.batchSize', 'training.epochs', 'training.steps',
-    'training.dropLast', 'training.seed', 'training.accumulateSteps', 'training.clipNorm', 'training.ema', 'devices.gpus', 'devices.simulate',
-    'devices.backend', 'devices.shmDir', 'devices.replaceWasmKernels', 'log.every', 'eval.every', 'eval.batchSize', 'eval.topK', 'eval.useEma',
-    'checkpoint.every', 'checkpoint.keep', 'eval.every.epochs', 'checkpoint.every.epochs', 'checkpoint.best.monitor', 'checkpoint.best.mode',
-    'training.earlyStopping.monitor', 'training.earlyStopping.mode', 'training.earlyStopping.patience', 'training.earlyStopping.minDelta',
-    'training.earlyStopping.restoreBest', 'training.classWeights.0', 'training.classWeights.3', 'lossWeights.box', 'reliability.onWorkerFailure', 'reliability.maxRestarts', 'reliability.stepTimeout',
-    'reliability.stallFactor', 'reliability.stallMinSeconds', 'reliability.onNonFinite', 'runDir',
+  const known = [
+    'name',
+    'model.module',
+    'model.json',
+    'loss',
+    'data.evalFraction',
+    'data.classes',
+    'training.batchSize',
+    'training.epochs',
+    'training.steps',
+    'training.dropLast',
+    'training.seed',
+    'training.accumulateSteps',
+    'training.clipNorm',
+    'training.ema',
+    'devices.gpus',
+    'devices.simulate',
+    'devices.backend',
+    'devices.shmDir',
+    'devices.replaceWasmKernels',
+    'log.every',
+    'eval.every',
+    'eval.batchSize',
+    'eval.topK',
+    'eval.useEma',
+    'checkpoint.every',
+    'checkpoint.keep',
+    'eval.every.epochs',
+    'checkpoint.every.epochs',
+    'checkpoint.best.monitor',
+    'checkpoint.best.mode',
+    'training.earlyStopping.monitor',
+    'training.earlyStopping.mode',
+    'training.earlyStopping.patience',
+    'training.earlyStopping.minDelta',
+    'training.earlyStopping.restoreBest',
+    'training.classWeights.0',
+    'training.classWeights.3',
+    'lossWeights.box',
+    'reliability.onWorkerFailure',
+    'reliability.maxRestarts',
+    'reliability.stepTimeout',
+    'reliability.stallFactor',
+    'reliability.stallMinSeconds',
+    'reliability.onNonFinite',
+    'runDir',
     ...OPTIMIZER_NAMES.flatMap((n) => OPTIMIZER_PARAMS[n].map((k) => `optimizer.${k} (${n})`)),
-    ...SCHEDULE_NAMES.flatMap((n) => SCHEDULE_PARAMS[n].map((k) => `schedule.${k} (${n})`))];
+    ...SCHEDULE_NAMES.flatMap((n) => SCHEDULE_PARAMS[n].map((k) => `schedule.${k} (${n})`)),
+  ];
   for (const k of known) assert.ok(changed.has(k), `no config above sets ${k} to a value other than its default`);
   const unset = [...all].filter((k) => !changed.has(k) && !/^(data\.(train|eval)|optimizer\.name|schedule\.name)\b/.test(k));
   if (unset.length) t.diagnostic(`keys written with their defaults only: ${unset.join(', ')}`);

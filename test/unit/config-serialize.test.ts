@@ -11,7 +11,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-serialize-'));
 for (const f of ['model.js', 'model.json', 'x.npy', 'y.npy', 'ex.npy', 'ey.npy', 'metric.mjs']) fs.writeFileSync(path.join(dir, f), '');
 
 const configs: Record<string, string> = {
-  'minimal.yaml': 'model: { module: model.js }\nloss: categoricalCrossentropy\ndata: { train: { type: mnist } }\ntraining: { batchSize: 32 }\noptimizer: { name: sgd }\n',
+  'minimal.yaml':
+    'model: { module: model.js }\nloss: categoricalCrossentropy\ndata: { train: { type: mnist } }\ntraining: { batchSize: 32 }\noptimizer: { name: sgd }\n',
   'full.yaml': `
 name: "007"
 model: { json: model.json }

@@ -36,12 +36,15 @@ test('unknown keys are found at every depth', () => {
 });
 
 test('with nothing close, the hint lists the known keys', () => {
-  assert.throws(() => validate({ ...base(), devices: { zzzzzzzz: 1 } }), (err: Error & { hint?: string }) => {
-    assert.match(err.message, /^devices\.zzzzzzzz: unknown key/);
-    assert.doesNotMatch(err.hint ?? '', /did you mean/);
-    assert.match(err.hint ?? '', /gpus, simulate, backend, shmDir/);
-    return true;
-  });
+  assert.throws(
+    () => validate({ ...base(), devices: { zzzzzzzz: 1 } }),
+    (err: Error & { hint?: string }) => {
+      assert.match(err.message, /^devices\.zzzzzzzz: unknown key/);
+      assert.doesNotMatch(err.hint ?? '', /did you mean/);
+      assert.match(err.hint ?? '', /gpus, simulate, backend, shmDir/);
+      return true;
+    },
+  );
 });
 
 test('a key the chosen optimizer does not use is rejected, naming the optimizers that do', () => {

@@ -42,12 +42,15 @@ const cases: [string, unknown, RegExp, string?][] = [
 
 for (const [keyPath, value, message, errorPath = keyPath] of cases) {
   test(`${keyPath} = ${JSON.stringify(value)} names its key path, the expected type and what was found`, () => {
-    assert.throws(() => validateConfig(withValue(keyPath, value), { configPath: null, cwd: dir }), (err: Error & { code?: string; keyPath?: string }) => {
-      assert.equal(err.code, 'E_CONFIG');
-      assert.equal(err.keyPath, errorPath);
-      assert.match(err.message, message);
-      return true;
-    });
+    assert.throws(
+      () => validateConfig(withValue(keyPath, value), { configPath: null, cwd: dir }),
+      (err: Error & { code?: string; keyPath?: string }) => {
+        assert.equal(err.code, 'E_CONFIG');
+        assert.equal(err.keyPath, errorPath);
+        assert.match(err.message, message);
+        return true;
+      },
+    );
   });
 }
 
@@ -58,5 +61,8 @@ test('a missing required key says so and what it expects', () => {
 });
 
 test('the top level must be a mapping', () => {
-  assert.throws(() => validateConfig([1, 2], { configPath: null, cwd: dir }), { keyPath: '', message: /^the config's top level: expected a mapping, got \[1,2\] \(list\)/ });
+  assert.throws(() => validateConfig([1, 2], { configPath: null, cwd: dir }), {
+    keyPath: '',
+    message: /^the config's top level: expected a mapping, got \[1,2\] \(list\)/,
+  });
 });

@@ -27,7 +27,10 @@ test('every thread of the process ends on the CPUs of MGPU_CPUS', { skip }, () =
 });
 
 test('a CPU that does not exist is reported, not fatal', { skip }, () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { env: { ...process.env, MGPU_CPUS: '1000' }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], {
+    env: { ...process.env, MGPU_CPUS: '1000' },
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.match(JSON.parse(r.stdout.trim().split('\n').pop()!).problem, /MGPU_CPUS=1000 not applied: sched_setaffinity: Invalid argument/);
 });

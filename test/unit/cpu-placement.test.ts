@@ -22,15 +22,29 @@ function fakeSysfs(): string {
 
 test('hyperthreads of one core are one physical core; only the allowed CPUs count', () => {
   const root = fakeSysfs();
-  assert.deepEqual(physicalCores([0, 1, 2, 3, 4, 5, 6, 7], root), [[0, 4], [1, 5], [2, 6], [3, 7]]);
+  assert.deepEqual(physicalCores([0, 1, 2, 3, 4, 5, 6, 7], root), [
+    [0, 4],
+    [1, 5],
+    [2, 6],
+    [3, 7],
+  ]);
   assert.deepEqual(physicalCores([1, 5, 6], root), [[1, 5], [6]]);
   assert.deepEqual(physicalCores([0, 1], path.join(root, 'missing')), [[0], [1]]);
   fs.rmSync(root, { recursive: true });
 });
 
 test('3 workers on 4 cores: a core each, core 0 left to the coordinator', () => {
-  const p = placeWorkers(3, [[0, 4], [1, 5], [2, 6], [3, 7]]);
-  assert.deepEqual(p.workers, [[1, 5], [2, 6], [3, 7]]);
+  const p = placeWorkers(3, [
+    [0, 4],
+    [1, 5],
+    [2, 6],
+    [3, 7],
+  ]);
+  assert.deepEqual(p.workers, [
+    [1, 5],
+    [2, 6],
+    [3, 7],
+  ]);
   assert.match(p.text, /rank 0 cpus 1,5, rank 1 cpus 2,6, rank 2 cpus 3,7; coordinator core 0 \(cpus 0,4\) to itself/);
 });
 

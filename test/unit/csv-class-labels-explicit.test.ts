@@ -16,9 +16,17 @@ fs.writeFileSync(path.join(dir, 'train.csv'), 'x,label\n1,dog\n2,cat\n3,dog\n');
 fs.writeFileSync(path.join(dir, 'eval.csv'), 'x,label\n1,bird\n2,cat\n');
 fs.writeFileSync(path.join(dir, 'odd.csv'), 'x,label\n1,dog\n2,cat\n3,cow\n');
 
-const config = (data: Record<string, unknown>) => validateConfig({
-  model: { module: './model.mjs' }, loss: 'sparseCategoricalCrossentropy', data, training: { batchSize: 2 }, optimizer: { name: 'sgd' },
-}, { configPath: path.join(dir, 'exp.yaml'), cwd: dir });
+const config = (data: Record<string, unknown>) =>
+  validateConfig(
+    {
+      model: { module: './model.mjs' },
+      loss: 'sparseCategoricalCrossentropy',
+      data,
+      training: { batchSize: 2 },
+      optimizer: { name: 'sgd' },
+    },
+    { configPath: path.join(dir, 'exp.yaml'), cwd: dir },
+  );
 const csv = (file: string) => ({ type: 'csv', path: `./${file}`, label: 'label', labelType: 'class' });
 
 test('data.classes: its order, not the sorted one; a class absent from train keeps its index', async () => {
@@ -31,7 +39,10 @@ test('data.classes: its order, not the sorted one; a class absent from train kee
 test('a train row whose class data.classes does not list: E_DATA naming file, line and class', async () => {
   await assert.rejects(loadSplits(config({ train: csv('odd.csv'), classes: ['dog', 'cat'] })), (e: Error & { code?: string; hint?: string }) => {
     assert.equal(e.code, 'E_DATA');
-    assert.equal(e.message, `data.train: ${path.join(dir, 'odd.csv')} line 4, column "label": class "cow" is not one of the 2 classes of data.classes ("dog", "cat")`);
+    assert.equal(
+      e.message,
+      `data.train: ${path.join(dir, 'odd.csv')} line 4, column "label": class "cow" is not one of the 2 classes of data.classes ("dog", "cat")`,
+    );
     assert.match(e.hint ?? '', /add it to data\.classes/);
     return true;
   });

@@ -14,13 +14,31 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csv-class-sorted-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 fs.writeFileSync(path.join(dir, 'model.mjs'), '');
 
-const config = (data: Record<string, unknown>) => validateConfig({
-  model: { module: './model.mjs' }, loss: 'sparseCategoricalCrossentropy', data, training: { batchSize: 2 }, optimizer: { name: 'sgd' },
-}, { configPath: path.join(dir, 'exp.yaml'), cwd: dir });
+const config = (data: Record<string, unknown>) =>
+  validateConfig(
+    {
+      model: { module: './model.mjs' },
+      loss: 'sparseCategoricalCrossentropy',
+      data,
+      training: { batchSize: 2 },
+      optimizer: { name: 'sgd' },
+    },
+    { configPath: path.join(dir, 'exp.yaml'), cwd: dir },
+  );
 
 // First seen: zebra, Émile, ant, "b, c", Zulu, 10, 9. Sorted by code point, written out here by
 // hand: digits < upper case < lower case < 'É' (U+00C9).
-const ROWS: Array<[number, string]> = [[1, 'zebra'], [2, ' Émile '], [3, 'ant'], [4, '"b, c"'], [5, 'Zulu'], [6, 'zebra'], [7, '10'], [8, '9'], [9, 'ant']];
+const ROWS: Array<[number, string]> = [
+  [1, 'zebra'],
+  [2, ' Émile '],
+  [3, 'ant'],
+  [4, '"b, c"'],
+  [5, 'Zulu'],
+  [6, 'zebra'],
+  [7, '10'],
+  [8, '9'],
+  [9, 'ant'],
+];
 const SORTED = ['10', '9', 'Zulu', 'ant', 'b, c', 'zebra', 'Émile'];
 const NAME_OF_ROW = ['zebra', 'Émile', 'ant', 'b, c', 'Zulu', 'zebra', '10', '9', 'ant'];
 
@@ -31,12 +49,22 @@ test('the sorted names of data.train are the classes; labels are indices into th
   assert.equal(classes.from, 'data.train');
   assert.equal(train.labels.dtype, 'int32');
   assert.deepEqual(train.labels.shape, [ROWS.length]);
-  assert.deepEqual([...train.labels.data], NAME_OF_ROW.map((n) => SORTED.indexOf(n)));
-  assert.deepEqual([...train.features.data], ROWS.map(([x]) => x));
+  assert.deepEqual(
+    [...train.labels.data],
+    NAME_OF_ROW.map((n) => SORTED.indexOf(n)),
+  );
+  assert.deepEqual(
+    [...train.features.data],
+    ROWS.map(([x]) => x),
+  );
 });
 
 test('evalFraction: the held-out rows are encoded with the same (whole-file) mapping', async () => {
-  const { train, eval: held, classes } = await loadSplits(config({ train: { type: 'csv', path: './train.csv', label: 'label', labelType: 'class' }, evalFraction: 0.34 }));
+  const {
+    train,
+    eval: held,
+    classes,
+  } = await loadSplits(config({ train: { type: 'csv', path: './train.csv', label: 'label', labelType: 'class' }, evalFraction: 0.34 }));
   assert.deepEqual(classes?.classes, SORTED);
   // Each row's feature is its row number: its label must be its own name's sorted index.
   for (const part of [train, held!]) {

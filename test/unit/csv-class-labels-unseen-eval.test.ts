@@ -16,10 +16,20 @@ fs.writeFileSync(path.join(dir, 'train.csv'), 'x,label\n1,dog\n2,cat\n3,emu\n');
 fs.writeFileSync(path.join(dir, 'eval.csv'), 'x,label\n1,emu\n2,emu\n');
 fs.writeFileSync(path.join(dir, 'unseen.csv'), 'x,label\n1,cat\n\n2,"bird"\n');
 
-const config = (evalFile: string) => validateConfig({
-  model: { module: './model.mjs' }, loss: 'sparseCategoricalCrossentropy', training: { batchSize: 2 }, optimizer: { name: 'sgd' },
-  data: { train: { type: 'csv', path: './train.csv', label: 'label', labelType: 'class' }, eval: { type: 'csv', path: `./${evalFile}`, label: 'label', labelType: 'class' } },
-}, { configPath: path.join(dir, 'exp.yaml'), cwd: dir });
+const config = (evalFile: string) =>
+  validateConfig(
+    {
+      model: { module: './model.mjs' },
+      loss: 'sparseCategoricalCrossentropy',
+      training: { batchSize: 2 },
+      optimizer: { name: 'sgd' },
+      data: {
+        train: { type: 'csv', path: './train.csv', label: 'label', labelType: 'class' },
+        eval: { type: 'csv', path: `./${evalFile}`, label: 'label', labelType: 'class' },
+      },
+    },
+    { configPath: path.join(dir, 'exp.yaml'), cwd: dir },
+  );
 
 test('an eval split with one class keeps the training index of that class', async () => {
   const { eval: ev, classes } = await loadSplits(config('eval.csv'));
@@ -31,7 +41,10 @@ test('an eval class that data.train never had: E_DATA naming file, line and clas
   await assert.rejects(loadSplits(config('unseen.csv')), (e: Error & { code?: string; hint?: string; exitCode?: number }) => {
     assert.equal(e.code, 'E_DATA');
     assert.equal(e.exitCode, 2);
-    assert.equal(e.message, `data.eval: ${path.join(dir, 'unseen.csv')} line 4, column "label": class "bird" is not one of the 3 classes of data.train ("cat", "dog", "emu")`);
+    assert.equal(
+      e.message,
+      `data.eval: ${path.join(dir, 'unseen.csv')} line 4, column "label": class "bird" is not one of the 3 classes of data.train ("cat", "dog", "emu")`,
+    );
     assert.match(e.hint ?? '', /data\.classes/);
     return true;
   });

@@ -34,7 +34,9 @@ async function rejects(text: string, re: RegExp, opts: { label?: string; labelTy
 }
 
 test('a missing label column lists the header columns and the config key', async () => {
-  await rejects('a,b,"c d"\n1,2,3\n', /line 1: the header has no column "label" \(data\.eval\.label\); its columns are "a", "b", "c d"$/, { hint: /data\.eval\.label/ });
+  await rejects('a,b,"c d"\n1,2,3\n', /line 1: the header has no column "label" \(data\.eval\.label\); its columns are "a", "b", "c d"$/, {
+    hint: /data\.eval\.label/,
+  });
   await rejects('\n\na,b\n1,2\n', /line 3: the header has no column "label"/);
 });
 
@@ -67,13 +69,17 @@ test('a non-numeric value names the line, the column and the text', async () => 
 });
 
 test('class-index labels must be non-negative integers', async () => {
-  await rejects('a,label\n1,0\n2,1.5\n', /line 3, column "label": "1\.5" is not a class index \(expected a non-negative integer with labelType 'index'\)$/, { hint: /data\.eval\.labelType: float/ });
+  await rejects('a,label\n1,0\n2,1.5\n', /line 3, column "label": "1\.5" is not a class index \(expected a non-negative integer with labelType 'index'\)$/, {
+    hint: /data\.eval\.labelType: float/,
+  });
   await rejects('a,label\n1,-1\n', /line 2, column "label": "-1" is not a class index/);
   await rejects('a,label\n1,3e9\n', /line 2, column "label": "3e9" is not a class index/);
 });
 
 test('a class name in a label column read as indices points to labelType: class', async () => {
-  await rejects('a,label\n1,0\n2,cat\n', /line 3, column "label": "cat" is not a class index \(expected a non-negative integer with labelType 'index'\)$/, { hint: /set data\.eval\.labelType: class/ });
+  await rejects('a,label\n1,0\n2,cat\n', /line 3, column "label": "cat" is not a class index \(expected a non-negative integer with labelType 'index'\)$/, {
+    hint: /set data\.eval\.labelType: class/,
+  });
 });
 
 test('an empty file, a BOM or blank lines only, and a header without rows', async () => {

@@ -42,7 +42,10 @@ function run(bytes: Uint8Array, src: Src, rng: Rng, what: string): Outcome {
   if (src.labelType === 'index') {
     assert.ok(l.dtype === 'int32' && l.data instanceof Int32Array);
     assert.deepEqual(l.shape, [count]);
-    assert.ok(l.data.every((v) => v >= 0), `${what}: class indices`);
+    assert.ok(
+      l.data.every((v) => v >= 0),
+      `${what}: class indices`,
+    );
   } else {
     assert.ok(l.dtype === 'float32' && l.data instanceof Float32Array);
     assert.deepEqual(l.shape, [count, 1]);

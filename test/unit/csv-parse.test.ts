@@ -73,9 +73,29 @@ test('CRLF, lone CR, a BOM, no trailing newline, several trailing newlines and b
 });
 
 test('numbers are parsed exactly as Number() would, then rounded to float32', async () => {
-  const values = ['+1', '-0.5', '.5', '5.', '1e3', '1E-3', ' 2 ', '\t3\t', '0.1', '123456789012345678901234567890', '3.4028234663852886e38', '-1.00000000000000000001', '0.000000000000000000000000000001', '-0', '9007199254740993', '123.456e-5'];
+  const values = [
+    '+1',
+    '-0.5',
+    '.5',
+    '5.',
+    '1e3',
+    '1E-3',
+    ' 2 ',
+    '\t3\t',
+    '0.1',
+    '123456789012345678901234567890',
+    '3.4028234663852886e38',
+    '-1.00000000000000000001',
+    '0.000000000000000000000000000001',
+    '-0',
+    '9007199254740993',
+    '123.456e-5',
+  ];
   const ds = await load(`${values.map((_, i) => `c${i}`).join(',')},label\n${values.join(',')},0\n`);
-  assert.deepEqual([...ds.features.data], values.map((v) => Math.fround(Number(v))));
+  assert.deepEqual(
+    [...ds.features.data],
+    values.map((v) => Math.fround(Number(v))),
+  );
   assert.ok(Object.is(ds.features.data[13], -0));
 });
 

@@ -21,12 +21,18 @@ test('gatherRows copies the chosen rows in order, at the offset, and returns the
   const out = new Uint8Array(slab);
   assert.equal(gatherRows(matrix, indices, out, 8), indices.length * 12);
   const got = new Float32Array(slab, 8, indices.length * 3);
-  assert.deepEqual(Array.from(got), indices.flatMap((r) => [3 * r, 3 * r + 1, 3 * r + 2]));
+  assert.deepEqual(
+    Array.from(got),
+    indices.flatMap((r) => [3 * r, 3 * r + 1, 3 * r + 2]),
+  );
   assert.ok(out.subarray(0, 8).every((b) => b === 0) && out.subarray(8 + indices.length * 12).every((b) => b === 0), 'nothing outside the range is touched');
 
   const labels = new Uint8Array(indices.length * 4);
   gatherRows(vector, Uint32Array.from(indices), labels, 0);
-  assert.deepEqual(Array.from(new Int32Array(labels.buffer)), indices.map((r) => 10 + r));
+  assert.deepEqual(
+    Array.from(new Int32Array(labels.buffer)),
+    indices.map((r) => 10 + r),
+  );
 
   const raw = new Uint8Array(8);
   assert.equal(gatherRows(bytesOf, [3, 1], raw, 0), 8);

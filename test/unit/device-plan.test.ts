@@ -14,7 +14,10 @@ const LAVAPIPE = { vendor: 'mesa', architecture: 'software', device: 'llvmpipe',
 const BUSES = ['00000000:19:00.0', '00000000:3B:00.0', '00000000:4C:00.0'];
 
 function gpus(n: number): Discovery {
-  return { gpus: Array.from({ length: n }, (_, i) => ({ index: i, uuid: `GPU-${i}`, name: 'NVIDIA H200', memoryMiB: 143771, pciBusId: BUSES[i]! })), reason: n ? null : 'nvidia-smi is not on PATH' };
+  return {
+    gpus: Array.from({ length: n }, (_, i) => ({ index: i, uuid: `GPU-${i}`, name: 'NVIDIA H200', memoryMiB: 143771, pciBusId: BUSES[i]! })),
+    reason: n ? null : 'nvidia-smi is not on PATH',
+  };
 }
 
 /** A device-select layer over `n` H200s that honours the PCI tag (or, `wrong`, always picks GPU 0). */
@@ -28,28 +31,66 @@ function layerProbe(n: number, opts: { layer?: boolean; wrong?: boolean } = {}) 
     const chosen = tag ? (opts.wrong ? 0 : all.findIndex((d) => `pci-${d.bus.replace(/[:.]/g, '_')}` === tag)) : -1;
     const pinned = chosen >= 0 && opts.layer !== false;
     return {
-      loaded: true, error: null, adapter: H200,
+      loaded: true,
+      error: null,
+      adapter: H200,
       adapters: pinned ? [all[chosen]!] : all,
-      deviceSelect: opts.layer === false ? null : { ...(await import('../../src/shared/adapters.ts')).parseDeviceSelectDebug(list)!, ...(chosen >= 0 ? { rule: 'dri_prime_tag_default', selected: chosen } : {}) },
+      deviceSelect:
+        opts.layer === false
+          ? null
+          : {
+              ...(await import('../../src/shared/adapters.ts')).parseDeviceSelectDebug(list)!,
+              ...(chosen >= 0 ? { rule: 'dri_prime_tag_default', selected: chosen } : {}),
+            },
     };
   };
   return { calls, probe };
 }
 
 function probes(found: Discovery, probe: PlanProbes['probe'], installed: string[] = []): PlanProbes {
-  return { discover: () => found, probe, installed: (p) => installed.includes(p), cores: () => 2, place: (n) => ({ workers: Array(n).fill(null), text: 'not pinned (fake)' }) };
+  return {
+    discover: () => found,
+    probe,
+    installed: (p) => installed.includes(p),
+    cores: () => 2,
+    place: (n) => ({ workers: Array(n).fill(null), text: 'not pinned (fake)' }),
+  };
 }
-const cfg = (devices: Record<string, unknown> = {}) => validateConfig({
-  model: { module: fileURLToPath(import.meta.url) }, loss: 'meanSquaredError', data: { train: { type: 'mnist', count: 10 } }, training: { batchSize: 4 }, optimizer: { name: 'sgd' }, devices,
-}, { configPath: null, cwd: '/' });
-const software = async (): Promise<ProbeOutcome> => ({ loaded: true, error: null, adapter: LAVAPIPE, adapters: [{ backend: 'vulkan', name: 'llvmpipe' }], deviceSelect: null });
-const noDawn = async (): Promise<ProbeOutcome> => ({ loaded: false, error: 'the webgpu package did not load: no dawn.node for this platform', adapter: null, adapters: [], deviceSelect: null });
+const cfg = (devices: Record<string, unknown> = {}) =>
+  validateConfig(
+    {
+      model: { module: fileURLToPath(import.meta.url) },
+      loss: 'meanSquaredError',
+      data: { train: { type: 'mnist', count: 10 } },
+      training: { batchSize: 4 },
+      optimizer: { name: 'sgd' },
+      devices,
+    },
+    { configPath: null, cwd: '/' },
+  );
+const software = async (): Promise<ProbeOutcome> => ({
+  loaded: true,
+  error: null,
+  adapter: LAVAPIPE,
+  adapters: [{ backend: 'vulkan', name: 'llvmpipe' }],
+  deviceSelect: null,
+});
+const noDawn = async (): Promise<ProbeOutcome> => ({
+  loaded: false,
+  error: 'the webgpu package did not load: no dawn.node for this platform',
+  adapter: null,
+  adapters: [],
+  deviceSelect: null,
+});
 
 test('auto with tfjs-node-gpu installed and GPUs: tfjs-node-gpu, one worker per GPU, no probe', async () => {
   const l = layerProbe(2);
   const plan = await planDevices(cfg(), 'training', probes(gpus(2), l.probe, ['@tensorflow/tfjs-node-gpu']));
   assert.equal(plan.backend, 'tfjs-node-gpu');
-  assert.deepEqual(plan.devices.map((d) => d.cudaVisibleDevices), ['0', '1']);
+  assert.deepEqual(
+    plan.devices.map((d) => d.cudaVisibleDevices),
+    ['0', '1'],
+  );
   assert.equal(l.calls.length, 0);
 });
 
@@ -57,7 +98,10 @@ test('auto with GPUs and a hardware webgpu adapter: webgpu, each worker pinned b
   const l = layerProbe(3);
   const plan = await planDevices(cfg({ gpus: [2, 0] }), 'training', probes(gpus(3), l.probe));
   assert.equal(plan.backend, 'webgpu');
-  assert.deepEqual(plan.devices.map((d) => d.env.DRI_PRIME), ['pci-0000_4c_00_0', 'pci-0000_19_00_0']);
+  assert.deepEqual(
+    plan.devices.map((d) => d.env.DRI_PRIME),
+    ['pci-0000_4c_00_0', 'pci-0000_19_00_0'],
+  );
   assert.ok(plan.devices.every((d) => d.env.MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE === '1' && d.expectAdapter === 'NVIDIA H200'));
   assert.match(plan.devices[0]!.label, /GPU 2 NVIDIA H200 .*Vulkan device at 0000:4c:00.0/);
   assert.deepEqual(plan.warnings, []);
@@ -65,14 +109,23 @@ test('auto with GPUs and a hardware webgpu adapter: webgpu, each worker pinned b
 
 test('workersPerGpu: k workers on each pinned GPU, in GPU order', async () => {
   const plan = await planDevices(cfg({ backend: 'webgpu', workersPerGpu: 2 }), 'training', probes(gpus(2), layerProbe(2).probe));
-  assert.deepEqual(plan.devices.map((d) => d.env.DRI_PRIME), ['pci-0000_19_00_0', 'pci-0000_19_00_0', 'pci-0000_3b_00_0', 'pci-0000_3b_00_0']);
+  assert.deepEqual(
+    plan.devices.map((d) => d.env.DRI_PRIME),
+    ['pci-0000_19_00_0', 'pci-0000_19_00_0', 'pci-0000_3b_00_0', 'pci-0000_3b_00_0'],
+  );
   assert.match(plan.devices[1]!.label, /worker 2 of 2/);
 });
 
 test('webgpu on several GPUs without the device-select layer: exit 2 naming each GPU, or unpinned when allowed', async () => {
   const l = layerProbe(2, { layer: false });
-  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(2), l.probe)), (e: Error & { code?: string; exitCode?: number; hint?: string }) =>
-    e.code === 'E_DEVICES' && e.exitCode === 2 && /cannot pin each worker to its own GPU: GPU 0 \(NVIDIA H200, PCI 00000000:19:00.0\): the Vulkan device-select layer printed nothing/.test(e.message) && /mesa-vulkan-drivers/.test(e.hint ?? ''));
+  await assert.rejects(
+    planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(2), l.probe)),
+    (e: Error & { code?: string; exitCode?: number; hint?: string }) =>
+      e.code === 'E_DEVICES' &&
+      e.exitCode === 2 &&
+      /cannot pin each worker to its own GPU: GPU 0 \(NVIDIA H200, PCI 00000000:19:00.0\): the Vulkan device-select layer printed nothing/.test(e.message) &&
+      /mesa-vulkan-drivers/.test(e.hint ?? ''),
+  );
   const plan = await planDevices(cfg({ backend: 'webgpu', allowUnpinned: true }), 'training', probes(gpus(2), l.probe));
   assert.equal(plan.devices.length, 2);
   assert.ok(plan.devices.every((d) => Object.keys(d.env).length === 0 && d.expectAdapter === null));
@@ -80,8 +133,11 @@ test('webgpu on several GPUs without the device-select layer: exit 2 naming each
 });
 
 test('webgpu where the layer chose another GPU than asked: refused', async () => {
-  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(2), layerProbe(2, { wrong: true }).probe)),
-    (e: Error & { code?: string }) => e.code === 'E_DEVICES' && /GPU 1 .*chose device 0 by rule dri_prime_tag_default, not NVIDIA H200 at 0000:3b:00.0/.test(e.message));
+  await assert.rejects(
+    planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(2), layerProbe(2, { wrong: true }).probe)),
+    (e: Error & { code?: string }) =>
+      e.code === 'E_DEVICES' && /GPU 1 .*chose device 0 by rule dri_prime_tag_default, not NVIDIA H200 at 0000:3b:00.0/.test(e.message),
+  );
 });
 
 test('auto with GPUs but no GPU backend: CPU workers and a loud warning with the fix', async () => {
@@ -89,7 +145,10 @@ test('auto with GPUs but no GPU backend: CPU workers and a loud warning with the
   assert.equal(plan.backend, 'auto');
   assert.equal(plan.devices.length, 2);
   assert.ok(plan.devices.every((d) => d.simulated && /CPU worker \(in place of GPU \d NVIDIA H200/.test(d.label)));
-  assert.match(plan.warnings[0]!, /GPUs PRESENT BUT UNUSED: 2 GPU\(s\) \(NVIDIA H200, NVIDIA H200\).*webgpu: the webgpu package did not load.*Fix: npm install webgpu/);
+  assert.match(
+    plan.warnings[0]!,
+    /GPUs PRESENT BUT UNUSED: 2 GPU\(s\) \(NVIDIA H200, NVIDIA H200\).*webgpu: the webgpu package did not load.*Fix: npm install webgpu/,
+  );
   const wasm = await planDevices(cfg({ backend: 'wasm' }), 'training', probes(gpus(1), noDawn));
   assert.match(wasm.warnings[0]!, /devices\.backend is wasm\. Fix: run with --backend webgpu/);
 });
@@ -102,10 +161,16 @@ test('auto with no GPU and only a software adapter: simulated GPUs on the cores,
 });
 
 test('backend webgpu with only a software adapter: exit 2 unless allowSoftwareAdapter; then k workers share it', async () => {
-  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(0), software)), (e: Error & { code?: string; exitCode?: number; hint?: string }) =>
-    e.code === 'E_BACKEND' && e.exitCode === 2 && /only adapter is a software one: llvmpipe/.test(e.message) && /allowSoftwareAdapter/.test(e.hint ?? ''));
+  await assert.rejects(
+    planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(0), software)),
+    (e: Error & { code?: string; exitCode?: number; hint?: string }) =>
+      e.code === 'E_BACKEND' && e.exitCode === 2 && /only adapter is a software one: llvmpipe/.test(e.message) && /allowSoftwareAdapter/.test(e.hint ?? ''),
+  );
   const plan = await planDevices(cfg({ backend: 'webgpu', allowSoftwareAdapter: true, workersPerGpu: 3 }), 'training', probes(gpus(0), software));
   assert.equal(plan.devices.length, 3);
   assert.ok(plan.devices.every((d) => d.expectAdapter === 'llvmpipe: Mesa 25.0.7 (software)'));
-  await assert.rejects(planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(0), noDawn)), /devices\.backend is webgpu, but the webgpu package did not load/);
+  await assert.rejects(
+    planDevices(cfg({ backend: 'webgpu' }), 'training', probes(gpus(0), noDawn)),
+    /devices\.backend is webgpu, but the webgpu package did not load/,
+  );
 });

@@ -25,10 +25,18 @@ import { randomUniform, seededRandom } from '../helpers/close.ts';
 const P = 100_003;
 const RANKS = [0, 1, 2];
 const dir = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
-const config = (onNonFinite: 'skip' | 'stop') => validateConfig({
-  model: { json: fileURLToPath(import.meta.url) }, loss: 'meanSquaredError', data: { train: { type: 'mnist' } },
-  training: { batchSize: 6 }, optimizer: { name: 'sgd', learningRate: 0.05 }, reliability: { onNonFinite },
-}, { configPath: null, cwd: process.cwd() });
+const config = (onNonFinite: 'skip' | 'stop') =>
+  validateConfig(
+    {
+      model: { json: fileURLToPath(import.meta.url) },
+      loss: 'meanSquaredError',
+      data: { train: { type: 'mnist' } },
+      training: { batchSize: 6 },
+      optimizer: { name: 'sgd', learningRate: 0.05 },
+      reliability: { onNonFinite },
+    },
+    { configPath: null, cwd: process.cwd() },
+  );
 
 /** A slab with 3 ranks' gradients, a 2-thread pool whose accumulate tasks are counted while in flight. */
 async function withPool(fn: (ctx: { pool: ReducePool; inFlight: () => number; started: () => number }) => Promise<void>): Promise<void> {
@@ -41,10 +49,21 @@ async function withPool(fn: (ctx: { pool: ReducePool; inFlight: () => number; st
   for (const r of RANKS) slab.write(layout.grads[r]!, randomUniform(rand, P, -0.01, 0.01));
   const weights = new SharedArrayBuffer(P * 4);
   if (slab.mode !== 'mapped') slab.read(layout.weights, new Float32Array(weights));
-  const pool = new ReducePool({
-    fd: slab.fd, slab: layout, optimizer: config('skip').optimizer, weights: slab.mode === 'mapped' ? null : weights,
-    slots: [], ema: null, emaDecay: 0, gradSum: new SharedArrayBuffer(P * 4),
-  }, 2, null, { inlineBelow: 0 });
+  const pool = new ReducePool(
+    {
+      fd: slab.fd,
+      slab: layout,
+      optimizer: config('skip').optimizer,
+      weights: slab.mode === 'mapped' ? null : weights,
+      slots: [],
+      ema: null,
+      emaDecay: 0,
+      gradSum: new SharedArrayBuffer(P * 4),
+    },
+    2,
+    null,
+    { inlineBelow: 0 },
+  );
   assert.equal(pool.threads, 2, 'the pool is on');
   let inFlight = 0;
   let started = 0;
@@ -67,7 +86,16 @@ async function withPool(fn: (ctx: { pool: ReducePool; inFlight: () => number; st
 }
 
 const reply = (rank: number, finite: boolean): GradsMessage => ({
-  type: 'grads', rank, step: 4, lossSum: finite ? 1 : NaN, n: 2, finite, stateChanged: false, ms: 1, refreshMs: 0, writeMs: 0,
+  type: 'grads',
+  rank,
+  step: 4,
+  lossSum: finite ? 1 : NaN,
+  n: 2,
+  finite,
+  stateChanged: false,
+  ms: 1,
+  refreshMs: 0,
+  writeMs: 0,
 });
 
 /** Every rank has replied (rank 2's gradient is not finite): ranks 0 and 1 are being summed early. */
@@ -98,18 +126,29 @@ test('a skipped non-finite step returns only once the early sums are settled', a
 test('a stopped non-finite step and a staging error throw only once the early sums are settled', async () => {
   await withPool(async ({ pool, inFlight }) => {
     let g = gathered(pool);
-    await assert.rejects(finishStep(session(pool, 'stop'), 4, 6, shards, g.replies, g.early, staged, everywhere(g.replies), () => {}), (err: unknown) => {
-      assert.ok(err instanceof MgpuError && err.code === 'E_NONFINITE', String(err));
-      assert.equal(inFlight(), 0, 'an accumulate task is still running after E_NONFINITE');
-      return true;
-    });
+    await assert.rejects(
+      finishStep(session(pool, 'stop'), 4, 6, shards, g.replies, g.early, staged, everywhere(g.replies), () => {}),
+      (err: unknown) => {
+        assert.ok(err instanceof MgpuError && err.code === 'E_NONFINITE', String(err));
+        assert.equal(inFlight(), 0, 'an accumulate task is still running after E_NONFINITE');
+        return true;
+      },
+    );
     g = gathered(pool, true);
-    const failing = { run() {}, check() { throw new Error('staging failed'); } };
-    await assert.rejects(finishStep(session(pool, 'skip'), 4, 6, shards, g.replies, g.early, failing, everywhere(g.replies), () => {}), (err: unknown) => {
-      assert.equal((err as Error).message, 'staging failed');
-      assert.equal(inFlight(), 0, 'an accumulate task is still running after a staging error');
-      return true;
-    });
+    const failing = {
+      run() {},
+      check() {
+        throw new Error('staging failed');
+      },
+    };
+    await assert.rejects(
+      finishStep(session(pool, 'skip'), 4, 6, shards, g.replies, g.early, failing, everywhere(g.replies), () => {}),
+      (err: unknown) => {
+        assert.equal((err as Error).message, 'staging failed');
+        assert.equal(inFlight(), 0, 'an accumulate task is still running after a staging error');
+        return true;
+      },
+    );
   });
 });
 

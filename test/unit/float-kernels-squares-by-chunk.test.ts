@@ -15,7 +15,11 @@ test(`per-chunk squares do not depend on where the vector is cut (${k.kind} kern
   const whole = new Float64Array(Math.ceil(n / chunk));
   k.addSquares(a, null, chunk, whole);
   const parts: number[] = [];
-  for (const [s, e] of [[0, 2048], [2048, 3072], [3072, n]] as const) {
+  for (const [s, e] of [
+    [0, 2048],
+    [2048, 3072],
+    [3072, n],
+  ] as const) {
     const sums = new Float64Array(Math.ceil((e - s) / chunk));
     k.addSquares(a.subarray(s, e), null, chunk, sums);
     parts.push(...sums);

@@ -21,7 +21,23 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-config-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 for (const f of ['model.mjs', 'x.npy', 'y.npy', 'ex.npy', 'ey.npy', 'data.csv', 'samples.mjs', 'model.json']) fs.writeFileSync(path.join(dir, f), '');
 
-const TOP_KEYS = ['name', 'model', 'loss', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir', 'configPath'];
+const TOP_KEYS = [
+  'name',
+  'model',
+  'loss',
+  'data',
+  'training',
+  'optimizer',
+  'schedule',
+  'devices',
+  'log',
+  'eval',
+  'metrics',
+  'checkpoint',
+  'reliability',
+  'runDir',
+  'configPath',
+];
 
 /** A valid config touching every section (files exist, relative to `dir`). */
 function validRaw(): Record<string, unknown> {
@@ -63,21 +79,60 @@ function randomString(rng: Rng): string {
 
 function randomValue(rng: Rng, depth = 0): unknown {
   switch (rng.below(depth > 3 ? 14 : 19)) {
-    case 0: return null;
-    case 1: return undefined;
-    case 2: return rng.below(2) === 0;
-    case 3: return pick(rng, [0, -0, 1, -1, 2, 7, 0.5, -0.5, 1e-7, 3.7]);
-    case 4: return pick(rng, [1e308, -1e308, Number.MAX_VALUE, Number.MAX_SAFE_INTEGER, 2 ** 53, 2 ** 64, 1e21, Number.MIN_VALUE, 2 ** 32 + 1]);
-    case 5: return pick(rng, [Infinity, -Infinity, NaN]);
-    case 6: return rng.uint32() - 2 ** 31;
-    case 7: return rng.float() * 10 ** (rng.below(40) - 20);
-    case 8: return randomString(rng);
-    case 9: return pick(rng, ['all', 'restart', 'reshard', 'abort', 'stop', 'skip', 'adam', 'sgd', 'npy', 'mnist', 'cosine', 'cpu', 'auto', './model.mjs', './x.npy', '/nonexistent', '~', '.', '..', '__proto__', 'true', '1e3', '0x10']);
-    case 10: return new Date(rng.uint32() * 1000);
-    case 11: return Uint8Array.from({ length: rng.below(5) }, () => rng.below(256));
-    case 12: return new Map([['batchSize', 3]]);
-    case 13: return new Set([1, 2]);
-    case 14: return Array.from({ length: rng.below(4) }, () => randomValue(rng, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return undefined;
+    case 2:
+      return rng.below(2) === 0;
+    case 3:
+      return pick(rng, [0, -0, 1, -1, 2, 7, 0.5, -0.5, 1e-7, 3.7]);
+    case 4:
+      return pick(rng, [1e308, -1e308, Number.MAX_VALUE, Number.MAX_SAFE_INTEGER, 2 ** 53, 2 ** 64, 1e21, Number.MIN_VALUE, 2 ** 32 + 1]);
+    case 5:
+      return pick(rng, [Infinity, -Infinity, NaN]);
+    case 6:
+      return rng.uint32() - 2 ** 31;
+    case 7:
+      return rng.float() * 10 ** (rng.below(40) - 20);
+    case 8:
+      return randomString(rng);
+    case 9:
+      return pick(rng, [
+        'all',
+        'restart',
+        'reshard',
+        'abort',
+        'stop',
+        'skip',
+        'adam',
+        'sgd',
+        'npy',
+        'mnist',
+        'cosine',
+        'cpu',
+        'auto',
+        './model.mjs',
+        './x.npy',
+        '/nonexistent',
+        '~',
+        '.',
+        '..',
+        '__proto__',
+        'true',
+        '1e3',
+        '0x10',
+      ]);
+    case 10:
+      return new Date(rng.uint32() * 1000);
+    case 11:
+      return Uint8Array.from({ length: rng.below(5) }, () => rng.below(256));
+    case 12:
+      return new Map([['batchSize', 3]]);
+    case 13:
+      return new Set([1, 2]);
+    case 14:
+      return Array.from({ length: rng.below(4) }, () => randomValue(rng, depth + 1));
     case 15: {
       const o: Record<string, unknown> = {};
       for (let i = rng.below(4); i > 0; i--) o[pick(rng, [randomString(rng), pick(rng, TOP_KEYS), 'type', 'name', 'every'])] = randomValue(rng, depth + 1);
@@ -155,7 +210,7 @@ function mutate(rng: Rng, raw: Record<string, unknown>): string[] {
         break;
       case 3: {
         // A new key: random, a known key in the wrong section, or one Object.prototype has.
-        const target = typeof parent[key] === 'object' && parent[key] !== null && !Array.isArray(parent[key]) ? parent[key] as Record<string, unknown> : raw;
+        const target = typeof parent[key] === 'object' && parent[key] !== null && !Array.isArray(parent[key]) ? (parent[key] as Record<string, unknown>) : raw;
         const k = pick(rng, [randomString(rng), pick(rng, TOP_KEYS), 'batchSize', 'type', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']);
         setOwn(target, k, randomValue(rng));
         done.push(`add ${JSON.stringify(k)} under ${target === raw ? '(top)' : name}`);
@@ -192,7 +247,8 @@ function checkConfig(c: Config, what: string): void {
   assert.ok(Number.isSafeInteger(c.training.batchSize) && c.training.batchSize >= 1, `${what}: batchSize ${c.training.batchSize}`);
   assert.ok(['restart', 'reshard', 'abort'].includes(c.reliability.onWorkerFailure), `${what}: onWorkerFailure`);
   assert.ok(Number.isSafeInteger(c.reliability.maxRestarts) && c.reliability.maxRestarts >= 0, `${what}: maxRestarts`);
-  for (const k of ['stepTimeout', 'stallMinSeconds'] as const) assert.ok(Number.isFinite(c.reliability[k]) && c.reliability[k] > 0, `${what}: reliability.${k}`);
+  for (const k of ['stepTimeout', 'stallMinSeconds'] as const)
+    assert.ok(Number.isFinite(c.reliability[k]) && c.reliability[k] > 0, `${what}: reliability.${k}`);
   assert.ok(Number.isFinite(c.reliability.stallFactor) && c.reliability.stallFactor >= 0, `${what}: stallFactor`);
   assert.ok(['stop', 'skip'].includes(c.reliability.onNonFinite), `${what}: onNonFinite`);
   for (const every of [c.checkpoint.every, c.eval.every]) {
@@ -205,7 +261,10 @@ function checkConfig(c: Config, what: string): void {
   assert.equal(typeof c.runDir, 'string');
   assert.ok(path.isAbsolute(c.devices.shmDir), `${what}: shmDir`);
   const cls = c.data.classes;
-  assert.ok(cls === null || (cls.length > 0 && cls.every((n) => typeof n === 'string' && n !== '') && new Set(cls).size === cls.length), `${what}: data.classes`);
+  assert.ok(
+    cls === null || (cls.length > 0 && cls.every((n) => typeof n === 'string' && n !== '') && new Set(cls).size === cls.length),
+    `${what}: data.classes`,
+  );
 }
 
 const describeValue = (v: unknown) => {
@@ -236,8 +295,10 @@ test('validateConfig: seeded mutations of a valid config give a Config or a Conf
       assert.ok(err.message.startsWith(`${err.keyPath}: `), `${what}: the message does not start with its key path: ${err.message}`);
       // It starts with a key the config has or must have (the empty key is shown quoted).
       const starts = [...TOP_KEYS, ...Object.keys(raw).map((k) => (k === '' ? '""' : k))];
-      assert.ok(starts.some((k) => err.keyPath === k || err.keyPath.startsWith(`${k}.`) || err.keyPath.startsWith(`${k}[`)),
-        `${what}: key path ${err.keyPath} names no key of the config`);
+      assert.ok(
+        starts.some((k) => err.keyPath === k || err.keyPath.startsWith(`${k}.`) || err.keyPath.startsWith(`${k}[`)),
+        `${what}: key path ${err.keyPath} names no key of the config`,
+      );
       keyPaths.add(err.keyPath.replace(/\[\d+\]/g, '[]'));
       counts.rejected++;
       continue;
@@ -291,13 +352,13 @@ const NASTY: Record<string, string> = {
   'yaml 1.1 timestamp': `%YAML 1.1\n---\n${BASE_YAML.replace('steps: 100', 'steps: 2001-12-14')}`,
   'unknown tag': BASE_YAML.replace('batchSize: 32', 'batchSize: !!python/object 32'),
   'two documents': `${BASE_YAML}---\nname: second\n`,
-  'empty': '',
+  empty: '',
   'only a comment': '# nothing\n',
   'a scalar': '42\n',
   'a list': '- a\n- b\n',
   'null document': '~\n',
   'duplicate keys': `${BASE_YAML}loss: meanSquaredError\n`,
-  'tabs': BASE_YAML.replace(/^ {2}/gm, '\t'),
+  tabs: BASE_YAML.replace(/^ {2}/gm, '\t'),
   'byte-order mark': `\ufeff${BASE_YAML}`,
   'huge number': BASE_YAML.replace('batchSize: 32', `batchSize: ${'9'.repeat(400)}`),
   '__proto__ key': `${BASE_YAML}__proto__: { loss: meanSquaredError }\n`,
@@ -305,14 +366,50 @@ const NASTY: Record<string, string> = {
 };
 
 function mutateText(rng: Rng, text: string): string {
-  const specials = [':', '-', '[', ']', '{', '}', '&a', '*a', '!', '!!str', '%', '|', '>', '#', '"', "'", '\t', '\n', ' ', ',', '*src', '? ', '---', '...', '@', '`', '\\', '\u0000', 'é'];
+  const specials = [
+    ':',
+    '-',
+    '[',
+    ']',
+    '{',
+    '}',
+    '&a',
+    '*a',
+    '!',
+    '!!str',
+    '%',
+    '|',
+    '>',
+    '#',
+    '"',
+    "'",
+    '\t',
+    '\n',
+    ' ',
+    ',',
+    '*src',
+    '? ',
+    '---',
+    '...',
+    '@',
+    '`',
+    '\\',
+    '\u0000',
+    'é',
+  ];
   let s = text;
   for (let m = 1 + rng.below(3); m > 0; m--) {
     const at = rng.below(s.length + 1);
     switch (rng.below(5)) {
-      case 0: s = s.slice(0, at); break; // truncation
-      case 1: s = s.slice(0, at) + pick(rng, specials) + s.slice(at); break;
-      case 2: s = s.slice(0, at) + s.slice(at + 1 + rng.below(10)); break;
+      case 0:
+        s = s.slice(0, at);
+        break; // truncation
+      case 1:
+        s = s.slice(0, at) + pick(rng, specials) + s.slice(at);
+        break;
+      case 2:
+        s = s.slice(0, at) + s.slice(at + 1 + rng.below(10));
+        break;
       case 3: {
         const lines = s.split('\n');
         const i = rng.below(lines.length);
@@ -321,7 +418,8 @@ function mutateText(rng: Rng, text: string): string {
         s = lines.join('\n');
         break;
       }
-      default: s = s.slice(0, at) + randomString(rng) + s.slice(at);
+      default:
+        s = s.slice(0, at) + randomString(rng) + s.slice(at);
     }
   }
   return s;
@@ -332,7 +430,8 @@ async function checkLoad(file: string, sets: string[], what: string): Promise<'o
   try {
     c = await loadConfig(file, sets, dir);
   } catch (err) {
-    if (!(err instanceof ConfigError)) assert.fail(`${what}: threw ${err instanceof Error ? err.stack : String(err)}\ntext: ${JSON.stringify(fs.readFileSync(file, 'utf8').slice(0, 3000))}`);
+    if (!(err instanceof ConfigError))
+      assert.fail(`${what}: threw ${err instanceof Error ? err.stack : String(err)}\ntext: ${JSON.stringify(fs.readFileSync(file, 'utf8').slice(0, 3000))}`);
     assert.equal(err.code, 'E_CONFIG', what);
     assert.equal(typeof err.keyPath, 'string', what);
     if (err.keyPath === '') assert.ok(err.message.includes(file), `${what}: an error with no key path must name the file: ${err.message}`);
@@ -373,9 +472,47 @@ test('loadConfig: random --set overrides give a Config or a ConfigError', async 
   const counts = { ok: 0, rejected: 0 };
   const file = path.join(dir, 'sets.yaml');
   fs.writeFileSync(file, BASE_YAML);
-  const keys = ['reliability.onWorkerFailure', 'reliability.maxRestarts', 'reliability.stallFactor', 'checkpoint.every', 'training.batchSize', 'devices.gpus',
-    'devices.shmDir', 'model', 'model.module.x', 'data.train', 'optimizer.learningRate', 'log', '__proto__.x', 'a.b.c', '', '.', 'x..y', 'training.'];
-  const values = ['restart', 'abort', '3', '-1', '1e400', '.nan', '[0, 1]', '{a: 1}', '*x', '&a [*a]', '!!binary aGk=', 'null', '~', '"', '[', '', 'a: b: c', '- x\n- y', '%YAML 1.1'];
+  const keys = [
+    'reliability.onWorkerFailure',
+    'reliability.maxRestarts',
+    'reliability.stallFactor',
+    'checkpoint.every',
+    'training.batchSize',
+    'devices.gpus',
+    'devices.shmDir',
+    'model',
+    'model.module.x',
+    'data.train',
+    'optimizer.learningRate',
+    'log',
+    '__proto__.x',
+    'a.b.c',
+    '',
+    '.',
+    'x..y',
+    'training.',
+  ];
+  const values = [
+    'restart',
+    'abort',
+    '3',
+    '-1',
+    '1e400',
+    '.nan',
+    '[0, 1]',
+    '{a: 1}',
+    '*x',
+    '&a [*a]',
+    '!!binary aGk=',
+    'null',
+    '~',
+    '"',
+    '[',
+    '',
+    'a: b: c',
+    '- x\n- y',
+    '%YAML 1.1',
+  ];
   for (let i = 0; i < 600; i++) {
     const sets = Array.from({ length: 1 + rng.below(3) }, () => {
       const k = rng.below(8) === 0 ? randomString(rng) : pick(rng, keys);

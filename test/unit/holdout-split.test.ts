@@ -7,10 +7,15 @@ import { epochPermutation } from '../../src/shared/rng.ts';
 
 /** Row i has features [i, i + 0.5, -i] (shape [n, 3]) and label i: a row's values name it. */
 function dataset(n: number, labels: 'int32' | 'onehot' = 'int32'): Dataset {
-  const features = { dtype: 'float32' as const, shape: [n, 3], data: Float32Array.from({ length: 3 * n }, (_, k) => [Math.floor(k / 3), Math.floor(k / 3) + 0.5, -Math.floor(k / 3)][k % 3]!) };
-  const lab = labels === 'int32'
-    ? { dtype: 'int32' as const, shape: [n], data: Int32Array.from({ length: n }, (_, i) => i) }
-    : { dtype: 'uint8' as const, shape: [n, 2], data: Uint8Array.from({ length: 2 * n }, (_, k) => (k % 2 === 0 ? Math.floor(k / 2) % 256 : 1)) };
+  const features = {
+    dtype: 'float32' as const,
+    shape: [n, 3],
+    data: Float32Array.from({ length: 3 * n }, (_, k) => [Math.floor(k / 3), Math.floor(k / 3) + 0.5, -Math.floor(k / 3)][k % 3]!),
+  };
+  const lab =
+    labels === 'int32'
+      ? { dtype: 'int32' as const, shape: [n], data: Int32Array.from({ length: n }, (_, i) => i) }
+      : { dtype: 'uint8' as const, shape: [n, 2], data: Uint8Array.from({ length: 2 * n }, (_, k) => (k % 2 === 0 ? Math.floor(k / 2) % 256 : 1)) };
   return { features, labels: lab, count: n, source: 'test data' };
 }
 
@@ -26,7 +31,14 @@ function rows(part: Dataset): number[] {
 }
 
 test('sizes: round(fraction * count) held out, the rest trains, shapes and dtypes kept', () => {
-  for (const [n, f, k] of [[100, 0.2, 20], [10, 0.25, 3], [10, 0.24, 2], [7, 0.5, 4], [2, 0.5, 1], [3, 0.01 + 1 / 6, 1]] as const) {
+  for (const [n, f, k] of [
+    [100, 0.2, 20],
+    [10, 0.25, 3],
+    [10, 0.24, 2],
+    [7, 0.5, 4],
+    [2, 0.5, 1],
+    [3, 0.01 + 1 / 6, 1],
+  ] as const) {
     const { train, eval: ev } = splitHoldout(dataset(n), f, 0);
     assert.equal(ev.count, k, `${n} x ${f}`);
     assert.equal(train.count, n - k);
@@ -45,11 +57,20 @@ test('disjoint, the union is everything, both in the original relative order', (
   const { train, eval: ev } = splitHoldout(dataset(n), 0.3, 42);
   const t = rows(train);
   const e = rows(ev);
-  assert.deepEqual(t, [...t].sort((a, b) => a - b));
-  assert.deepEqual(e, [...e].sort((a, b) => a - b));
+  assert.deepEqual(
+    t,
+    [...t].sort((a, b) => a - b),
+  );
+  assert.deepEqual(
+    e,
+    [...e].sort((a, b) => a - b),
+  );
   const all = new Set([...t, ...e]);
   assert.equal(all.size, n);
-  assert.deepEqual([...all].sort((a, b) => a - b), Array.from({ length: n }, (_, i) => i));
+  assert.deepEqual(
+    [...all].sort((a, b) => a - b),
+    Array.from({ length: n }, (_, i) => i),
+  );
   // the held-out set is the first k of the dedicated permutation
   assert.deepEqual(new Set(e), new Set([...epochPermutation(42, HOLDOUT_EPOCH, n).subarray(0, 300)]));
 });
@@ -77,12 +98,15 @@ test('deterministic per seed; different seeds differ; the input is untouched', (
 
 test('too few samples for a held-out set, or for training, is a DataError naming data.evalFraction', () => {
   const check = (n: number, f: number, re: RegExp) =>
-    assert.throws(() => splitHoldout(dataset(n), f, 0), (e: unknown) => {
-      assert.ok(e instanceof DataError);
-      assert.equal(e.code, 'E_DATA');
-      assert.match(e.message, re);
-      return true;
-    });
+    assert.throws(
+      () => splitHoldout(dataset(n), f, 0),
+      (e: unknown) => {
+        assert.ok(e instanceof DataError);
+        assert.equal(e.code, 'E_DATA');
+        assert.match(e.message, re);
+        return true;
+      },
+    );
   check(10, 0.04, /^data\.evalFraction: 0\.04 of the 10 samples of test data rounds to 0 \(expected at least 1 held-out sample\)$/);
   check(1, 0.5, /^data\.evalFraction: 0\.5 of the 1 samples of test data rounds to 1, leaving no sample for training/);
   check(10, 0.96, /rounds to 10, leaving no sample for training \(expected at least 1 left\)$/);

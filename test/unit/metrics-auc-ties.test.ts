@@ -52,7 +52,12 @@ test('one-vs-rest macro over 4 classes with ties; a class with no rows is left o
   const labels = Float32Array.from({ length: m }, () => rng.below(3)); // class 3 never occurs
   const scores = new Float32Array(m * width);
   for (let i = 0; i < m; i++) for (let c = 0; c < width; c++) scores[i * width + c] = Math.round(rng.float() * 3 + (labels[i] === c ? 1 : 0)) / 4;
-  const per = [0, 1, 2].map((c) => pairs(Array.from({ length: m }, (_, i) => scores[i * width + c]!), Array.from(labels, (y) => y === c))!);
+  const per = [0, 1, 2].map((c) =>
+    pairs(
+      Array.from({ length: m }, (_, i) => scores[i * width + c]!),
+      Array.from(labels, (y) => y === c),
+    )!,
+  );
   close(macroAuc(scores, labels, width, 'classes'), (per[0]! + per[1]! + per[2]!) / 3, 'macro ovr');
 });
 

@@ -50,7 +50,8 @@ test('a child that inherits the fd at stdio index 3 writes through its own mappi
   const mine = new Float32Array(mm!.map(fd, 0, bytes), 0, FLOATS);
   mine[0] = 11;
   mine[FLOATS - 1] = 22;
-  for (const offset of [100, 200]) { // twice: a second child maps the same pages again
+  for (const offset of [100, 200]) {
+    // twice: a second child maps the same pages again
     const child = spawnSync(process.execPath, [...childExecArgv(), fileURLToPath(import.meta.url)], {
       env: { ...process.env, MGPU_MMAP_TEST_CHILD: String(offset) },
       stdio: ['ignore', 'pipe', 'pipe', fd],

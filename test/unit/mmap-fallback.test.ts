@@ -33,7 +33,10 @@ test('MGPU_MMAP=0 gives null with a reason, and openSlabAccess falls back to pos
   });
   assert.equal(child.status, 0, child.stderr);
   assert.deepEqual(JSON.parse(child.stdout), {
-    addon: false, reason: 'turned off by MGPU_MMAP=0', kind: 'positional', fallbackReason: 'turned off by MGPU_MMAP=0',
+    addon: false,
+    reason: 'turned off by MGPU_MMAP=0',
+    kind: 'positional',
+    fallbackReason: 'turned off by MGPU_MMAP=0',
   });
   const back = new Float32Array(2);
   fs.readSync(fd, back, 0, 8, 4096);

@@ -94,7 +94,11 @@ test('openSlabAccess maps when it can, and its reads, writes and in-place views 
 test('many mappings made and dropped are unmapped by the garbage collector', { skip }, async () => {
   const page = mm!.pageSize();
   const fd = slabFile(256 * page);
-  const maps = () => fs.readFileSync('/proc/self/maps', 'utf8').split('\n').filter((l) => l.includes('mgpu-mmap-test')).length;
+  const maps = () =>
+    fs
+      .readFileSync('/proc/self/maps', 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('mgpu-mmap-test')).length;
   const before = maps();
   for (let i = 0; i < 50; i++) new Uint8Array(mm!.map(fd, 0, 256 * page))[i] = i;
   assert.ok(maps() >= before + 50, 'the mappings exist while referenced or uncollected');
@@ -117,8 +121,10 @@ test('reserveSlab makes the pages exist up front (no SIGBUS on a full tmpfs late
   assert.equal(reserveSlab(fd, size), true);
   assert.ok(fs.fstatSync(fd).blocks * 512 >= size, 'every page is allocated');
   assert.equal(fs.fstatSync(fd).size, size, 'the size is unchanged');
-  assert.throws(() => mm!.allocate(fd, 0, 2 ** 52), (e: Error & { code?: string; syscall?: string }) =>
-    ['ENOSPC', 'EFBIG'].includes(e.code ?? '') && e.syscall === 'posix_fallocate');
+  assert.throws(
+    () => mm!.allocate(fd, 0, 2 ** 52),
+    (e: Error & { code?: string; syscall?: string }) => ['ENOSPC', 'EFBIG'].includes(e.code ?? '') && e.syscall === 'posix_fallocate',
+  );
   assert.throws(() => mm!.allocate(fd, 0, 0), /allocate: length must be an integer/);
   fs.closeSync(fd);
 });

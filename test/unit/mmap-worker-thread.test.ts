@@ -46,7 +46,10 @@ export default function writeSlice(job: Job): number {
 }
 
 function mappingsOfTestFiles(): number {
-  return fs.readFileSync('/proc/self/maps', 'utf8').split('\n').filter((l) => l.includes(MARK)).length;
+  return fs
+    .readFileSync('/proc/self/maps', 'utf8')
+    .split('\n')
+    .filter((l) => l.includes(MARK)).length;
 }
 
 function slabFile(size: number): number {
@@ -124,13 +127,17 @@ if (isMainThread) {
     const before = mappingsOfTestFiles();
     for (let round = 1; round <= 2; round++) {
       const modes = ['hold', 'gc', 'terminate'] as const;
-      const codes = await Promise.all(Array.from({ length: threads }, (_, t) =>
-        runThread({ fd, bytes, start: t * count, count, value: round * 100 + t, mode: modes[(t + round) % 3]! })));
+      const codes = await Promise.all(
+        Array.from({ length: threads }, (_, t) => runThread({ fd, bytes, start: t * count, count, value: round * 100 + t, mode: modes[(t + round) % 3]! })),
+      );
       codes.forEach((c, t) => assert.equal(c, modes[(t + round) % 3] === 'terminate' ? 1 : 0));
       const all = new Float32Array(bytes / 4);
       fs.readSync(fd, all, 0, bytes, 0);
       for (let t = 0; t < threads; t++) {
-        assert.ok(all.subarray(t * count, (t + 1) * count).every((v) => v === round * 100 + t), `round ${round} thread ${t}`);
+        assert.ok(
+          all.subarray(t * count, (t + 1) * count).every((v) => v === round * 100 + t),
+          `round ${round} thread ${t}`,
+        );
       }
     }
     // The threads' mappings were unmapped at their exit (the address space is shared).
@@ -145,12 +152,17 @@ if (isMainThread) {
     // Started as the reduce pool starts its threads: this file's path, and childExecArgv().
     const pool = new Piscina({ filename: fileURLToPath(import.meta.url), minThreads: 2, maxThreads: 2, execArgv: childExecArgv() });
     const n = bytes / 4 / 8;
-    const done = await Promise.all(Array.from({ length: 8 }, (_, k) =>
-      pool.run({ fd, bytes, start: k * n, count: n, value: k + 1, mode: 'gc' } satisfies Job)));
+    const done = await Promise.all(
+      Array.from({ length: 8 }, (_, k) => pool.run({ fd, bytes, start: k * n, count: n, value: k + 1, mode: 'gc' } satisfies Job)),
+    );
     assert.deepEqual(done, Array(8).fill(n));
     await pool.destroy();
     const all = new Float32Array(new Uint8Array(mm!.map(fd, 0, bytes)).buffer);
-    for (let k = 0; k < 8; k++) assert.ok(all.subarray(k * n, (k + 1) * n).every((v) => v === k + 1), `task ${k}`);
+    for (let k = 0; k < 8; k++)
+      assert.ok(
+        all.subarray(k * n, (k + 1) * n).every((v) => v === k + 1),
+        `task ${k}`,
+      );
     fs.closeSync(fd);
   });
 }

@@ -65,7 +65,16 @@ test('mnist order is class-mixed and pinned', () => {
 });
 
 test('mnist ranges outside the 10,000 are config errors naming the key', () => {
-  assert.throws(() => loadMnist(9000, 2000, 'onehot', 'data.eval'), (e: unknown) => e instanceof ConfigError && e.code === 'E_CONFIG' && /^data\.eval\.count: must be an integer in \[1, 1000\]/.test(e.message));
-  assert.throws(() => loadMnist(-1, 10, 'onehot', 'data.train'), (e: unknown) => e instanceof ConfigError && e.keyPath === 'data.train.offset');
-  assert.throws(() => loadMnist(0, 0, 'onehot', 'data.train'), (e: unknown) => e instanceof ConfigError && e.keyPath === 'data.train.count');
+  assert.throws(
+    () => loadMnist(9000, 2000, 'onehot', 'data.eval'),
+    (e: unknown) => e instanceof ConfigError && e.code === 'E_CONFIG' && /^data\.eval\.count: must be an integer in \[1, 1000\]/.test(e.message),
+  );
+  assert.throws(
+    () => loadMnist(-1, 10, 'onehot', 'data.train'),
+    (e: unknown) => e instanceof ConfigError && e.keyPath === 'data.train.offset',
+  );
+  assert.throws(
+    () => loadMnist(0, 0, 'onehot', 'data.train'),
+    (e: unknown) => e instanceof ConfigError && e.keyPath === 'data.train.count',
+  );
 });

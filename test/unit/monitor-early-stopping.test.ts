@@ -7,7 +7,14 @@ import { test } from 'node:test';
 import { EarlyStopper } from '../../src/coordinator/monitors.ts';
 import type { EarlyStoppingConfig } from '../../src/shared/config/types.ts';
 
-const cfg = (over: Partial<EarlyStoppingConfig> = {}): EarlyStoppingConfig => ({ monitor: 'eval.loss', mode: 'min', patience: 2, minDelta: 0.1, restoreBest: false, ...over });
+const cfg = (over: Partial<EarlyStoppingConfig> = {}): EarlyStoppingConfig => ({
+  monitor: 'eval.loss',
+  mode: 'min',
+  patience: 2,
+  minDelta: 0.1,
+  restoreBest: false,
+  ...over,
+});
 
 /** The index of the evaluation that stops the run, or -1. */
 function stopsAt(c: EarlyStoppingConfig, values: number[]): number {

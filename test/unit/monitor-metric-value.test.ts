@@ -7,7 +7,13 @@ import type { EvalResult } from '../../src/coordinator/evaluate.ts';
 import { monitoredValue } from '../../src/coordinator/monitors.ts';
 
 const r: EvalResult = {
-  samples: 10, loss: 0.5, accuracy: 0.8, topK: null, k: 5, mae: 0.1, outputLosses: null,
+  samples: 10,
+  loss: 0.5,
+  accuracy: 0.8,
+  topK: null,
+  k: 5,
+  mae: 0.1,
+  outputLosses: null,
   metrics: { accuracy: 0.8, f1_macro: 0.625, auc: null, rmse: 0.25, 'mine.hits': 7, 'mine.rate': 0.7 },
 };
 
@@ -23,6 +29,8 @@ test('eval figures and metric values by their logged key', () => {
 
 test('a custom metric key its module did not return is E_METRIC naming those it did', () => {
   assert.throws(() => monitoredValue(r, 'eval.mine.misses'), {
-    code: 'E_METRIC', message: "the monitor eval.mine.misses names no value of custom metric 'mine': it returned mine.hits, mine.rate", hint: 'monitor one of eval.mine.hits, eval.mine.rate',
+    code: 'E_METRIC',
+    message: "the monitor eval.mine.misses names no value of custom metric 'mine': it returned mine.hits, mine.rate",
+    hint: 'monitor one of eval.mine.hits, eval.mine.rate',
   });
 });

@@ -15,7 +15,7 @@ const VALUES = [1.0, 0.999, 0.998, 0.9, 0.95, 0.96, 0.97, 0.5, 0.6, 0.6, 0.6, 0.
 // e8 wait 1 | e9 wait 2: 0.2 -> max(0.1, minLr 0.15) | e10 cooldown 1 | e11 wait 1 | e12 wait 2, lr is minLr: no change | e13
 const EXPECTED = [0.8, 0.8, 0.4, 0.4, 0.4, 0.2, 0.2, 0.2, 0.2, 0.15, 0.15, 0.15, 0.15, 0.15];
 
-test('the learning rate after each evaluation follows Keras\'s rule, cooldown and minLr included', () => {
+test("the learning rate after each evaluation follows Keras's rule, cooldown and minLr included", () => {
   const p = new PlateauLr(cfg, 0.8);
   const changes: number[] = [];
   const lrs = VALUES.map((v, i) => {

@@ -64,7 +64,10 @@ test('npy malformations are DataErrors naming the file, the defect and the expec
   rejects(npy(dict('<c8', '(1,)'), new Uint8Array(8)), /unsupported dtype '<c8' \(expected one of '<f4', '<i4', '\|u1'/);
   rejects(npy(dict('<U3', '(1,)'), new Uint8Array(12)), /unsupported dtype '<U3'/);
   rejects(npy(dict('|O', '(1,)'), new Uint8Array(8)), /unsupported dtype '\|O'/);
-  rejects(npy("{'descr': [('a', '<f4'), ('b', '<i4')], 'fortran_order': False, 'shape': (1,), }", new Uint8Array(8)), /structured \(record\) dtypes are not supported/);
+  rejects(
+    npy("{'descr': [('a', '<f4'), ('b', '<i4')], 'fortran_order': False, 'shape': (1,), }", new Uint8Array(8)),
+    /structured \(record\) dtypes are not supported/,
+  );
 
   // integers that do not fit int32
   rejects(npy(dict('<i8', '(3,)'), int64(1n, 2n ** 31n, 3n)), /int64 value 2147483648 at flat index 1 does not fit int32/);
@@ -94,8 +97,14 @@ test('readNpy of a missing file is a DataError naming it', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'npy-errors-'));
   try {
     const missing = path.join(dir, 'nope.npy');
-    assert.throws(() => readNpy(missing), (err: unknown) => err instanceof DataError && err.code === 'E_DATA' && err.message === `${missing}: no such file`);
-    assert.throws(() => readNpy(dir), (err: unknown) => err instanceof DataError && err.message.startsWith(`${dir}: is a directory`));
+    assert.throws(
+      () => readNpy(missing),
+      (err: unknown) => err instanceof DataError && err.code === 'E_DATA' && err.message === `${missing}: no such file`,
+    );
+    assert.throws(
+      () => readNpy(dir),
+      (err: unknown) => err instanceof DataError && err.message.startsWith(`${dir}: is a directory`),
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

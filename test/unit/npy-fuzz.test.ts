@@ -16,8 +16,15 @@ function check(bytes: Uint8Array, what: string): 'ok' | 'rejected' {
     assert.fail(`${what}: threw ${err instanceof Error ? err.stack : String(err)}`);
   }
   assert.ok(arr.data instanceof TYPED[arr.dtype], `${what}: data type matches dtype`);
-  assert.ok(arr.shape.every((d) => Number.isSafeInteger(d) && d >= 0), `${what}: shape [${arr.shape}]`);
-  assert.equal(arr.data.length, arr.shape.reduce((a, b) => a * b, 1), `${what}: data length matches shape`);
+  assert.ok(
+    arr.shape.every((d) => Number.isSafeInteger(d) && d >= 0),
+    `${what}: shape [${arr.shape}]`,
+  );
+  assert.equal(
+    arr.data.length,
+    arr.shape.reduce((a, b) => a * b, 1),
+    `${what}: data length matches shape`,
+  );
   return 'ok';
 }
 

@@ -32,7 +32,10 @@ function error(fn: () => unknown): MgpuError {
 }
 
 test('missingKernelOf reads tfjs\'s "not registered" error, and nothing else', () => {
-  assert.deepEqual(missingKernelOf(new Error("Kernel 'Conv2DBackpropFilter' not registered for backend 'wasm'")), { kernel: 'Conv2DBackpropFilter', backend: 'wasm' });
+  assert.deepEqual(missingKernelOf(new Error("Kernel 'Conv2DBackpropFilter' not registered for backend 'wasm'")), {
+    kernel: 'Conv2DBackpropFilter',
+    backend: 'wasm',
+  });
   assert.equal(missingKernelOf(new Error('shapes do not match')), null);
   assert.equal(missingKernelOf(undefined), null);
 });
@@ -48,7 +51,10 @@ test('a backend without MaxPoolGrad: the max-pooling layers are named', () => {
   });
   const err = without(['MaxPoolGrad'], () => error(() => checkModelOps(tf, model, 'cpu')));
   assert.equal(err.code, 'E_BACKEND');
-  assert.equal(err.message, 'backend cpu cannot train this model; it has no kernel for MaxPoolGrad (gradient of max pooling) needed by layer pool_a (MaxPooling2D)');
+  assert.equal(
+    err.message,
+    'backend cpu cannot train this model; it has no kernel for MaxPoolGrad (gradient of max pooling) needed by layer pool_a (MaxPooling2D)',
+  );
   assert.deepEqual(checkModelOps(tf, model, 'cpu'), { checked: true });
   model.dispose();
 });

@@ -51,7 +51,10 @@ test('without the wasm kernels: a CNN is refused, naming Conv2DBackpropFilter an
   const err = catchError(() => checkModelOps(tf, model, 'wasm (wasm)'));
   assert.equal(err.code, 'E_BACKEND');
   assert.equal(err.exitCode, 2);
-  assert.equal(err.message, 'backend wasm (wasm) cannot train this model; it has no kernel for Conv2DBackpropFilter (gradient of a convolution w.r.t. its filter) needed by layers c1 (Conv2D), c2 (Conv2D)');
+  assert.equal(
+    err.message,
+    'backend wasm (wasm) cannot train this model; it has no kernel for Conv2DBackpropFilter (gradient of a convolution w.r.t. its filter) needed by layers c1 (Conv2D), c2 (Conv2D)',
+  );
   assert.match(err.hint!, /--backend cpu/);
   assert.match(err.hint!, /tfjs-node/);
   model.dispose();
@@ -68,9 +71,13 @@ test('without the wasm kernels: every missing kernel is reported with its layers
 });
 
 test('without the wasm kernels: an MLP and a pooling-only net pass (no false alarms)', () => {
-  const mlp = tf.sequential({ layers: [tf.layers.dense({ inputShape: [784], units: 16, activation: 'relu' }), tf.layers.dense({ units: 10, activation: 'softmax' })] });
+  const mlp = tf.sequential({
+    layers: [tf.layers.dense({ inputShape: [784], units: 16, activation: 'relu' }), tf.layers.dense({ units: 10, activation: 'softmax' })],
+  });
   assert.deepEqual(checkModelOps(tf, mlp, 'wasm'), { checked: true });
-  const pool = tf.sequential({ layers: [tf.layers.averagePooling2d({ inputShape: [8, 8, 2], poolSize: 2 }), tf.layers.flatten(), tf.layers.dense({ units: 3 })] });
+  const pool = tf.sequential({
+    layers: [tf.layers.averagePooling2d({ inputShape: [8, 8, 2], poolSize: 2 }), tf.layers.flatten(), tf.layers.dense({ units: 3 })],
+  });
   assert.deepEqual(checkModelOps(tf, pool, 'wasm'), { checked: true });
   tf.dispose([mlp, pool] as never);
 });
@@ -81,7 +88,10 @@ test('with registerWasmGradKernels: the same models pass, and training then work
     assert.deepEqual(checkModelOps(tf, model, 'wasm'), { checked: true });
     const vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
     tf.tidy(() => {
-      const { grads } = tf.variableGrads(() => tf.sum<tf.Scalar>(model.apply(tf.ones([2, ...(model.inputs[0]!.shape.slice(1) as number[])]), { training: true }) as tf.Tensor), vars);
+      const { grads } = tf.variableGrads(
+        () => tf.sum<tf.Scalar>(model.apply(tf.ones([2, ...(model.inputs[0]!.shape.slice(1) as number[])]), { training: true }) as tf.Tensor),
+        vars,
+      );
       assert.equal(Object.keys(grads).length, vars.length);
     });
     model.dispose();
@@ -111,6 +121,14 @@ test('unknown input dimensions: not checked, with the reason', () => {
 test('an error that is not a missing kernel is thrown as it is', () => {
   const model = cnn();
   const boom = new Error('boom');
-  assert.throws(() => checkModelOps(tf, model, 'wasm', { objective: () => { throw boom; } }), (e) => e === boom);
+  assert.throws(
+    () =>
+      checkModelOps(tf, model, 'wasm', {
+        objective: () => {
+          throw boom;
+        },
+      }),
+    (e) => e === boom,
+  );
   model.dispose();
 });

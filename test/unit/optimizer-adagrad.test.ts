@@ -60,7 +60,13 @@ test('adagrad puts epsilon inside the sqrt (a large epsilon, against the float64
       w[i] = w[i]! - (lrs[k]! * g) / Math.sqrt(acc[i]! + 0.5);
     }
   }
-  assertClose(runRule(makeUpdateRule(optimizerConfig({ name: 'adagrad', initialAccumulatorValue: 0.05, epsilon: 0.5 })), w0, grads, lrs), w, 1e-5, 1e-6, 'adagrad epsilon 0.5');
+  assertClose(
+    runRule(makeUpdateRule(optimizerConfig({ name: 'adagrad', initialAccumulatorValue: 0.05, epsilon: 0.5 })), w0, grads, lrs),
+    w,
+    1e-5,
+    1e-6,
+    'adagrad epsilon 0.5',
+  );
 });
 
 test('adagrad starts its accumulator slot at initialAccumulatorValue', () => {

@@ -8,9 +8,7 @@ import { assertClose, optimizerConfig, randomUniform, runRule, seededRandom } fr
 const N = 300;
 const STEPS = 8;
 
-function referenceAdamW(
-  w0: Float32Array, grads: Float32Array[], lrs: number[], b1: number, b2: number, eps: number, wd: number,
-): Float64Array {
+function referenceAdamW(w0: Float32Array, grads: Float32Array[], lrs: number[], b1: number, b2: number, eps: number, wd: number): Float64Array {
   const w = Float64Array.from(w0);
   const m = new Float64Array(w.length);
   const v = new Float64Array(w.length);

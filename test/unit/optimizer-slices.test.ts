@@ -41,8 +41,20 @@ for (const [label, cfg] of configs) {
       const s = makeSlots(rule, N);
       for (let k = 0; k < STEPS; k++) {
         const g = grads[k]!;
-        rule.apply(w.subarray(0, cut), g.subarray(0, cut), s.map((x) => x.subarray(0, cut)), lrs[k]!, k + 1);
-        rule.apply(w.subarray(cut), g.subarray(cut), s.map((x) => x.subarray(cut)), lrs[k]!, k + 1);
+        rule.apply(
+          w.subarray(0, cut),
+          g.subarray(0, cut),
+          s.map((x) => x.subarray(0, cut)),
+          lrs[k]!,
+          k + 1,
+        );
+        rule.apply(
+          w.subarray(cut),
+          g.subarray(cut),
+          s.map((x) => x.subarray(cut)),
+          lrs[k]!,
+          k + 1,
+        );
       }
       assert.deepEqual(bits(w), bits(wWhole), `${label}: weights differ with the cut at ${cut}`);
       for (let j = 0; j < s.length; j++) {

@@ -15,7 +15,16 @@ import { randomUniform, seededRandom } from '../helpers/close.ts';
 const P = 100_003; // two slices of 65536 and 34467: a partial last chunk and a ragged tail
 const RANKS = 3;
 const dir = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
-const sgd = validateConfig({ model: { json: fileURLToPath(import.meta.url) }, loss: 'meanSquaredError', data: { train: { type: 'mnist' } }, training: { batchSize: 1 }, optimizer: { name: 'sgd', learningRate: 0.05 } }, { configPath: null, cwd: process.cwd() }).optimizer;
+const sgd = validateConfig(
+  {
+    model: { json: fileURLToPath(import.meta.url) },
+    loss: 'meanSquaredError',
+    data: { train: { type: 'mnist' } },
+    training: { batchSize: 1 },
+    optimizer: { name: 'sgd', learningRate: 0.05 },
+  },
+  { configPath: null, cwd: process.cwd() },
+).optimizer;
 
 async function reduce(threads: number, clipNorm: number | null, early: boolean): Promise<{ weights: Buffer; norm: number; scale: number }> {
   const slab = Slab.create(dir);
@@ -27,7 +36,21 @@ async function reduce(threads: number, clipNorm: number | null, early: boolean):
   for (let r = 0; r < RANKS; r++) slab.write(layout.grads[r]!, randomUniform(rand, P, -0.01, 0.01));
   const weights = new SharedArrayBuffer(P * 4);
   if (slab.mode !== 'mapped') slab.read(layout.weights, new Float32Array(weights));
-  const pool = new ReducePool({ fd: slab.fd, slab: layout, optimizer: sgd, weights: slab.mode === 'mapped' ? null : weights, slots: [], ema: null, emaDecay: 0, gradSum: new SharedArrayBuffer(P * 4) }, threads, clipNorm, { inlineBelow: 0 });
+  const pool = new ReducePool(
+    {
+      fd: slab.fd,
+      slab: layout,
+      optimizer: sgd,
+      weights: slab.mode === 'mapped' ? null : weights,
+      slots: [],
+      ema: null,
+      emaDecay: 0,
+      gradSum: new SharedArrayBuffer(P * 4),
+    },
+    threads,
+    clipNorm,
+    { inlineBelow: 0 },
+  );
   try {
     assert.equal(pool.threads, threads > 1 ? 2 : 0);
     if (early) {
@@ -45,7 +68,12 @@ async function reduce(threads: number, clipNorm: number | null, early: boolean):
   }
 }
 
-for (const [clipNorm, early] of [[null, false], [null, true], [0.5, false], [0.5, true]] as const) {
+for (const [clipNorm, early] of [
+  [null, false],
+  [null, true],
+  [0.5, false],
+  [0.5, true],
+] as const) {
   test(`2 reduce threads == inline, to the bit (clipNorm ${clipNorm}, ${early ? 'two ranks summed early' : 'all ranks at once'})`, async () => {
     const inline = await reduce(1, clipNorm, early);
     const threaded = await reduce(2, clipNorm, early);

@@ -21,9 +21,22 @@ function runDir(metrics: string | null, config = 'name: edge\ndevices:\n  gpus: 
   return dir;
 }
 
-const line = (step: number, loss: number | string = 1 / step, extra: object = {}) => JSON.stringify({
-  type: 'train', step, epoch: 0, loss, lr: 0.01, samples_per_sec: 100 * step, compute_max_ms: 10, compute_min_ms: 9, sync_ms: 2, data_ms: 1, step_ms: 14, grad_norm: 0.5, ...extra,
-});
+const line = (step: number, loss: number | string = 1 / step, extra: object = {}) =>
+  JSON.stringify({
+    type: 'train',
+    step,
+    epoch: 0,
+    loss,
+    lr: 0.01,
+    samples_per_sec: 100 * step,
+    compute_max_ms: 10,
+    compute_min_ms: 9,
+    sync_ms: 2,
+    data_ms: 1,
+    step_ms: 14,
+    grad_norm: 0.5,
+    ...extra,
+  });
 const lines = (...ls: string[]) => ls.map((l) => l + '\n').join('');
 
 async function run(dir: string) {
@@ -118,14 +131,23 @@ test('a malformed line in the middle is ignored too, with its line number', asyn
   const dir = runDir(lines(line(10), 'garbage {', line(20), JSON.stringify({ type: 'mystery', step: 3 })));
   const data = await readRun(dir);
   assert.equal(data.train.length, 2);
-  assert.deepEqual(data.unreadable.map((u) => [u.line, u.torn]), [[2, false], [4, false]]);
+  assert.deepEqual(
+    data.unreadable.map((u) => [u.line, u.torn]),
+    [
+      [2, false],
+      [4, false],
+    ],
+  );
   const { text, page } = await run(dir);
   assert.match(text, /ignored lines +2 malformed lines/);
   assert.match(page, /Line 2 of metrics.jsonl is not a metrics line/);
 });
 
 async function usageError(dir: string): Promise<MgpuError> {
-  const err = await report(dir, { line: () => {} }).then(() => null, (e: unknown) => e);
+  const err = await report(dir, { line: () => {} }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof MgpuError, `an MgpuError, got ${String(err)}`);
   assert.equal(err.code, 'E_USAGE');
   assert.equal(err.exitCode, 2);
@@ -155,7 +177,8 @@ test('an empty metrics.jsonl (or only blank lines): the same E_USAGE, with a hin
 });
 
 test('a regression run (accuracy null): the eval chart shows the mean absolute error', async () => {
-  const ev = (step: number, mae: number) => JSON.stringify({ type: 'eval', step, epoch: 0, samples: 100, loss: mae * 2, accuracy: null, top_k: null, k: 5, mae });
+  const ev = (step: number, mae: number) =>
+    JSON.stringify({ type: 'eval', step, epoch: 0, samples: 100, loss: mae * 2, accuracy: null, top_k: null, k: 5, mae });
   const { text, page } = await run(runDir(lines(line(10), ev(10, 0.4), line(20), ev(20, 0.3))));
   assert.match(text, /eval MAE +last 0\.3000 \(step 20\), also the best/);
   assert.doesNotMatch(text, /eval accuracy/);

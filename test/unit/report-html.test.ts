@@ -26,17 +26,39 @@ function synthRun(n: number, every: number): object[] {
     const wob = Math.sin(i * 1.7);
     const cmax = 40 + 5 * wob;
     lines.push({
-      type: 'train', step, epoch: Math.floor(step / 100), loss: 2 * Math.exp(-step / 300) + 0.05 + 0.02 * wob, lr: 0.001 * (0.5 + 0.5 * Math.cos((Math.PI * step) / (n * every))),
-      samples_per_sec: 2000 + 100 * wob, compute_max_ms: cmax, compute_min_ms: cmax - 6, sync_ms: 5, data_ms: 1, step_ms: i === 1 ? 900 : cmax + 8, grad_norm: 3 * Math.exp(-step / 500) + 0.1,
+      type: 'train',
+      step,
+      epoch: Math.floor(step / 100),
+      loss: 2 * Math.exp(-step / 300) + 0.05 + 0.02 * wob,
+      lr: 0.001 * (0.5 + 0.5 * Math.cos((Math.PI * step) / (n * every))),
+      samples_per_sec: 2000 + 100 * wob,
+      compute_max_ms: cmax,
+      compute_min_ms: cmax - 6,
+      sync_ms: 5,
+      data_ms: 1,
+      step_ms: i === 1 ? 900 : cmax + 8,
+      grad_norm: 3 * Math.exp(-step / 500) + 0.1,
     });
-    if (step % 100 === 0) lines.push({ type: 'eval', step, epoch: Math.floor(step / 100), samples: 1000, loss: 2 * Math.exp(-step / 300) + 0.1, accuracy: 1 - Math.exp(-step / 200), top_k: 1 - 0.3 * Math.exp(-step / 200), k: 5, mae: 0.1 });
+    if (step % 100 === 0)
+      lines.push({
+        type: 'eval',
+        step,
+        epoch: Math.floor(step / 100),
+        samples: 1000,
+        loss: 2 * Math.exp(-step / 300) + 0.1,
+        accuracy: 1 - Math.exp(-step / 200),
+        top_k: 1 - 0.3 * Math.exp(-step / 200),
+        k: 5,
+        mae: 0.1,
+      });
     if (i === 7) lines.push({ type: 'skip', step: step + 1, ranks: [1], message: 'non-finite', action: 'skipped' });
     if (i === 9) lines.push({ type: 'failure', step, ranks: [0], message: 'worker rank 0 failed', action: 'restart' });
   }
   return lines;
 }
 
-const CONFIG = 'name: html-run\ntraining:\n  batchSize: 128\ndevices:\n  gpus: all\n  simulate: 2\n  backend: wasm\n  shmDir: /dev/shm\nnote: "<b>not markup</b>"\n';
+const CONFIG =
+  'name: html-run\ntraining:\n  batchSize: 128\ndevices:\n  gpus: all\n  simulate: 2\n  backend: wasm\n  shmDir: /dev/shm\nnote: "<b>not markup</b>"\n';
 
 async function html(dir: string): Promise<string> {
   const { htmlPath } = await report(dir, { line: () => {} });
@@ -106,7 +128,10 @@ test('report.html is self-contained: no URL to fetch, no script, no external sty
 test('report.html: one <svg> per chart, each with axes, tick labels, axis labels and a legend', async () => {
   const page = await html(writeRun(synthRun(60, 5), CONFIG));
   const charts = [...page.matchAll(/<figure class="card [a-z]+" id="chart-([a-z-]+)">([\s\S]*?)<\/figure>/g)];
-  assert.deepEqual(charts.map((c) => c[1]), CHART_IDS);
+  assert.deepEqual(
+    charts.map((c) => c[1]),
+    CHART_IDS,
+  );
   for (const [, id, fig] of charts) {
     assert.equal((fig!.match(/<svg\b/g) ?? []).length, 1, `${id}: one svg`);
     const s = svgs(fig!)[0];
@@ -121,7 +146,11 @@ test('report.html: one <svg> per chart, each with axes, tick labels, axis labels
 });
 
 test('report.html: every polyline point is a finite number inside its viewBox', async () => {
-  for (const [n, every] of [[60, 5], [3, 10], [500, 2]]) {
+  for (const [n, every] of [
+    [60, 5],
+    [3, 10],
+    [500, 2],
+  ]) {
     const page = await html(writeRun(synthRun(n!, every!), CONFIG));
     let polylines = 0;
     svgs(page).forEach((s, i) => (polylines += assertInside(s, `${n} lines, chart ${CHART_IDS[i]}`)));
@@ -135,7 +164,8 @@ test('report.html: the loss chart has train loss as a line and eval loss as poin
   assert.match(loss!.body, /<polyline[^>]*stroke="#2563eb"/);
   assert.ok((loss!.body.match(/<title>eval loss, step \d+/g) ?? []).length === 1, 'the one eval (step 100) as a point');
   for (const name of ['train loss', 'eval loss', 'skipped step', 'worker failure']) assert.match(loss!.body, new RegExp(`class="legend">${name}<`));
-  for (const name of ['compute (slowest worker)', 'sync', 'data', 'other', 'compute (fastest worker)']) assert.match(phases!.body, new RegExp(`class="legend">${name.replace(/[()]/g, '\\$&')}<`));
+  for (const name of ['compute (slowest worker)', 'sync', 'data', 'other', 'compute (fastest worker)'])
+    assert.match(phases!.body, new RegExp(`class="legend">${name.replace(/[()]/g, '\\$&')}<`));
   assert.equal((phases!.body.match(/<g><title>steps /g) ?? []).length, 30, 'a bar per log line');
   assert.match(page, /The axis stops at/, 'the 900 ms warm-up line is cut, not the scale');
 });

@@ -10,9 +10,23 @@ import { report } from '../../src/report/index.ts';
 function runWith(schedule: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-report-lr-'));
   fs.writeFileSync(path.join(dir, 'config.yaml'), `name: lr\nschedule:\n  name: ${schedule}\n`);
-  fs.writeFileSync(path.join(dir, 'metrics.jsonl'), JSON.stringify({
-    type: 'train', step: 10, epoch: 0, loss: 1, lr: 0.0025, samples_per_sec: 100, compute_max_ms: 10, compute_min_ms: 9, sync_ms: 2, data_ms: 1, step_ms: 14, grad_norm: 0.5,
-  }) + '\n');
+  fs.writeFileSync(
+    path.join(dir, 'metrics.jsonl'),
+    JSON.stringify({
+      type: 'train',
+      step: 10,
+      epoch: 0,
+      loss: 1,
+      lr: 0.0025,
+      samples_per_sec: 100,
+      compute_max_ms: 10,
+      compute_min_ms: 9,
+      sync_ms: 2,
+      data_ms: 1,
+      step_ms: 14,
+      grad_norm: 0.5,
+    }) + '\n',
+  );
   return dir;
 }
 

@@ -15,10 +15,30 @@ const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 const trainLine = (step: number) => ({
-  type: 'train', step, epoch: 0, loss: 1 / step, lr: 0.01, samples_per_sec: 100, compute_max_ms: 10, compute_min_ms: 8, sync_ms: 1, data_ms: 1, step_ms: 13, grad_norm: 1,
+  type: 'train',
+  step,
+  epoch: 0,
+  loss: 1 / step,
+  lr: 0.01,
+  samples_per_sec: 100,
+  compute_max_ms: 10,
+  compute_min_ms: 8,
+  sync_ms: 1,
+  data_ms: 1,
+  step_ms: 13,
+  grad_norm: 1,
 });
 const evalLine = (step: number, metrics?: Record<string, number | null>) => ({
-  type: 'eval', step, epoch: 0, samples: 37, loss: 1 / step, accuracy: 0.5 + step / 100, top_k: 0.9, k: 2, mae: 0.3, ...(metrics ? { metrics } : {}),
+  type: 'eval',
+  step,
+  epoch: 0,
+  samples: 37,
+  loss: 1 / step,
+  accuracy: 0.5 + step / 100,
+  top_k: 0.9,
+  k: 2,
+  mae: 0.3,
+  ...(metrics ? { metrics } : {}),
 });
 
 function writeRun(lines: object[]): string {
@@ -38,7 +58,10 @@ const WITH = [
 
 test('summary: a row per metric with last and best; accuracy not twice; a custom value last only', async () => {
   const s = summarize(await readRun(writeRun(WITH)));
-  assert.deepEqual(s.evalMetrics.map((m) => m.key), ['accuracy', 'precision_macro', 'f1_micro', 'auc', 'rmse', 'hits.rate']);
+  assert.deepEqual(
+    s.evalMetrics.map((m) => m.key),
+    ['accuracy', 'precision_macro', 'f1_micro', 'auc', 'rmse', 'hits.rate'],
+  );
   const rows = Object.fromEntries(summaryRows(s).map((r) => [r.label, r.value]));
   assert.equal(rows['eval precision_macro'], 'last 0.52 (step 20), best 0.55 (step 10)');
   assert.equal(rows['eval f1_micro'], 'last 0.7 (step 20), also the best');

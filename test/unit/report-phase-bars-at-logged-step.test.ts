@@ -7,7 +7,20 @@ import { buildCharts } from '../../src/report/charts.ts';
 import type { RunData } from '../../src/report/read-run.ts';
 
 function trainLine(step: number) {
-  return { type: 'train', step, epoch: 0, loss: 1, lr: 0.01, samples_per_sec: 100, compute_max_ms: 10, compute_min_ms: 9, sync_ms: 2, data_ms: 1, step_ms: 14, grad_norm: 0.5 };
+  return {
+    type: 'train',
+    step,
+    epoch: 0,
+    loss: 1,
+    lr: 0.01,
+    samples_per_sec: 100,
+    compute_max_ms: 10,
+    compute_min_ms: 9,
+    sync_ms: 2,
+    data_ms: 1,
+    step_ms: 14,
+    grad_norm: 0.5,
+  };
 }
 
 /** The x of each tick label of the step axis, and the [x0, x1] of each bar (its first rect). */
@@ -15,7 +28,8 @@ function geometry(svg: string): { ticks: Map<number, number>; bars: Array<[numbe
   const ticks = new Map<number, number>();
   for (const m of svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="middle" class="tick">(\d+)<\/text>/g)) ticks.set(Number(m[2]), Number(m[1]));
   const bars: Array<[number, number]> = [];
-  for (const g of svg.matchAll(/<g><title>[^<]*<\/title><rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/g)) bars.push([Number(g[1]), Number(g[1]) + Number(g[2])]);
+  for (const g of svg.matchAll(/<g><title>[^<]*<\/title><rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/g))
+    bars.push([Number(g[1]), Number(g[1]) + Number(g[2])]);
   return { ticks, bars };
 }
 

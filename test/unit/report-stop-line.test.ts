@@ -6,14 +6,35 @@ import { buildCharts } from '../../src/report/charts.ts';
 import { parseMetrics } from '../../src/report/read-run.ts';
 
 test("a 'stop' line is an event, marked on the loss chart with its reason", () => {
-  const train = (step: number) => JSON.stringify({
-    type: 'train', step, epoch: 0, loss: 1 / step, lr: 0.01, samples_per_sec: 100, compute_max_ms: 10, compute_min_ms: 9, sync_ms: 2, data_ms: 1, step_ms: 14, grad_norm: 0.5,
-  });
+  const train = (step: number) =>
+    JSON.stringify({
+      type: 'train',
+      step,
+      epoch: 0,
+      loss: 1 / step,
+      lr: 0.01,
+      samples_per_sec: 100,
+      compute_max_ms: 10,
+      compute_min_ms: 9,
+      sync_ms: 2,
+      data_ms: 1,
+      step_ms: 14,
+      grad_norm: 0.5,
+    });
   const stop = JSON.stringify({ type: 'stop', step: 2, ranks: [], message: "stopped by onStepEnd (it returned 'stop')", action: 'checkpoint step-2' });
   const parsed = parseMetrics([train(1), train(2), stop].join('\n') + '\n');
   assert.deepEqual(parsed.unreadable, []);
   assert.deepEqual(parsed.events, [{ type: 'stop', step: 2, ranks: [], message: "stopped by onStepEnd (it returned 'stop')", action: 'checkpoint step-2' }]);
-  const charts = buildCharts({ ...parsed, runDir: '/r', name: 'r', config: null, trainerState: null, checkpoints: [], finalModel: false, finalEmaModel: false } as never);
+  const charts = buildCharts({
+    ...parsed,
+    runDir: '/r',
+    name: 'r',
+    config: null,
+    trainerState: null,
+    checkpoints: [],
+    finalModel: false,
+    finalEmaModel: false,
+  } as never);
   const loss = charts.find((c) => c.id === 'loss')!;
   assert.match(loss.svg, /stopped at step 2: stopped by onStepEnd \(it returned &#39;stop&#39;\) -&gt; checkpoint step-2/);
   assert.match(loss.svg, /stop asked for/);

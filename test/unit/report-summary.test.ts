@@ -8,8 +8,26 @@ import { report } from '../../src/report/index.ts';
 import { readRun } from '../../src/report/read-run.ts';
 import { phaseRows, summarize, summaryText } from '../../src/report/summary.ts';
 
-const train = (step: number, epoch: number, loss: number, sps: number, t: { cmax: number; cmin: number; sync: number; data: number; step: number }, lr = 0.01) => ({
-  type: 'train', step, epoch, loss, lr, samples_per_sec: sps, compute_max_ms: t.cmax, compute_min_ms: t.cmin, sync_ms: t.sync, data_ms: t.data, step_ms: t.step, grad_norm: 1 / step,
+const train = (
+  step: number,
+  epoch: number,
+  loss: number,
+  sps: number,
+  t: { cmax: number; cmin: number; sync: number; data: number; step: number },
+  lr = 0.01,
+) => ({
+  type: 'train',
+  step,
+  epoch,
+  loss,
+  lr,
+  samples_per_sec: sps,
+  compute_max_ms: t.cmax,
+  compute_min_ms: t.cmin,
+  sync_ms: t.sync,
+  data_ms: t.data,
+  step_ms: t.step,
+  grad_norm: 1 / step,
 });
 
 const dirs: string[] = [];
@@ -113,7 +131,10 @@ test('report(): prints the table and writes report.html in the run directory', a
   assert.ok(fs.statSync(r.htmlPath).size > 1000);
   assert.ok(lines.some((l) => /train loss +final 1\.5000/.test(l)));
   assert.equal(lines.at(-1), `report written to ${path.join(dir, 'report.html')}`);
-  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.includes('.tmp')), []);
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((f) => f.includes('.tmp')),
+    [],
+  );
 });
 
 test('summary: no config.yaml: workers and backend are not known, and the name is the directory', async () => {

@@ -18,9 +18,13 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-resume-changes-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 for (const f of ['model.mjs', 'other.mjs', 'x.npy', 'y.npy', 'x2.npy']) fs.writeFileSync(path.join(dir, f), '');
 const raw = {
-  model: { module: './model.mjs' }, loss: 'categoricalCrossentropy', data: { train: { type: 'npy', features: './x.npy', labels: './y.npy' } },
-  training: { batchSize: 32, steps: 100, seed: 1, ema: 0.99 }, optimizer: { name: 'adam', learningRate: 0.001 },
-  schedule: { name: 'cosine', decaySteps: 100 }, devices: { simulate: 2 },
+  model: { module: './model.mjs' },
+  loss: 'categoricalCrossentropy',
+  data: { train: { type: 'npy', features: './x.npy', labels: './y.npy' } },
+  training: { batchSize: 32, steps: 100, seed: 1, ema: 0.99 },
+  optimizer: { name: 'adam', learningRate: 0.001 },
+  schedule: { name: 'cosine', decaySteps: 100 },
+  devices: { simulate: 2 },
   // Written out, as a resolved config has it: its default would follow data.evalFraction below.
   eval: { every: 0 },
 };
@@ -29,12 +33,23 @@ const state = { step: 50, config: config() } as TrainerState;
 const check = (sets: string[], allowed: string[] = []) => checkConfigChanges('ckpt', state, config(sets), allowed);
 
 test('harmless changes are accepted and reported in one line', () => {
-  const sets = ['log.every=1', 'eval.topK=2', 'checkpoint.every=5', 'devices.simulate=4', 'reliability.maxRestarts=9', 'training.steps=200',
-    'training.accumulateSteps=2', 'name=renamed'];
+  const sets = [
+    'log.every=1',
+    'eval.topK=2',
+    'checkpoint.every=5',
+    'devices.simulate=4',
+    'reliability.maxRestarts=9',
+    'training.steps=200',
+    'training.accumulateSteps=2',
+    'name=renamed',
+  ];
   const { changes, report } = check(sets);
   assert.equal(changes.length, sets.length);
-  assert.equal(report, 'changed on resume: name exp → renamed, training.steps 100 → 200, training.accumulateSteps 1 → 2, devices.simulate 2 → 4, '
-    + 'log.every 10 → 1, eval.topK 5 → 2, checkpoint.every 0 → 5, reliability.maxRestarts 3 → 9');
+  assert.equal(
+    report,
+    'changed on resume: name exp → renamed, training.steps 100 → 200, training.accumulateSteps 1 → 2, devices.simulate 2 → 4, ' +
+      'log.every 10 → 1, eval.topK 5 → 2, checkpoint.every 0 → 5, reliability.maxRestarts 3 → 9',
+  );
   assert.deepEqual(check([]), { changes: [], report: null });
 });
 
@@ -55,17 +70,24 @@ test('what the checkpoint fixes is refused, naming the new and the old value and
   ];
   for (const [set, message] of fixed) {
     const key = set.slice(0, set.indexOf('='));
-    assert.throws(() => check([set]), (err: Error & { code?: string; hint?: string }) => {
-      assert.equal(err.code, 'E_CONFIG', set);
-      assert.match(err.message, /^cannot resume from ckpt: /);
-      assert.match(err.message, message, set);
-      assert.ok(err.hint?.includes(`--allow-changed ${key}`), `${set}: ${err.hint}`);
-      return true;
-    });
+    assert.throws(
+      () => check([set]),
+      (err: Error & { code?: string; hint?: string }) => {
+        assert.equal(err.code, 'E_CONFIG', set);
+        assert.match(err.message, /^cannot resume from ckpt: /);
+        assert.match(err.message, message, set);
+        assert.ok(err.hint?.includes(`--allow-changed ${key}`), `${set}: ${err.hint}`);
+        return true;
+      },
+    );
     const section = key.split('.')[0]!;
     for (const allow of [key, section]) {
       const { report } = check([set], [allow]);
-      assert.match(report ?? '', new RegExp(`^changed on resume: ${key.replace('.', '\\.')} .* \\(--allow-changed\\)$`), `${set} with --allow-changed ${allow}`);
+      assert.match(
+        report ?? '',
+        new RegExp(`^changed on resume: ${key.replace('.', '\\.')} .* \\(--allow-changed\\)$`),
+        `${set} with --allow-changed ${allow}`,
+      );
     }
   }
 });
@@ -86,7 +108,9 @@ test('the optimizer kind and the presence of EMA weights cannot change, even whe
   assert.throws(() => checkConfigChanges('ckpt', state, optimizer, ['optimizer']), {
     message: /optimizer\.name is adamw, the checkpoint was trained with adam: the checkpoint's optimizer state is adam's/,
   });
-  assert.throws(() => check(['training.ema=null'], ['training']), { message: /training\.ema is null, the checkpoint was trained with 0\.99: the checkpoint's EMA weights would be dropped/ });
+  assert.throws(() => check(['training.ema=null'], ['training']), {
+    message: /training\.ema is null, the checkpoint was trained with 0\.99: the checkpoint's EMA weights would be dropped/,
+  });
 });
 
 test('a checkpoint written before class and sample weights existed resumes: their null defaults are no change', () => {
@@ -95,5 +119,8 @@ test('a checkpoint written before class and sample weights existed resumes: thei
   delete before.data.train.weights;
   const old = { step: 50, config: before } as unknown as TrainerState;
   assert.deepEqual(checkConfigChanges('ckpt', old, config(), []), { changes: [], report: null });
-  assert.throws(() => checkConfigChanges('ckpt', old, config(['training.classWeights=[1,2,3]']), []), /training\.classWeights is \{"0":1,"1":2,"2":3\}, the checkpoint was trained with \(not set\)/);
+  assert.throws(
+    () => checkConfigChanges('ckpt', old, config(['training.classWeights=[1,2,3]']), []),
+    /training\.classWeights is \{"0":1,"1":2,"2":3\}, the checkpoint was trained with \(not set\)/,
+  );
 });

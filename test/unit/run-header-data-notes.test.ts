@@ -30,7 +30,7 @@ test('conversions and reshapes are named; float32 rows that fit as they are give
     'labels of train.npy are stored as bool, read as uint8',
   ]);
   const nd = { features: readNpy(path.join(dir, 'x32.npy')), labels: readNpy(path.join(dir, 'yb.npy')), count: 2, source: 'nd' };
-  assert.deepEqual(dataNotes(nd, null, [null, 8]).at(-1), 'feature rows of shape [2, 2] are reshaped to the model\'s input [8]');
+  assert.deepEqual(dataNotes(nd, null, [null, 8]).at(-1), "feature rows of shape [2, 2] are reshaped to the model's input [8]");
   const plain = { ...nd, labels: { dtype: 'float32' as const, shape: [2, 1], data: new Float32Array(2) } };
   assert.deepEqual(dataNotes(plain, null, [null, 2, 2]), []);
   fs.rmSync(dir, { recursive: true });

@@ -62,7 +62,8 @@ test('zero samples', async () => {
 });
 
 test('a generator that throws mid-way names the sample index and runs its finally', async () => {
-  const e = await rejects(`
+  const e = await rejects(
+    `
     export default async function* () {
       try {
         yield { x: [1], y: 0 };
@@ -71,7 +72,9 @@ test('a generator that throws mid-way names the sample index and runs its finall
       } finally {
         globalThis.__closedGenerator = true;
       }
-    }`, /: threw while producing sample 2: disk gone$/);
+    }`,
+    /: threw while producing sample 2: disk gone$/,
+  );
   assert.ok(e);
   const g = globalThis as { __closedGenerator?: boolean };
   assert.equal(g.__closedGenerator, true);
@@ -80,27 +83,39 @@ test('a generator that throws mid-way names the sample index and runs its finall
 test('bad samples: not an object, missing y, ragged x, wrong value type', async () => {
   await rejects(`export default () => [{ x: [1], y: 0 }, 7];`, /: sample 1: is number \(expected \{ x, y \} or \{ xs, ys \}\)$/);
   await rejects(`export default () => [{ x: [1], label: 0 }];`, /: sample 0: has no y \(expected \{ x, y \} or \{ xs, ys \}; its keys are x, label\)$/);
-  await rejects(`export default () => [{ x: [[1, 2], [3]], y: 0 }];`, /: sample 0: x is a ragged nested array: x\[1\] is of length 1 where the first element's shape says an array of length 2 \(expected shape \[2, 2\]\)$/);
+  await rejects(
+    `export default () => [{ x: [[1, 2], [3]], y: 0 }];`,
+    /: sample 0: x is a ragged nested array: x\[1\] is of length 1 where the first element's shape says an array of length 2 \(expected shape \[2, 2\]\)$/,
+  );
   await rejects(`export default () => [{ x: [[1, 2], 3], y: 0 }];`, /: sample 0: x is a ragged nested array: x\[1\] is number/);
-  await rejects(`export default () => [{ x: 'abc', y: 0 }];`, /: sample 0: x is a string \(expected a number, an array of numbers, a typed array or a tensor\)$/);
+  await rejects(
+    `export default () => [{ x: 'abc', y: 0 }];`,
+    /: sample 0: x is a string \(expected a number, an array of numbers, a typed array or a tensor\)$/,
+  );
   await rejects(`export default () => [{ x: [1, '2'], y: 0 }];`, /: sample 0: x holds a string at flat position 1 \(expected finite numbers\)$/);
   await rejects(`export default () => [{ x: [], y: 0 }];`, /: sample 0: x has shape \[0\], no values \(expected at least one feature\)$/);
 });
 
 test('a sample whose shape differs from the first names its index and both shapes', async () => {
-  const e = await rejects(`
+  const e = await rejects(
+    `
     export default function* () {
       yield { x: [1, 2, 3], y: 0 };
       yield { x: [4, 5, 6], y: 1 };
       yield { x: [[7, 8, 9]], y: 2 };
-    }`, /: sample 2: x has shape \[1, 3\] but sample 0's has shape \[3\] \(expected every sample's x to have the same shape\)$/);
+    }`,
+    /: sample 2: x has shape \[1, 3\] but sample 0's has shape \[3\] \(expected every sample's x to have the same shape\)$/,
+  );
   assert.match(e.hint ?? '', /unbatched/);
   await rejects(`export default () => [{ x: [1], y: [0, 1] }, { x: [2], y: [1] }];`, /: sample 1: y has shape \[1\] but sample 0's has shape \[2\]/);
 });
 
 test('non-finite features and labels name the sample index', async () => {
   await rejects(`export default () => [{ x: [1], y: 0 }, { x: [NaN, 2], y: 0 }];`, /: sample 1: x has shape \[2\] but sample 0's/);
-  await rejects(`export default () => [{ x: [1, 2], y: 0 }, { x: [3, NaN], y: 0 }];`, /: sample 1: x holds NaN at flat position 1 \(expected finite numbers\)$/);
+  await rejects(
+    `export default () => [{ x: [1, 2], y: 0 }, { x: [3, NaN], y: 0 }];`,
+    /: sample 1: x holds NaN at flat position 1 \(expected finite numbers\)$/,
+  );
   await rejects(`export default () => [{ x: Float64Array.of(Infinity), y: 0 }];`, /: sample 0: x holds Infinity at flat position 0/);
   await rejects(`export default () => [{ x: [1e39], y: 0 }];`, /: sample 0: x holds 1e\+39 at flat position 0 \(too large for float32\)/);
   await rejects(`export default () => [{ x: [1], y: 0 }, { x: [1], y: -Infinity }];`, /: sample 1: y holds -Infinity at flat position 0/);

@@ -38,14 +38,18 @@ test('an async generator of { x: number[], y: int } gives float32 features and i
 });
 
 test('a TypeScript module gets { split } and may be an async function returning a generator', async () => {
-  const ds = await load(`
+  const ds = await load(
+    `
     interface Ctx { split: string }
     export default async function make(ctx: Ctx): Promise<AsyncGenerator<{ x: Float32Array; y: number[] }>> {
       const n: number = ctx.split === 'data.eval' ? 2 : 4;
       return (async function* () {
         for (let i = 0; i < n; i++) yield { x: Float32Array.of(i, i), y: [i / 2, 1] };
       })();
-    }`, '.ts', 'data.eval');
+    }`,
+    '.ts',
+    'data.eval',
+  );
   assert.equal(ds.count, 2);
   assert.deepEqual(ds.features, { dtype: 'float32', shape: [2, 2], data: Float32Array.of(0, 0, 1, 1) });
   // y is not an integer scalar: float32 [n, ...yShape]

@@ -18,14 +18,17 @@ test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('a module returning a real tf.data.array of { xs, ys } tensors; every tensor is disposed', async () => {
   const file = path.join(dir, 'tfdata.ts');
-  fs.writeFileSync(file, `
+  fs.writeFileSync(
+    file,
+    `
     import * as tf from ${JSON.stringify(TFJS)};
     export default function ({ split }: { split: string }) {
       const items = [];
       for (let i = 0; i < 6; i++) items.push({ xs: tf.tensor1d([i, i * 2, i * 3, 0.5]), ys: tf.scalar(i % 2, 'int32') });
       (globalThis as any).__tfdataSplit = split;
       return tf.data.array(items);
-    }`);
+    }`,
+  );
   const before = tf.memory().numTensors;
   const ds = await loadSampleModule({ type: 'module', module: file }, 'data.train');
   assert.equal((globalThis as { __tfdataSplit?: string }).__tfdataSplit, 'data.train');
@@ -40,9 +43,12 @@ test('a module returning a real tf.data.array of { xs, ys } tensors; every tenso
 
 test('tf.data elements { x, y } with float one-hot ys, through map()', async () => {
   const file = path.join(dir, 'tfdata-map.mjs');
-  fs.writeFileSync(file, `
+  fs.writeFileSync(
+    file,
+    `
     import * as tf from ${JSON.stringify(TFJS)};
-    export default async () => tf.data.array([0, 1, 2]).map((i) => ({ x: tf.fill([2, 2], i), y: tf.oneHot(i, 3).toFloat() }));`);
+    export default async () => tf.data.array([0, 1, 2]).map((i) => ({ x: tf.fill([2, 2], i), y: tf.oneHot(i, 3).toFloat() }));`,
+  );
   const before = tf.memory().numTensors;
   const ds = await loadSampleModule({ type: 'module', module: file }, 'data.eval');
   assert.deepEqual(ds.features, { dtype: 'float32', shape: [3, 2, 2], data: Float32Array.of(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2) });

@@ -59,16 +59,26 @@ test('class weights times sample weights; classes not named weigh 1', async () =
   const ds = await load(weightsFile('two.npy', [5], [1, 2, 3, 4, 0.5]));
   const w = withClassWeights(ds, { 0: 10, 2: 0.5 }, 'sparseCategoricalCrossentropy', 'data.train').weights!.data;
   assert.deepEqual(w, Float32Array.of(10, 2, 1.5, 4, 5));
-  const onehot = { ...ds, labels: { dtype: 'float32' as const, shape: [5, 3], data: Float32Array.of(0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0) }, weights: undefined };
+  const onehot = {
+    ...ds,
+    labels: { dtype: 'float32' as const, shape: [5, 3], data: Float32Array.of(0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0) },
+    weights: undefined,
+  };
   assert.deepEqual(withClassWeights(onehot, { 0: 7, 1: 3 }, 'categoricalCrossentropy', 'data.train').weights!.data, Float32Array.of(1, 7, 3, 1, 7));
 });
 
 test('binary labels need classes 0 and 1 for class weights; the model must have the classes named', async () => {
   const ds = await loadDataset({ type: 'npy', features, labels }, 'data.train');
   const soft = { ...ds, labels: { dtype: 'float32' as const, shape: [5, 1], data: Float32Array.of(0, 1, 0.7, 1, 0) } };
-  assert.throws(() => withClassWeights(soft, { 1: 2 }, 'binaryCrossentropy', 'data.train'), /label of sample 2 .* is 0\.7; training\.classWeights needs the class of each sample, 0 or 1/);
-  assert.throws(() => checkClassWeightsFitModel({ 0: 1, 3: 2 }, 'sparseCategoricalCrossentropy', 3),
-    (e: Error & { keyPath?: string }) => e.keyPath === 'training.classWeights.3' && /class 3 is out of range: the model has 3 classes \(0\.\.2\)/.test(e.message));
+  assert.throws(
+    () => withClassWeights(soft, { 1: 2 }, 'binaryCrossentropy', 'data.train'),
+    /label of sample 2 .* is 0\.7; training\.classWeights needs the class of each sample, 0 or 1/,
+  );
+  assert.throws(
+    () => checkClassWeightsFitModel({ 0: 1, 3: 2 }, 'sparseCategoricalCrossentropy', 3),
+    (e: Error & { keyPath?: string }) =>
+      e.keyPath === 'training.classWeights.3' && /class 3 is out of range: the model has 3 classes \(0\.\.2\)/.test(e.message),
+  );
   assert.throws(() => checkClassWeightsFitModel({ 2: 1 }, 'binaryCrossentropy', 1), /class 2 is out of range: the model has 2 classes \(0\.\.1\)/);
   assert.throws(() => checkClassWeightsFitModel({ 0: 1 }, 'binaryCrossentropy', 4), /4 sigmoid outputs \(multi-label\)/);
   checkClassWeightsFitModel({ 0: 1, 2: 3 }, 'categoricalCrossentropy', 3);

@@ -12,14 +12,26 @@ const s: ScheduleConfig = { ...scheduleDefaults('cosine'), decaySteps: 100, deca
 test('cosine with alpha 0 goes from base to 0 over decaySteps and stays there', () => {
   const steps = [0, 25, 50, 75, 100, 101, 5000];
   const expected = [0.2, 0.2 * (0.5 + 0.5 * Math.SQRT1_2), 0.1, 0.2 * (0.5 - 0.5 * Math.SQRT1_2), 0, 0, 0];
-  assertClose(steps.map((k) => learningRateAt(0.2, s, k)), expected, 1e-12, 1e-15, 'cosine alpha 0');
+  assertClose(
+    steps.map((k) => learningRateAt(0.2, s, k)),
+    expected,
+    1e-12,
+    1e-15,
+    'cosine alpha 0',
+  );
 });
 
 test('cosine with alpha 0.1 floors at base*alpha', () => {
   const a: ScheduleConfig = { ...s, alpha: 0.1 };
   const steps = [0, 50, 100, 200];
   const expected = [0.2, 0.2 * (0.9 * 0.5 + 0.1), 0.02, 0.02];
-  assertClose(steps.map((k) => learningRateAt(0.2, a, k)), expected, 1e-12, 1e-15, 'cosine alpha 0.1');
+  assertClose(
+    steps.map((k) => learningRateAt(0.2, a, k)),
+    expected,
+    1e-12,
+    1e-15,
+    'cosine alpha 0.1',
+  );
 });
 
 test('cosine is non-increasing over its span', () => {

@@ -13,13 +13,25 @@ const stairs: ScheduleConfig = { ...smooth, staircase: true };
 test('exponential (smooth) decays continuously', () => {
   const steps = [0, 1, 50, 99, 100, 150, 200, 1000];
   const expected = [0.1, 0.1 * 0.5 ** 0.01, 0.1 * Math.SQRT1_2, 0.1 * 0.5 ** 0.99, 0.05, 0.05 * Math.SQRT1_2, 0.025, 0.1 / 1024];
-  assertClose(steps.map((k) => learningRateAt(0.1, smooth, k)), expected, 1e-12, 0, 'smooth exponential');
+  assertClose(
+    steps.map((k) => learningRateAt(0.1, smooth, k)),
+    expected,
+    1e-12,
+    0,
+    'smooth exponential',
+  );
 });
 
 test('exponential (staircase) holds each rate for decaySteps steps', () => {
   const steps = [0, 1, 99, 100, 101, 199, 200, 1000];
   const expected = [0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.1 / 1024];
-  assertClose(steps.map((k) => learningRateAt(0.1, stairs, k)), expected, 1e-12, 0, 'staircase exponential');
+  assertClose(
+    steps.map((k) => learningRateAt(0.1, stairs, k)),
+    expected,
+    1e-12,
+    0,
+    'staircase exponential',
+  );
 });
 
 test('exponential with the default decayRate 0.96 over 1000 steps', () => {

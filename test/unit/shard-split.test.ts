@@ -7,9 +7,15 @@ test('shard sizes differ by at most one, sum to the batch, larger ones first', (
     for (let batch = 0; batch <= 40; batch++) {
       const sizes = shardSizes(batch, workers);
       assert.equal(sizes.length, workers);
-      assert.equal(sizes.reduce((a, b) => a + b, 0), batch);
+      assert.equal(
+        sizes.reduce((a, b) => a + b, 0),
+        batch,
+      );
       assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `${batch}/${workers}: ${sizes}`);
-      assert.deepEqual([...sizes].sort((a, b) => b - a), sizes);
+      assert.deepEqual(
+        [...sizes].sort((a, b) => b - a),
+        sizes,
+      );
     }
   }
 });
@@ -21,8 +27,17 @@ test('the examples of the issue', () => {
 });
 
 test('ranges tile the batch in rank order', () => {
-  assert.deepEqual(shardRanges(10, 4), [[0, 3], [3, 6], [6, 8], [8, 10]]);
-  assert.deepEqual(shardRanges(2, 3), [[0, 1], [1, 2], [2, 2]]);
+  assert.deepEqual(shardRanges(10, 4), [
+    [0, 3],
+    [3, 6],
+    [6, 8],
+    [8, 10],
+  ]);
+  assert.deepEqual(shardRanges(2, 3), [
+    [0, 1],
+    [1, 2],
+    [2, 2],
+  ]);
 });
 
 test('bad arguments are refused', () => {

@@ -43,6 +43,8 @@ test('a worker with another layout is refused by the header check', () => {
 });
 
 test('a missing directory is an E_SHM error that says how to fix it', () => {
-  assert.throws(() => Slab.create('/nonexistent/shm'), (e: Error & { code?: string; hint?: string }) =>
-    e.code === 'E_SHM' && /does not exist/.test(e.message) && /devices\.shmDir/.test(e.hint ?? ''));
+  assert.throws(
+    () => Slab.create('/nonexistent/shm'),
+    (e: Error & { code?: string; hint?: string }) => e.code === 'E_SHM' && /does not exist/.test(e.message) && /devices\.shmDir/.test(e.hint ?? ''),
+  );
 });

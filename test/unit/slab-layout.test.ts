@@ -19,7 +19,8 @@ test('every region is page-aligned, disjoint and inside the slab', () => {
   const flat = flatten(vars);
   const l = slabLayout(flat, 3, 5000, 300, 7);
   const regions: Array<[number, number]> = [
-    [l.header, 64], [l.weights, flat.total * 4],
+    [l.header, 64],
+    [l.weights, flat.total * 4],
     ...l.grads.map((o): [number, number] => [o, flat.trainable * 4]),
     ...l.state.map((o): [number, number] => [o, (flat.total - flat.trainable) * 4]),
     ...l.output.map((o): [number, number] => [o, 300]),
@@ -37,8 +38,11 @@ test('every region is page-aligned, disjoint and inside the slab', () => {
 test('the layout hash changes with a name, a shape or trainability', () => {
   const h = layoutHash(vars);
   assert.equal(layoutHash(structuredClone(vars)), h);
-  const renamed = structuredClone(vars); renamed[0]!.name = 'x';
-  const reshaped = structuredClone(vars); reshaped[0]!.shape = [10, 784];
-  const frozen = structuredClone(vars); frozen[1]!.trainable = false;
+  const renamed = structuredClone(vars);
+  renamed[0]!.name = 'x';
+  const reshaped = structuredClone(vars);
+  reshaped[0]!.shape = [10, 784];
+  const frozen = structuredClone(vars);
+  frozen[1]!.trainable = false;
   for (const other of [renamed, reshaped, frozen]) assert.notEqual(layoutHash(other), h);
 });

@@ -26,17 +26,23 @@ test('an error while staging is kept for check(), not thrown by run() in a reply
     throw failure;
   });
   // As the loop does: the first reply's handler runs it, outside the loop's try.
-  await new Promise<void>((resolve, reject) => setImmediate(() => {
-    try {
-      ahead.run();
-      resolve();
-    } catch (err) {
-      reject(err instanceof Error ? err : new Error(String(err)));
-    }
-  }));
+  await new Promise<void>((resolve, reject) =>
+    setImmediate(() => {
+      try {
+        ahead.run();
+        resolve();
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }),
+  );
   assert.doesNotThrow(() => ahead.run(), 'the second run() (dispatch) threw');
   assert.equal(calls, 1, 'a failed staging was retried');
-  assert.throws(() => ahead.check(), (err) => err === failure, 'check() does not throw the staging error');
+  assert.throws(
+    () => ahead.check(),
+    (err) => err === failure,
+    'check() does not throw the staging error',
+  );
 });
 
 test('check() throws nothing when staging succeeded', () => {

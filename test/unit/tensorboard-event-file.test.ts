@@ -32,15 +32,32 @@ test('the file: a version event, then scalars by step, every record framed and c
   w.scalars(3_000_000_000, { 'eval/accuracy': 0.9375 }, 1_700_000_002_500);
   w.close();
   assert.match(path.basename(w.file), /^events\.out\.tfevents\.1700000000\./);
-  const events = readRecords(w.file).map((r) => Event.toObject(Event.decode(r), { longs: Number }) as { wall_time: number; step?: number; file_version?: string; summary?: { value: { tag: string; simple_value: number }[] } });
+  const events = readRecords(w.file).map(
+    (r) =>
+      Event.toObject(Event.decode(r), { longs: Number }) as {
+        wall_time: number;
+        step?: number;
+        file_version?: string;
+        summary?: { value: { tag: string; simple_value: number }[] };
+      },
+  );
   assert.equal(events.length, 3);
   assert.equal(events[0]!.file_version, 'brain.Event:2');
   assert.equal(events[0]!.wall_time, 1_700_000_000);
   assert.equal(events[1]!.step, 10);
   assert.equal(events[1]!.wall_time, 1_700_000_001);
-  assert.deepEqual(events[1]!.summary!.value.map((v) => [v.tag, v.simple_value]), [['train/loss', 0.5], ['train/lr', Math.fround(0.001)]]);
+  assert.deepEqual(
+    events[1]!.summary!.value.map((v) => [v.tag, v.simple_value]),
+    [
+      ['train/loss', 0.5],
+      ['train/lr', Math.fround(0.001)],
+    ],
+  );
   assert.equal(events[2]!.step, 3_000_000_000, 'steps past 2^31 survive');
-  assert.deepEqual(events[2]!.summary!.value.map((v) => [v.tag, v.simple_value]), [['eval/accuracy', 0.9375]]);
+  assert.deepEqual(
+    events[2]!.summary!.value.map((v) => [v.tag, v.simple_value]),
+    [['eval/accuracy', 0.9375]],
+  );
   // A flipped byte is caught by the CRC.
   const b = fs.readFileSync(w.file);
   b[b.length - 6]! ^= 0xff;

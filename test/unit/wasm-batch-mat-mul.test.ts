@@ -12,7 +12,12 @@ import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 
 tf.env().set('IS_TEST', true);
 
-interface Case { a: number[]; b: number[]; ta: boolean; tb: boolean }
+interface Case {
+  a: number[];
+  b: number[];
+  ta: boolean;
+  tb: boolean;
+}
 const CASES: Case[] = [];
 for (const ta of [false, true]) {
   for (const tb of [false, true]) {
@@ -35,7 +40,7 @@ async function product(backend: 'cpu' | 'wasm', c: Case, av: Float32Array, bv: F
 await tf.setBackend('wasm');
 const reg = registerWasmGradKernels(tf);
 
-test('registerWasmGradKernels replaces wasm\'s own BatchMatMul', () => {
+test("registerWasmGradKernels replaces wasm's own BatchMatMul", () => {
   assert.ok(reg.replaced.includes('BatchMatMul'), `replaced: ${reg.replaced}`);
 });
 
@@ -77,7 +82,7 @@ test('the gradients of a Dense layer on wasm match the cpu backend', async () =>
   assertClose(wdw!, cdw!, 1e-5, 1e-5, 'dW = xᵀ·dy');
 });
 
-test('unregistering puts wasm\'s own BatchMatMul back, and registering again replaces it again', async () => {
+test("unregistering puts wasm's own BatchMatMul back, and registering again replaces it again", async () => {
   await tf.setBackend('wasm');
   const ours = tf.getKernel('BatchMatMul', 'wasm');
   unregisterWasmGradKernels(tf);

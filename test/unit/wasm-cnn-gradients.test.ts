@@ -34,11 +34,13 @@ function gradients(model: tf.LayersModel, xv: Float32Array, yv: Float32Array | n
   tf.tidy(() => {
     const x = tf.tensor(xv, [xv.length / sizeOf(model.inputs[0]!.shape), ...(model.inputs[0]!.shape.slice(1) as number[])]);
     // Dropout draws from Math.random: the same seed on both backends gives the same mask.
-    const { value, grads } = withSeededMathRandom(1, () => tf.variableGrads(() => {
-      const pred = model.apply(x, { training: true }) as tf.Tensor;
-      const loss = yv ? tf.mean(tf.metrics.categoricalCrossentropy(tf.tensor(yv, pred.shape), pred)) : tf.sum(tf.square(pred));
-      return loss as tf.Scalar;
-    }, vars));
+    const { value, grads } = withSeededMathRandom(1, () =>
+      tf.variableGrads(() => {
+        const pred = model.apply(x, { training: true }) as tf.Tensor;
+        const loss = yv ? tf.mean(tf.metrics.categoricalCrossentropy(tf.tensor(yv, pred.shape), pred)) : tf.sum(tf.square(pred));
+        return loss as tf.Scalar;
+      }, vars),
+    );
     const out: Grads = new Map();
     for (const v of vars) out.set(v.name, grads[v.name]!.dataSync() as Float32Array);
     result = { loss: value.dataSync()[0]!, grads: out };
@@ -77,28 +79,42 @@ async function compareOnBackends(build: () => tf.LayersModel, batch: number, see
 }
 
 test('small CNN (conv2d 3x3x8, maxpool, flatten, dense softmax): wasm gradients == cpu', async () => {
-  await compareOnBackends(() => tf.sequential({
-    layers: [
-      tf.layers.conv2d({ inputShape: [12, 12, 1], filters: 8, kernelSize: 3, activation: 'relu' }),
-      tf.layers.maxPooling2d({ poolSize: 2 }),
-      tf.layers.flatten(),
-      tf.layers.dense({ units: 10, activation: 'softmax' }),
-    ],
-  }), 8, 21, 10, 'small CNN');
+  await compareOnBackends(
+    () =>
+      tf.sequential({
+        layers: [
+          tf.layers.conv2d({ inputShape: [12, 12, 1], filters: 8, kernelSize: 3, activation: 'relu' }),
+          tf.layers.maxPooling2d({ poolSize: 2 }),
+          tf.layers.flatten(),
+          tf.layers.dense({ units: 10, activation: 'softmax' }),
+        ],
+      }),
+    8,
+    21,
+    10,
+    'small CNN',
+  );
 });
 
 test('MNIST-shaped CNN (two conv blocks, 28x28x1): wasm gradients == cpu', async () => {
-  await compareOnBackends(() => tf.sequential({
-    layers: [
-      tf.layers.conv2d({ inputShape: [28, 28, 1], filters: 8, kernelSize: 3, activation: 'relu' }),
-      tf.layers.maxPooling2d({ poolSize: 2 }),
-      tf.layers.conv2d({ filters: 8, kernelSize: 3, activation: 'relu' }),
-      tf.layers.maxPooling2d({ poolSize: 2 }),
-      tf.layers.flatten(),
-      tf.layers.dense({ units: 16, activation: 'relu' }),
-      tf.layers.dense({ units: 10, activation: 'softmax' }),
-    ],
-  }), 4, 22, 10, 'MNIST CNN');
+  await compareOnBackends(
+    () =>
+      tf.sequential({
+        layers: [
+          tf.layers.conv2d({ inputShape: [28, 28, 1], filters: 8, kernelSize: 3, activation: 'relu' }),
+          tf.layers.maxPooling2d({ poolSize: 2 }),
+          tf.layers.conv2d({ filters: 8, kernelSize: 3, activation: 'relu' }),
+          tf.layers.maxPooling2d({ poolSize: 2 }),
+          tf.layers.flatten(),
+          tf.layers.dense({ units: 16, activation: 'relu' }),
+          tf.layers.dense({ units: 10, activation: 'softmax' }),
+        ],
+      }),
+    4,
+    22,
+    10,
+    'MNIST CNN',
+  );
 });
 
 // Each tested layer follows a conv layer, on an 8x8x3 input; then flatten and dense(3).
@@ -121,41 +137,58 @@ const LAYERS: [string, () => tf.layers.Layer][] = [
 
 for (const [name, make] of LAYERS) {
   test(`${name} (behind a Conv2D): wasm gradients == cpu`, async () => {
-    await compareOnBackends(() => {
-      const input = tf.input({ shape: [8, 8, 3] });
-      let h = tf.layers.conv2d({ filters: 4, kernelSize: 3, padding: 'same', activation: 'tanh' }).apply(input) as tf.SymbolicTensor;
-      h = make().apply(h) as tf.SymbolicTensor;
-      if (h.shape.length > 2) h = tf.layers.flatten().apply(h) as tf.SymbolicTensor;
-      const out = tf.layers.dense({ units: 3 }).apply(h) as tf.SymbolicTensor;
-      return tf.model({ inputs: input, outputs: out });
-    }, 3, 100 + name.length, null, name);
+    await compareOnBackends(
+      () => {
+        const input = tf.input({ shape: [8, 8, 3] });
+        let h = tf.layers.conv2d({ filters: 4, kernelSize: 3, padding: 'same', activation: 'tanh' }).apply(input) as tf.SymbolicTensor;
+        h = make().apply(h) as tf.SymbolicTensor;
+        if (h.shape.length > 2) h = tf.layers.flatten().apply(h) as tf.SymbolicTensor;
+        const out = tf.layers.dense({ units: 3 }).apply(h) as tf.SymbolicTensor;
+        return tf.model({ inputs: input, outputs: out });
+      },
+      3,
+      100 + name.length,
+      null,
+      name,
+    );
   });
 }
 
 // Batch 1: the cpu backend's ResizeNearestNeighborGrad is wrong for batch > 1 (it reads dy of
 // image 0 for every image); wasm's is right.
 test('UpSampling2D (behind a Conv2D), batch 1: wasm gradients == cpu', async () => {
-  await compareOnBackends(() => {
-    const input = tf.input({ shape: [8, 8, 3] });
-    let h = tf.layers.conv2d({ filters: 4, kernelSize: 3, padding: 'same', activation: 'tanh' }).apply(input) as tf.SymbolicTensor;
-    h = tf.layers.upSampling2d({}).apply(h) as tf.SymbolicTensor;
-    h = tf.layers.flatten().apply(h) as tf.SymbolicTensor;
-    return tf.model({ inputs: input, outputs: tf.layers.dense({ units: 3 }).apply(h) as tf.SymbolicTensor });
-  }, 1, 40, null, 'UpSampling2D');
+  await compareOnBackends(
+    () => {
+      const input = tf.input({ shape: [8, 8, 3] });
+      let h = tf.layers.conv2d({ filters: 4, kernelSize: 3, padding: 'same', activation: 'tanh' }).apply(input) as tf.SymbolicTensor;
+      h = tf.layers.upSampling2d({}).apply(h) as tf.SymbolicTensor;
+      h = tf.layers.flatten().apply(h) as tf.SymbolicTensor;
+      return tf.model({ inputs: input, outputs: tf.layers.dense({ units: 3 }).apply(h) as tf.SymbolicTensor });
+    },
+    1,
+    40,
+    null,
+    'UpSampling2D',
+  );
 });
 
 test('Conv1D and Embedding: wasm gradients == cpu', async () => {
-  await compareOnBackends(() => tf.sequential({
-    layers: [
-      tf.layers.conv1d({ inputShape: [10, 3], filters: 4, kernelSize: 3, activation: 'relu' }),
-      tf.layers.flatten(),
-      tf.layers.dense({ units: 2 }),
-    ],
-  }), 3, 31, null, 'Conv1D');
+  await compareOnBackends(
+    () =>
+      tf.sequential({
+        layers: [tf.layers.conv1d({ inputShape: [10, 3], filters: 4, kernelSize: 3, activation: 'relu' }), tf.layers.flatten(), tf.layers.dense({ units: 2 })],
+      }),
+    3,
+    31,
+    null,
+    'Conv1D',
+  );
   await tf.setBackend('cpu');
-  const model = withSeededMathRandom(32, () => tf.sequential({
-    layers: [tf.layers.embedding({ inputDim: 12, outputDim: 4, inputLength: 5 }), tf.layers.flatten(), tf.layers.dense({ units: 2 })],
-  }));
+  const model = withSeededMathRandom(32, () =>
+    tf.sequential({
+      layers: [tf.layers.embedding({ inputDim: 12, outputDim: 4, inputLength: 5 }), tf.layers.flatten(), tf.layers.dense({ units: 2 })],
+    }),
+  );
   const xv = Float32Array.from([1, 3, 3, 11, 0, 2, 2, 2, 7, 1]);
   const cpu = gradients(model, xv, null);
   await tf.setBackend('wasm');

@@ -15,14 +15,30 @@ import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 tf.env().set('IS_TEST', true);
 
 type Pad = 'valid' | 'same' | number | [[number, number], [number, number], [number, number], [number, number]];
-interface Case { x: [number, number, number, number]; f: [number, number, number, number]; s: number | [number, number]; pad: Pad; round?: 'floor' | 'ceil' | 'round' }
+interface Case {
+  x: [number, number, number, number];
+  f: [number, number, number, number];
+  s: number | [number, number];
+  pad: Pad;
+  round?: 'floor' | 'ceil' | 'round';
+}
 
 const CASES: Case[] = [
   { x: [2, 7, 8, 3], f: [3, 3, 3, 4], s: 1, pad: 'valid' },
   { x: [2, 7, 8, 3], f: [3, 3, 3, 4], s: 2, pad: 'same' },
   { x: [1, 5, 5, 2], f: [2, 2, 2, 3], s: 2, pad: 'valid' },
   { x: [3, 9, 6, 1], f: [5, 3, 1, 2], s: [2, 3], pad: 'same' },
-  { x: [2, 6, 6, 2], f: [3, 3, 2, 2], s: 1, pad: [[0, 0], [1, 2], [0, 1], [0, 0]] },
+  {
+    x: [2, 6, 6, 2],
+    f: [3, 3, 2, 2],
+    s: 1,
+    pad: [
+      [0, 0],
+      [1, 2],
+      [0, 1],
+      [0, 0],
+    ],
+  },
   { x: [2, 8, 8, 3], f: [1, 1, 3, 5], s: 2, pad: 'valid' },
   { x: [2, 7, 7, 2], f: [3, 3, 2, 3], s: 2, pad: 1 },
   { x: [1, 4, 4, 2], f: [4, 4, 2, 2], s: 1, pad: 'valid' },
@@ -78,7 +94,16 @@ function runKernel(xShape: number[], xv: Float32Array, dyShape: number[], dyv: F
 
 test('Conv2DBackpropFilter wasm == cpu for NCHW inputs (explicit padding too)', async () => {
   const rand = seededRandom(7);
-  for (const pad of ['same', 'valid', [[0, 0], [0, 0], [2, 0], [1, 1]]] as const) {
+  for (const pad of [
+    'same',
+    'valid',
+    [
+      [0, 0],
+      [0, 0],
+      [2, 0],
+      [1, 1],
+    ],
+  ] as const) {
     const xShape = [2, 3, 7, 8];
     const filterShape = [3, 3, 3, 4];
     const info = tf.backend_util.computeConv2DInfo(xShape as never, filterShape as never, [2, 1], 1, pad as never, undefined, false, 'channelsFirst');

@@ -16,7 +16,13 @@ import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 tf.env().set('IS_TEST', true);
 
 type Pad = 'valid' | 'same' | number | [[number, number], [number, number], [number, number], [number, number]];
-interface Case { x: [number, number, number, number]; f: [number, number, number, number]; s: number | [number, number]; pad: Pad; round?: 'floor' | 'ceil' | 'round' }
+interface Case {
+  x: [number, number, number, number];
+  f: [number, number, number, number];
+  s: number | [number, number];
+  pad: Pad;
+  round?: 'floor' | 'ceil' | 'round';
+}
 
 const CASES: Case[] = [
   { x: [2, 7, 8, 3], f: [3, 3, 3, 4], s: 1, pad: 'valid' },
@@ -25,7 +31,17 @@ const CASES: Case[] = [
   { x: [3, 5, 5, 2], f: [2, 2, 2, 3], s: 2, pad: 'same' }, // even filter, odd sizes
   { x: [1, 5, 5, 2], f: [2, 2, 2, 3], s: 2, pad: 'valid' },
   { x: [3, 9, 6, 1], f: [5, 3, 1, 2], s: [2, 3], pad: 'same' },
-  { x: [2, 6, 6, 2], f: [3, 3, 2, 2], s: 1, pad: [[0, 0], [1, 2], [0, 1], [0, 0]] },
+  {
+    x: [2, 6, 6, 2],
+    f: [3, 3, 2, 2],
+    s: 1,
+    pad: [
+      [0, 0],
+      [1, 2],
+      [0, 1],
+      [0, 0],
+    ],
+  },
   { x: [2, 8, 8, 3], f: [1, 1, 3, 5], s: 2, pad: 'valid' },
   { x: [2, 7, 7, 2], f: [3, 3, 2, 3], s: 2, pad: 1 },
   { x: [1, 4, 4, 2], f: [4, 4, 2, 2], s: 1, pad: 'valid' },
@@ -50,7 +66,7 @@ async function onBackend<T>(name: 'cpu' | 'wasm', fn: () => T): Promise<T> {
 await tf.setBackend('wasm');
 const reg = registerWasmGradKernels(tf);
 
-test('registerWasmGradKernels replaces wasm\'s own Conv2DBackpropInput', () => {
+test("registerWasmGradKernels replaces wasm's own Conv2DBackpropInput", () => {
   assert.ok(reg.replaced.includes('Conv2DBackpropInput'), `replaced: ${reg.replaced}`);
 });
 
@@ -89,7 +105,15 @@ test('Conv2DBackpropInput wasm == cpu for NCHW (explicit padding too)', async ()
   const fv = randomUniform(rand, size(fShape));
   for (const [pad, dyShape] of [
     ['same', [2, 4, 4, 5]],
-    [[[0, 0], [0, 0], [1, 0], [0, 2]], [2, 4, 3, 5]],
+    [
+      [
+        [0, 0],
+        [0, 0],
+        [1, 0],
+        [0, 2],
+      ],
+      [2, 4, 3, 5],
+    ],
   ] as [Pad, number[]][]) {
     const attrs = { strides: [2, 2], pad, dataFormat: 'NCHW', inputShape: [2, 2, 7, 9] };
     const dyv = randomUniform(rand, size(dyShape));
@@ -114,7 +138,7 @@ test('Conv2DBackpropInput with the column matrix in many chunks == one chunk == 
       const dy = tf.tensor(dyv, dyShape);
       const filter = tf.tensor(fv, fShape);
       const info = conv2DBackpropInput(tf, { inputs: { dy, filter }, backend, attrs: attrs as never }, colFloats);
-      return (tf.engine().makeTensorFromTensorInfo(info)).dataSync() as Float32Array;
+      return tf.engine().makeTensorFromTensorInfo(info).dataSync() as Float32Array;
     });
     close(got, cpu, `colFloats ${colFloats}`);
   }
@@ -131,18 +155,23 @@ test('Conv2DBackpropInput refuses dilations other than 1 and non-float32 inputs'
       /Conv2DBackpropInput \(wasm, mgpu\): dilations \[2, 2\] are not supported, only 1/,
     );
     assert.throws(
-      () => conv2DBackpropInput(tf, { inputs: { dy: tf.zeros([1, 3, 3, 2], 'int32'), filter }, backend, attrs: { strides: 1, pad: 'same', inputShape: [1, 3, 3, 1] } as never }),
+      () =>
+        conv2DBackpropInput(tf, {
+          inputs: { dy: tf.zeros([1, 3, 3, 2], 'int32'), filter },
+          backend,
+          attrs: { strides: 1, pad: 'same', inputShape: [1, 3, 3, 1] } as never,
+        }),
       /Conv2DBackpropInput \(wasm, mgpu\): dy must be float32, got int32/,
     );
   });
 });
 
-test('registerWasmGradKernels({ replaceConv2DBackpropInput: false }) keeps wasm\'s own; unregister restores it', async () => {
+test("registerWasmGradKernels({ replaceConv2DBackpropInput: false }) keeps wasm's own; unregister restores it", async () => {
   await tf.setBackend('wasm');
   const mineFunc = tf.getKernel('Conv2DBackpropInput', 'wasm').kernelFunc;
   unregisterWasmGradKernels(tf);
   const native = tf.getKernel('Conv2DBackpropInput', 'wasm');
-  assert.ok(native, 'wasm\'s own Conv2DBackpropInput is back');
+  assert.ok(native, "wasm's own Conv2DBackpropInput is back");
   assert.notEqual(native.kernelFunc, mineFunc);
   const r = registerWasmGradKernels(tf, { replaceConv2DBackpropInput: false });
   assert.deepEqual(r.replaced, ['MaxPoolGrad', 'BatchMatMul']);

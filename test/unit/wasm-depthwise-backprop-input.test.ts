@@ -13,21 +13,46 @@ import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 tf.env().set('IS_TEST', true);
 
 type Pad = 'valid' | 'same' | number | [[number, number], [number, number], [number, number], [number, number]];
-interface Case { x: [number, number, number, number]; f: [number, number, number, number]; s: number | [number, number]; pad: Pad }
+interface Case {
+  x: [number, number, number, number];
+  f: [number, number, number, number];
+  s: number | [number, number];
+  pad: Pad;
+}
 
 const CASES: Case[] = [
   { x: [2, 7, 8, 3], f: [3, 3, 3, 1], s: 1, pad: 'valid' },
   { x: [2, 7, 8, 3], f: [3, 3, 3, 2], s: 2, pad: 'same' },
   { x: [1, 5, 5, 2], f: [2, 2, 2, 3], s: 2, pad: 'valid' },
   { x: [3, 9, 6, 1], f: [5, 3, 1, 2], s: [2, 3], pad: 'same' },
-  { x: [2, 6, 6, 2], f: [3, 3, 2, 2], s: 1, pad: [[0, 0], [1, 2], [0, 1], [0, 0]] },
+  {
+    x: [2, 6, 6, 2],
+    f: [3, 3, 2, 2],
+    s: 1,
+    pad: [
+      [0, 0],
+      [1, 2],
+      [0, 1],
+      [0, 0],
+    ],
+  },
   { x: [2, 7, 7, 4], f: [3, 3, 4, 1], s: 2, pad: 1 },
   { x: [2, 8, 8, 5], f: [1, 1, 5, 2], s: 2, pad: 'valid' },
   { x: [2, 9, 9, 2], f: [3, 3, 2, 1], s: 3, pad: 'valid' },
   { x: [4, 10, 10, 8], f: [3, 3, 8, 1], s: 1, pad: 'same' },
   { x: [2, 6, 7, 3], f: [3, 2, 3, 2], s: 1, pad: 'valid' },
   // Stride 1 with a pad larger than the filter: not the XNNPACK path, the JS one.
-  { x: [1, 5, 5, 2], f: [3, 3, 2, 1], s: 1, pad: [[0, 0], [3, 1], [0, 4], [0, 0]] },
+  {
+    x: [1, 5, 5, 2],
+    f: [3, 3, 2, 1],
+    s: 1,
+    pad: [
+      [0, 0],
+      [3, 1],
+      [0, 4],
+      [0, 0],
+    ],
+  },
 ];
 
 const label = (c: Case) => `x [${c.x}] f [${c.f}] strides ${JSON.stringify(c.s)} pad ${JSON.stringify(c.pad)}`;

@@ -12,7 +12,14 @@ import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 tf.env().set('IS_TEST', true);
 
 type Pad = 'valid' | 'same' | number;
-interface Case { x: [number, number, number, number]; k: number | [number, number]; s: number | [number, number]; pad: Pad; lo: number; hi: number }
+interface Case {
+  x: [number, number, number, number];
+  k: number | [number, number];
+  s: number | [number, number];
+  pad: Pad;
+  lo: number;
+  hi: number;
+}
 
 const CASES: Case[] = [
   { x: [2, 8, 8, 3], k: 2, s: 2, pad: 'valid', lo: -1, hi: 1 },
@@ -38,15 +45,23 @@ function viaGrad(c: Case, xv: Float32Array, dyv: Float32Array | null, rand: () =
 
 await tf.setBackend('wasm');
 
-test('wasm\'s own MaxPoolGrad is wrong on an all-negative window (why it is replaced)', async () => {
+test("wasm's own MaxPoolGrad is wrong on an all-negative window (why it is replaced)", async () => {
   await tf.setBackend('wasm');
   assert.deepEqual(unregisterWasmGradKernels(tf), []);
-  const dx = tf.tidy(() => tf.grad((t: tf.Tensor) => tf.sum(tf.maxPool(t as tf.Tensor4D, 2, 2, 'valid')))(tf.tensor4d([-3, -1, -2, -4], [1, 2, 2, 1])).dataSync());
+  const dx = tf.tidy(() =>
+    tf
+      .grad((t: tf.Tensor) => tf.sum(tf.maxPool(t as tf.Tensor4D, 2, 2, 'valid')))(tf.tensor4d([-3, -1, -2, -4], [1, 2, 2, 1]))
+      .dataSync(),
+  );
   // The max is -1 (index 1): its gradient belongs there.
   assert.notDeepEqual(Array.from(dx), [0, 1, 0, 0]);
   const reg = registerWasmGradKernels(tf);
   assert.deepEqual(reg.replaced, ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul']);
-  const fixed = tf.tidy(() => tf.grad((t: tf.Tensor) => tf.sum(tf.maxPool(t as tf.Tensor4D, 2, 2, 'valid')))(tf.tensor4d([-3, -1, -2, -4], [1, 2, 2, 1])).dataSync());
+  const fixed = tf.tidy(() =>
+    tf
+      .grad((t: tf.Tensor) => tf.sum(tf.maxPool(t as tf.Tensor4D, 2, 2, 'valid')))(tf.tensor4d([-3, -1, -2, -4], [1, 2, 2, 1]))
+      .dataSync(),
+  );
   assert.deepEqual(Array.from(fixed), [0, 1, 0, 0]);
 });
 
@@ -62,12 +77,12 @@ for (const c of CASES) {
   });
 }
 
-test('registerWasmGradKernels({ replaceMaxPoolGrad: false }) keeps wasm\'s own; unregister restores it', async () => {
+test("registerWasmGradKernels({ replaceMaxPoolGrad: false }) keeps wasm's own; unregister restores it", async () => {
   await tf.setBackend('wasm');
   const mineFunc = tf.getKernel('MaxPoolGrad', 'wasm').kernelFunc;
   unregisterWasmGradKernels(tf);
   const native = tf.getKernel('MaxPoolGrad', 'wasm');
-  assert.ok(native, 'wasm\'s own MaxPoolGrad is back');
+  assert.ok(native, "wasm's own MaxPoolGrad is back");
   assert.notEqual(native.kernelFunc, mineFunc);
   const reg = registerWasmGradKernels(tf, { replaceMaxPoolGrad: false });
   assert.deepEqual(reg.replaced, ['Conv2DBackpropInput', 'BatchMatMul']);

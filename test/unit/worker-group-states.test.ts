@@ -11,10 +11,17 @@ const STATES: GroupState[] = ['starting', 'ready', 'stepping', 'failed', 'stoppe
 
 // As drawn at the top of worker-group.ts.
 const LEGAL = new Set([
-  'starting>ready', 'starting>failed', 'starting>stopped',
-  'ready>stepping', 'ready>stopped',
-  'stepping>ready', 'stepping>failed', 'stepping>stopped',
-  'failed>starting', 'failed>ready', 'failed>stopped',
+  'starting>ready',
+  'starting>failed',
+  'starting>stopped',
+  'ready>stepping',
+  'ready>stopped',
+  'stepping>ready',
+  'stepping>failed',
+  'stepping>stopped',
+  'failed>starting',
+  'failed>ready',
+  'failed>stopped',
 ]);
 
 const isInternal = (err: unknown) => err instanceof MgpuError && err.code === 'E_INTERNAL' && err.exitCode === 1;
@@ -31,7 +38,11 @@ test('every move the table does not allow is an E_INTERNAL error naming both sta
       if (LEGAL.has(`${from}>${to}`)) {
         assert.doesNotThrow(() => checkMove(from, to), `${from} -> ${to}`);
       } else {
-        assert.throws(() => checkMove(from, to), (err: unknown) => isInternal(err) && (err as Error).message.includes(`from ${from} to ${to}`), `${from} -> ${to}`);
+        assert.throws(
+          () => checkMove(from, to),
+          (err: unknown) => isInternal(err) && (err as Error).message.includes(`from ${from} to ${to}`),
+          `${from} -> ${to}`,
+        );
       }
     }
   }
@@ -59,10 +70,19 @@ function emptyGroup(): WorkerGroup {
 test('restart and retire of a rank that has not failed, and requests to a stopped group, are E_INTERNAL', async () => {
   const g = emptyGroup();
   assert.equal(g.state, 'starting');
-  await assert.rejects(g.retire(0), (err: unknown) => isInternal(err) && /retirement of rank 0, which has not failed \(state starting/.test((err as Error).message));
-  await assert.rejects(g.restart(0, { type: 'shutdown' }), (err: unknown) => isInternal(err) && /restart of rank 0, which has not failed/.test((err as Error).message));
+  await assert.rejects(
+    g.retire(0),
+    (err: unknown) => isInternal(err) && /retirement of rank 0, which has not failed \(state starting/.test((err as Error).message),
+  );
+  await assert.rejects(
+    g.restart(0, { type: 'shutdown' }),
+    (err: unknown) => isInternal(err) && /restart of rank 0, which has not failed/.test((err as Error).message),
+  );
   await g.stop();
   assert.equal(g.state, 'stopped');
   await g.stop(); // stopping twice is no move
-  await assert.rejects(g.all(() => ({ type: 'shutdown' }), 'eval', [], 1000), (err: unknown) => isInternal(err) && /no move from stopped to stepping/.test((err as Error).message));
+  await assert.rejects(
+    g.all(() => ({ type: 'shutdown' }), 'eval', [], 1000),
+    (err: unknown) => isInternal(err) && /no move from stopped to stepping/.test((err as Error).message),
+  );
 });

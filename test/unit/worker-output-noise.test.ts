@@ -9,7 +9,8 @@ test('blank lines, the banner frame and Dawn notes are dropped; the advice is sh
   assert.ok(isNoise('   '));
   assert.ok(isNoise('============================'));
   assert.ok(isNoise('Warning: maxDynamicUniformBuffersPerPipelineLayout artificially reduced from 1000000 to 16 to fit dynamic offset allocation limit.'));
-  const advice = 'Hi, looks like you are running TensorFlow.js in Node.js. To speed things up dramatically, install our node backend, visit https://github.com/tensorflow/tfjs-node for more details. ';
+  const advice =
+    'Hi, looks like you are running TensorFlow.js in Node.js. To speed things up dramatically, install our node backend, visit https://github.com/tensorflow/tfjs-node for more details. ';
   assert.equal(isNoise(advice), false);
   assert.equal(isNoise(advice), true);
   assert.equal(isNoise('my model says hello'), false);

@@ -49,7 +49,9 @@ export function readLabels(dir: string): ClassMapping | null {
   const file = path.join(dir, LABELS_FILE);
   if (!fs.existsSync(file)) return null;
   const bad = (why: string): never => {
-    throw new MgpuError('E_MODEL', `${file}: ${why}`, { hint: 'labels.json is { "classes": ["name of output 0", "name of output 1", ...] }, written by mgpu-train beside the model' });
+    throw new MgpuError('E_MODEL', `${file}: ${why}`, {
+      hint: 'labels.json is { "classes": ["name of output 0", "name of output 1", ...] }, written by mgpu-train beside the model',
+    });
   };
   let parsed: unknown;
   try {
@@ -72,9 +74,13 @@ export function readLabels(dir: string): ClassMapping | null {
 export function checkClassesFitModel(mapping: ClassMapping | null, outputs: number, what: string): void {
   if (!mapping || mapping.classes.length === outputs) return;
   const n = mapping.classes.length;
-  throw new MgpuError('E_DATA', `${what}: ${n} classes (${mapping.from}: ${showClasses(mapping.classes)}) but the model has ${outputs} output${outputs === 1 ? '' : 's'} (expected one per class)`, {
-    hint: `give the model's last layer ${n} units (softmax), or list the model's ${outputs} classes in data.classes`,
-  });
+  throw new MgpuError(
+    'E_DATA',
+    `${what}: ${n} classes (${mapping.from}: ${showClasses(mapping.classes)}) but the model has ${outputs} output${outputs === 1 ? '' : 's'} (expected one per class)`,
+    {
+      hint: `give the model's last layer ${n} units (softmax), or list the model's ${outputs} classes in data.classes`,
+    },
+  );
 }
 
 export function sameClasses(a: readonly string[], b: readonly string[]): boolean {
@@ -89,6 +95,9 @@ export function showClasses(classes: readonly string[], max = 12): string {
 
 /** The run header's line: `3 classes from data.train (sorted): 0 "bird", 1 "cat", 2 "dog"`. */
 export function describeMapping(classes: readonly string[], from: string): string {
-  const shown = classes.slice(0, 8).map((c, i) => `${i} ${JSON.stringify(c)}`).join(', ');
+  const shown = classes
+    .slice(0, 8)
+    .map((c, i) => `${i} ${JSON.stringify(c)}`)
+    .join(', ');
   return `${classes.length} classes from ${from}${from === 'data.train' ? ' (sorted)' : ''}: ${shown}${classes.length > 8 ? `, ... (all in ${LABELS_FILE})` : ''}`;
 }

@@ -139,7 +139,10 @@ class Blocks<T extends Float32Array | Int32Array> {
   private used = 0;
   private total = 0;
   private rows = 256;
-  constructor(private readonly make: (n: number) => T, private readonly rowValues: number) {
+  constructor(
+    private readonly make: (n: number) => T,
+    private readonly rowValues: number,
+  ) {
     this.current = make(this.rows * rowValues);
   }
   /** Offset in `block` where the next row goes (the row is then written by the caller). */
@@ -213,7 +216,11 @@ class CsvParser {
   private readonly classIds = new Map<string, number>();
   private readonly seen: string[] = [];
 
-  constructor(private readonly src: CsvSource, private readonly keyPath: string, private readonly fixed: ClassMapping | null = null) {
+  constructor(
+    private readonly src: CsvSource,
+    private readonly keyPath: string,
+    private readonly fixed: ClassMapping | null = null,
+  ) {
     fixed?.classes.forEach((c, i) => this.classIds.set(c, i));
   }
 
@@ -327,14 +334,19 @@ class CsvParser {
     const bad = this.bad;
     if (bad) {
       const where = `line ${this.recordLine}, column ${quote(this.header[bad.column]!)}`;
-      if (bad.why === 'number') this.fail(`${where}: ${quote(bad.text)} is not a number`, 'every value must be a decimal number; fill in or drop rows with missing values');
+      if (bad.why === 'number')
+        this.fail(`${where}: ${quote(bad.text)} is not a number`, 'every value must be a decimal number; fill in or drop rows with missing values');
       if (bad.why === 'range') this.fail(`${where}: ${quote(bad.text)} does not fit float32 (expected a finite value of magnitude below 3.4e38)`);
       if (bad.why === 'class') this.fail(`${where}: the class name is empty`, 'every row needs its label; fill in or drop rows with a missing label');
       if (bad.why === 'unknown') {
         const f = this.fixed!;
         this.fail(`${where}: class ${quote(bad.text)} is not one of the ${f.classes.length} classes of ${f.from} (${showClasses(f.classes)})`, f.hint);
       }
-      if (bad.why === 'weight') this.fail(`${where}: ${quote(bad.text)} is not a sample weight (expected a finite number >= 0)`, `${this.keyPath}.weight names the weight column: 0 leaves a row out of the loss, 1 counts it once`);
+      if (bad.why === 'weight')
+        this.fail(
+          `${where}: ${quote(bad.text)} is not a sample weight (expected a finite number >= 0)`,
+          `${this.keyPath}.weight names the weight column: 0 leaves a row out of the loss, 1 counts it once`,
+        );
       this.fail(
         `${where}: ${quote(bad.text)} is not a class index (expected a non-negative integer with labelType 'index')`,
         `for class names (e.g. "cat") set ${this.keyPath}.labelType: class; for regression targets set ${this.keyPath}.labelType: float`,
@@ -352,12 +364,22 @@ class CsvParser {
     const shown = names.length > 30 ? [...names.slice(0, 30).map(quote), `... (${names.length} in all)`] : names.map(quote);
     const list = shown.join(', ');
     if (at < 0) {
-      this.fail(`line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.label); its columns are ${list}`, `set ${this.keyPath}.label to the label column's name`);
+      this.fail(
+        `line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.label); its columns are ${list}`,
+        `set ${this.keyPath}.label to the label column's name`,
+      );
     }
-    if (names.lastIndexOf(names[at]!) !== at) this.fail(`line ${this.headerLine}: the header names the label column ${quote(wanted)} more than once; its columns are ${list}`, 'rename the duplicate columns');
+    if (names.lastIndexOf(names[at]!) !== at)
+      this.fail(
+        `line ${this.headerLine}: the header names the label column ${quote(wanted)} more than once; its columns are ${list}`,
+        'rename the duplicate columns',
+      );
     this.labelCol = at;
     const weightCol = this.src.weight ? this.findWeightColumn(names, this.src.weight, list) : -1;
-    if (names.length < (weightCol >= 0 ? 3 : 2)) this.fail(`line ${this.headerLine}: the header has only the label${weightCol >= 0 ? ' and weight columns' : ` column ${quote(wanted)}`} (expected at least one feature column)`);
+    if (names.length < (weightCol >= 0 ? 3 : 2))
+      this.fail(
+        `line ${this.headerLine}: the header has only the label${weightCol >= 0 ? ' and weight columns' : ` column ${quote(wanted)}`} (expected at least one feature column)`,
+      );
     this.header = names;
     this.columns = names.length;
     this.weightCol = weightCol;
@@ -380,8 +402,16 @@ class CsvParser {
       const trimmed = names.map((n) => n.trim());
       if (trimmed.filter((n) => n === wanted.trim()).length === 1) at = trimmed.indexOf(wanted.trim());
     }
-    if (at < 0) this.fail(`line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.weight); its columns are ${list}`, `set ${this.keyPath}.weight to the weight column's name`);
-    if (names.lastIndexOf(names[at]!) !== at) this.fail(`line ${this.headerLine}: the header names the weight column ${quote(wanted)} more than once; its columns are ${list}`, 'rename the duplicate columns');
+    if (at < 0)
+      this.fail(
+        `line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.weight); its columns are ${list}`,
+        `set ${this.keyPath}.weight to the weight column's name`,
+      );
+    if (names.lastIndexOf(names[at]!) !== at)
+      this.fail(
+        `line ${this.headerLine}: the header names the weight column ${quote(wanted)} more than once; its columns are ${list}`,
+        'rename the duplicate columns',
+      );
     if (at === this.labelCol) this.fail(`line ${this.headerLine}: ${this.keyPath}.weight and ${this.keyPath}.label name the same column ${quote(wanted)}`);
     return at;
   }
@@ -521,7 +551,10 @@ class CsvParser {
     }
     switch (this.state) {
       case State.Quoted:
-        return this.fail(`line ${this.quotedLine}: a quoted field is never closed (the file ends inside it)`, 'close the field with a \'"\'; a quote inside a quoted field is written twice');
+        return this.fail(
+          `line ${this.quotedLine}: a quoted field is never closed (the file ends inside it)`,
+          "close the field with a '\"'; a quote inside a quoted field is written twice",
+        );
       case State.QuoteInQuoted:
       case State.Unquoted:
         this.field(this.pending, 0, this.pendingLen);
@@ -556,9 +589,7 @@ class CsvParser {
     const weights = this.weights?.finish();
     return {
       features: { dtype: 'float32', shape: [count, nf], data: features },
-      labels: labelData instanceof Int32Array
-        ? { dtype: 'int32', shape: [count], data: labelData }
-        : { dtype: 'float32', shape: [count, 1], data: labelData },
+      labels: labelData instanceof Int32Array ? { dtype: 'int32', shape: [count], data: labelData } : { dtype: 'float32', shape: [count, 1], data: labelData },
       count,
       source: `${this.src.path} (label column ${quote(this.header[this.labelCol]!)}${weights ? `, weight column ${quote(this.header[this.weightCol]!)}` : ''})`,
       classes: this.src.labelType === 'class' ? classes : null,
@@ -592,7 +623,10 @@ export async function loadCsv(src: CsvSource, keyPath: string, classes: ClassMap
     if (err instanceof DataError) throw err;
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory, expected a CSV file' : `cannot be read (${e.code ?? e.message})`;
-    throw new DataError(`${keyPath}: ${src.path}: ${why}`, `check ${keyPath}.path; relative paths in a config are resolved against the config file's directory`);
+    throw new DataError(
+      `${keyPath}: ${src.path}: ${why}`,
+      `check ${keyPath}.path; relative paths in a config are resolved against the config file's directory`,
+    );
   }
   return parser.end();
 }

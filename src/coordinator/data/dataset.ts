@@ -40,9 +40,13 @@ export async function loadDataset(src: DataSource, keyPath: string, classes: Cla
   }
   if (count === 0) throw new DataError(`${keyPath}: ${first.file} holds no samples (shape [${first.array.shape}])`, 'expected one row per sample');
   const ds: Dataset = {
-    features: first.array, labels: targets[0]!.array, count, source: [...inputs, ...targets].map((a) => a.file).join(' + '),
+    features: first.array,
+    labels: targets[0]!.array,
+    count,
+    source: [...inputs, ...targets].map((a) => a.file).join(' + '),
     // Matched to the model's inputs and outputs by name (one unnamed file: the model's only one) in row-format.ts.
-    inputs, targets,
+    inputs,
+    targets,
   };
   if (src.weights) ds.weights = weightsFromNpy(readNpy(src.weights), src.weights, count, first.file, keyPath);
   return ds;
@@ -53,8 +57,11 @@ function readFiles(files: NpyFiles, keyPath: string, key: 'features' | 'labels')
   const named = typeof files === 'string' ? [['', files] as const] : Object.entries(files);
   return named.map(([name, file]) => {
     const array = readNpy(file);
-    if (array.shape.length === 0) throw new DataError(`${keyPath}${name ? `.${key}.${name}` : ''}: ${file} holds a scalar (expected an array with one row per sample)`, 'save it with a leading sample dimension, e.g. shape [N] or [N, ...]');
+    if (array.shape.length === 0)
+      throw new DataError(
+        `${keyPath}${name ? `.${key}.${name}` : ''}: ${file} holds a scalar (expected an array with one row per sample)`,
+        'save it with a leading sample dimension, e.g. shape [N] or [N, ...]',
+      );
     return { name, array, file };
   });
 }
-

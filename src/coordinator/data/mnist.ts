@@ -74,7 +74,11 @@ export function loadMnist(offset: number, count: number, labels: 'onehot' | 'ind
     throw new ConfigError(`${keyPath}.offset`, `must be an integer in [0, ${MNIST_TOTAL - 1}], got ${offset}`);
   }
   if (!Number.isInteger(count) || count < 1 || offset + count > MNIST_TOTAL) {
-    throw new ConfigError(`${keyPath}.count`, `must be an integer in [1, ${MNIST_TOTAL - offset}] (offset ${offset} + count may not exceed the ${MNIST_TOTAL} digits), got ${count}`, 'e.g. train { offset: 0, count: 8000 } and eval { offset: 8000, count: 2000 }');
+    throw new ConfigError(
+      `${keyPath}.count`,
+      `must be an integer in [1, ${MNIST_TOTAL - offset}] (offset ${offset} + count may not exceed the ${MNIST_TOTAL} digits), got ${count}`,
+      'e.g. train { offset: 0, count: 8000 } and eval { offset: 8000, count: 2000 }',
+    );
   }
   const { pixels, classes } = loadDigits();
   const features: NdArray = { dtype: 'float32', shape: [count, MNIST_PIXELS], data: pixels.slice(offset * MNIST_PIXELS, (offset + count) * MNIST_PIXELS) };

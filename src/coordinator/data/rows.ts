@@ -54,7 +54,8 @@ export function gatherRows(src: NdArray, indices: ArrayLike<number>, out: Uint8A
     let end = k + 1;
     while (end < indices.length && indices[end] === first + (end - k)) end++;
     const last = first + (end - k) - 1;
-    if (!Number.isInteger(first) || first < 0 || last >= rows) throw new RangeError(`gatherRows: row index ${first < 0 || !Number.isInteger(first) ? first : last} is outside [0, ${rows})`);
+    if (!Number.isInteger(first) || first < 0 || last >= rows)
+      throw new RangeError(`gatherRows: row index ${first < 0 || !Number.isInteger(first) ? first : last} is outside [0, ${rows})`);
     out.set(bytes.subarray(first * rb, (last + 1) * rb), outOffset + k * rb);
     k = end;
   }

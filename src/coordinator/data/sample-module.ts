@@ -105,7 +105,8 @@ class Collector {
     if (typeof v === 'number') return { data: [v], shape: [] };
     if (isTensorLike(v)) return { data: v.dataSync(), shape: [...v.shape] };
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-      if (v instanceof BigInt64Array || v instanceof BigUint64Array) this.fail(index, `${name} is a ${v.constructor.name} (expected numbers; 64-bit integers are not supported)`);
+      if (v instanceof BigInt64Array || v instanceof BigUint64Array)
+        this.fail(index, `${name} is a ${v.constructor.name} (expected numbers; 64-bit integers are not supported)`);
       return { data: v as unknown as ArrayLike<number>, shape: [(v as unknown as ArrayLike<number>).length] };
     }
     if (Array.isArray(v)) {
@@ -152,7 +153,11 @@ class Collector {
     try {
       if (s[xName] === undefined || s[yName] === undefined) {
         const keys = Object.keys(s);
-        this.fail(index, `has no ${s[xName] === undefined ? xName : yName} (expected { x, y } or { xs, ys }; its keys are ${keys.length ? keys.join(', ') : 'none'})`, EXAMPLE);
+        this.fail(
+          index,
+          `has no ${s[xName] === undefined ? xName : yName} (expected { x, y } or { xs, ys }; its keys are ${keys.length ? keys.join(', ') : 'none'})`,
+          EXAMPLE,
+        );
       }
       this.addX(this.values(s[xName], xName, index), xName, index);
       this.addY(this.values(s[yName], yName, index), yName, index);
@@ -195,7 +200,10 @@ class Collector {
       const x = typeof raw === 'number' ? Math.fround(raw) : typeof raw === 'boolean' ? +raw : NaN;
       if (!Number.isFinite(x)) {
         const what = typeof raw === 'number' ? String(raw) : describe(raw);
-        this.fail(index, `${name} holds ${what} at flat position ${i}${typeof raw === 'number' && Number.isFinite(raw) ? ' (too large for float32)' : ''} (expected finite numbers)`);
+        this.fail(
+          index,
+          `${name} holds ${what} at flat position ${i}${typeof raw === 'number' && Number.isFinite(raw) ? ' (too large for float32)' : ''} (expected finite numbers)`,
+        );
       }
       buf[at + i] = x;
     }
@@ -210,7 +218,8 @@ class Collector {
     for (let i = 0; i < n; i++) {
       const raw = v.data[i];
       const y = typeof raw === 'number' ? raw : typeof raw === 'boolean' ? +raw : NaN;
-      if (!Number.isFinite(y)) this.fail(index, `${name} holds ${typeof raw === 'number' ? String(raw) : describe(raw)} at flat position ${i} (expected finite numbers)`);
+      if (!Number.isFinite(y))
+        this.fail(index, `${name} holds ${typeof raw === 'number' ? String(raw) : describe(raw)} at flat position ${i} (expected finite numbers)`);
       if (this.integerLabels && (!Number.isInteger(y) || y < INT32_MIN || y > INT32_MAX)) this.integerLabels = false;
       buf[at + i] = y;
     }
@@ -226,9 +235,10 @@ class Collector {
     const labels = this.labels.finish();
     return {
       features: { dtype: 'float32', shape: [n, ...this.xShape!], data: this.features.finish() },
-      labels: yShape.length === 0 && this.integerLabels
-        ? { dtype: 'int32', shape: [n], data: Int32Array.from(labels) }
-        : { dtype: 'float32', shape: [n, ...yShape], data: Float32Array.from(labels) },
+      labels:
+        yShape.length === 0 && this.integerLabels
+          ? { dtype: 'int32', shape: [n], data: Int32Array.from(labels) }
+          : { dtype: 'float32', shape: [n, ...yShape], data: Float32Array.from(labels) },
       count: n,
       source,
     };
@@ -275,7 +285,8 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
     }
     for (;;) {
       const r = (await next(() => it.next())) as { value: unknown; done?: boolean } | null;
-      if (typeof r !== 'object' || r === null) throw new DataError(`${where}: the dataset's iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
+      if (typeof r !== 'object' || r === null)
+        throw new DataError(`${where}: the dataset's iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
       if (r.done) break;
       collector.add(r.value, index++);
     }
@@ -285,7 +296,8 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
     try {
       for (;;) {
         const r = (await next(() => it.next())) as IteratorResult<unknown> | null; // a user's iterator may give anything
-        if (typeof r !== 'object' || r === null) throw new DataError(`${where}: the iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
+        if (typeof r !== 'object' || r === null)
+          throw new DataError(`${where}: the iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
         if (r.done) break;
         collector.add(r.value, index++);
       }

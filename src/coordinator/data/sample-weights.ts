@@ -12,8 +12,10 @@ export function checkWeights(values: ArrayLike<number>, where: string, sample: (
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (!(Number.isFinite(v) && v >= 0)) {
-      throw new DataError(`${where}: the weight of ${sample(i)} is ${v} (expected a finite number >= 0)`,
-        'a sample weight scales that sample\'s loss: 0 leaves it out, 1 counts it once; fix or drop the sample');
+      throw new DataError(
+        `${where}: the weight of ${sample(i)} is ${v} (expected a finite number >= 0)`,
+        "a sample weight scales that sample's loss: 0 leaves it out, 1 counts it once; fix or drop the sample",
+      );
     }
   }
 }
@@ -25,11 +27,16 @@ export function checkWeights(values: ArrayLike<number>, where: string, sample: (
 export function weightsFromNpy(a: NdArray, file: string, count: number, featuresFile: string, keyPath: string): NdArray {
   const rowsShape = `[${a.shape.join(', ')}]`;
   if (!(a.shape.length === 1 || (a.shape.length === 2 && a.shape[1] === 1))) {
-    throw new DataError(`${keyPath}.weights: ${file} has shape ${rowsShape} (expected [N] or [N, 1]: one weight per sample)`, 'save one weight per sample, e.g. np.save(path, w.reshape(-1).astype(\'float32\'))');
+    throw new DataError(
+      `${keyPath}.weights: ${file} has shape ${rowsShape} (expected [N] or [N, 1]: one weight per sample)`,
+      "save one weight per sample, e.g. np.save(path, w.reshape(-1).astype('float32'))",
+    );
   }
   if (a.shape[0] !== count) {
-    throw new DataError(`${keyPath}.weights: ${file} holds ${a.shape[0]} weights but features ${featuresFile} hold ${count} samples (expected one weight per sample)`,
-      'weight i belongs to feature row i; check that the two files come from the same split');
+    throw new DataError(
+      `${keyPath}.weights: ${file} holds ${a.shape[0]} weights but features ${featuresFile} hold ${count} samples (expected one weight per sample)`,
+      'weight i belongs to feature row i; check that the two files come from the same split',
+    );
   }
   const data = a.data instanceof Float32Array ? a.data : Float32Array.from(a.data);
   checkWeights(data, `${keyPath}.weights: ${file}`);
@@ -50,15 +57,22 @@ function classesOf(labels: NdArray, loss: LossName, count: number, keyPath: stri
     return out;
   }
   if (per !== 1) {
-    const hint = loss === 'binaryCrossentropy' ? 'class weights need one 0/1 label per sample; weigh multi-label samples with sample weights instead' : undefined;
-    throw new ConfigError('training.classWeights', `${loss} labels of ${source} (${keyPath}) have ${per} values per sample; class weights need one class per sample`, hint);
+    const hint =
+      loss === 'binaryCrossentropy' ? 'class weights need one 0/1 label per sample; weigh multi-label samples with sample weights instead' : undefined;
+    throw new ConfigError(
+      'training.classWeights',
+      `${loss} labels of ${source} (${keyPath}) have ${per} values per sample; class weights need one class per sample`,
+      hint,
+    );
   }
   const out = Float32Array.from(labels.data);
   if (loss === 'binaryCrossentropy') {
     const bad = out.findIndex((v) => v !== 0 && v !== 1);
     if (bad >= 0) {
-      throw new DataError(`${keyPath}: label of sample ${bad} in ${source} is ${Number(out[bad]!.toPrecision(7))}; training.classWeights needs the class of each sample, 0 or 1`,
-        'soft labels have no class to weigh: use sample weights instead, or labels of 0 and 1');
+      throw new DataError(
+        `${keyPath}: label of sample ${bad} in ${source} is ${Number(out[bad]!.toPrecision(7))}; training.classWeights needs the class of each sample, 0 or 1`,
+        'soft labels have no class to weigh: use sample weights instead, or labels of 0 and 1',
+      );
     }
   }
   return out;
@@ -87,12 +101,20 @@ export function withClassWeights(ds: Dataset, cw: ClassWeights | null, loss: Los
 export function checkClassWeightsFitModel(cw: ClassWeights | null, loss: LossName, outputs: number): void {
   if (cw === null) return;
   if (loss === 'binaryCrossentropy' && outputs !== 1) {
-    throw new ConfigError('training.classWeights', `is set, but the model has ${outputs} sigmoid outputs (multi-label): a sample has no one class to weigh`, 'weigh samples with sample weights (npy weights: or csv weight:) instead');
+    throw new ConfigError(
+      'training.classWeights',
+      `is set, but the model has ${outputs} sigmoid outputs (multi-label): a sample has no one class to weigh`,
+      'weigh samples with sample weights (npy weights: or csv weight:) instead',
+    );
   }
   const classes = loss === 'binaryCrossentropy' ? 2 : outputs;
   for (const key of Object.keys(cw)) {
     if (Number(key) >= classes) {
-      throw new ConfigError(`training.classWeights.${key}`, `class ${key} is out of range: the model has ${classes} classes (0..${classes - 1})`, 'name the classes by index, from 0 to one less than the model\'s outputs');
+      throw new ConfigError(
+        `training.classWeights.${key}`,
+        `class ${key} is out of range: the model has ${classes} classes (0..${classes - 1})`,
+        "name the classes by index, from 0 to one less than the model's outputs",
+      );
     }
   }
 }

@@ -16,7 +16,7 @@ export function rocAuc(scores: ArrayLike<number>, positive: ArrayLike<boolean>):
   if (pos === 0 || neg === 0) return null;
   const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
   let rankSum = 0; // of the positives, 1-based, ties at their group's mean rank
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && scores[order[j + 1]!] === scores[order[i]!]) j++;
     const mid = (i + j) / 2 + 1;

@@ -43,19 +43,27 @@ export function finalizeCustom(m: CustomMetricModule, sums: Record<string, numbe
     try {
       values = m.finalize({ ...sums }, { samples });
     } catch (err) {
-      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize threw: ${messageOf(err)}`, { hint: `it was given ${JSON.stringify(sums)} for ${samples} samples` });
+      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize threw: ${messageOf(err)}`, {
+        hint: `it was given ${JSON.stringify(sums)} for ${samples} samples`,
+      });
     }
   }
   const proto: unknown = typeof values === 'object' && values !== null ? Object.getPrototypeOf(values) : undefined;
   if (!(proto === Object.prototype || proto === null)) {
-    throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize returned ${values === null ? 'null' : Array.isArray(values) ? 'a list' : typeof values}, not an object of named values`, {
-      hint: 'return { name: number, ... }',
-    });
+    throw new MgpuError(
+      'E_METRIC',
+      `${m.keyPath} (${m.file}): finalize returned ${values === null ? 'null' : Array.isArray(values) ? 'a list' : typeof values}, not an object of named values`,
+      {
+        hint: 'return { name: number, ... }',
+      },
+    );
   }
   const out: Record<string, number | null> = {};
   for (const [k, v] of Object.entries(values as Record<string, unknown>)) {
     if (typeof v !== 'number' && v !== null) {
-      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize's value ${JSON.stringify(k)} is ${typeof v}, not a number`, { hint: 'return { name: number, ... }' });
+      throw new MgpuError('E_METRIC', `${m.keyPath} (${m.file}): finalize's value ${JSON.stringify(k)} is ${typeof v}, not a number`, {
+        hint: 'return { name: number, ... }',
+      });
     }
     out[`${m.name}.${k}`] = v;
   }

@@ -20,5 +20,7 @@ export function metricValue(key: string, v: number | null, digits = 4): string {
 
 /** `accuracy 70.27% precision_macro 0.6612 auc 0.8123`: one line, for train's eval output. */
 export function metricsInline(metrics: Record<string, number | null>, k: number): string {
-  return Object.entries(metrics).map(([key, v]) => `${metricLabel(key, k)} ${metricValue(key, v)}`).join(' ');
+  return Object.entries(metrics)
+    .map(([key, v]) => `${metricLabel(key, k)} ${metricValue(key, v)}`)
+    .join(' ');
 }

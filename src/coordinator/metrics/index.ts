@@ -46,8 +46,11 @@ export function checkMetricsFit(cfg: Config, layout: ModelLayout): void {
   if (i < 0) return;
   const classes = layout.outputShape[layout.outputShape.length - 1] ?? 0;
   if (classes <= cfg.eval.topK) {
-    throw new ConfigError('eval.topK', `is ${cfg.eval.topK}, but metrics[${i}] topK needs more classes than k and the model has ${classes}`,
-      classes > 1 ? `set eval.topK to at most ${classes - 1}, or remove topK from metrics` : 'remove topK from metrics');
+    throw new ConfigError(
+      'eval.topK',
+      `is ${cfg.eval.topK}, but metrics[${i}] topK needs more classes than k and the model has ${classes}`,
+      classes > 1 ? `set eval.topK to at most ${classes - 1}, or remove topK from metrics` : 'remove topK from metrics',
+    );
   }
 }
 

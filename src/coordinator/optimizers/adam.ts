@@ -11,8 +11,15 @@ import type { UpdateRule } from './update-rule.ts';
 
 /** The Adam step shared by adam and adamw. wdFactor multiplies w first (1 for plain Adam). */
 export function adamStep(
-  w: Float32Array, g: Float32Array, slots: Float32Array[],
-  lr: number, t: number, beta1: number, beta2: number, epsilon: number, wdFactor: number,
+  w: Float32Array,
+  g: Float32Array,
+  slots: Float32Array[],
+  lr: number,
+  t: number,
+  beta1: number,
+  beta2: number,
+  epsilon: number,
+  wdFactor: number,
 ): void {
   if (!(t >= 1)) throw new MgpuError('E_INTERNAL', `adam: the update count t is 1-based, got ${t}`);
   const n = w.length;

@@ -35,8 +35,7 @@ export function makeUpdateRule(cfg: OptimizerConfig): UpdateRule {
       return adagradRule(cfg.initialAccumulatorValue, cfg.epsilon);
     default: {
       const name: never = cfg.name;
-      throw new ConfigError('optimizer.name', `unknown optimizer '${String(name)}'`,
-        'use one of sgd, momentum, adam, adamw, rmsprop, adagrad');
+      throw new ConfigError('optimizer.name', `unknown optimizer '${String(name)}'`, 'use one of sgd, momentum, adam, adamw, rmsprop, adagrad');
     }
   }
 }

@@ -10,7 +10,10 @@ export class ArrivalSum {
   private chain: Promise<void> = Promise.resolve();
 
   /** `order`: the step's ranks, ascending. */
-  constructor(private readonly pool: ReducePool, private readonly order: number[]) {}
+  constructor(
+    private readonly pool: ReducePool,
+    private readonly order: number[],
+  ) {}
 
   /** Give to WorkerGroup.all as its onReply. */
   readonly onReply = (_reply: unknown, rank: number): void => {

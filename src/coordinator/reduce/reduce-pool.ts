@@ -22,7 +22,12 @@ export class ReducePool {
   private readonly ranges: Array<[number, number]>;
 
   /** `inlineBelow`: override the size under which the reduce stays inline (tests use 0). */
-  constructor(readonly shared: ReduceShared, threads: number, private readonly clipNorm: number | null, opts: { inlineBelow?: number } = {}) {
+  constructor(
+    readonly shared: ReduceShared,
+    threads: number,
+    private readonly clipNorm: number | null,
+    opts: { inlineBelow?: number } = {},
+  ) {
     const pt = shared.slab.trainable;
     const per = Math.max(CHUNK, Math.ceil(pt / Math.max(1, threads) / CHUNK) * CHUNK);
     this.ranges = [];

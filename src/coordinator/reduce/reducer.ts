@@ -60,7 +60,9 @@ export function makeReducer(shared: ReduceShared): Reducer {
   if (shared.weights === null && slab.mode !== 'mapped') {
     // The coordinator keeps the master weights in the mapped slab; a thread that cannot map it
     // would update nothing.
-    throw new MgpuError('E_INTERNAL', `a reduce thread cannot map the slab (${slab.fallbackReason}) although the coordinator did`, { hint: 'set MGPU_MMAP=0 to use positional I/O everywhere' });
+    throw new MgpuError('E_INTERNAL', `a reduce thread cannot map the slab (${slab.fallbackReason}) although the coordinator did`, {
+      hint: 'set MGPU_MMAP=0 to use positional I/O everywhere',
+    });
   }
   const rule = makeUpdateRule(shared.optimizer);
   const weights = shared.weights ? new Float32Array(shared.weights) : slab.floats(shared.slab.weights, shared.slab.params)!;
@@ -113,7 +115,13 @@ export function makeReducer(shared: ReduceShared): Reducer {
 
   const applyAndPublish = (gs: Float32Array, start: number, end: number, lr: number, t: number): void => {
     const w = weights.subarray(start, end);
-    rule.apply(w, gs, slots.map((s) => s.subarray(start, end)), lr, t);
+    rule.apply(
+      w,
+      gs,
+      slots.map((s) => s.subarray(start, end)),
+      lr,
+      t,
+    );
     if (ema) {
       const e = ema.subarray(start, end);
       const keep = 1 - emaDecayAt(shared.emaDecay, t);

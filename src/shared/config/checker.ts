@@ -23,7 +23,7 @@ function stringify(v: unknown): string | undefined {
 export function show(v: unknown): string {
   if (v === null || v === undefined) return String(v);
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Object.create(null) has no constructor
-  const kind = Array.isArray(v) ? 'list' : isMapping(v) ? 'mapping' : typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v;
+  const kind = Array.isArray(v) ? 'list' : isMapping(v) ? 'mapping' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v;
   let text: string;
   try {
     // JSON.stringify gives undefined for a function or a symbol (its declaration says string).
@@ -86,7 +86,10 @@ export function closest(key: string, known: readonly string[]): string | undefin
 
 /** One mapping of the config at a key path; reading a key checks it against its Check. */
 export class Section {
-  private constructor(readonly path: string, readonly obj: Mapping) {}
+  private constructor(
+    readonly path: string,
+    readonly obj: Mapping,
+  ) {}
 
   static open(raw: unknown, path: string, known: readonly string[]): Section {
     if (raw === undefined) return new Section(path, {});
@@ -143,4 +146,3 @@ export class Section {
     }
   }
 }
-

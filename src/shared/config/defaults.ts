@@ -1,8 +1,19 @@
 // Defaults of the experiment config, and which optimizer/schedule keys each name reads: a key
 // the chosen optimizer or schedule does not read is rejected rather than silently ignored.
 
-import type { CheckpointConfig, DevicesConfig, Every, MetricAverage, MetricName, MonitorMode, ReliabilityConfig, OptimizerConfig, OptimizerName, ScheduleConfig, ScheduleName } from './types.ts';
-
+import type {
+  CheckpointConfig,
+  DevicesConfig,
+  Every,
+  MetricAverage,
+  MetricName,
+  MonitorMode,
+  ReliabilityConfig,
+  OptimizerConfig,
+  OptimizerName,
+  ScheduleConfig,
+  ScheduleName,
+} from './types.ts';
 
 export const OPTIMIZER_PARAMS: Record<OptimizerName, readonly (keyof OptimizerConfig)[]> = {
   sgd: ['learningRate'],
@@ -40,9 +51,20 @@ export function optimizerDefaults(name: OptimizerName): OptimizerConfig {
 /** decaySteps has no default: it is required by the schedules that read it, and 0 elsewhere. */
 export function scheduleDefaults(name: ScheduleName): ScheduleConfig {
   return {
-    name, decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0,
+    name,
+    decaySteps: 0,
+    decayRate: 0.96,
+    staircase: false,
+    alpha: 0,
+    warmupSteps: 0,
     // plateau: Keras's ReduceLROnPlateau defaults (monitor val_loss)
-    factor: 0.1, patience: 10, minLr: 0, cooldown: 0, monitor: 'eval.loss', mode: 'min', minDelta: 1e-4,
+    factor: 0.1,
+    patience: 10,
+    minLr: 0,
+    cooldown: 0,
+    monitor: 'eval.loss',
+    mode: 'min',
+    minDelta: 1e-4,
   };
 }
 
@@ -57,14 +79,28 @@ export const MONITORS: Readonly<Record<string, MonitorMode>> = { 'eval.loss': 'm
  * (`eval.<name>.<key>`) have no known direction: their monitor needs a mode.
  */
 export const METRIC_DIRECTION: Readonly<Record<MetricName, MonitorMode>> = {
-  accuracy: 'max', topK: 'max', precision: 'max', recall: 'max', f1: 'max', auc: 'max', mae: 'min', rmse: 'min',
+  accuracy: 'max',
+  topK: 'max',
+  precision: 'max',
+  recall: 'max',
+  f1: 'max',
+  auc: 'max',
+  mae: 'min',
+  rmse: 'min',
 };
 
 /** Keras's EarlyStopping defaults (its monitor val_loss is eval.loss here). */
 export const EARLY_STOPPING_DEFAULTS = { monitor: 'eval.loss', patience: 0, minDelta: 0, restoreBest: false };
 
 export const DEVICES_DEFAULTS: DevicesConfig = {
-  gpus: 'all', simulate: 0, backend: 'auto', shmDir: '/dev/shm', replaceWasmKernels: true, workersPerGpu: 1, allowSoftwareAdapter: false, allowUnpinned: false,
+  gpus: 'all',
+  simulate: 0,
+  backend: 'auto',
+  shmDir: '/dev/shm',
+  replaceWasmKernels: true,
+  workersPerGpu: 1,
+  allowSoftwareAdapter: false,
+  allowUnpinned: false,
   oversubscribe: false,
 };
 export const LOG_DEFAULTS = { every: 10 };
@@ -74,7 +110,12 @@ export const EVAL_EVERY_WITH_EVAL_SET: Every = { epochs: 1 };
 export const TRAINING_DEFAULTS = { dropLast: false, seed: 0, accumulateSteps: 1, clipNorm: null, ema: null, earlyStopping: null, classWeights: null };
 export const CHECKPOINT_DEFAULTS: CheckpointConfig = { every: 0, keep: 3, best: null };
 export const RELIABILITY_DEFAULTS: ReliabilityConfig = {
-  onWorkerFailure: 'restart', maxRestarts: 3, stepTimeout: 600, stallFactor: 10, stallMinSeconds: 10, onNonFinite: 'stop',
+  onWorkerFailure: 'restart',
+  maxRestarts: 3,
+  stepTimeout: 600,
+  stallFactor: 10,
+  stallMinSeconds: 10,
+  onNonFinite: 'stop',
 };
 /** The metrics that take `average` (macro or micro), and its default. */
 export const AVERAGED_METRICS: readonly MetricName[] = ['precision', 'recall', 'f1'];

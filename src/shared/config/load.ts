@@ -113,7 +113,10 @@ export function configToRaw(c: Config): Record<string, unknown> {
     checkpoint: { ...c.checkpoint },
     reliability: { ...c.reliability },
     // The form the file takes: a bare name unless it has an average or is a module.
-    metrics: c.metrics === null ? null : c.metrics.map((m) => ('module' in m ? { module: m.module, name: m.name } : m.average ? { name: m.name, average: m.average } : m.name)),
+    metrics:
+      c.metrics === null
+        ? null
+        : c.metrics.map((m) => ('module' in m ? { module: m.module, name: m.name } : m.average ? { name: m.name, average: m.average } : m.name)),
     runDir: c.runDir,
   };
   // A Config read back from an older checkpoint may lack a key added since: leave it to its default.
@@ -122,7 +125,11 @@ export function configToRaw(c: Config): Record<string, unknown> {
 
 function dropUndefined(v: unknown): unknown {
   if (!isMapping(v)) return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, dropUndefined(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => [k, dropUndefined(x)]),
+  );
 }
 
 /** The resolved config as YAML (runs/<name>/config.yaml); see configToRaw. */

@@ -184,9 +184,7 @@ export type MetricAverage = 'macro' | 'micro';
  * One entry of `metrics`: a built-in metric (`average` set for precision/recall/f1 only, default
  * macro; null for the others), or a custom metric module whose values are logged as `<name>.<key>`.
  */
-export type MetricSpec =
-  | { name: MetricName; average: MetricAverage | null }
-  | { module: string; name: string }; // module: absolute path; name: default the file's base name
+export type MetricSpec = { name: MetricName; average: MetricAverage | null } | { module: string; name: string }; // module: absolute path; name: default the file's base name
 
 export interface ModelConfig {
   module: string | null; // a JS/TS module whose default export (tf, ctx) => LayersModel

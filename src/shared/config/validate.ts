@@ -6,16 +6,72 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import { bool, closest, fail, fraction, int, isMapping, nonNegative, oneOf, orNull, positive, real, Section, show, text, type Check } from './checker.ts';
 import {
-  AVERAGED_METRICS, CHECKPOINT_DEFAULTS, CLASS_METRICS, DEFAULT_AVERAGE, DEFAULT_EPOCHS, DEFAULT_NAME, EARLY_STOPPING_DEFAULTS, METRIC_MODULE_NAME, RELIABILITY_DEFAULTS, DEVICES_DEFAULTS, EVAL_DEFAULTS, EVAL_EVERY_WITH_EVAL_SET,
-  LOG_DEFAULTS, METRIC_DIRECTION, MNIST_DEFAULTS, MNIST_SIZE, MONITORS, NAME_PATTERN, OPTIMIZER_PARAMS, SCHEDULE_PARAMS, TRAINING_DEFAULTS,
-  optimizerDefaults, scheduleDefaults,
+  AVERAGED_METRICS,
+  CHECKPOINT_DEFAULTS,
+  CLASS_METRICS,
+  DEFAULT_AVERAGE,
+  DEFAULT_EPOCHS,
+  DEFAULT_NAME,
+  EARLY_STOPPING_DEFAULTS,
+  METRIC_MODULE_NAME,
+  RELIABILITY_DEFAULTS,
+  DEVICES_DEFAULTS,
+  EVAL_DEFAULTS,
+  EVAL_EVERY_WITH_EVAL_SET,
+  LOG_DEFAULTS,
+  METRIC_DIRECTION,
+  MNIST_DEFAULTS,
+  MNIST_SIZE,
+  MONITORS,
+  NAME_PATTERN,
+  OPTIMIZER_PARAMS,
+  SCHEDULE_PARAMS,
+  TRAINING_DEFAULTS,
+  optimizerDefaults,
+  scheduleDefaults,
 } from './defaults.ts';
 import {
-  BACKEND_NAMES, type BestCheckpointConfig, type ClassWeights, CSV_LABEL_TYPES, type Config, type LossSpec, type NpyFiles, DataSource, type EarlyStoppingConfig, type Every, FAILURE_POLICIES, LOSS_NAMES, LossName, METRIC_NAMES, type MetricName, type MetricSpec,
-  type MonitorMode, NONFINITE_POLICIES, OPTIMIZER_NAMES, OptimizerConfig, SCHEDULE_NAMES, ScheduleConfig,
+  BACKEND_NAMES,
+  type BestCheckpointConfig,
+  type ClassWeights,
+  CSV_LABEL_TYPES,
+  type Config,
+  type LossSpec,
+  type NpyFiles,
+  DataSource,
+  type EarlyStoppingConfig,
+  type Every,
+  FAILURE_POLICIES,
+  LOSS_NAMES,
+  LossName,
+  METRIC_NAMES,
+  type MetricName,
+  type MetricSpec,
+  type MonitorMode,
+  NONFINITE_POLICIES,
+  OPTIMIZER_NAMES,
+  OptimizerConfig,
+  SCHEDULE_NAMES,
+  ScheduleConfig,
 } from './types.ts';
 
-const TOP_KEYS = ['name', 'model', 'loss', 'lossWeights', 'data', 'training', 'optimizer', 'schedule', 'devices', 'log', 'eval', 'metrics', 'checkpoint', 'reliability', 'runDir'];
+const TOP_KEYS = [
+  'name',
+  'model',
+  'loss',
+  'lossWeights',
+  'data',
+  'training',
+  'optimizer',
+  'schedule',
+  'devices',
+  'log',
+  'eval',
+  'metrics',
+  'checkpoint',
+  'reliability',
+  'runDir',
+];
 
 const runName: Check<string> = {
   expected: "a name of letters, digits, '.', '_' and '-'",
@@ -36,18 +92,31 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
     const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType', 'weight']);
     const labelTypes = oneOf(CSV_LABEL_TYPES);
     if (s.has('labelType') && !labelTypes.test(s.obj.labelType)) {
-      fail(s.at('labelType'), labelTypes.expected, s.obj.labelType, "index: class indices 0..K-1; float: numeric targets (regression); class: class names such as cat, dog (mapped to indices, saved as labels.json)");
+      fail(
+        s.at('labelType'),
+        labelTypes.expected,
+        s.obj.labelType,
+        'index: class indices 0..K-1; float: numeric targets (regression); class: class names such as cat, dog (mapped to indices, saved as labels.json)',
+      );
     }
     const label = s.req('label', text);
     const weight = s.opt('weight', orNull(text), null);
     if (weight !== null && weight === label) {
-      throw new ConfigError(s.at('weight'), `names the label column ${show(label)} too`, 'the weight column is a column of its own: one weight per row, not a feature and not the label');
+      throw new ConfigError(
+        s.at('weight'),
+        `names the label column ${show(label)} too`,
+        'the weight column is a column of its own: one weight per row, not a feature and not the label',
+      );
     }
     return { type, path: s.file('path', baseDir), label, labelType: s.opt('labelType', labelTypes, 'index'), weight };
   }
   if (Object.hasOwn(raw, 'weights') || Object.hasOwn(raw, 'weight')) {
     const key = Object.hasOwn(raw, 'weights') ? 'weights' : 'weight';
-    throw new ConfigError(`${path}.${key}`, `sample weights are not read from a '${type}' source`, "give them with an npy source (weights: w.npy) or a csv source (weight: <column>)");
+    throw new ConfigError(
+      `${path}.${key}`,
+      `sample weights are not read from a '${type}' source`,
+      'give them with an npy source (weights: w.npy) or a csv source (weight: <column>)',
+    );
   }
   if (type === 'module') {
     const s = Section.open(raw, path, ['type', 'module']);
@@ -110,13 +179,19 @@ function lossWeights(top: Section): Record<string, number> | null {
  */
 function checkPerOutputLoss(loss: LossSpec, metricsRaw: unknown, classWeightsRaw: unknown, monitors: Array<[string, string]> = []): void {
   if (typeof loss === 'string') return;
-  const hint = "with several outputs the eval line has loss and loss.<output>; give a single loss name for a model with one output";
-  if (metricsRaw !== undefined && metricsRaw !== null) throw new ConfigError('metrics', 'is set, but loss names one loss per output: eval metrics are computed for one output only', hint);
+  const hint = 'with several outputs the eval line has loss and loss.<output>; give a single loss name for a model with one output';
+  if (metricsRaw !== undefined && metricsRaw !== null)
+    throw new ConfigError('metrics', 'is set, but loss names one loss per output: eval metrics are computed for one output only', hint);
   if (classWeightsRaw !== undefined && classWeightsRaw !== null) {
-    throw new ConfigError('training.classWeights', 'is set, but loss names one loss per output: class weights weigh one output\'s classes', 'weigh samples with sample weights (npy weights:) instead');
+    throw new ConfigError(
+      'training.classWeights',
+      "is set, but loss names one loss per output: class weights weigh one output's classes",
+      'weigh samples with sample weights (npy weights:) instead',
+    );
   }
   for (const [keyPath, monitor] of monitors) {
-    if (monitor !== 'eval.loss') throw new ConfigError(`${keyPath}.monitor`, `${monitor} is not measured with one loss per output`, `monitor eval.loss; ${hint}`);
+    if (monitor !== 'eval.loss')
+      throw new ConfigError(`${keyPath}.monitor`, `${monitor} is not measured with one loss per output`, `monitor eval.loss; ${hint}`);
   }
 }
 
@@ -133,7 +208,8 @@ function interval(s: Section, key: string, fallback: Every): Every {
     const e = Section.open(v, s.at(key), ['epochs']);
     return { epochs: e.req('epochs', int(1)) };
   }
-  if (!int(0).test(v)) fail(s.at(key), expected, v, typeof v === 'string' && /^epochs?$/i.test(v.trim()) ? "write epoch (lower case, singular) or { epochs: k }" : undefined);
+  if (!int(0).test(v))
+    fail(s.at(key), expected, v, typeof v === 'string' && /^epochs?$/i.test(v.trim()) ? 'write epoch (lower case, singular) or { epochs: k }' : undefined);
   return v;
 }
 
@@ -178,19 +254,30 @@ function resolveMonitor(keyPath: string, w: { monitor: string; mode: MonitorMode
   if (!found) {
     const names = known.map((k) => k.name);
     const near = closest(w.monitor, names) ?? (metricList ? names.find((n) => n.startsWith(`eval.${w.monitor.replace(/^eval\./, '')}_`)) : undefined);
-    throw new ConfigError(`${keyPath}.monitor`, `expected one of ${names.map((n) => `'${n}'`).join(', ')}, got ${show(w.monitor)}`,
-      `${near ? `did you mean ${near}? ` : ''}a monitor names a figure of metrics.jsonl's eval line: eval.loss, eval.accuracy, eval.top_k, eval.mae, or a value of the config's metrics (add the metric to metrics: to watch it)`);
+    throw new ConfigError(
+      `${keyPath}.monitor`,
+      `expected one of ${names.map((n) => `'${n}'`).join(', ')}, got ${show(w.monitor)}`,
+      `${near ? `did you mean ${near}? ` : ''}a monitor names a figure of metrics.jsonl's eval line: eval.loss, eval.accuracy, eval.top_k, eval.mae, or a value of the config's metrics (add the metric to metrics: to watch it)`,
+    );
   }
   const modeKey = `${keyPath}.mode`;
   if (found.mode === null) {
     if (given === null) {
-      throw new ConfigError(modeKey, `missing: ${w.monitor} is a custom metric's value, whose direction mgpu-train cannot know`, `set ${modeKey}: max (higher is better) or min (lower is better)`);
+      throw new ConfigError(
+        modeKey,
+        `missing: ${w.monitor} is a custom metric's value, whose direction mgpu-train cannot know`,
+        `set ${modeKey}: max (higher is better) or min (lower is better)`,
+      );
     }
     w.mode = given;
     return;
   }
   if (given !== null && given !== found.mode) {
-    throw new ConfigError(modeKey, `is '${given}', but ${w.monitor} improves ${DIRECTION[found.mode]}`, `set ${modeKey}: ${found.mode}, or leave it out (it defaults to the monitor's direction)`);
+    throw new ConfigError(
+      modeKey,
+      `is '${given}', but ${w.monitor} improves ${DIRECTION[found.mode]}`,
+      `set ${modeKey}: ${found.mode}, or leave it out (it defaults to the monitor's direction)`,
+    );
   }
   w.mode = found.mode;
 }
@@ -219,13 +306,25 @@ function earlyStopping(raw: unknown, path: string, given: GivenModes): EarlyStop
  */
 function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: LossName): void {
   if (!hasEval) {
-    throw new ConfigError(`${keyPath}.monitor`, `watches ${monitor}, but there is no data.eval (or data.evalFraction) to evaluate on`, 'set data.eval, or data.evalFraction to hold out part of the training set');
+    throw new ConfigError(
+      `${keyPath}.monitor`,
+      `watches ${monitor}, but there is no data.eval (or data.evalFraction) to evaluate on`,
+      'set data.eval, or data.evalFraction to hold out part of the training set',
+    );
   }
   if ((monitor === 'eval.accuracy' || monitor === 'eval.top_k') && loss === 'meanSquaredError') {
-    throw new ConfigError(`${keyPath}.monitor`, `${monitor} is not measured with loss meanSquaredError (its eval line has loss and mae)`, 'monitor eval.loss or eval.mae');
+    throw new ConfigError(
+      `${keyPath}.monitor`,
+      `${monitor} is not measured with loss meanSquaredError (its eval line has loss and mae)`,
+      'monitor eval.loss or eval.mae',
+    );
   }
   if (monitor === 'eval.top_k' && loss === 'binaryCrossentropy') {
-    throw new ConfigError(`${keyPath}.monitor`, 'eval.top_k is not measured with loss binaryCrossentropy (one sigmoid output)', 'monitor eval.accuracy or eval.loss');
+    throw new ConfigError(
+      `${keyPath}.monitor`,
+      'eval.top_k is not measured with loss binaryCrossentropy (one sigmoid output)',
+      'monitor eval.accuracy or eval.loss',
+    );
   }
 }
 
@@ -241,17 +340,33 @@ function classWeights(raw: unknown, path: string, loss: LossName): ClassWeights 
   const form = 'a mapping { <class index>: weight } or a list of weights by class index';
   const entries: Array<[string, unknown, string]> = Array.isArray(raw)
     ? raw.map((v, i) => [String(i), v, `${path}[${i}]`])
-    : isMapping(raw) ? Object.entries(raw).map(([k, v]) => [k, v, `${path}.${k}`]) : fail(path, form, raw);
+    : isMapping(raw)
+      ? Object.entries(raw).map(([k, v]) => [k, v, `${path}.${k}`])
+      : fail(path, form, raw);
   if (entries.length === 0) fail(path, `${form} naming at least one class`, raw, 'remove training.classWeights to weigh every class 1');
   if (loss === 'meanSquaredError') {
-    throw new ConfigError(path, "is set, but loss is 'meanSquaredError' (a regression: there are no classes to weigh)", 'weigh samples with a weights file (npy: weights:) or column (csv: weight:), or use a classification loss');
+    throw new ConfigError(
+      path,
+      "is set, but loss is 'meanSquaredError' (a regression: there are no classes to weigh)",
+      'weigh samples with a weights file (npy: weights:) or column (csv: weight:), or use a classification loss',
+    );
   }
   const out: ClassWeights = {};
   for (const [key, v, at] of entries) {
     if (!CLASS_INDEX.test(key)) {
-      throw new ConfigError(at, `${show(key)} is not a class index (expected 0, 1, 2, ...)`, 'name classes by their index, as the labels give it (class names are not supported here yet)');
+      throw new ConfigError(
+        at,
+        `${show(key)} is not a class index (expected 0, 1, 2, ...)`,
+        'name classes by their index, as the labels give it (class names are not supported here yet)',
+      );
     }
-    if (!classWeight.test(v)) fail(at, classWeight.expected, v, typeof v === 'number' && v < 0 ? 'a weight scales the loss of that class\'s samples: 0 ignores them, 1 leaves them as they are' : undefined);
+    if (!classWeight.test(v))
+      fail(
+        at,
+        classWeight.expected,
+        v,
+        typeof v === 'number' && v < 0 ? "a weight scales the loss of that class's samples: 0 ignores them, 1 leaves them as they are" : undefined,
+      );
     out[key] = v;
   }
   return out;
@@ -285,9 +400,17 @@ function schedule(raw: unknown, given: GivenModes): ScheduleConfig {
     decaySteps: SCHEDULE_PARAMS[d.name].includes('decaySteps') ? s.req('decaySteps', int(1)) : d.decaySteps,
     decayRate: s.opt('decayRate', positive, d.decayRate),
     staircase: s.opt('staircase', bool, d.staircase),
-    alpha: s.opt('alpha', real('a number in [0, 1]', (x) => x >= 0 && x <= 1), d.alpha),
+    alpha: s.opt(
+      'alpha',
+      real('a number in [0, 1]', (x) => x >= 0 && x <= 1),
+      d.alpha,
+    ),
     warmupSteps: s.opt('warmupSteps', int(0), d.warmupSteps),
-    factor: s.opt('factor', real('a number in (0, 1)', (x) => x > 0 && x < 1), d.factor),
+    factor: s.opt(
+      'factor',
+      real('a number in (0, 1)', (x) => x > 0 && x < 1),
+      d.factor,
+    ),
     patience: s.opt('patience', int(0), d.patience),
     minLr: s.opt('minLr', nonNegative, d.minLr),
     cooldown: s.opt('cooldown', int(0), d.cooldown),
@@ -296,7 +419,8 @@ function schedule(raw: unknown, given: GivenModes): ScheduleConfig {
   };
 }
 
-const METRICS_FORM = "a list of metric names (accuracy, topK, precision, recall, f1, auc, mae, rmse), { name: precision, average: micro } or { module: ./metric.ts }";
+const METRICS_FORM =
+  'a list of metric names (accuracy, topK, precision, recall, f1, auc, mae, rmse), { name: precision, average: micro } or { module: ./metric.ts }';
 
 /** The key a built-in metric is logged under (`precision_macro`, `top_k`, `auc`). */
 export function metricKey(m: MetricSpec): string {
@@ -316,7 +440,8 @@ function metricName(v: unknown, keyPath: string): MetricName {
 /** `metrics`: null when absent (the shipped eval figures), else the list, checked against the loss. */
 function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean): MetricSpec[] | null {
   if (raw === undefined || raw === null) return null;
-  if (!Array.isArray(raw) || raw.length === 0) fail('metrics', `a non-empty list: ${METRICS_FORM}`, raw, 'remove metrics for the default eval figures (loss, accuracy, top-k, mae)');
+  if (!Array.isArray(raw) || raw.length === 0)
+    fail('metrics', `a non-empty list: ${METRICS_FORM}`, raw, 'remove metrics for the default eval figures (loss, accuracy, top-k, mae)');
   if (!hasEval) {
     throw new ConfigError('metrics', 'is set, but there is no data.eval (or data.evalFraction) to evaluate on', 'set data.eval, or remove metrics');
   }
@@ -333,16 +458,29 @@ function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean
       const module = s.file('module', baseDir);
       const base = basename(module, extname(module));
       if (!s.has('name') && !METRIC_MODULE_NAME.test(base)) {
-        throw new ConfigError(s.at('name'), `missing: the module's base name ${show(base)} cannot name its values`, 'set name: letters, digits, _ and - (the values are logged as <name>.<key>)');
+        throw new ConfigError(
+          s.at('name'),
+          `missing: the module's base name ${show(base)} cannot name its values`,
+          'set name: letters, digits, _ and - (the values are logged as <name>.<key>)',
+        );
       }
-      const name = s.opt('name', { expected: 'a name of letters, digits, _ and -', test: (v): v is string => typeof v === 'string' && METRIC_MODULE_NAME.test(v) }, base);
+      const name = s.opt(
+        'name',
+        { expected: 'a name of letters, digits, _ and -', test: (v): v is string => typeof v === 'string' && METRIC_MODULE_NAME.test(v) },
+        base,
+      );
       if (seen.has(`${name}.`)) {
-        throw new ConfigError(s.at('name'), `${show(name)} already names the custom metric of ${seen.get(`${name}.`)}`, 'give each module its own name: its values are logged as <name>.<key>');
+        throw new ConfigError(
+          s.at('name'),
+          `${show(name)} already names the custom metric of ${seen.get(`${name}.`)}`,
+          'give each module its own name: its values are logged as <name>.<key>',
+        );
       }
       spec = { module, name };
     } else if (isMapping(item)) {
       const s = Section.open(item, at, ['name', 'average']);
-      if (!s.has('name')) throw new ConfigError(s.at('name'), `missing; expected a metric name (${METRIC_NAMES.join(', ')})`, 'or give module: for a custom metric');
+      if (!s.has('name'))
+        throw new ConfigError(s.at('name'), `missing; expected a metric name (${METRIC_NAMES.join(', ')})`, 'or give module: for a custom metric');
       const name = metricName(s.obj.name, s.at('name'));
       if (s.has('average') && !AVERAGED_METRICS.includes(name)) {
         throw new ConfigError(s.at('average'), `'${name}' has no average`, `only ${AVERAGED_METRICS.join(', ')} take average (macro or micro); remove it`);
@@ -353,10 +491,18 @@ function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean
     }
     if (!('module' in spec)) {
       if (loss === 'meanSquaredError' && CLASS_METRICS.includes(spec.name)) {
-        throw new ConfigError(at, `'${spec.name}' needs classes, but loss is 'meanSquaredError' (a regression)`, 'use mae or rmse for a regression, or a classification loss');
+        throw new ConfigError(
+          at,
+          `'${spec.name}' needs classes, but loss is 'meanSquaredError' (a regression)`,
+          'use mae or rmse for a regression, or a classification loss',
+        );
       }
       if (loss === 'binaryCrossentropy' && spec.name === 'topK') {
-        throw new ConfigError(at, "'topK' needs a score per class (a softmax), but loss is 'binaryCrossentropy'", 'use categoricalCrossentropy or sparseCategoricalCrossentropy, or remove topK');
+        throw new ConfigError(
+          at,
+          "'topK' needs a score per class (a softmax), but loss is 'binaryCrossentropy'",
+          'use categoricalCrossentropy or sparseCategoricalCrossentropy, or remove topK',
+        );
       }
     }
     // Custom values are logged as <name>.<key>: their names cannot meet a built-in key.
@@ -373,10 +519,23 @@ function classList(d: Section): string[] | null {
   if (!d.has('classes') || d.obj.classes === null) return null;
   const v = d.obj.classes;
   const at = d.at('classes');
-  if (!Array.isArray(v) || v.length === 0) fail(at, 'a non-empty list of class names, e.g. [cat, dog, bird]', v, 'the order is that of the model\'s outputs; remove data.classes to use the sorted names of data.train');
+  if (!Array.isArray(v) || v.length === 0)
+    fail(
+      at,
+      'a non-empty list of class names, e.g. [cat, dog, bird]',
+      v,
+      "the order is that of the model's outputs; remove data.classes to use the sorted names of data.train",
+    );
   v.forEach((c, i) => {
-    if (typeof c !== 'string') fail(`${at}[${i}]`, 'a class name (text)', c, typeof c === 'number' || typeof c === 'boolean' ? `quote it as the CSV writes it: '${String(c)}'` : undefined);
-    if (c.trim() !== c || c === '') fail(`${at}[${i}]`, 'a class name without spaces around it', c, 'spaces and tabs around a name in the CSV are ignored: write the name alone');
+    if (typeof c !== 'string')
+      fail(
+        `${at}[${i}]`,
+        'a class name (text)',
+        c,
+        typeof c === 'number' || typeof c === 'boolean' ? `quote it as the CSV writes it: '${String(c)}'` : undefined,
+      );
+    if (c.trim() !== c || c === '')
+      fail(`${at}[${i}]`, 'a class name without spaces around it', c, 'spaces and tabs around a name in the CSV are ignored: write the name alone');
     if (v.indexOf(c) !== i) throw new ConfigError(`${at}[${i}]`, `${JSON.stringify(c)} is listed twice (also ${at}[${v.indexOf(c)}])`, 'list each class once');
   });
   return [...(v as string[])];
@@ -388,14 +547,25 @@ function classList(d: Section): string[] | null {
  */
 function checkClassLabels(data: Config['data'], loss: LossName): void {
   const named = (src: DataSource | null) => src?.type === 'csv' && src.labelType === 'class';
-  for (const [key, src] of [['data.train', data.train], ['data.eval', data.eval]] as const) {
+  for (const [key, src] of [
+    ['data.train', data.train],
+    ['data.eval', data.eval],
+  ] as const) {
     if (!named(src) || loss === 'sparseCategoricalCrossentropy') continue;
-    throw new ConfigError(`${key}.labelType`, `'class' gives class indices, which loss '${loss}' does not take`, loss === 'meanSquaredError'
-      ? "class names need a classification loss: loss: sparseCategoricalCrossentropy (or labelType: float for numeric targets)"
-      : 'use loss: sparseCategoricalCrossentropy (a softmax with one output per class; two classes work as two outputs)');
+    throw new ConfigError(
+      `${key}.labelType`,
+      `'class' gives class indices, which loss '${loss}' does not take`,
+      loss === 'meanSquaredError'
+        ? 'class names need a classification loss: loss: sparseCategoricalCrossentropy (or labelType: float for numeric targets)'
+        : 'use loss: sparseCategoricalCrossentropy (a softmax with one output per class; two classes work as two outputs)',
+    );
   }
   if (named(data.eval) && !named(data.train) && data.classes === null) {
-    throw new ConfigError('data.eval.labelType', "is 'class', but data.train has no class names to map them with", 'set data.train.labelType: class, or list the classes in data.classes');
+    throw new ConfigError(
+      'data.eval.labelType',
+      "is 'class', but data.train has no class names to map them with",
+      'set data.train.labelType: class, or list the classes in data.classes',
+    );
   }
   if (data.classes !== null && !named(data.train) && !named(data.eval)) {
     throw new ConfigError('data.classes', 'is set, but no data source reads class names', 'set labelType: class on the CSV source, or remove data.classes');
@@ -432,8 +602,11 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   const m = Section.open(top.obj.model, 'model', ['module', 'json']);
   const [module, json] = [m.opt('module', orNull(text), null), m.opt('json', orNull(text), null)];
   if ((module === null) === (json === null)) {
-    throw new ConfigError('model', module === null ? 'neither model.module nor model.json is set' : 'both model.module and model.json are set',
-      'set exactly one: module (a JS/TS module whose default export builds the model) or json (a tfjs model.json)');
+    throw new ConfigError(
+      'model',
+      module === null ? 'neither model.module nor model.json is set' : 'both model.module and model.json are set',
+      'set exactly one: module (a JS/TS module whose default export builds the model) or json (a tfjs model.json)',
+    );
   }
   const model = { module: module === null ? null : m.file('module', baseDir), json: json === null ? null : m.file('json', baseDir) };
 
@@ -457,7 +630,18 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   }
 
   const givenModes: GivenModes = new Map();
-  const t = Section.open(top.obj.training, 'training', ['batchSize', 'epochs', 'steps', 'dropLast', 'seed', 'accumulateSteps', 'clipNorm', 'ema', 'earlyStopping', 'classWeights']);
+  const t = Section.open(top.obj.training, 'training', [
+    'batchSize',
+    'epochs',
+    'steps',
+    'dropLast',
+    'seed',
+    'accumulateSteps',
+    'clipNorm',
+    'ema',
+    'earlyStopping',
+    'classWeights',
+  ]);
   const batchSize = t.req('batchSize', int(1));
   const epochs = t.opt('epochs', orNull(int(1)), null);
   const steps = t.opt('steps', orNull(int(1)), null);
@@ -499,11 +683,18 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     throw new ConfigError('devices.backend', "is 'tfjs-node-gpu', but devices.simulate runs on a CPU backend", "use 'auto', 'tfjs-node', 'wasm' or 'cpu'");
   }
   if (devices.simulate > 0 && devices.backend === 'webgpu') {
-    throw new ConfigError('devices.backend', "is 'webgpu', but devices.simulate runs simulated GPUs on a CPU backend",
-      'set devices.simulate to 0: webgpu runs on the adapters it finds (devices.allowSoftwareAdapter: true for a software one, devices.workersPerGpu: k to share it)');
+    throw new ConfigError(
+      'devices.backend',
+      "is 'webgpu', but devices.simulate runs simulated GPUs on a CPU backend",
+      'set devices.simulate to 0: webgpu runs on the adapters it finds (devices.allowSoftwareAdapter: true for a software one, devices.workersPerGpu: k to share it)',
+    );
   }
   if (devices.simulate > 0 && devices.workersPerGpu > 1) {
-    throw new ConfigError('devices.workersPerGpu', 'shares a GPU between workers, but devices.simulate runs simulated GPUs', 'set devices.simulate to the number of workers you want instead');
+    throw new ConfigError(
+      'devices.workersPerGpu',
+      'shares a GPU between workers, but devices.simulate runs simulated GPUs',
+      'set devices.simulate to the number of workers you want instead',
+    );
   }
 
   const log = { every: Section.open(top.obj.log, 'log', ['every']).opt('every', int(1), LOG_DEFAULTS.every) };
@@ -547,8 +738,11 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     checkMonitor(keyPath, monitor, hasEval, loss);
     resolveMonitor(keyPath, watched, givenModes.get(keyPath) ?? null, metricList);
     if (during && evaluation.every === 0) {
-      throw new ConfigError(keyPath, `${keyPath === 'schedule' ? "schedule 'plateau'" : 'early stopping'} acts on evaluations during the run, but eval.every is 0 (evaluate at the end only)`,
-        "set eval.every to epoch (the default with an eval set), { epochs: k } or a step count");
+      throw new ConfigError(
+        keyPath,
+        `${keyPath === 'schedule' ? "schedule 'plateau'" : 'early stopping'} acts on evaluations during the run, but eval.every is 0 (evaluate at the end only)`,
+        'set eval.every to epoch (the default with an eval set), { epochs: k } or a step count',
+      );
     }
   }
 
@@ -564,18 +758,28 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   };
 
   checkClassLabels(data, loss);
-  for (const [key, src] of [['data.train', data.train], ['data.eval', data.eval]] as const) {
+  for (const [key, src] of [
+    ['data.train', data.train],
+    ['data.eval', data.eval],
+  ] as const) {
     if (src?.type !== 'mnist') continue;
     const fits = src.labels === 'index' ? loss === 'sparseCategoricalCrossentropy' : loss !== 'sparseCategoricalCrossentropy';
     if (!fits) {
-      throw new ConfigError(`${key}.labels`, `'${src.labels}' labels do not fit loss '${loss}'`, src.labels === 'index'
-        ? 'class-index labels need loss sparseCategoricalCrossentropy'
-        : 'sparseCategoricalCrossentropy needs class-index labels: set labels: index');
+      throw new ConfigError(
+        `${key}.labels`,
+        `'${src.labels}' labels do not fit loss '${loss}'`,
+        src.labels === 'index'
+          ? 'class-index labels need loss sparseCategoricalCrossentropy'
+          : 'sparseCategoricalCrossentropy needs class-index labels: set labels: index',
+      );
     }
   }
   if (data.train.type === 'mnist' && training.dropLast && batchSize > data.train.count) {
-    throw new ConfigError('training.batchSize', `${batchSize} is more than the ${data.train.count} training samples, and dropLast drops that one short batch`,
-      'lower training.batchSize, or set training.dropLast: false');
+    throw new ConfigError(
+      'training.batchSize',
+      `${batchSize} is more than the ${data.train.count} training samples, and dropLast drops that one short batch`,
+      'lower training.batchSize, or set training.dropLast: false',
+    );
   }
 
   return {

@@ -9,7 +9,10 @@
 import type { KernelFunc, TensorInfo } from '@tensorflow/tfjs';
 import { dispose, type KernelArgs, runKernel, type TF } from './util.ts';
 
-interface Attrs { transposeA: boolean; transposeB: boolean }
+interface Attrs {
+  transposeA: boolean;
+  transposeB: boolean;
+}
 
 /** wasm's BatchMatMul, given operands already in [.., m, k] x [.., k, n] order. */
 export function batchMatMul(tf: TF, original: KernelFunc, args: KernelArgs<Attrs>): TensorInfo {

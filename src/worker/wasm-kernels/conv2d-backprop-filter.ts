@@ -32,7 +32,14 @@ export function conv2DBackpropFilter(tf: TF, args: KernelArgs<Conv2DBackpropFilt
     throw new Error(`${KERNEL} (wasm, mgpu): dataFormat ${String(dataFormat)} is not supported`);
   }
   const info = tf.backend_util.computeConv2DInfo(
-    x.shape as [number, number, number, number], filterShape, strides, 1, pad, dimRoundingMode, false, 'channelsLast',
+    x.shape as [number, number, number, number],
+    filterShape,
+    strides,
+    1,
+    pad,
+    dimRoundingMode,
+    false,
+    'channelsLast',
   );
   const [dyH, dyW] = dySpatial(KERNEL, dy, info);
   const compact = dyH === info.outHeight && dyW === info.outWidth;
@@ -64,9 +71,7 @@ export function conv2DBackpropFilter(tf: TF, args: KernelArgs<Conv2DBackpropFilt
 }
 
 /** patchesᵀ[:, n0:n1] · dy[n0:n1, :] as a [1, K, outC] heap tensor. */
-function chunkProduct(
-  tf: TF, backend: BackendWasm, info: Conv2DInfo, x: TensorInfo, dy: TensorInfo, n0: number, n1: number, wholeDy: boolean,
-): TensorInfo {
+function chunkProduct(tf: TF, backend: BackendWasm, info: Conv2DInfo, x: TensorInfo, dy: TensorInfo, n0: number, n1: number, wholeDy: boolean): TensorInfo {
   const K = info.filterHeight * info.filterWidth * info.inChannels;
   const CO = info.outChannels;
   const nc = n1 - n0;

@@ -12,7 +12,19 @@
 // NCHW is handled by transposing dy to NHWC and dx back (wasm Transpose).
 import type { Conv2DBackpropInputAttrs, TensorInfo } from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { type Conv2DInfo, copyDyRows, dispose, dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, requireUnitDilations, runKernel, type TF } from './util.ts';
+import {
+  type Conv2DInfo,
+  copyDyRows,
+  dispose,
+  dySpatial,
+  f32,
+  type KernelArgs,
+  makeOutput,
+  requireFloat32,
+  requireUnitDilations,
+  runKernel,
+  type TF,
+} from './util.ts';
 
 const KERNEL = 'Conv2DBackpropInput';
 /** Upper bound on one chunk's column matrix, in floats (16 MB). */
@@ -37,7 +49,14 @@ export function conv2DBackpropInput(tf: TF, args: KernelArgs<Conv2DBackpropInput
     throw new Error(`${KERNEL} (wasm, mgpu): dataFormat ${String(dataFormat)} is not supported`);
   }
   const info = tf.backend_util.computeConv2DInfo(
-    inputShape, filter.shape as [number, number, number, number], strides, 1, pad, dimRoundingMode, false, 'channelsLast',
+    inputShape,
+    filter.shape as [number, number, number, number],
+    strides,
+    1,
+    pad,
+    dimRoundingMode,
+    false,
+    'channelsLast',
   );
   try {
     const dx = nhwc(tf, backend, info, dy, filter, colFloats);

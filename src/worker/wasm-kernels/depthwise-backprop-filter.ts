@@ -17,9 +17,7 @@ export function depthwiseConv2dNativeBackpropFilter(tf: TF, args: KernelArgs<Dep
   requireFloat32(KERNEL, ['x', x], ['dy', dy]);
   requireUnitDilations(KERNEL, attrs.dilations);
   const { strides, pad, dimRoundingMode, filterShape } = attrs;
-  const info = tf.backend_util.computeConv2DInfo(
-    x.shape as [number, number, number, number], filterShape, strides, 1, pad, dimRoundingMode, true,
-  );
+  const info = tf.backend_util.computeConv2DInfo(x.shape as [number, number, number, number], filterShape, strides, 1, pad, dimRoundingMode, true);
   const { batchSize: B, inChannels: C, outHeight: OH, outWidth: OW, outChannels: CO } = info;
   const { strideHeight: sh, strideWidth: sw, filterHeight: KH, filterWidth: KW } = info;
   const M = CO / C;

@@ -23,9 +23,7 @@ export function depthwiseConv2dNativeBackpropInput(tf: TF, args: KernelArgs<Dept
   requireFloat32(KERNEL, ['dy', dy], ['filter', filter]);
   requireUnitDilations(KERNEL, attrs.dilations);
   const { strides, pad, dimRoundingMode, inputShape } = attrs;
-  const info = tf.backend_util.computeConv2DInfo(
-    inputShape, filter.shape as [number, number, number, number], strides, 1, pad, dimRoundingMode, true,
-  );
+  const info = tf.backend_util.computeConv2DInfo(inputShape, filter.shape as [number, number, number, number], strides, 1, pad, dimRoundingMode, true);
   const { batchSize: B, inHeight: H, inWidth: W, inChannels: C, outHeight: OH, outWidth: OW, outChannels: CO } = info;
   const { strideHeight: sh, strideWidth: sw, filterHeight: KH, filterWidth: KW } = info;
   const M = CO / C;
@@ -90,7 +88,12 @@ function stride1(tf: TF, backend: BackendWasm, info: Conv2DInfo, dy: TensorInfo,
   const dst = f32(backend, turned);
   const taps = KH * KW;
   for (let t = 0; t < taps; t++) dst.set(src.subarray(t * CO, (t + 1) * CO), (taps - 1 - t) * CO);
-  const pad = [[0, 0], [top, bottom], [left, right], [0, 0]];
+  const pad = [
+    [0, 0],
+    [top, bottom],
+    [left, right],
+    [0, 0],
+  ];
   const corr = runKernel(tf, backend, 'DepthwiseConv2dNative', { x: dy, filter: turned }, { strides: [1, 1], pad, dilations: [1, 1], dataFormat: 'NHWC' });
   dispose(backend, turned);
   if (M === 1) return corr;

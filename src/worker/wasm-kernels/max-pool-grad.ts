@@ -21,9 +21,7 @@ export function maxPoolGrad(tf: TF, args: KernelArgs<MaxPoolGradAttrs>): TensorI
   const x = inputs.input!;
   requireFloat32(KERNEL, ['dy', dy], ['input', x]);
   const { filterSize, strides, pad, dimRoundingMode } = attrs;
-  const info = tf.backend_util.computePool2DInfo(
-    x.shape as [number, number, number, number], filterSize, strides, 1, pad, dimRoundingMode,
-  );
+  const info = tf.backend_util.computePool2DInfo(x.shape as [number, number, number, number], filterSize, strides, 1, pad, dimRoundingMode);
   const { batchSize: B, inHeight: H, inWidth: W, inChannels: C, outHeight: OH, outWidth: OW } = info;
   const { strideHeight: sh, strideWidth: sw, effectiveFilterHeight: KH, effectiveFilterWidth: KW } = info;
   if (dy.shape.join() !== [B, OH, OW, C].join()) {
