@@ -37,7 +37,7 @@ import {
   type StopRecord,
 } from './checkpoint.ts';
 import { checkClassesFitModel, labelFiles, readLabels } from './data/classes.ts';
-import { checkClassWeightsFitModel, withClassWeights } from './data/sample-weights.ts';
+import { checkClassWeightsFitModel, resolveClassWeights, withClassWeights } from './data/sample-weights.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, type EvalResult } from './evaluate.ts';
 import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
@@ -118,7 +118,9 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const modelFiles = labelFiles(classes?.classes ?? null); // beside every model.json written
   // Class weights weigh the training loss alone (as Keras's class_weight); the eval set keeps its own sample weights.
   // (Validation refuses class weights with one loss per output.)
-  const trainSet = typeof cfg.loss === 'string' ? withClassWeights(splits.train, cfg.training.classWeights, cfg.loss, 'data.train') : splits.train;
+  // With class names, training.classWeights names classes: keyed by index in this run's mapping.
+  const classWeights = resolveClassWeights(cfg.training.classWeights, classes?.classes ?? null);
+  const trainSet = typeof cfg.loss === 'string' ? withClassWeights(splits.train, classWeights, cfg.loss, 'data.train') : splits.train;
   const evalSet = splits.eval;
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
@@ -210,7 +212,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkMonitorsFitModel(cfg, s.group.layout);
     checkClassesFitModel(classes, sizeOf(s.group.layout.outputShape.slice(1) as number[]), 'data.train');
-    if (typeof cfg.loss === 'string') checkClassWeightsFitModel(cfg.training.classWeights, cfg.loss, sizeOf(s.group.layout.outputShape.slice(1) as number[]));
+    if (typeof cfg.loss === 'string') checkClassWeightsFitModel(classWeights, cfg.loss, sizeOf(s.group.layout.outputShape.slice(1) as number[]));
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
       if (s.ema && resumed.ema) s.ema.set(resumed.ema);

@@ -5,6 +5,7 @@
 import type { ClassWeights, LossName } from '../../shared/config/types.ts';
 import { ConfigError, DataError } from '../../shared/errors.ts';
 import type { NdArray } from '../../shared/npy.ts';
+import { showClasses } from './classes.ts';
 import type { Dataset } from './rows.ts';
 
 /** A weight must be a finite number >= 0: names the first that is not, in `where`. */
@@ -117,4 +118,26 @@ export function checkClassWeightsFitModel(cw: ClassWeights | null, loss: LossNam
       );
     }
   }
+}
+
+/**
+ * training.classWeights keyed by class name (data.train reads class names) as the same map keyed
+ * by index in the run's mapping: a name that is not one of the classes is an E_CONFIG naming it
+ * and listing them. Without class names the map is keyed by index already and is returned as is.
+ */
+export function resolveClassWeights(cw: ClassWeights | null, classes: readonly string[] | null): ClassWeights | null {
+  if (cw === null || classes === null) return cw;
+  const out: ClassWeights = {};
+  for (const [name, w] of Object.entries(cw)) {
+    const at = classes.indexOf(name);
+    if (at < 0) {
+      throw new ConfigError(
+        `training.classWeights.${name}`,
+        `${JSON.stringify(name)} is not one of the ${classes.length} classes (${showClasses(classes)})`,
+        'name a class as the label column writes it',
+      );
+    }
+    out[String(at)] = w;
+  }
+  return out;
 }

@@ -332,12 +332,20 @@ const CLASS_INDEX = /^(0|[1-9][0-9]*)$/;
 const classWeight = real('a finite number >= 0', (x) => x >= 0);
 
 /**
- * training.classWeights: { <class index>: weight } or a list by index, read as the map; null when
- * absent. Only a classification loss has classes to weigh.
+ * training.classWeights: { <class index>: weight } or a list by index, read as the map; with
+ * class names in data.train, { <class name>: weight }; null when absent. Only a classification
+ * loss has classes to weigh.
  */
-function classWeights(raw: unknown, path: string, loss: LossName): ClassWeights | null {
+function classWeights(raw: unknown, path: string, loss: LossName, byName: boolean): ClassWeights | null {
   if (raw === undefined || raw === null) return null;
-  const form = 'a mapping { <class index>: weight } or a list of weights by class index';
+  if (byName && Array.isArray(raw)) {
+    throw new ConfigError(
+      path,
+      'is a list, but data.train reads class names (labelType: class)',
+      'name the classes: e.g. { cat: 1, dog: 4 }; a class not named weighs 1',
+    );
+  }
+  const form = byName ? 'a mapping { <class name>: weight }' : 'a mapping { <class index>: weight } or a list of weights by class index';
   const entries: Array<[string, unknown, string]> = Array.isArray(raw)
     ? raw.map((v, i) => [String(i), v, `${path}[${i}]`])
     : isMapping(raw)
@@ -353,11 +361,13 @@ function classWeights(raw: unknown, path: string, loss: LossName): ClassWeights 
   }
   const out: ClassWeights = {};
   for (const [key, v, at] of entries) {
-    if (!CLASS_INDEX.test(key)) {
+    // With class names (labelType: class) a key is a name, matched to its index once the
+    // classes are known (resolveClassWeights); otherwise an index, as the labels give it.
+    if (!byName && !CLASS_INDEX.test(key)) {
       throw new ConfigError(
         at,
         `${show(key)} is not a class index (expected 0, 1, 2, ...)`,
-        'name classes by their index, as the labels give it (class names are not supported here yet)',
+        'name classes by their index, as the labels give it; class names are keys when data.train has labelType: class',
       );
     }
     if (!classWeight.test(v))
@@ -658,7 +668,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     clipNorm: t.opt('clipNorm', orNull(positive), TRAINING_DEFAULTS.clipNorm),
     ema: t.opt('ema', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), TRAINING_DEFAULTS.ema),
     earlyStopping: earlyStopping(t.obj.earlyStopping, t.at('earlyStopping'), givenModes),
-    classWeights: classWeights(t.obj.classWeights, t.at('classWeights'), loss),
+    classWeights: classWeights(t.obj.classWeights, t.at('classWeights'), loss, data.train.type === 'csv' && data.train.labelType === 'class'),
   };
   const opt = optimizer(top.obj.optimizer);
   const sched = schedule(top.obj.schedule, givenModes);
