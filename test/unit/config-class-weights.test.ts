@@ -51,7 +51,12 @@ test('weights must be finite numbers >= 0', () => {
 });
 
 test('keys are class indices; an empty map or list, or another shape, is refused', () => {
-  rejects(base({ classWeights: { cat: 2 } }), 'training.classWeights.cat', /"cat" \(string\) is not a class index/, /class names are keys when data\.train has labelType: class/);
+  rejects(
+    base({ classWeights: { cat: 2 } }),
+    'training.classWeights.cat',
+    /"cat" \(string\) is not a class index/,
+    /class names are keys when data\.train has labelType: class/,
+  );
   rejects(base({ classWeights: { '01': 2 } }), 'training.classWeights.01', /not a class index/);
   rejects(base({ classWeights: {} }), 'training.classWeights', /naming at least one class/);
   rejects(base({ classWeights: 2 }), 'training.classWeights', /a mapping \{ <class index>: weight \} or a list/);
