@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../shared/config/types.ts';
 import { ConfigError } from '../shared/errors.ts';
-import { sizeOf, type ModelLayout } from '../shared/layout.ts';
+import { outputsPerSample, type ModelLayout } from '../shared/layout.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { Checkpoint, MonitorStates, Snapshots, StopRecord } from './checkpoint.ts';
 import type { EvalResult } from './evaluate.ts';
@@ -235,7 +235,7 @@ function copyInto(to: Float32Array | null, from: Float32Array): Float32Array {
  * checked then, before the run directory is written.
  */
 export function checkMonitorsFitModel(cfg: Config, layout: ModelLayout): void {
-  const classes = sizeOf(layout.outputShape.slice(1) as number[]);
+  const classes = outputsPerSample(layout);
   const watchers: Array<[string, string]> = [];
   if (cfg.checkpoint.best) watchers.push(['checkpoint.best.monitor', cfg.checkpoint.best.monitor]);
   if (cfg.training.earlyStopping) watchers.push(['training.earlyStopping.monitor', cfg.training.earlyStopping.monitor]);

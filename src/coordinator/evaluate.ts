@@ -3,7 +3,7 @@
 // count. Prediction workers write their rows to their output buffers, read back in input order.
 import type { LossName, LossSpec } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
-import { sizeOf } from '../shared/layout.ts';
+import { outputsPerSample, sizeOf } from '../shared/layout.ts';
 import type { EvaluatedMessage, PredictedMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
 import type { Dataset } from './data/rows.ts';
@@ -54,7 +54,7 @@ export async function evaluate(
   // With several outputs the figures of one output (accuracy, top-k, mae, metrics) are not measured.
   const loss: LossName = typeof lossSpec === 'string' ? lossSpec : lossSpec[outputs[0]!.name]!;
   const t = { n: 0, lossSum: 0, correct: 0, abs: 0, topK: 0, outputs: new Array<number>(several ? outputs.length : 0).fill(0) };
-  const classes = sizeOf(s.group.layout.outputShape.slice(1) as number[]);
+  const classes = outputsPerSample(s.group.layout);
   // The config's metrics: sums over every rank and chunk, and every row's scores (auc).
   const extra: EvalTotals = { n: 0, correct: 0, topK: 0, abs: 0, sq: 0, counts: null, scores: null, custom: metrics?.custom.map(() => ({})) ?? [] };
   const shape = scoreShape(loss, s.group.layout.outputShape);

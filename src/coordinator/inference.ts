@@ -9,8 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../shared/config/types.ts';
 import { ConfigError, MgpuError } from '../shared/errors.ts';
-import type { ModelLayout } from '../shared/layout.ts';
-import { sizeOf } from '../shared/layout.ts';
+import { outputsPerSample, type ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
 import { readNpy, writeNpy, type NdArray } from '../shared/npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
@@ -138,7 +137,7 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
-    checkClassesFitModel(classes, sizeOf(s.group.layout.outputShape.slice(1) as number[]), cfg.data.eval ? 'data.eval' : 'data.evalFraction');
+    checkClassesFitModel(classes, outputsPerSample(s.group.layout), cfg.data.eval ? 'data.eval' : 'data.evalFraction');
     const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000, evalMetrics);
     out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${plural(s.group.active.length, 'worker')}:`);
     if (r.metrics) {

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import type { Config } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
-import { flatten, layoutHash, sizeOf, slabLayout as makeSlabLayout, type FlatLayout, type ModelLayout, type SlabLayout } from '../shared/layout.ts';
+import { flatten, layoutHash, outputsPerSample, slabLayout as makeSlabLayout, type FlatLayout, type ModelLayout, type SlabLayout } from '../shared/layout.ts';
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
@@ -130,7 +130,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const hash = layoutHash(modelLayout.variables);
     const rowIn = rowBytesOf(rows);
     // A row's predictions; with auc, its scores and then its label(s), at most as many again.
-    const rowOut = sizeOf(modelLayout.outputShape.slice(1) as number[]) * 4 * (needsScores(cfg.metrics) ? 2 : 1);
+    const rowOut = outputsPerSample(modelLayout) * 4 * (needsScores(cfg.metrics) ? 2 : 1);
     const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
     let layout = sized(Math.ceil(opts.maxBatch / group.active.length));
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });

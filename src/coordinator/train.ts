@@ -23,7 +23,7 @@ import { ConfigError, MgpuError, WorkerError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
-import { layoutHash, sizeOf } from '../shared/layout.ts';
+import { layoutHash, outputsPerSample } from '../shared/layout.ts';
 import { BatchPlan } from './batch-plan.ts';
 import { configHash, soloCluster, type Cluster } from './cluster.ts';
 import {
@@ -211,8 +211,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkMonitorsFitModel(cfg, s.group.layout);
-    checkClassesFitModel(classes, sizeOf(s.group.layout.outputShape.slice(1) as number[]), 'data.train');
-    if (typeof cfg.loss === 'string') checkClassWeightsFitModel(classWeights, cfg.loss, sizeOf(s.group.layout.outputShape.slice(1) as number[]));
+    checkClassesFitModel(classes, outputsPerSample(s.group.layout), 'data.train');
+    if (typeof cfg.loss === 'string') checkClassWeightsFitModel(classWeights, cfg.loss, outputsPerSample(s.group.layout));
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
       if (s.ema && resumed.ema) s.ema.set(resumed.ema);

@@ -10,13 +10,13 @@ export interface VariableSpec {
   trainable: boolean;
 }
 
-/** What a worker reports about its model replica; all workers must report the same. */
 /** One input or output of the model: its layer's name and its shape. */
 export interface ModelPort {
   name: string;
   shape: (number | null)[];
 }
 
+/** What a worker reports about its model replica; all workers must report the same. */
 export interface ModelLayout {
   /** Trainable variables first (in model.trainableWeights order), then non-trainable. */
   variables: VariableSpec[];
@@ -33,6 +33,9 @@ export interface ModelLayout {
 export const PAGE = 4096;
 export const align = (n: number, to = PAGE): number => Math.ceil(n / to) * to;
 export const sizeOf = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
+
+/** Values per sample of the model's (first) output: its classes for a classifier. */
+export const outputsPerSample = (layout: Pick<ModelLayout, 'outputShape'>): number => sizeOf(layout.outputShape.slice(1) as number[]);
 
 /** Float offsets of each variable in the flat vector, and the trainable / total counts. */
 export interface FlatLayout {

@@ -16,7 +16,7 @@ export interface OutputLoss {
 
 /**
  * One entry per model output, in the model's order. An output the config names no loss for is
- * refused by the coordinator before any step (output-losses.ts there); here it throws if used.
+ * refused by the coordinator before any step (model-io.ts there); here it throws if used.
  */
 export function outputLosses(tf: TF, outputNames: string[], spec: LossSpec, weights: Record<string, number> | null): OutputLoss[] {
   return outputNames.map((output) => {
