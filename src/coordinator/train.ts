@@ -106,6 +106,7 @@ export interface TrainResult {
 
 export async function train(cfg: Config, out: Progress, opts: TrainOptions = {}): Promise<TrainResult> {
   // ---- setup -------------------------------------------------------------------------------
+  const calledAt = performance.now();
   // First: an N of simulated GPUs the machine cannot hold, or a GPU that cannot be used, is refused at once.
   const devicePlan = await runDevices(cfg, out);
   // Custom metric modules are imported (and checked) before any worker starts.
@@ -325,6 +326,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   let stepMs = 0; // smoothed, for the progress line
   let epoch = Math.floor(startStep / plan.stepsPerEpoch);
   let stopped: StopRecord | null = null; // by early stopping
+  let samplesTrained = 0;
+  const loopAt = performance.now();
   try {
     // Several machines stop after the same step: a stop request is summed with each step's loss
     // (a signal's and the library API's apart: the API's is void once the last step is done).
@@ -442,6 +445,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       s.weightsVersion++;
       if (stateChanged) s.stateVersion++;
       completed = step + 1;
+      samplesTrained += n;
       const t3 = performance.now();
       // ---- g) log / eval / checkpoint --------------------------------------------------------
       const ms = replies.map((m) => m.ms);
@@ -479,6 +483,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       );
     }
     out.done();
+    if (completed > startStep) out.line(timeLine(completed - startStep, samplesTrained, performance.now() - loopAt, loopAt - calledAt));
     // Another machine's signal, here without one of its own, reads as SIGTERM. The API's stop
     // after the last step changes nothing: the run ends as planned.
     const interrupted = !stopped && bySignal() ? (signals.requested() ?? 'SIGTERM') : null;
@@ -689,6 +694,12 @@ async function checkSameWeights(s: Session): Promise<void> {
       hint: 'the allreduce gave ranks different sums; run with the ring algorithm (see the README, "Several machines")',
     });
   }
+}
+
+/** How long the steps took (evaluations and checkpoints between them included) and the start-up before them. */
+function timeLine(steps: number, samples: number, loopMs: number, startMs: number): string {
+  const sec = (ms: number) => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
+  return `trained ${steps} step${steps > 1 ? 's' : ''} (${samples} samples) in ${sec(loopMs)} s, ${Math.round((samples * 1000) / loopMs)} samples/s (evaluations between them included); start-up ${sec(startMs)} s`;
 }
 
 /** A model with several outputs: each output's eval loss as `loss.<output>` of the eval line. */
