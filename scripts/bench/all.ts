@@ -1,12 +1,13 @@
 // npm run bench: every benchmark, one after the other, each printing its table and saving JSON
 // in bench-results/. Not a test: nothing here asserts a time.
-//   npm run bench [-- --max-workers N]   (default: every core; the scaling tables go up to N)
+//   npm run bench [-- --max-workers N] [--workers 1,2,4,8]   (default: every core; the scaling tables
+//   go up to N, through every count or the listed ones)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { 'max-workers': { type: 'string' } } });
-const scaling = values['max-workers'] ? ['--max-workers', values['max-workers']] : [];
+const { values } = parseArgs({ options: { 'max-workers': { type: 'string' }, workers: { type: 'string' } } });
+const scaling = [...(values['max-workers'] ? ['--max-workers', values['max-workers']] : []), ...(values.workers ? ['--workers', values.workers] : [])];
 const benches: [string, string[]][] = [
   ['scaling.ts', scaling],
   ['weak-strong.ts', scaling],

@@ -12,13 +12,14 @@
 // for its slowest member): what this machine allows before any synchronisation. Every setup runs between two plain runs and its
 // speedup is against their mean, round after round: on a shared machine whose speed drifts,
 // ratios paired in time hold where absolute figures do not.
-//   node --import tsx scripts/bench/scaling.ts [--backend wasm] [--batch 512] [--steps 30] [--rounds 3] [--max-workers 2] [--kernels shipped,mgpu]
+//   node --import tsx scripts/bench/scaling.ts [--backend wasm] [--batch 512] [--steps 30] [--rounds 3] [--max-workers 2] [--workers 1,2,4] [--kernels shipped,mgpu]
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs, promisify } from 'node:util';
 import { runLockstepPlain } from './lockstep-plain.ts';
 import { runNaiveIpc } from './naive-ipc.ts';
 import { median, runMgpu, syntheticDataDir, type MgpuFigures } from './run-mgpu.ts';
+import { workerCounts } from './worker-counts.ts';
 import { printTable, saveJson } from './table.ts';
 
 const { values } = parseArgs({
@@ -29,11 +30,14 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'max-workers': { type: 'string', default: String(os.availableParallelism()) },
     kernels: { type: 'string', default: 'shipped,mgpu' },
+    workers: { type: 'string' },
   },
 });
 const batch = Number(values.batch);
 const steps = Number(values.steps);
 const maxWorkers = Number(values['max-workers']);
+const counts = workerCounts(values.workers, maxWorkers);
+const several = counts.filter((n) => n > 1);
 const backend = values.backend;
 const dataDir = syntheticDataDir(batch * 8);
 type Kernels = 'shipped' | 'mgpu';
@@ -54,7 +58,7 @@ const mgpuFigures = new Map<string, MgpuFigures[]>();
 const setups: Setup[] = [];
 for (const k of kernelSets) {
   const replaceWasmKernels = k === 'mgpu';
-  for (let n = 2; n <= maxWorkers; n++) {
+  for (const n of several) {
     setups.push({
       name: `ceiling: ${n} plain processes free-running, no data`,
       kernels: k,
@@ -71,7 +75,7 @@ for (const k of kernelSets) {
       run: async () => (await runLockstepPlain(n, batch, steps, backend, k === 'mgpu' ? 'mgpu' : 'stock')).samples_per_sec,
     });
   }
-  for (let n = 1; n <= maxWorkers; n++) {
+  for (const n of counts) {
     setups.push({
       name: `mgpu-train, ${n} worker${n > 1 ? 's' : ''}`,
       kernels: k,
@@ -83,7 +87,7 @@ for (const k of kernelSets) {
       },
     });
   }
-  for (let n = 2; n <= maxWorkers; n++) {
+  for (const n of several) {
     setups.push({
       name: `naive: Node IPC messages, ${n} workers`,
       kernels: k,

@@ -6,10 +6,11 @@
 // with the spread of the workers' compute times in a step (slowest / fastest, medians): each step
 // waits for its slowest worker, so a spread above 1 is lost time. Samples/s come from the wall
 // time between completed steps.
-//   node --import tsx scripts/bench/weak-strong.ts [--backend wasm] [--batch 512] [--rows 256] [--steps 30] [--max-workers <cores>]
+//   node --import tsx scripts/bench/weak-strong.ts [--backend wasm] [--batch 512] [--rows 256] [--steps 30] [--max-workers <cores>] [--workers 1,2,4,8]
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { runMgpu, syntheticDataDir } from './run-mgpu.ts';
+import { workerCounts } from './worker-counts.ts';
 import { printTable, saveJson } from './table.ts';
 
 const { values } = parseArgs({
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '256' },
     steps: { type: 'string', default: '30' },
     'max-workers': { type: 'string', default: String(os.availableParallelism()) },
+    workers: { type: 'string' },
   },
 });
 const backend = values.backend;
@@ -32,7 +34,7 @@ const strong: Array<Record<string, string | number>> = [];
 const weak: Array<Record<string, string | number>> = [];
 let strong1 = 0;
 let weak1 = 0;
-for (let n = 1; n <= maxWorkers; n++) {
+for (const n of workerCounts(values.workers, maxWorkers)) {
   const s = await runMgpu({ dataDir, workers: n, batch, steps: steps + 5, backend });
   strong1 ||= s.samples_per_sec;
   strong.push({
