@@ -127,17 +127,20 @@ function listComplete(root: string): string[] {
 }
 
 /**
- * The checkpoint --resume continues from: `target` is a checkpoint directory, or a run directory
- * whose newest complete checkpoint is taken.
+ * The checkpoint --resume continues from, or (`use: 'load'`) the one eval and predict read:
+ * `target` is a checkpoint directory, or a run directory whose newest complete checkpoint is taken.
  */
-export function findCheckpoint(target: string): string {
+export function findCheckpoint(target: string, use: 'resume' | 'load' = 'resume'): string {
   if (fs.existsSync(path.join(target, STATE_FILE))) return target;
   const root = path.join(target, 'checkpoints');
   const found = fs.existsSync(root) ? listComplete(root) : [];
   if (found.length === 0) {
-    throw new MgpuError('E_USAGE', `no checkpoint to resume from in ${target}`, {
-      hint: 'name a run directory with checkpoints/step-<k>/ inside, or a checkpoint directory; set checkpoint.every to write them',
-    });
+    const what = use === 'resume' ? 'no checkpoint to resume from' : 'no model or checkpoint to load';
+    const dirs =
+      use === 'resume'
+        ? 'a run directory with checkpoints/step-<k>/ inside, or a checkpoint directory'
+        : 'a model directory (model.json inside, e.g. runs/<name>/final), a checkpoint directory, or a run directory with checkpoints/step-<k>/ inside';
+    throw new MgpuError('E_USAGE', `${what} in ${target}`, { hint: `name ${dirs}; set checkpoint.every to write checkpoints` });
   }
   return found[0]!;
 }

@@ -37,7 +37,7 @@ function weightsFrom(src: ModelSource): (layout: ModelLayout) => Float32Array {
       if (src.ema) throw new MgpuError('E_USAGE', `--ema needs a checkpoint with EMA weights; ${src.dir} is a plain model directory`);
       return readFlatWeights(path.join(src.dir, 'model.json'), layout);
     }
-    const ckpt = readCheckpoint(findCheckpoint(src.dir), layout);
+    const ckpt = readCheckpoint(findCheckpoint(src.dir, 'load'), layout);
     if (!src.ema) return ckpt.weights;
     if (!ckpt.ema) throw new MgpuError('E_USAGE', `${ckpt.dir} holds no EMA weights (the run had no training.ema)`);
     return ckpt.ema;
@@ -47,7 +47,7 @@ function weightsFrom(src: ModelSource): (layout: ModelLayout) => Float32Array {
 /** The directory of the weights `src` names: a model directory, or the checkpoint it finds. */
 export function modelDirOf(src: ModelSource): string {
   const isModelDir = fs.existsSync(path.join(src.dir, 'model.json')) && !fs.existsSync(path.join(src.dir, STATE_FILE));
-  return isModelDir ? src.dir : findCheckpoint(src.dir);
+  return isModelDir ? src.dir : findCheckpoint(src.dir, 'load');
 }
 
 /** An output file that gets class names (CSV) rather than scores (.npy). */
