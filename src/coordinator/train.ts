@@ -336,6 +336,15 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     const bySignal = () => (cluster.size > 1 ? signalAgreed : signals.requested() !== null);
     const byApi = () => (cluster.size > 1 ? apiStopAgreed : hooks.requested() !== null);
     const stopping = () => bySignal() || byApi();
+    // After a step (not the last: the end evaluates and checkpoints anyway). Every machine
+    // evaluates at the same steps and gets the same sums: all stop alike. A run stopped here by
+    // early stopping gets its checkpoint at the end.
+    const evalAndCheckpointIfDue = async (): Promise<StopRecord | null> => {
+      if (completed === plan.totalSteps) return null;
+      const stop = evalSet && plan.due(cfg.eval.every, completed) ? watch.observe(completed, epoch, await runEval(completed, epoch), false) : null;
+      if (plan.due(cfg.checkpoint.every, completed) && !stop) saveCheckpoint(completed);
+      return stop;
+    };
     for (let step = startStep; step < plan.totalSteps && !stopping() && !stopped; step++) {
       const t0 = performance.now();
       // ---- a) plan ---------------------------------------------------------------------------
@@ -437,6 +446,9 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       );
       if (done === null) {
         completed = step + 1;
+        // The weights did not change, but an evaluation or checkpoint due at this step still
+        // happens: a skipped step must not stretch the interval to the next checkpoint.
+        stopped = await evalAndCheckpointIfDue();
         await hooks.endOfStep(completed, null, completed % plan.stepsPerEpoch === 0 ? window.flushEpoch(completed, epoch, NaN, NaN) : null);
         continue;
       }
@@ -469,11 +481,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         `epoch ${epoch + 1} loss(mean of ${shown.steps}) ${shown.mean.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((B * 1000) / stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * stepMs)}`,
       );
       if (completed % cfg.log.every === 0 || completed === plan.totalSteps) metrics.write(window.flush(completed, epoch, lr, reduced.gradNorm));
-      const last = completed === plan.totalSteps;
-      // Every machine evaluates at the same steps and gets the same sums: all stop alike.
-      if (evalSet && plan.due(cfg.eval.every, completed) && !last) stopped = watch.observe(completed, epoch, await runEval(completed, epoch), false);
-      // A run stopped here gets its checkpoint at the end.
-      if (plan.due(cfg.checkpoint.every, completed) && !last && !stopped) saveCheckpoint(completed);
+      stopped = await evalAndCheckpointIfDue();
       // Keep this last in the step: the API's callbacks get the step's figures, its evaluations
       // and checkpoints, then the epoch's figures when it ended one.
       await hooks.endOfStep(
