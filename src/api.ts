@@ -35,6 +35,7 @@ import {
   labelsForNames,
   modelDirOf,
   namePredictions,
+  outputKind,
   predictionsCsv,
   predictRows,
   runEval,
@@ -369,7 +370,7 @@ export async function predict(config: string | ConfigInput | Config, options: Pr
   if (output && named) fs.writeFileSync(output, predictionsCsv(predicted!.names, predicted!.scores));
   else if (output) writePredictions(output, outputs);
   out.line(
-    `predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (${describeOutputs(outputs)}${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`,
+    `predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (${describeOutputs(outputs, outputs.length > 1 || (output !== null && outputKind(output) === 'dir'))}${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`,
   );
   return {
     values,

@@ -208,9 +208,9 @@ export function writePredictions(output: string, outputs: readonly PredictedOutp
   for (const o of outputs) writeNpy(path.join(output, `${o.name}.npy`), { dtype: 'float32', shape: o.shape, data: o.values });
 }
 
-/** How a line reports what was written: `float32 [rows, ...]`, or each output's name and shape. */
-export const describeOutputs = (outputs: readonly PredictedOutput[]): string =>
-  outputs.length === 1 ? `float32 [${outputs[0]!.shape.join(', ')}]` : outputs.map((o) => `${o.name} float32 [${o.shape.join(', ')}]`).join(', ');
+/** How a line reports what was written: `float32 [rows, ...]`, or (several outputs, a directory) each output's name and shape. */
+export const describeOutputs = (outputs: readonly PredictedOutput[], named = outputs.length > 1): string =>
+  named ? outputs.map((o) => `${o.name} float32 [${o.shape.join(', ')}]`).join(', ') : `float32 [${outputs[0]!.shape.join(', ')}]`;
 
 /**
  * `--input` values: one .npy path (a model with one input), or `name=path.npy` pairs naming
@@ -304,7 +304,9 @@ export async function runPredict(
     return { shape, outputs };
   }
   writePredictions(output, outputs);
-  out.line(`predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (${describeOutputs(outputs)})`);
+  out.line(
+    `predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (${describeOutputs(outputs, outputs.length > 1 || outputKind(output) === 'dir')})`,
+  );
   return { shape, outputs };
 }
 
