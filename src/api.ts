@@ -24,11 +24,25 @@ import type {
 import { isMapping, validateConfig as validateRaw } from './shared/config/validate.ts';
 import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
 import { launchedSize } from './shared/mpi.ts';
-import { readNpy, writeNpy, type NdArray } from './shared/npy.ts';
+import { readNpy, type NdArray } from './shared/npy.ts';
 import { CALLBACK_NAMES, type AbortSignalLike, type StopRequest, type TrainCallbacks } from './coordinator/callbacks.ts';
 import { openCluster, type Cluster } from './coordinator/cluster.ts';
 import type { EvalResult as InternalEvalResult } from './coordinator/evaluate.ts';
-import { checkOutput, labelsForNames, modelDirOf, namePredictions, predictionsCsv, predictRows, runEval, wantsNames } from './coordinator/inference.ts';
+import {
+  checkOutput,
+  checkOutputFitsModel,
+  describeOutputs,
+  labelsForNames,
+  modelDirOf,
+  namePredictions,
+  outputKind,
+  predictionsCsv,
+  predictRows,
+  runEval,
+  wantsNames,
+  writePredictions,
+} from './coordinator/inference.ts';
+import type { NamedArray } from './coordinator/data/rows.ts';
 import { readLabels } from './coordinator/data/classes.ts';
 import { makeProgress, type Progress } from './coordinator/progress.ts';
 import { resumeConfig } from './coordinator/resume.ts';
@@ -290,21 +304,44 @@ export async function evaluate(config: string | ConfigInput | Config, options: M
   return runEval(cfg, progressFor(options.print, 1), { dir: checkpointDir(options), ema: options.ema ?? false });
 }
 
+/** Rows given as values: [rows, ...features]. */
+export interface PredictRows {
+  data: Float32Array | Int32Array | Uint8Array;
+  shape: number[];
+}
+
 export interface PredictOptions extends ModelOptions {
-  /** The rows: an .npy file (relative to `cwd`), or values with their shape ([rows, ...features]). */
-  input: string | { data: Float32Array | Int32Array | Uint8Array; shape: number[] };
   /**
-   * Also write the predictions to this file, checked before any worker starts: a .csv gets each
-   * row's class name and score (`class,score`, as `predict --output x.csv`; the model needs its
-   * labels.json), any other name the outputs as .npy (float32).
+   * The rows: an .npy file (relative to `cwd`) or values with their shape ([rows, ...features]),
+   * for a model with one input; or, for any model, one of those per input name (model.inputNames),
+   * every input named once, all with the same row count: `{ image: 'x_img.npy', meta: 'x_meta.npy' }`.
+   */
+  input: string | PredictRows | Record<string, string | PredictRows>;
+  /**
+   * Also write the predictions, checked before any worker starts: a .npy file gets the outputs of
+   * a model with one output (float32); a .csv each row's class name and score (`class,score`, as
+   * `predict --output x.csv`; the model needs its labels.json and one output); any other path is
+   * a directory (created if missing, in an existing one) that gets one `<output name>.npy` per output.
    */
   output?: string;
 }
 
-export interface PredictResult {
-  /** The model's outputs for every input row, in input order: float32 [rows, ...outputShape]. */
+/** One output of the model for every input row, in input order: float32 [rows, ...its shape]. */
+export interface PredictOutput {
   values: Float32Array;
   shape: number[];
+}
+
+export interface PredictResult {
+  /** The model's (first) output for every input row, in input order: float32 [rows, ...outputShape]. */
+  values: Float32Array;
+  shape: number[];
+  /**
+   * Every output of the model by its name (model.outputNames), in the model's order (one entry
+   * for a model with one output, the same arrays as values and shape). As for any JavaScript
+   * object, a name that is an integer ('0') would come first.
+   */
+  outputs: Record<string, PredictOutput>;
   /** The model's class names (its labels.json, written when it was trained on class names), output i is classes[i]; else null. */
   classes: string[] | null;
   /** With classes: each row's class, the name of its highest output (the first of equal ones); else null. */
@@ -323,23 +360,58 @@ export async function predict(config: string | ConfigInput | Config, options: Pr
   // Names asked for (a .csv output) need labels.json, checked before any worker starts.
   const named = output && wantsNames(output) ? labelsForNames(src, 'predict(): output', output) : null;
   const out = progressFor(options.print, 1);
-  const { input } = options;
-  const source = typeof input === 'string' ? path.resolve(cwd, input) : 'the input values';
-  const features = typeof input === 'string' ? readNpy(source) : rowsOf(input);
-  const { values, shape, workers } = await predictRows(cfg, out, src, features, 'predict(): input', source);
-  const labels = named ?? readLabels(modelDirOf(src));
+  const inputs = inputsOf(options.input, cwd);
+  const { outputs, values, shape, workers } = await predictRows(cfg, out, src, inputs, 'predict(): input', (layout) => {
+    if (output) checkOutputFitsModel(output, layout, 'predict(): output');
+  });
+  // Class names are those of a model with one output.
+  const labels = named ?? (outputs.length === 1 ? readLabels(modelDirOf(src)) : null);
   const predicted = labels ? namePredictions(values, shape, labels) : null;
   if (output && named) fs.writeFileSync(output, predictionsCsv(predicted!.names, predicted!.scores));
-  else if (output) writeNpy(output, { dtype: 'float32', shape, data: values });
+  else if (output) writePredictions(output, outputs);
   out.line(
-    `predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (float32 [${shape.join(', ')}]${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`,
+    `predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (${describeOutputs(outputs, outputs.length > 1 || (output !== null && outputKind(output) === 'dir'))}${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`,
   );
-  return { values, shape, classes: labels ? [...labels.classes] : null, predicted: predicted?.names ?? null };
+  return {
+    values,
+    shape,
+    outputs: Object.fromEntries(outputs.map((o) => [o.name, { values: o.values, shape: o.shape }])),
+    classes: labels ? [...labels.classes] : null,
+    predicted: predicted?.names ?? null,
+  };
 }
 
-function rowsOf(input: unknown): NdArray {
+/** The input option as arrays: one named '' (a path or values), or one per input name. */
+function inputsOf(input: unknown, cwd: string): NamedArray[] {
+  const one = (v: unknown, name: string, where: string): NamedArray => {
+    if (typeof v === 'string') {
+      const file = path.resolve(cwd, v);
+      return { name, file, array: readNpy(file) };
+    }
+    return { name, file: name === '' ? 'the input values' : `the values of input '${name}'`, array: rowsOf(v, where) };
+  };
+  if (typeof input === 'string' || !isMapping(input)) return [one(input, '', 'predict(): input')];
+  // Values with a shape, or a typed array as data: one set of rows; any other object names the inputs.
+  const { data, shape } = input as { data?: unknown; shape?: unknown };
+  if (Array.isArray(shape) || ArrayBuffer.isView(data)) return [one(input, '', 'predict(): input')];
+  const entries = Object.entries(input);
+  if (entries.length === 0) {
+    throw new MgpuError('E_USAGE', 'predict(): input is an empty mapping', {
+      hint: "give an .npy path, { data, shape }, or one of those per input name: { image: 'x_img.npy', meta: 'x_meta.npy' }",
+    });
+  }
+  return entries.map(([name, v]) => {
+    if (typeof v !== 'string' && !isMapping(v))
+      throw new MgpuError('E_USAGE', `predict(): input.${name} is ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}`, {
+        hint: 'give each input an .npy path, or { data: Float32Array (or Int32Array, Uint8Array), shape: [rows, ...features] }',
+      });
+    return one(v, name, `predict(): input.${name}`);
+  });
+}
+
+function rowsOf(input: unknown, where = 'predict(): input'): NdArray {
   const bad = (what: string) =>
-    new MgpuError('E_USAGE', `predict(): input ${what}`, {
+    new MgpuError('E_USAGE', `${where} ${what}`, {
       hint: 'give an .npy path, or { data: Float32Array (or Int32Array, Uint8Array), shape: [rows, ...features] }',
     });
   if (typeof input !== 'object' || input === null) throw bad(`is ${input === null ? 'null' : typeof input}`);

@@ -28,6 +28,7 @@ const EXAMPLE = `Examples:
   mgpu-train eval exp.yaml --checkpoint runs/exp               evaluate the newest checkpoint
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.npy
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.csv   class names
+  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input image=a.npy --input meta=b.npy --output preds   one preds/<output>.npy per output
   mgpu-train report runs/exp                                   table + runs/exp/report.html
   mgpu-train devices                                           what GPUs mgpu-train sees`;
 
@@ -107,20 +108,28 @@ async function main(): Promise<void> {
     )
     .command(
       'predict <config>',
-      "write the model's outputs for the rows of an .npy file, in input order",
+      "write the model's outputs for the rows of .npy files (one per model input), in input order",
       (y) =>
         withDevices(y)
           .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory or a model directory' })
           .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" })
-          .option('input', { type: 'string', demandOption: true, describe: 'features, .npy with one row per sample' })
+          // One value per --input (nargs 1), repeated for a model with several inputs.
+          .option('input', {
+            type: 'string',
+            array: true,
+            nargs: 1,
+            demandOption: true,
+            describe: 'features, .npy with one row per sample; for a model with several inputs, name=file.npy once per input',
+          })
           .option('output', {
             type: 'string',
             demandOption: true,
-            describe: "where the predictions go: .npy (float32 outputs), or .csv (each row's class name and score; needs the model's labels.json)",
+            describe:
+              "where the predictions go: .npy (float32 outputs of a model with one), .csv (each row's class name and score; needs the model's labels.json), or a directory (one <output name>.npy per output)",
           }),
       async (argv) => {
         const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
-        await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, path.resolve(argv.input), path.resolve(argv.output));
+        await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, argv.input, path.resolve(argv.output));
       },
     )
     .command(

@@ -122,11 +122,22 @@ export async function evaluate(
   };
 }
 
-/** The model's outputs for every row of `ds`, in input order: float32 [count, ...outputShape]. */
-export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs: number): Promise<{ values: Float32Array; shape: number[] }> {
-  const outShape = s.group.layout.outputShape.slice(1) as number[];
-  const per = sizeOf(outShape);
-  const values = new Float32Array(ds.count * per);
+/** One output of the model over every predicted row: float32 [rows, ...its shape]. */
+export interface PredictedOutput {
+  name: string; // the output's layer name (model.outputNames)
+  values: Float32Array;
+  shape: number[];
+}
+
+/**
+ * Every output of the model for every row of `ds`, in input order, in the model's output order:
+ * float32 [count, ...outputShape_k]. A rank's output region holds its n rows of output 0, then
+ * its n rows of output 1, and so on (the worker's onPredict).
+ */
+export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs: number): Promise<{ outputs: PredictedOutput[] }> {
+  const ports = s.group.layout.outputs.map((o) => ({ name: o.name, row: o.shape.slice(1) as number[] }));
+  const per = ports.map((p) => sizeOf(p.row));
+  const outputs = ports.map((p, k) => ({ name: p.name, values: new Float32Array(ds.count * per[k]!), shape: [ds.count, ...p.row] }));
   await chunks(s, ds, batch, async (shards, start, id) => {
     const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
     await s.group.all<PredictedMessage>(
@@ -143,10 +154,15 @@ export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs
       deadlineMs,
     );
     for (const sh of shards) {
-      s.slab.read(s.layout.output[sh.rank]!, values.subarray((start + sh.start) * per, (start + sh.end) * per));
+      const n = sh.end - sh.start;
+      let at = s.layout.output[sh.rank]!;
+      outputs.forEach((o, k) => {
+        s.slab.read(at, o.values.subarray((start + sh.start) * per[k]!, (start + sh.end) * per[k]!));
+        at += n * per[k]! * 4;
+      });
     }
   });
-  return { values, shape: [ds.count, ...outShape] };
+  return { outputs };
 }
 
 /**

@@ -2,6 +2,10 @@
 // directory such as runs/<name>/final) evaluated or applied by the same workers that train,
 // each rank taking its share of every chunk.
 //
+// Prediction takes one .npy of rows for a model with one input, or one per input name
+// (`--input image=a.npy --input meta=b.npy`), and writes one .npy (a model with one output), a
+// .csv of class names, or a directory with one <output name>.npy per output.
+//
 // Class names (data/classes.ts): `eval` encodes names with the model's labels.json when it has
 // one (data.classes, if set, must list the same); `predict --output x.csv` writes the name of
 // each row's highest output, and needs that labels.json.
@@ -11,12 +15,12 @@ import type { Config } from '../shared/config/types.ts';
 import { ConfigError, MgpuError } from '../shared/errors.ts';
 import { outputsPerSample, type ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
-import { readNpy, writeNpy, type NdArray } from '../shared/npy.ts';
+import { readNpy, writeNpy } from '../shared/npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
 import { checkClassesFitModel, LABELS_FILE, readLabels, sameClasses, showClasses, type ClassMapping } from './data/classes.ts';
-import type { Dataset } from './data/rows.ts';
+import type { Dataset, NamedArray } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
-import { evaluate, predict, type EvalResult } from './evaluate.ts';
+import { evaluate, predict, type EvalResult, type PredictedOutput } from './evaluate.ts';
 import { metricLabel, metricValue } from './metrics/format.ts';
 import { loadEvalMetrics } from './metrics/index.ts';
 import { plural, type Progress } from './progress.ts';
@@ -111,17 +115,127 @@ export function predictionsCsv(names: readonly string[], scores: Float32Array): 
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * What `--output` names: a .npy file (the outputs of a model with one), a .csv (class names), or,
+ * any other path, a directory that gets one `<output name>.npy` per output of the model.
+ */
+export type OutputKind = 'npy' | 'csv' | 'dir';
+export const outputKind = (output: string): OutputKind => (wantsNames(output) ? 'csv' : /\.npy$/i.test(output) ? 'npy' : 'dir');
+
 /** --output is checked before any worker starts: the predictions come after all the work. */
 export function checkOutput(output: string, what = '--output'): void {
-  const dir = path.dirname(output);
   const fail = (why: string, hint: string) => {
     throw new MgpuError('E_USAGE', `${what} ${output}: ${why}`, { hint });
   };
-  if (fs.existsSync(output) && fs.statSync(output).isDirectory())
-    fail('is a directory', 'name the file to write, e.g. --output y.npy (scores) or --output y.csv (class names)');
+  const exists = fs.existsSync(output);
+  if (outputKind(output) === 'dir') {
+    // A directory: written into if it exists, else created in its parent (one level).
+    if (exists && !fs.statSync(output).isDirectory())
+      fail(
+        'is a file; an output named without .npy or .csv is a directory that gets one <output name>.npy per model output',
+        'name a .npy file (a model with one output), a .csv file (class names) or a directory',
+      );
+    const why = exists ? unwritableDirReason(output) : null;
+    if (why) fail(why, 'write the predictions to a directory this user can write');
+    if (exists) return;
+  } else if (exists && fs.statSync(output).isDirectory()) {
+    fail(
+      'is a directory',
+      'name the file to write, e.g. --output y.npy (scores) or --output y.csv (class names); a path without .npy or .csv is a directory that gets one <output name>.npy per output',
+    );
+  }
+  const dir = path.dirname(output);
   if (!fs.existsSync(dir)) fail(`the directory ${dir} does not exist`, 'create it first, or write the predictions elsewhere');
   const why = unwritableDirReason(dir);
   if (why) fail(why, 'write the predictions to a directory this user can write');
+}
+
+/** An output name that is a file name everywhere: letters, digits, '.', '_', '-', not starting with '.' or '-'. */
+const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/**
+ * Once the workers have built the model, before any row is predicted: a .npy or .csv output
+ * takes a model with one output, and a directory takes output names that are safe file names
+ * (and distinct ignoring case, for case-insensitive file systems).
+ */
+export function checkOutputFitsModel(output: string, layout: ModelLayout, what = '--output'): void {
+  const kind = outputKind(output);
+  const names = layout.outputs.map((o) => o.name);
+  const list = names.map((n) => `'${n}'`).join(', ');
+  if (kind !== 'dir' && names.length > 1) {
+    throw new MgpuError(
+      'E_USAGE',
+      `${what} ${output}: the model has ${names.length} outputs (${list}); ${kind === 'csv' ? 'class names are those of a model with one output' : 'a .npy file holds one'}`,
+      {
+        hint: `name a directory instead: ${what} ${kind === 'csv' ? output.replace(/\.csv$/i, '') : output.replace(/\.npy$/i, '')} writes ${names.map((n) => `${n}.npy`).join(', ')} into it`,
+      },
+    );
+  }
+  if (kind !== 'dir') return;
+  const unsafe = names.find((n) => !SAFE_NAME.test(n));
+  if (unsafe !== undefined) {
+    throw new MgpuError(
+      'E_USAGE',
+      `${what} ${output}: the model's output '${unsafe}' is not a safe file name (letters, digits, '.', '_' and '-', not starting with '.' or '-'), so it cannot name ${unsafe}.npy`,
+      {
+        hint: `rename the output layer (its \`name\`)${names.length === 1 ? ', or write a .npy file' : ''}; from code, predict() returns the outputs by name whatever they are`,
+      },
+    );
+  }
+  const seen = new Map<string, string>();
+  for (const n of names) {
+    const other = seen.get(n.toLowerCase());
+    if (other !== undefined)
+      throw new MgpuError(
+        'E_USAGE',
+        `${what} ${output}: the model's outputs '${other}' and '${n}' differ only in case, so their files would be one on some file systems`,
+        {
+          hint: 'rename one of the output layers',
+        },
+      );
+    seen.set(n.toLowerCase(), n);
+  }
+}
+
+/** Writes the outputs as `output` names them (checked by checkOutput and checkOutputFitsModel). */
+export function writePredictions(output: string, outputs: readonly PredictedOutput[]): void {
+  if (outputKind(output) !== 'dir') {
+    const o = outputs[0]!;
+    writeNpy(output, { dtype: 'float32', shape: o.shape, data: o.values });
+    return;
+  }
+  if (!fs.existsSync(output)) fs.mkdirSync(output);
+  for (const o of outputs) writeNpy(path.join(output, `${o.name}.npy`), { dtype: 'float32', shape: o.shape, data: o.values });
+}
+
+/** How a line reports what was written: `float32 [rows, ...]`, or (several outputs, a directory) each output's name and shape. */
+export const describeOutputs = (outputs: readonly PredictedOutput[], named = outputs.length > 1): string =>
+  named ? outputs.map((o) => `${o.name} float32 [${o.shape.join(', ')}]`).join(', ') : `float32 [${outputs[0]!.shape.join(', ')}]`;
+
+/**
+ * `--input` values: one .npy path (a model with one input), or `name=path.npy` pairs naming
+ * every input of the model once. A value is a pair when the text before its first '=' holds
+ * no path separator (a file whose name holds '=' is given as ./a=b.npy). Paths resolve against `cwd`.
+ */
+export function parseInputArgs(values: readonly string[], cwd = process.cwd(), what = '--input'): { name: string; file: string }[] {
+  const hint = `give one .npy (a model with one input) or name each input of the model once: ${what} image=x_image.npy ${what} meta=x_meta.npy`;
+  if (values.length === 0) throw new MgpuError('E_USAGE', `${what}: no input given`, { hint });
+  const parsed = values.map((v) => {
+    const m = /^([^=/\\]+)=(.*)$/.exec(v);
+    if (!m) return { name: '', file: path.resolve(cwd, v), raw: v };
+    if (m[2] === '') throw new MgpuError('E_USAGE', `${what} ${v}: no file after '='`, { hint });
+    return { name: m[1]!, file: path.resolve(cwd, m[2]!), raw: v };
+  });
+  const unnamed = parsed.filter((p) => p.name === '');
+  if (unnamed.length > 0 && parsed.length > 1) {
+    throw new MgpuError('E_USAGE', `${what} ${unnamed[0]!.raw}: several inputs are given, but this one names no model input`, { hint });
+  }
+  const seen = new Set<string>();
+  for (const p of parsed) {
+    if (p.name !== '' && seen.has(p.name)) throw new MgpuError('E_USAGE', `${what}: the input '${p.name}' is given more than once`, { hint });
+    seen.add(p.name);
+  }
+  return parsed.map(({ name, file }) => ({ name, file }));
 }
 
 export async function runEval(cfg: Config, out: Progress, src: ModelSource): Promise<EvalResult> {
@@ -169,22 +283,31 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
 
 /**
  * `--output y.npy`: the outputs, float32 [rows, ...]; `--output y.csv`: each row's class name
- * and its output (class,score), by the model's labels.json.
+ * and its output (class,score), by the model's labels.json; `--output dir`: one
+ * dir/<output name>.npy per output. `input`: the `--input` values (parseInputArgs).
  */
-export async function runPredict(cfg: Config, out: Progress, src: ModelSource, input: string, output: string): Promise<{ shape: number[] }> {
+export async function runPredict(
+  cfg: Config,
+  out: Progress,
+  src: ModelSource,
+  input: string | readonly string[],
+  output: string,
+): Promise<{ shape: number[]; outputs: PredictedOutput[] }> {
   checkOutput(output);
   const labels = wantsNames(output) ? labelsForNames(src, '--output', output) : null;
-  const features = readNpy(input);
-  const { values, shape, workers } = await predictRows(cfg, out, src, features, '--input', input);
+  const inputs = parseInputArgs(typeof input === 'string' ? [input] : input).map(({ name, file }) => ({ name, file, array: readNpy(file) }));
+  const { outputs, values, shape, workers } = await predictRows(cfg, out, src, inputs, '--input', (layout) => checkOutputFitsModel(output, layout));
   if (labels) {
     const { names, scores } = namePredictions(values, shape, labels);
     fs.writeFileSync(output, predictionsCsv(names, scores));
     out.line(`predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (class,score; ${labels.classes.length} classes from ${labels.from})`);
-    return { shape };
+    return { shape, outputs };
   }
-  writeNpy(output, { dtype: 'float32', shape, data: values });
-  out.line(`predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (float32 [${shape.join(', ')}])`);
-  return { shape };
+  writePredictions(output, outputs);
+  out.line(
+    `predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (${describeOutputs(outputs, outputs.length > 1 || outputKind(output) === 'dir')})`,
+  );
+  return { shape, outputs };
 }
 
 /**
@@ -205,19 +328,46 @@ function modelClasses(cfg: Config, src: ModelSource): ClassMapping | null {
   return saved;
 }
 
-/** The model's outputs for the rows of `features` (first dimension: rows), in input order, and how many workers computed them. */
+/**
+ * The model's outputs for the rows of `inputs`, in input order, and how many workers computed
+ * them: every output (model order), and the first's values and shape. `inputs`: one array named
+ * '' for a model with one input, or one per input name (file: where it came from, for
+ * messages); their row counts must agree. `check` runs once the workers have built the model,
+ * before any row is predicted.
+ */
 export async function predictRows(
   cfg: Config,
   out: Progress,
   src: ModelSource,
-  features: NdArray,
+  inputs: readonly NamedArray[],
   what: string,
-  source: string,
-): Promise<{ values: Float32Array; shape: number[]; workers: number }> {
-  const count = features.shape[0];
-  if (count === undefined || count === 0) throw new MgpuError('E_DATA', `${what} ${source} holds no rows (shape [${features.shape}])`);
+  check: (layout: ModelLayout) => void = () => {},
+): Promise<{ outputs: PredictedOutput[]; values: Float32Array; shape: number[]; workers: number }> {
+  const label = (a: NamedArray) => (a.name === '' ? a.file : `${a.name}=${a.file}`);
+  const first = inputs[0];
+  if (!first) throw new MgpuError('E_USAGE', `${what}: no input given`);
+  for (const a of inputs) {
+    const rows = a.array.shape[0];
+    if (rows === undefined || rows === 0) throw new MgpuError('E_DATA', `${what} ${label(a)} holds no rows (shape [${a.array.shape}])`);
+  }
+  const count = first.array.shape[0]!;
+  const other = inputs.find((a) => a.array.shape[0] !== count);
+  if (other) {
+    throw new MgpuError(
+      'E_DATA',
+      `${what}: ${label(other)} has ${other.array.shape[0]} rows but ${label(first)} has ${count}; every input needs one row per sample, matched by index`,
+      { hint: 'give every input the same samples, in the same order' },
+    );
+  }
+  const named = inputs.some((a) => a.name !== '');
   // Unlabeled rows: labels with zero values per row.
-  const ds: Dataset = { features, labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }, count, source };
+  const ds: Dataset = {
+    features: first.array,
+    ...(named ? { inputs: [...inputs] } : {}),
+    labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) },
+    count,
+    source: named ? inputs.map(label).join(', ') : first.file,
+  };
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
   // Prediction computes no metric: its workers neither load metric modules nor score rows.
   const s = await openSession({ ...cfg, metrics: null }, await runDevices(cfg, out, 'predicting'), {
@@ -228,7 +378,9 @@ export async function predictRows(
     onStartFailure: new StartupRecovery(cfg, out, 0).decide,
   });
   try {
-    return { ...(await predict(s, ds, batch, cfg.reliability.stepTimeout * 1000)), workers: s.group.active.length };
+    check(s.group.layout);
+    const { outputs } = await predict(s, ds, batch, cfg.reliability.stepTimeout * 1000);
+    return { outputs, values: outputs[0]!.values, shape: outputs[0]!.shape, workers: s.group.active.length };
   } finally {
     await s.close();
   }

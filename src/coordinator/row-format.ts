@@ -26,24 +26,49 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, losses: OutputLoss[]
   // Rows without labels (prediction): nothing to check, nothing to copy.
   const labelRow = ds.labels.shape.slice(1);
   const unlabelled = ds.targets === undefined && labelRow.length === 1 && labelRow[0] === 0;
-  if (unlabelled && several) {
-    throw new MgpuError(
-      'E_USAGE',
-      `${keyPath}: the model has ${layout.inputs.length} inputs and ${layout.outputs.length} outputs; predict reads one .npy of inputs and writes one of outputs, so it takes models with one input and one output only (for now)`,
-      {
-        hint: 'load the trained model (runs/<name>/final/model.json) with tf.loadLayersModel and call model.predict on a list of inputs',
-      },
-    );
-  }
   // Messages name a named array's file, and the one array of a one-input model by its split's source, as they always did.
   const where = (a: NamedArray) => (a.name === '' ? ds.source : a.file);
-  const inputs = matchPorts(inputArrays(ds), layout.inputs, keyPath, 'features').map((a, i) =>
-    inputPart(a.array, where(a), layout.inputs[i]!, keyPath, several),
-  );
+  const matched = unlabelled ? matchPredictInputs(inputArrays(ds), layout.inputs, keyPath) : matchPorts(inputArrays(ds), layout.inputs, keyPath, 'features');
+  const inputs = matched.map((a, i) => inputPart(a.array, where(a), layout.inputs[i]!, keyPath, several));
   if (unlabelled) return { parts: inputs };
   const targets = matchPorts(targetArrays(ds), layout.outputs, keyPath, 'labels').map((a, k) => targetPart(a.array, where(a), losses[k]!, keyPath, several));
   for (const a of inputArrays(ds)) checkFinite(a.array, where(a), keyPath);
   return { parts: [...inputs, ...targets, ...(weighted ? [WEIGHT_PART] : [])] };
+}
+
+/**
+ * Prediction's inputs (`keyPath`: `--input`, or the API's `predict(): input`) in the model's
+ * input order: one unnamed array for a model with one input, else one array per input name,
+ * each named once. A name the model lacks, an input left out, or one unnamed array for several
+ * inputs is a usage error that lists the model's inputs.
+ */
+export function matchPredictInputs(arrays: NamedArray[], ports: ModelPort[], keyPath: string): NamedArray[] {
+  if (arrays.length === 1 && arrays[0]!.name === '' && ports.length === 1) return arrays;
+  const names = ports.map((p) => `'${p.name}'`).join(', ');
+  const cli = keyPath === '--input';
+  const hint = cli
+    ? `name each of the model's inputs once: ${ports.map((p) => `--input ${p.name}=<file>.npy`).join(' ')}`
+    : `name each of the model's inputs once: input: { ${ports.map((p) => `${p.name}: '<file>.npy'`).join(', ')} }`;
+  const given = (a: NamedArray) => (cli ? `${a.name}=${a.file}` : `${a.name}: ${a.file}`);
+  if (arrays.some((a) => a.name === '')) {
+    throw new MgpuError('E_USAGE', `${keyPath}: the model has ${ports.length} inputs (${names}) but ${arrays[0]!.file} is one array`, { hint });
+  }
+  for (const a of arrays) {
+    if (!ports.some((p) => p.name === a.name)) {
+      const where = cli ? `${keyPath} ${a.name}=${a.file}` : `${keyPath}.${a.name} (${a.file})`;
+      throw new MgpuError('E_USAGE', `${where}: the model has no input '${a.name}' (its inputs: ${names})`, { hint });
+    }
+  }
+  const byName = new Map(arrays.map((a) => [a.name, a]));
+  const missing = ports.filter((p) => !byName.has(p.name));
+  if (missing.length) {
+    throw new MgpuError(
+      'E_USAGE',
+      `${keyPath}: no file for the model's input${missing.length > 1 ? 's' : ''} ${missing.map((p) => `'${p.name}'`).join(', ')} (given ${arrays.map(given).join(', ')}; its inputs: ${names})`,
+      { hint },
+    );
+  }
+  return ports.map((p) => byName.get(p.name)!);
 }
 
 function inputPart(a: NdArray, file: string, port: ModelPort, keyPath: string, several: boolean): RowPart {

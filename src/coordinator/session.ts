@@ -5,7 +5,16 @@
 import os from 'node:os';
 import type { Config } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
-import { flatten, layoutHash, outputsPerSample, slabLayout as makeSlabLayout, type FlatLayout, type ModelLayout, type SlabLayout } from '../shared/layout.ts';
+import {
+  flatten,
+  layoutHash,
+  outputsPerSample,
+  predictionsPerSample,
+  slabLayout as makeSlabLayout,
+  type FlatLayout,
+  type ModelLayout,
+  type SlabLayout,
+} from '../shared/layout.ts';
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
@@ -129,8 +138,9 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const flat = flatten(modelLayout.variables);
     const hash = layoutHash(modelLayout.variables);
     const rowIn = rowBytesOf(rows);
-    // A row's predictions; with auc, its scores and then its label(s), at most as many again.
-    const rowOut = outputsPerSample(modelLayout) * 4 * (needsScores(cfg.metrics) ? 2 : 1);
+    // A row's predictions, every output's (predict); with auc, its scores and then its label(s),
+    // at most as many again as the (one) output's values.
+    const rowOut = Math.max(predictionsPerSample(modelLayout), outputsPerSample(modelLayout) * (needsScores(cfg.metrics) ? 2 : 1)) * 4;
     const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
     let layout = sized(Math.ceil(opts.maxBatch / group.active.length));
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });

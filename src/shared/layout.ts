@@ -37,6 +37,13 @@ export const sizeOf = (shape: readonly number[]): number => shape.reduce((a, b) 
 /** Values per sample of the model's (first) output: its classes for a classifier. */
 export const outputsPerSample = (layout: Pick<ModelLayout, 'outputShape'>): number => sizeOf(layout.outputShape.slice(1) as number[]);
 
+/**
+ * Values per sample of every output of the model together: what a predict shard writes to its
+ * output region (each output's rows after the previous one's). outputsPerSample for one output.
+ */
+export const predictionsPerSample = (layout: Pick<ModelLayout, 'outputs'>): number =>
+  layout.outputs.reduce((a, o) => a + sizeOf(o.shape.slice(1) as number[]), 0);
+
 /** Float offsets of each variable in the flat vector, and the trainable / total counts. */
 export interface FlatLayout {
   offsets: number[];
@@ -71,7 +78,7 @@ export interface SlabLayout {
   grads: number[]; // per rank: Pt floats, pre-scaled by n_i / B
   state: number[]; // per rank: P - Pt floats, the non-trainables after the step
   outputBytes: number; // capacity of one output buffer
-  output: number[]; // per rank: predictions, float32 rows
+  output: number[]; // per rank: predictions, float32 rows (each output's rows after the previous one's), or eval scores
   input: number[][]; // per rank, two buffers: staged while the other is read (last, so they can grow)
   size: number;
   hash: number; // of the model layout: workers check it against the header

@@ -20,7 +20,9 @@
 //      The coordinator sums grads in rank order, applies the optimizer, writes new weights.
 // Evaluation and prediction chunks work like steps without gradients:
 //   g) coordinator → worker  `eval`      → worker → coordinator `evaluated` (sums)
-//      coordinator → worker  `predict`   → worker → coordinator `predicted` (rows in output[rank])
+//      coordinator → worker  `predict`   → worker → coordinator `predicted` (rows in output[rank]:
+//                                           the n rows of output 0, then of output 1, ... in the
+//                                           model's output order; the coordinator splits them)
 // After a failure the coordinator may restart a rank (a new process gets `init` and `attach`)
 // or re-`attach` the survivors to a slab with larger input buffers (reshard).
 // End:
@@ -163,7 +165,12 @@ export interface EvaluatedMessage {
   outputLossSums: number[] | null;
 }
 
-/** coordinator → worker: predict n rows; outputs go to output[rank] as float32 rows. */
+/**
+ * coordinator → worker: predict the n rows in input buffer `slot` (the model's inputs alone, no
+ * targets). Every output of the model goes to output[rank] as float32 rows, one output after
+ * another in the model's order: output 0's n rows, then output 1's n rows, ... (the region is
+ * sized for the sum of every output's values per row).
+ */
 export interface PredictMessage {
   type: 'predict';
   id: number;

@@ -340,26 +340,21 @@ async function onEval(m: EvalMessage): Promise<void> {
 async function onPredict(m: PredictMessage): Promise<void> {
   phase = 'predict';
   refreshWeights(m);
-  const {
-    inputs: [x],
-    targets: [y],
-    weights: w,
-  } = readShard(m);
-  w?.dispose();
-  const pred = tf.tidy(() => tf.cast(apply([x], false)[0]!, 'float32'));
+  // A predict run stages the model's inputs alone: no targets, no weights.
+  const { inputs, targets, weights: w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
+  // Every output's n rows, one output after another (model order), read back at once: one
+  // output is written as it is, several as one flat vector of them in order.
+  const pred = tf.tidy(() => {
+    const outs = apply(inputs, false).map((p) => tf.cast(p, 'float32'));
+    return outs.length === 1 ? outs[0]! : tf.concat(outs.map((p) => tf.reshape(p, [-1])));
+  });
   const values = (await pred.data()) as Float32Array;
   if (values.byteLength > slabLayout.outputBytes) {
     throw new MgpuError('E_INTERNAL', `predictions of ${m.n} rows need ${values.byteLength} bytes; the output buffer holds ${slabLayout.outputBytes}`);
   }
   slab.write(slabLayout.output[rank]!, values);
-  tf.dispose([x, y, pred]);
+  tf.dispose([...inputs, ...targets, ...(w ? [w] : []), pred]);
   channel.send({ type: 'predicted', rank, id: m.id, n: m.n });
-}
-
-/** A predict chunk of a model with one input (the coordinator refuses several): no targets, an empty tensor stands in. */
-function readShard(m: { slot: 0 | 1; n: number }): { inputs: [Tensor]; targets: [Tensor]; weights: Tensor | null } {
-  const shard = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
-  return { inputs: [shard.inputs[0]!], targets: [shard.targets[0] ?? tf.zeros([m.n, 0])], weights: shard.weights };
 }
 
 /** The model on its inputs (one tensor, or a list in the model's input order): its outputs, in order. */

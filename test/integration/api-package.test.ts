@@ -129,6 +129,10 @@ const e = await evaluate(fromFile, { checkpoint: r.runDir });
 const p = await predict(cfg, { checkpoint: r.runDir, input: { data: new Float32Array(6), shape: [1, 6] } });
 const reason: string | undefined = r.stopped?.reason;
 console.log(e.accuracy, p.values.length, reason, new MgpuError('E_USAGE', 'x').code);
+// Every output by name; the inputs of a model with several, by name too.
+const byName: { values: Float32Array; shape: number[] } | undefined = p.outputs['dense'];
+const named: Parameters<typeof predict>[1]['input'] = { image: 'x_image.npy', meta: { data: new Float32Array(3), shape: [1, 3] } };
+console.log(byName?.shape, named);
 // The declarations are real, not any:
 // @ts-expect-error: a misspelt option
 await train(cfg, { onStepend() {} });

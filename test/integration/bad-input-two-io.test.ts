@@ -1,13 +1,10 @@
 // A config that does not fit a model with two inputs (image, meta) and two outputs (class, box),
 // found once the workers have built it and before any step: each error names the missing or extra
-// input or output and the files given, with a hint; predict refuses such a model clearly.
+// input or output and the files given, with a hint. (Predict's inputs: predict-two-io-bad-input.test.ts.)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
-import { predictRows } from '../../src/coordinator/inference.ts';
 import { train } from '../../src/coordinator/train.ts';
-import { readNpy } from '../../src/shared/npy.ts';
 import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
 import { writeTwoIoData, writeTwoIoModel } from '../helpers/two-io-model.ts';
 
@@ -70,14 +67,4 @@ test('labels, losses and loss weights must name the outputs', async () => {
     'loss.boxes',
   );
   await fails({ lossWeights: { clas: 2 } }, 'E_CONFIG', /the model has no output 'clas' \(its outputs: 'class', 'box'\)/, 'lossWeights.clas');
-});
-
-test('predict refuses a model with several inputs or outputs, saying what to do instead', async () => {
-  const cfg = buildConfig(dir, { ...base, name: 'predict' }, 1);
-  const trained = await train(cfg, silent);
-  await assert.rejects(
-    predictRows(cfg, silent, { dir: path.dirname(trained.modelPath!), ema: false }, readNpy(files.features.image), '--input', files.features.image),
-    (e: Error & { code?: string; hint?: string }) =>
-      e.code === 'E_USAGE' && /2 inputs and 2 outputs; predict .* one input and one output only/.test(e.message) && /model\.predict/.test(e.hint ?? ''),
-  );
 });

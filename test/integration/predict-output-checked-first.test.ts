@@ -1,5 +1,5 @@
-// `predict --output` into a missing directory (or onto a directory) is refused before any
-// worker starts, not after all the work: exit 2, naming the path, no stack trace, nothing left
+// `predict --output` into a missing directory (or a .npy onto a directory, a directory output onto
+// a file) is refused before any worker starts, not after all the work: exit 2, naming the path, no stack trace, nothing left
 // running.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -55,9 +55,21 @@ test('--output into a missing directory', async () => {
 });
 
 test('--output that is a directory', async () => {
-  const target = path.join(dir, 'a-dir');
+  const target = path.join(dir, 'a-dir.npy');
   fs.mkdirSync(target);
   await refused(target, new RegExp(`^error E_USAGE: --output ${target}: is a directory`, 'm'));
+});
+
+// A path without .npy or .csv is a directory of one <output name>.npy per output.
+test('--output directory in a missing directory', async () => {
+  const missing = path.join(dir, 'no-such-parent');
+  await refused(path.join(missing, 'preds'), new RegExp(`^error E_USAGE: --output ${missing}/preds: the directory ${missing} does not exist`, 'm'));
+});
+
+test('--output directory that is a file', async () => {
+  const target = path.join(dir, 'a-file');
+  fs.writeFileSync(target, '');
+  await refused(target, new RegExp(`^error E_USAGE: --output ${target}: is a file; an output named without \\.npy or \\.csv is a directory`, 'm'));
 });
 
 test('the same model predicts into a directory that exists', async () => {

@@ -93,8 +93,10 @@ test('an unknown option or a bad predict input is E_USAGE, before any worker sta
   assert.equal(shape.message, 'predict(): input .shape [4, 784] holds 3136 values, .data 6');
   const list = await thrown(() => predict(cfg, { checkpoint: dir, input: { data: [1, 2] as never, shape: [2] } }));
   assert.equal((list as MgpuError).message, 'predict(): input .data is not a Float32Array, Int32Array or Uint8Array');
-  const output = await thrown(() => predict(cfg, { checkpoint: dir, input: { data: new Float32Array(784), shape: [1, 784] }, output: dir }));
-  assert.equal((output as MgpuError).message, `predict(): output ${dir}: is a directory`);
+  const npyDir = path.join(dir, 'a-dir.npy');
+  fs.mkdirSync(npyDir, { recursive: true });
+  const output = await thrown(() => predict(cfg, { checkpoint: dir, input: { data: new Float32Array(784), shape: [1, 784] }, output: npyDir }));
+  assert.equal((output as MgpuError).message, `predict(): output ${npyDir}: is a directory`);
   const resumeOnly = await thrown(() => train(cfg, { allowChanged: ['optimizer'], print: false }));
   assert.equal((resumeOnly as MgpuError).message, 'train(): allowChanged applies to resume only');
 });
