@@ -71,14 +71,26 @@ export type {
 export interface EvalResult {
   samples: number;
   loss: number; // mean per-sample loss (regularisation not included)
-  accuracy: number | null; // null for losses without classes (mean squared error)
-  topK: number | null; // top-k accuracy; null without classes or with k >= classes
+  accuracy: number | null; // null for losses without classes (mean squared error), and with several outputs (see outputs)
+  topK: number | null; // top-k accuracy; null without classes or with k >= classes, and with several outputs
   k: number;
-  mae: number; // NaN for a model with several outputs (not measured)
+  mae: number; // NaN for a model with several outputs (each output's is in outputs)
   /** A model with several outputs: each output's mean loss (without its loss weight), by output name; else null. */
   outputLosses: Record<string, number> | null;
-  /** The config's metrics (its `metrics` key), keyed as metrics.jsonl logs them; null without. */
+  /** A model with several outputs: each output's figures, by output name, in the model's order; else null. */
+  outputs: Record<string, OutputFigures> | null;
+  /**
+   * The config's metrics (its `metrics` key), keyed as metrics.jsonl logs them; several outputs:
+   * each metric per output it suits, `<key>.<output>`. null without.
+   */
   metrics: Record<string, number | null> | null;
+}
+/** One output's figures, for a model with several (EvalResult.outputs). */
+export interface OutputFigures {
+  loss: number; // its mean loss, weighted by the eval set's sample weights, without its loss weight
+  accuracy: number | null; // null when its loss has no classes (mean squared error)
+  topK: number | null; // top-k accuracy; null unless its loss is categorical with more classes than k
+  mae: number;
 }
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _SAME_EVAL_RESULT: Same<EvalResult, InternalEvalResult> = true;

@@ -10,13 +10,15 @@
 // (each with labels.json beside model.json when the labels are class names)
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../shared/config/types.ts';
+import type { Config, MonitorMode } from '../shared/config/types.ts';
+import { resolveMonitor } from '../shared/config/validate.ts';
 import { ConfigError } from '../shared/errors.ts';
 import { outputsPerSample, type ModelLayout } from '../shared/layout.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import type { Checkpoint, MonitorStates, Snapshots, StopRecord } from './checkpoint.ts';
 import type { EvalResult } from './evaluate.ts';
 import type { MetricsLog } from './metrics-log.ts';
+import { outputKinds } from './metrics/index.ts';
 import { BestTracker, EarlyStopper, monitoredValue, PlateauLr } from './monitors.ts';
 import type { Progress } from './progress.ts';
 
@@ -231,19 +233,24 @@ function copyInto(to: Float32Array | null, from: Float32Array): Float32Array {
 }
 
 /**
- * eval.top_k exists only with more classes than eval.topK: known once the model is built, and
- * checked then, before the run directory is written.
+ * What a monitor names must be on the eval line of this model, known once it is built and
+ * checked then, before the run directory is written: eval.top_k exists only with more classes
+ * than eval.topK; with several outputs, a monitor names eval.loss or one output's figure
+ * (eval.accuracy.<output>, eval.f1_macro.<output>, ...), and with one output no per-output one.
  */
 export function checkMonitorsFitModel(cfg: Config, layout: ModelLayout): void {
   const classes = outputsPerSample(layout);
-  const watchers: Array<[string, string]> = [];
-  if (cfg.checkpoint.best) watchers.push(['checkpoint.best.monitor', cfg.checkpoint.best.monitor]);
-  if (cfg.training.earlyStopping) watchers.push(['training.earlyStopping.monitor', cfg.training.earlyStopping.monitor]);
-  if (cfg.schedule.name === 'plateau') watchers.push(['schedule.monitor', cfg.schedule.monitor]);
-  for (const [key, monitor] of watchers) {
-    if (monitor === 'eval.top_k' && !(classes > cfg.eval.topK)) {
+  const watchers: Array<[string, { monitor: string; mode: MonitorMode }]> = [];
+  if (cfg.checkpoint.best) watchers.push(['checkpoint.best', cfg.checkpoint.best]);
+  if (cfg.training.earlyStopping) watchers.push(['training.earlyStopping', cfg.training.earlyStopping]);
+  if (cfg.schedule.name === 'plateau') watchers.push(['schedule', cfg.schedule]);
+  const outputs = layout.outputs.length > 1 ? outputKinds(cfg, layout) : null;
+  for (const [key, w] of watchers) {
+    // The mode is settled already (validateConfig): this checks the name against the model's outputs.
+    resolveMonitor(key, { ...w }, w.mode, cfg.metrics, outputs, cfg.eval.topK);
+    if (w.monitor === 'eval.top_k' && !(classes > cfg.eval.topK)) {
       throw new ConfigError(
-        key,
+        `${key}.monitor`,
         `eval.top_k is not measured: the model has ${classes} output${classes === 1 ? '' : 's'}, not more than eval.topK (${cfg.eval.topK})`,
         'lower eval.topK, or monitor eval.accuracy',
       );

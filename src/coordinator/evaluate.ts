@@ -1,26 +1,40 @@
 // Evaluation and prediction over a whole dataset, sharded over the active workers in chunks.
 // Evaluation workers return sums, so totals are exact: every sample counted once, weighted by
 // count. Prediction workers write their rows to their output buffers, read back in input order.
-import type { LossName, LossSpec } from '../shared/config/types.ts';
+import type { LossSpec } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
-import { outputsPerSample, sizeOf } from '../shared/layout.ts';
-import type { EvaluatedMessage, PredictedMessage } from '../shared/protocol.ts';
+import { sizeOf } from '../shared/layout.ts';
+import type { EvaluatedMessage, OutputSums, PredictedMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
 import type { Dataset } from './data/rows.ts';
 import { addCounts } from './metrics/counts.ts';
-import { computeMetrics, scoreShape, type EvalMetrics, type EvalTotals } from './metrics/index.ts';
+import { metricSuits, type OutputKind } from '../shared/config/validate.ts';
+import { computeMetrics, computeOutputMetrics, outputKinds, scoreShape, workerMetrics, type EvalMetrics, type EvalTotals } from './metrics/index.ts';
 import type { Session } from './session.ts';
+
+/** One output's figures, for a model with several (EvalResult.outputs). */
+export interface OutputFigures {
+  loss: number; // its mean loss, weighted by the eval set's sample weights, without its loss weight
+  accuracy: number | null; // null when its loss has no classes (mean squared error)
+  topK: number | null; // top-k accuracy; null unless its loss is categorical with more classes than k
+  mae: number;
+}
 
 export interface EvalResult {
   samples: number;
   loss: number; // mean per-sample loss (regularisation not included)
-  accuracy: number | null; // null for losses without classes (mean squared error)
-  topK: number | null; // top-k accuracy; null without classes or with k >= classes
+  accuracy: number | null; // null for losses without classes (mean squared error), and with several outputs (see outputs)
+  topK: number | null; // top-k accuracy; null without classes or with k >= classes, and with several outputs
   k: number;
-  mae: number; // NaN for a model with several outputs (not measured; metrics.jsonl writes null)
+  mae: number; // NaN for a model with several outputs (metrics.jsonl writes null; each output's is in outputs)
   /** A model with several outputs: each output's mean loss (without its loss weight), by output name; else null. */
   outputLosses: Record<string, number> | null;
-  /** The config's metrics, keyed as metrics.jsonl logs them, in its order; null without `metrics`. */
+  /** A model with several outputs: each output's figures, by output name, in the model's order; else null. */
+  outputs: Record<string, OutputFigures> | null;
+  /**
+   * The config's metrics, keyed as metrics.jsonl logs them, in its order (several outputs: each
+   * metric per output it suits, `<key>.<output>`); null without `metrics`.
+   */
   metrics: Record<string, number | null> | null;
 }
 
@@ -36,6 +50,11 @@ async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Sh
   }
 }
 
+/** One output's sums over every rank and chunk (and machine): its loss sum beside its totals. */
+interface OutputTotals extends EvalTotals {
+  lossSum: number;
+}
+
 /**
  * `deadlineMs`: how long each chunk may take before a worker that has not answered is called
  * stalled. `metrics`: the config's metrics (null: the shipped figures only).
@@ -49,19 +68,32 @@ export async function evaluate(
   deadlineMs: number,
   metrics: EvalMetrics | null = null,
 ): Promise<EvalResult> {
-  const outputs = s.group.layout.outputs;
-  const several = outputs.length > 1;
-  // With several outputs the figures of one output (accuracy, top-k, mae, metrics) are not measured.
-  const loss: LossName = typeof lossSpec === 'string' ? lossSpec : lossSpec[outputs[0]!.name]!;
-  const t = { n: 0, lossSum: 0, correct: 0, abs: 0, topK: 0, outputs: new Array<number>(several ? outputs.length : 0).fill(0) };
-  const classes = outputsPerSample(s.group.layout);
-  // The config's metrics: sums over every rank and chunk, and every row's scores (auc).
-  const extra: EvalTotals = { n: 0, correct: 0, topK: 0, abs: 0, sq: 0, counts: null, scores: null, custom: metrics?.custom.map(() => ({})) ?? [] };
-  const shape = scoreShape(loss, s.group.layout.outputShape);
-  const scoreRows = ds.count * shape.rowsPerSample;
-  const scores = metrics?.specs.some((m) => !('module' in m) && m.name === 'auc')
-    ? { values: new Float32Array(scoreRows * shape.width), labels: new Float32Array(scoreRows * shape.labelWidth), width: shape.width }
-    : null;
+  const layout = s.group.layout;
+  const kinds = outputKinds({ loss: lossSpec }, layout);
+  const several = kinds.length > 1;
+  const wanted = workerMetrics(metrics?.specs ?? null);
+  // Each output's totals: sums over every rank and chunk, and (auc) every row's scores, which
+  // each rank writes to its output region one output after another.
+  const shapes = layout.outputs.map((o, i) => scoreShape(kinds[i]!.loss, o.shape));
+  const heads: OutputTotals[] = kinds.map((o, i) => {
+    const sh = shapes[i]!;
+    const rows = ds.count * sh.rowsPerSample;
+    return {
+      n: 0,
+      lossSum: 0,
+      correct: 0,
+      topK: 0,
+      abs: 0,
+      sq: 0,
+      counts: null,
+      scores:
+        wanted?.scores && o.loss !== 'meanSquaredError'
+          ? { values: new Float32Array(rows * sh.width), labels: new Float32Array(rows * sh.labelWidth), width: sh.width }
+          : null,
+      custom: metrics?.custom.map(() => ({})) ?? [],
+    };
+  });
+  const t = { n: 0, lossSum: 0 };
   await chunks(s, ds, batch, async (shards, start, id) => {
     const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
     const replies = await s.group.all<EvaluatedMessage>(
@@ -81,44 +113,81 @@ export async function evaluate(
     for (const m of replies) {
       t.n += m.n;
       t.lossSum += m.lossSum;
-      t.correct += m.correct;
-      t.abs += m.absErrorSum;
-      t.topK += m.topKCorrect;
-      m.outputLossSums?.forEach((v, i) => (t.outputs[i]! += v));
-      if (!metrics) continue;
-      extra.sq += m.sqErrorSum;
-      if (m.counts) extra.counts = addCounts(extra.counts, m.counts);
-      m.custom?.forEach((sums, i) => {
-        const into = extra.custom[i];
-        for (const [key, v] of Object.entries(sums)) into![key] = (into![key] ?? 0) + v;
-      });
-      if (scores) {
-        // Rank m.rank wrote its rows' scores, then their labels, to its output region; they go
-        // where its rows sit in the eval set.
-        const sh = byRank.get(m.rank)!;
-        const rows = m.scored;
-        if (rows !== (sh.end - sh.start) * shape.rowsPerSample) {
-          throw new MgpuError('E_INTERNAL', `eval chunk ${id}: rank ${m.rank} scored ${rows} rows, expected ${(sh.end - sh.start) * shape.rowsPerSample}`);
+      const each: OutputSums[] = m.outputs ?? [m];
+      if (each.length !== heads.length)
+        throw new MgpuError('E_INTERNAL', `eval chunk ${id}: rank ${m.rank} sent ${each.length} outputs' sums, expected ${heads.length}`);
+      const sh = byRank.get(m.rank)!;
+      let at = 0; // bytes of the rank's output region taken by the scores of the outputs before
+      for (const [i, o] of each.entries()) {
+        const h = heads[i]!;
+        h.lossSum += o.lossSum;
+        h.correct += o.correct;
+        h.abs += o.absErrorSum;
+        h.topK += o.topKCorrect;
+        if (!metrics) continue;
+        h.sq += o.sqErrorSum;
+        if (o.counts) h.counts = addCounts(h.counts, o.counts);
+        o.custom?.forEach((sums, c) => {
+          const into = h.custom[c]!;
+          for (const [key, v] of Object.entries(sums)) into[key] = (into[key] ?? 0) + v;
+        });
+        if (h.scores) {
+          // Rank m.rank wrote this output's rows' scores, then their labels, after the outputs
+          // before it; they go where its rows sit in the eval set.
+          const shape = shapes[i]!;
+          const rows = o.scored;
+          if (rows !== (sh.end - sh.start) * shape.rowsPerSample) {
+            throw new MgpuError(
+              'E_INTERNAL',
+              `eval chunk ${id}: rank ${m.rank} scored ${rows} rows of output '${kinds[i]!.name}', expected ${(sh.end - sh.start) * shape.rowsPerSample}`,
+            );
+          }
+          const got = new Float32Array(rows * (shape.width + shape.labelWidth));
+          s.slab.read(s.layout.output[m.rank]! + at, got);
+          at += got.byteLength;
+          const row = (start + sh.start) * shape.rowsPerSample;
+          h.scores.values.set(got.subarray(0, rows * shape.width), row * shape.width);
+          h.scores.labels.set(got.subarray(rows * shape.width), row * shape.labelWidth);
         }
-        const got = new Float32Array(rows * (shape.width + shape.labelWidth));
-        s.slab.read(s.layout.output[m.rank]!, got);
-        const at = (start + sh.start) * shape.rowsPerSample;
-        scores.values.set(got.subarray(0, rows * shape.width), at * shape.width);
-        scores.labels.set(got.subarray(rows * shape.width), at * shape.labelWidth);
       }
     }
   });
-  if (s.cluster.size > 1) await sumOverMachines(s, t, extra, scores, metrics ? classes : 0);
-  const classed = loss !== 'meanSquaredError' && !several;
+  if (s.cluster.size > 1)
+    await sumOverMachines(s, t, heads, wanted?.counts ? shapes.map((sh, i) => (kinds[i]!.loss === 'meanSquaredError' ? 0 : sh.width)) : null);
+  for (const h of heads) h.n = t.n;
+  const figures = (h: OutputTotals, o: OutputKind): OutputFigures => ({
+    loss: h.lossSum / t.n,
+    accuracy: o.loss !== 'meanSquaredError' ? h.correct / t.n : null,
+    topK: metricSuits('topK', o.loss) && (o.classes ?? 0) > k ? h.topK / t.n : null,
+    mae: h.abs / t.n,
+  });
+  if (several) {
+    // Keras has no single accuracy (nor top-k, nor mae) for a model of several outputs: each
+    // output's are in `outputs`, and the config's metrics are per output.
+    const outputs = Object.fromEntries(kinds.map((o, i) => [o.name, figures(heads[i]!, o)]));
+    return {
+      samples: t.n,
+      loss: t.lossSum / t.n,
+      accuracy: null,
+      topK: null,
+      k,
+      mae: NaN,
+      outputLosses: Object.fromEntries(kinds.map((o, i) => [o.name, heads[i]!.lossSum / t.n])),
+      outputs,
+      metrics: metrics ? computeOutputMetrics(metrics, kinds, k, heads) : null,
+    };
+  }
+  const one = figures(heads[0]!, kinds[0]!);
   return {
     samples: t.n,
     loss: t.lossSum / t.n,
-    accuracy: classed ? t.correct / t.n : null,
-    topK: classed && loss !== 'binaryCrossentropy' && classes > k ? t.topK / t.n : null,
+    accuracy: one.accuracy,
+    topK: one.topK,
     k,
-    mae: several ? NaN : t.abs / t.n,
-    outputLosses: several ? Object.fromEntries(outputs.map((o, i) => [o.name, t.outputs[i]! / t.n])) : null,
-    metrics: metrics ? computeMetrics(metrics, loss, { ...extra, n: t.n, correct: t.correct, topK: t.topK, abs: t.abs, scores }) : null,
+    mae: one.mae,
+    outputLosses: null,
+    outputs: null,
+    metrics: metrics ? computeMetrics(metrics, kinds[0]!.loss, heads[0]!) : null,
   };
 }
 
@@ -167,40 +236,41 @@ export async function predict(s: Session, ds: Dataset, batch: number, deadlineMs
 
 /**
  * Several machines: each evaluated its workers' rows of every chunk; every sum is added up over
- * the machines (the per-class counts too; the score rows are disjoint, so their sum is the whole).
+ * the machines, each output's too (the per-class counts as well; the score rows are disjoint, so
+ * their sum is the whole). `countWidths`: with precision, recall or f1, each output's class count
+ * (0 for one without classes), the same on every machine; null without them.
  */
-async function sumOverMachines(
-  s: Session,
-  t: { n: number; lossSum: number; correct: number; abs: number; topK: number; outputs: number[] },
-  extra: EvalTotals,
-  scores: { values: Float32Array; labels: Float32Array } | null,
-  classes: number,
-): Promise<void> {
-  const c = extra.counts ?? { tp: new Array<number>(classes).fill(0), fp: new Array<number>(classes).fill(0), fn: new Array<number>(classes).fill(0) };
-  const sums = new Float64Array([t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq, ...c.tp, ...c.fp, ...c.fn]);
+async function sumOverMachines(s: Session, t: { n: number; lossSum: number }, heads: OutputTotals[], countWidths: number[] | null): Promise<void> {
+  const values: number[] = [t.n, t.lossSum];
+  for (const [i, h] of heads.entries()) {
+    values.push(h.lossSum, h.correct, h.abs, h.topK, h.sq);
+    const w = countWidths?.[i] ?? 0;
+    if (w === 0) continue;
+    const c = h.counts ?? { tp: new Array<number>(w).fill(0), fp: new Array<number>(w).fill(0), fn: new Array<number>(w).fill(0) };
+    if (c.tp.length !== w) throw new MgpuError('E_INTERNAL', `output ${i}: ${c.tp.length} classes counted, expected ${w}`);
+    values.push(...c.tp, ...c.fp, ...c.fn);
+  }
+  const sums = new Float64Array(values);
   await s.cluster.sum(sums, 'the evaluation sums');
-  if (t.outputs.length) {
-    const each = Float64Array.from(t.outputs);
-    await s.cluster.sum(each, 'the per-output evaluation losses');
-    t.outputs = Array.from(each);
+  let at = 0;
+  const next = () => sums[at++]!;
+  const take = (n: number) => Array.from(sums.subarray(at, (at += n)));
+  t.n = next();
+  t.lossSum = next();
+  for (const [i, h] of heads.entries()) {
+    [h.lossSum, h.correct, h.abs, h.topK, h.sq] = [next(), next(), next(), next(), next()];
+    const w = countWidths?.[i] ?? 0;
+    if (w > 0) h.counts = { tp: take(w), fp: take(w), fn: take(w) };
   }
-  [t.n, t.lossSum, t.correct, t.abs, t.topK, extra.sq] = [sums[0]!, sums[1]!, sums[2]!, sums[3]!, sums[4]!, sums[5]!];
-  if (classes > 0 && (extra.counts || sums.subarray(6).some((v) => v !== 0))) {
-    const k = c.tp.length;
-    extra.counts = {
-      tp: Array.from(sums.subarray(6, 6 + k)),
-      fp: Array.from(sums.subarray(6 + k, 6 + 2 * k)),
-      fn: Array.from(sums.subarray(6 + 2 * k, 6 + 3 * k)),
-    };
+  for (const h of heads) {
+    if (!h.scores) continue;
+    await s.cluster.sum(h.scores.values, 'the evaluation scores');
+    await s.cluster.sum(h.scores.labels, 'the evaluation labels');
   }
-  if (scores) {
-    await s.cluster.sum(scores.values, 'the evaluation scores');
-    await s.cluster.sum(scores.labels, 'the evaluation labels');
-  }
-  if (extra.custom.length) {
-    // Custom sums have names of their own: gathered as JSON, added in rank order.
+  if (heads.some((h) => h.custom.length)) {
+    // Custom sums have names of their own: gathered as JSON (per output, per module), added in rank order.
     const mine = Buffer.alloc(CUSTOM_BYTES);
-    const json = JSON.stringify(extra.custom);
+    const json = JSON.stringify(heads.map((h) => h.custom));
     if (Buffer.byteLength(json) > CUSTOM_BYTES)
       throw new MgpuError(
         'E_METRIC',
@@ -208,13 +278,15 @@ async function sumOverMachines(
       );
     mine.write(json);
     const all = await s.cluster.gather(new Uint8Array(mine), 'the custom metric sums');
-    extra.custom = extra.custom.map(() => ({}));
+    for (const h of heads) h.custom = h.custom.map(() => ({}));
     for (const b of all) {
-      const theirs = JSON.parse(Buffer.from(b).toString('utf8').replace(/\0+$/, '')) as Record<string, number>[];
-      theirs.forEach((sums, i) => {
-        const into = extra.custom[i]!;
-        for (const [key, v] of Object.entries(sums)) into[key] = (into[key] ?? 0) + v;
-      });
+      const theirs = JSON.parse(Buffer.from(b).toString('utf8').replace(/\0+$/, '')) as Record<string, number>[][];
+      theirs.forEach((custom, i) =>
+        custom.forEach((sums, c) => {
+          const into = heads[i]!.custom[c]!;
+          for (const [key, v] of Object.entries(sums)) into[key] = (into[key] ?? 0) + v;
+        }),
+      );
     }
   }
 }

@@ -254,12 +254,18 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     checkClassesFitModel(classes, outputsPerSample(s.group.layout), cfg.data.eval ? 'data.eval' : 'data.evalFraction');
     const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000, evalMetrics);
     out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${plural(s.group.active.length, 'worker')}:`);
-    if (r.metrics) {
-      // The config's metrics, in its order, after the sample count and the loss.
+    if (r.metrics || r.outputs) {
+      // Several outputs: each output's figures; then the config's metrics, in its order, after
+      // the sample count and the loss.
+      const perOutput = Object.entries(r.outputs ?? {}).flatMap(([o, f]) =>
+        Object.entries({ loss: f.loss, accuracy: f.accuracy, top_k: f.topK, mae: f.mae }).flatMap(([key, v]) =>
+          v === null ? [] : [[`${key}.${o}`, v] as const],
+        ),
+      );
       const rows: [string, string][] = [
         ['samples', String(r.samples)],
         ['loss', r.loss.toFixed(6)],
-        ...Object.entries(r.metrics).map(([key, v]): [string, string] => [metricLabel(key, r.k), metricValue(key, v, 6)]),
+        ...[...perOutput, ...Object.entries(r.metrics ?? {})].map(([key, v]): [string, string] => [metricLabel(key, r.k), metricValue(key, v, 6)]),
       ];
       const w = Math.max(...rows.map(([label]) => label.length)) + 2;
       for (const [label, value] of rows) out.line(`  ${label.padEnd(w)}${value}`);
@@ -269,12 +275,7 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     out.line(`  loss      ${r.loss.toFixed(6)}`);
     if (r.accuracy !== null) out.line(`  accuracy  ${(100 * r.accuracy).toFixed(2)}%`);
     if (r.topK !== null) out.line(`  top-${r.k}     ${(100 * r.topK).toFixed(2)}%`);
-    if (r.outputLosses) {
-      const w = Math.max(...Object.keys(r.outputLosses).map((o) => o.length)) + 7;
-      for (const [o, v] of Object.entries(r.outputLosses)) out.line(`  ${`loss.${o}`.padEnd(w)}${v.toFixed(6)}`);
-    } else {
-      out.line(`  mae       ${r.mae.toFixed(6)}`);
-    }
+    out.line(`  mae       ${r.mae.toFixed(6)}`);
     return r;
   } finally {
     await s.close();

@@ -42,11 +42,22 @@ export interface EvalLine {
   accuracy: number | null;
   top_k: number | null;
   k: number;
-  mae: number; // null in the file for a model with several outputs (not measured)
-  /** The config's metrics, by key (precision_macro, auc, <module>.<key>, ...); absent without `metrics`. */
+  mae: number; // null in the file for a model with several outputs (each output's is mae.<output>)
+  /**
+   * The config's metrics, by key (precision_macro, auc, <module>.<key>, ...; with several outputs
+   * <key>.<output> and <module>.<key>.<output>); absent without `metrics`.
+   */
   metrics?: Record<string, number | null>;
-  /** A model with several outputs: each output's mean loss (its loss weight not applied). */
+  /**
+   * A model with several outputs: each output's figures, as its loss measures them (accuracy only
+   * with classes, top_k only with a categorical loss and more classes than k; a figure the output
+   * does not have is absent): its mean loss (its loss weight not applied), accuracy, top-k
+   * accuracy and mean absolute error. accuracy and top_k above are then null.
+   */
   [output: `loss.${string}`]: number;
+  [output: `accuracy.${string}`]: number;
+  [output: `top_k.${string}`]: number;
+  [output: `mae.${string}`]: number;
 }
 
 /** checkpoint.best: runs/<name>/best/ now holds the weights of this evaluation's step. */

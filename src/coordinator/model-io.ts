@@ -80,29 +80,17 @@ export function matchPorts(arrays: NamedArray[], ports: ModelPort[], keyPath: st
   return ports.map((p) => byName.get(p.name)!);
 }
 
-/** Several inputs or outputs: what reads one output's predictions (metrics, monitors other than eval.loss, class weights, predict) is refused. */
-export function checkOneOutputFeatures(cfg: Config, layout: ModelLayout): void {
-  if (layout.outputs.length === 1 && layout.inputs.length === 1) return;
-  const shape = `the model has ${layout.inputs.length} input${layout.inputs.length > 1 ? 's' : ''} and ${layout.outputs.length} output${layout.outputs.length > 1 ? 's' : ''}`;
-  if (cfg.metrics)
-    throw new ConfigError(
-      'metrics',
-      `is set, but ${shape}: eval metrics are computed for a model with one input and one output`,
-      'remove metrics: the eval line has loss and, per output, loss.<output>',
-    );
+/**
+ * Several outputs: class weights (which weigh one output's classes) are refused. Eval metrics
+ * and monitors apply per output (metrics/index.ts, checkMonitorsFitModel in eval-watch.ts).
+ */
+export function checkOutputFeatures(cfg: Config, layout: ModelLayout): void {
   if (layout.outputs.length === 1) return;
+  const shape = `the model has ${layout.inputs.length} input${layout.inputs.length > 1 ? 's' : ''} and ${layout.outputs.length} outputs`;
   if (cfg.training.classWeights)
     throw new ConfigError(
       'training.classWeights',
       `is set, but ${shape}: class weights weigh one output's classes`,
       'weigh samples with sample weights (npy weights:) instead',
     );
-  const watchers: Array<[string, string]> = [];
-  if (cfg.checkpoint.best) watchers.push(['checkpoint.best.monitor', cfg.checkpoint.best.monitor]);
-  if (cfg.training.earlyStopping) watchers.push(['training.earlyStopping.monitor', cfg.training.earlyStopping.monitor]);
-  if (cfg.schedule.name === 'plateau') watchers.push(['schedule.monitor', cfg.schedule.monitor]);
-  for (const [key, monitor] of watchers) {
-    if (monitor !== 'eval.loss')
-      throw new ConfigError(key, `${monitor} is not measured: ${shape}, and its eval line has loss and loss.<output>`, 'monitor eval.loss');
-  }
 }

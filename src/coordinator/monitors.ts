@@ -20,13 +20,20 @@ import type { EvalResult } from './evaluate.ts';
 
 /**
  * The monitored figure of an evaluation: `eval.loss` -> r.loss, `eval.f1_macro` -> the config
- * metric f1_macro, `eval.mine.hits` -> the custom metric mine's value hits; NaN when the value is
- * null (not defined for this evaluation). A custom metric that returns no value of that key is
- * E_METRIC, naming the values it did return.
+ * metric f1_macro, `eval.mine.hits` -> the custom metric mine's value hits; with several outputs,
+ * `eval.accuracy.class` -> r.outputs.class.accuracy (loss, accuracy, top_k, mae) and
+ * `eval.f1_macro.class` -> the metric's value for that output; NaN when the value is null (not
+ * defined for this evaluation). A custom metric that returns no value of that key is E_METRIC,
+ * naming the values it did return.
  */
 export function monitoredValue(r: EvalResult, monitor: string): number {
   const field = monitor.replace(/^eval\./, '');
   let v = field === 'loss' ? r.loss : field === 'accuracy' ? r.accuracy : field === 'top_k' ? r.topK : field === 'mae' ? r.mae : undefined;
+  for (const [name, o] of Object.entries(r.outputs ?? {})) {
+    if (v !== undefined) break;
+    const figure = field.endsWith(`.${name}`) ? field.slice(0, -name.length - 1) : null;
+    v = figure === 'loss' ? o.loss : figure === 'accuracy' ? o.accuracy : figure === 'top_k' ? o.topK : figure === 'mae' ? o.mae : undefined;
+  }
   if (v === undefined && r.metrics && Object.hasOwn(r.metrics, field)) v = r.metrics[field];
   if (v === undefined) {
     const dot = field.indexOf('.');

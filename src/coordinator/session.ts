@@ -22,12 +22,12 @@ import type { Dataset } from './data/rows.ts';
 import { checkSimulated, thisMachine, type Machine } from './capacity.ts';
 import { soloCluster, type Cluster } from './cluster.ts';
 import { planDevices, type DevicePlan, type Doing } from './device-plan.ts';
-import { checkMetricsFit, needsScores, workerMetrics } from './metrics/index.ts';
+import { checkMetricsFit, needsScores, scoreBytesPerRow, workerMetrics } from './metrics/index.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
 import type { Progress } from './progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
-import { checkOneOutputFeatures, outputLosses } from './model-io.ts';
+import { checkOutputFeatures, outputLosses } from './model-io.ts';
 import { rowBytesOf, rowFormat } from './row-format.ts';
 import { Stager } from './stager.ts';
 import { GroupFailure, WorkerGroup, type StartFailurePolicy } from './worker-group.ts';
@@ -118,7 +118,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     );
     const modelLayout = group.layout;
     checkMetricsFit(cfg, modelLayout);
-    checkOneOutputFeatures(cfg, modelLayout);
+    checkOutputFeatures(cfg, modelLayout);
     const losses = outputLosses(cfg, modelLayout);
     // Weighted rows when any split has weights (the training set's class or sample weights, the
     // eval set's own): a split without them is staged with weights of 1, which change nothing.
@@ -139,8 +139,13 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const hash = layoutHash(modelLayout.variables);
     const rowIn = rowBytesOf(rows);
     // A row's predictions, every output's (predict); with auc, its scores and then its label(s),
-    // at most as many again as the (one) output's values.
-    const rowOut = Math.max(predictionsPerSample(modelLayout), outputsPerSample(modelLayout) * (needsScores(cfg.metrics) ? 2 : 1)) * 4;
+    // at most as many again as the (one) output's values; several outputs with auc: every
+    // output's scores and labels, one output after another.
+    const rowOut = Math.max(
+      predictionsPerSample(modelLayout) * 4,
+      outputsPerSample(modelLayout) * 4 * (needsScores(cfg.metrics) ? 2 : 1),
+      scoreBytesPerRow(cfg, modelLayout),
+    );
     const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
     let layout = sized(Math.ceil(opts.maxBatch / group.active.length));
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });

@@ -296,17 +296,20 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       k: r.k,
       mae: r.mae,
       ...(r.metrics ? { metrics: r.metrics } : {}),
-      ...outputLossFields(r),
+      ...outputFields(r),
     };
     metrics.write(line);
     hooks.evaluated(line);
-    // With config metrics, those are what is printed; without, the shipped figures.
-    const acc = r.metrics
-      ? metricsInline(r.metrics, r.k)
-      : r.outputLosses
-        ? Object.entries(r.outputLosses)
-            .map(([o, v]) => `loss.${o} ${v.toFixed(4)}`)
-            .join(' ')
+    // With config metrics, those are what is printed; without, the shipped figures. Several
+    // outputs: each output's loss, then the config's metrics (per output), or without them each
+    // output's shipped figures.
+    const fields = outputFields(r);
+    const acc = r.outputs
+      ? r.metrics
+        ? metricsInline({ ...Object.fromEntries(Object.entries(fields).filter(([key]) => key.startsWith('loss.'))), ...r.metrics }, r.k)
+        : metricsInline(fields, r.k)
+      : r.metrics
+        ? metricsInline(r.metrics, r.k)
         : r.accuracy === null
           ? `mae ${r.mae.toFixed(4)}`
           : `accuracy ${(100 * r.accuracy).toFixed(2)}%` + (r.topK === null ? '' : ` top-${r.k} ${(100 * r.topK).toFixed(2)}%`);
@@ -710,9 +713,20 @@ function timeLine(steps: number, samples: number, loopMs: number, startMs: numbe
   return `trained ${steps} step${steps > 1 ? 's' : ''} (${samples} samples) in ${sec(loopMs)} s, ${Math.round((samples * 1000) / loopMs)} samples/s (evaluations between them included); start-up ${sec(startMs)} s`;
 }
 
-/** A model with several outputs: each output's eval loss as `loss.<output>` of the eval line. */
-function outputLossFields(r: EvalResult): Record<`loss.${string}`, number> {
-  return Object.fromEntries(Object.entries(r.outputLosses ?? {}).map(([o, v]) => [`loss.${o}`, v]));
+/**
+ * A model with several outputs: each output's figures as fields of the eval line, output after
+ * output: `loss.<output>`, `accuracy.<output>`, `top_k.<output>`, `mae.<output>` (a figure the
+ * output does not measure is left out).
+ */
+function outputFields(r: EvalResult): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [o, f] of Object.entries(r.outputs ?? {})) {
+    out[`loss.${o}`] = f.loss;
+    if (f.accuracy !== null) out[`accuracy.${o}`] = f.accuracy;
+    if (f.topK !== null) out[`top_k.${o}`] = f.topK;
+    out[`mae.${o}`] = f.mae;
+  }
+  return out;
 }
 
 /** A stop the library API asked for on another machine (its callbacks run on rank 0 alone). */

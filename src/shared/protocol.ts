@@ -145,13 +145,33 @@ export interface EvalMessage {
   stateVersion: number;
 }
 
+/**
+ * One output's figures over a rank's rows, as sums (a model with several outputs sends one per
+ * output, in the model's order). Which are measured follows the output's own loss, as the
+ * figures of a model with one output follow its loss: `correct` 0 when the loss has no classes
+ * (meanSquaredError), `topKCorrect` 0 unless the loss is categorical with more classes than k;
+ * the rest only with `init.metrics`, and only where the loss suits them (no counts nor scores for
+ * meanSquaredError).
+ */
+export interface OutputSums {
+  lossSum: number; // Σ w_i · l_k,i over the rows (w_i the eval set's sample weights, 1 without); its loss weight not applied
+  correct: number; // rows predicted right
+  absErrorSum: number; // Σ mean absolute error per row
+  topKCorrect: number; // rows whose class is among the k most probable
+  sqErrorSum: number; // Σ mean squared error per row (with init.metrics, else 0)
+  counts: { tp: number[]; fp: number[]; fn: number[] } | null; // per class (or per output of a binary loss); precision, recall, f1
+  scored: number; // rows m whose scores went to output[rank] (auc), else 0 (see EvaluatedMessage.outputs)
+  custom: Record<string, number>[] | null; // per custom module, its named sums over these rows and this output
+}
+
 /** worker → coordinator. Sums, so totals over ranks are exact: every sample counted once. */
 export interface EvaluatedMessage {
   type: 'evaluated';
   rank: number;
   id: number;
   n: number;
-  lossSum: number; // Σ per-sample loss, each times its weight when rows are weighted
+  lossSum: number; // Σ per-sample loss (Σ_k lossWeights[k] · l_k), each times its weight when rows are weighted
+  // The figures of a model with one output (0, or null, with several: see `outputs`):
   correct: number; // samples predicted right (accuracy); 0 where the loss has no accuracy
   absErrorSum: number; // Σ mean absolute error per sample
   topKCorrect: number; // samples whose class is among the k most probable; 0 without classes
@@ -160,9 +180,14 @@ export interface EvaluatedMessage {
   counts: { tp: number[]; fp: number[]; fn: number[] } | null; // per class, or per output of a binary loss
   scored: number; // rows m written to output[rank]: m·K scores, then m labels (class indices) or m·K (binary 0/1)
   custom: Record<string, number>[] | null; // per custom module, its named sums over this rank's rows
-  // A model with several outputs: each output's Σ w_i · l_k,i (its loss weight not applied), in
-  // the model's output order; correct, absErrorSum and topKCorrect are then 0. null with one output.
-  outputLossSums: number[] | null;
+  /**
+   * A model with several outputs: each output's sums, in the model's output order; the fields
+   * above but n and lossSum are then 0 and null. null with one output. With auc, output[rank]
+   * holds the outputs' scored rows one output after another, in the model's order: for each
+   * output k with scored_k > 0, its scored_k·width_k scores, then its labels (scored_k class
+   * indices, or scored_k·width_k 0/1 for binaryCrossentropy); the next output's start right after.
+   */
+  outputs: OutputSums[] | null;
 }
 
 /**

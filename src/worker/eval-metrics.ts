@@ -147,19 +147,25 @@ export async function customSums(tf: TF, m: CustomMetric, y: Tensor, pred: Tenso
 
 /**
  * Each custom metric once on a one-row batch of zeros, when the worker attaches: a module that
- * throws or returns no sums fails the start of the run, not its first evaluation.
+ * throws or returns no sums fails the start of the run, not its first evaluation. A model with
+ * several outputs calls it on each output, as an evaluation does.
  */
 export async function checkCustomMetrics(tf: TF, model: LayersModel, rows: RowFormat, metrics: CustomMetric[]): Promise<void> {
   // No labels (a predict run): nothing to evaluate, nothing to check.
-  const input = rows.parts.find((p) => p.role === 'input')!;
-  const target = rows.parts.find((p) => p.role === 'target');
-  if (metrics.length === 0 || !target) return;
-  const x = tf.zeros([1, ...input.shape]);
-  const y = tf.zeros([1, ...target.shape]);
-  const pred = tf.tidy(() => model.apply(x, { training: false }) as Tensor);
+  const targets = rows.parts.filter((p) => p.role === 'target');
+  if (metrics.length === 0 || targets.length === 0) return;
+  const xs = rows.parts.filter((p) => p.role === 'input').map((p) => tf.zeros([1, ...p.shape]));
+  const ys = targets.map((p) => tf.zeros([1, ...p.shape]));
+  const out = tf.tidy(() => model.apply(xs.length === 1 ? xs[0]! : xs, { training: false }) as Tensor | Tensor[]);
+  const preds = Array.isArray(out) ? out : [out];
   try {
-    for (const m of metrics) await customSums(tf, m, y, pred, ' on a one-row batch of zeros (the check at start-up)');
+    for (const m of metrics) {
+      for (const [k, target] of targets.entries()) {
+        const on = targets.length > 1 ? ` on output '${target.name}'` : '';
+        await customSums(tf, m, ys[k]!, preds[k]!, `${on} on a one-row batch of zeros (the check at start-up)`);
+      }
+    }
   } finally {
-    tf.dispose([x, y, pred]);
+    tf.dispose([...xs, ...ys, ...preds]);
   }
 }

@@ -7,7 +7,7 @@ import type { LayersModel, LayerVariable, Tensor, Variable } from '@tensorflow/t
 import { Channel } from '../shared/channel.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { flatten, type FlatLayout, type SlabLayout } from '../shared/layout.ts';
-import type { AttachMessage, EvalMessage, InitMessage, PredictMessage, StepMessage, ToCoordinator, ToWorker } from '../shared/protocol.ts';
+import type { AttachMessage, EvalMessage, InitMessage, OutputSums, PredictMessage, StepMessage, ToCoordinator, ToWorker } from '../shared/protocol.ts';
 import { streamState, withSeededMathRandom } from '../shared/rng.ts';
 import { floatKernels } from '../shared/float-kernels.ts';
 import { shardSizes } from '../shared/shard.ts';
@@ -15,7 +15,6 @@ import { Slab } from '../shared/slab.ts';
 import { pinFromEnvironment } from '../shared/cpu-affinity.ts';
 import { loadBackend, type TF } from './backend.ts';
 import { checkCustomMetrics, customSums, loadCustomMetrics, metricTensors, unpack, type CustomMetric } from './eval-metrics.ts';
-import type { LossFns } from './losses.ts';
 import { combined, outputLosses, perOutput, type OutputLoss } from './output-losses.ts';
 import { describe, loadModel } from './model-loader.ts';
 import { checkModelOps } from './op-check.ts';
@@ -51,7 +50,6 @@ let init: InitMessage;
 let tf: TF;
 let model: LayersModel;
 let losses: OutputLoss[]; // one per model output, in its order
-let loss: LossFns; // the first output's: the eval figures and metrics of a model with one output
 let customMetrics: CustomMetric[] = []; // config metrics: { module }, loaded at init
 let metricsChecked = false; // the custom metrics ran once on a batch of zeros (at the first attach)
 let ordered: LayerVariable[]; // trainable first, then non-trainable: the flat layout's order
@@ -128,7 +126,6 @@ async function onAttach(m: AttachMessage): Promise<void> {
   // Resolved here, not at init: the coordinator has checked the config's losses against the
   // model's outputs by now, and names what does not fit better than a worker could.
   losses = outputLosses(tf, model.outputNames, init.loss, init.lossWeights);
-  loss = losses[0]!.fns;
   if (!metricsChecked) {
     await checkCustomMetrics(tf, model, m.rows, customMetrics);
     metricsChecked = true;
@@ -280,61 +277,89 @@ async function onEval(m: EvalMessage): Promise<void> {
   refreshWeights(m);
   const { inputs: xs, targets: ys, weights: w } = reader.read(slabLayout.input[rank]![m.slot]!, m.n);
   const preds = tf.tidy(() => apply(xs, false));
-  const [y, pred] = [ys[0]!, preds[0]!]; // the first output's: the figures of a model with one
   const several = losses.length > 1;
-  const sums = tf.tidy(() => {
-    const classes = pred.shape[pred.shape.length - 1]!;
-    // The loss is weighted by the eval set's weights (1s when it has none); the metrics are not.
-    const weigh = (l: Tensor) => tf.sum(w === null ? l : tf.mul(l, w));
-    const each = perOutput(tf, losses, ys, preds);
-    // With several outputs: the total, then each output's loss (without its loss weight), and no
-    // accuracy, mae or top-k (they are figures of one output).
-    return [
-      weigh(combined(tf, losses, each)),
-      !several && loss.correct ? tf.sum(loss.correct(y, pred)) : tf.scalar(0),
-      several ? tf.scalar(0) : tf.sum(loss.absError(y, pred)),
-      !several && loss.topK && classes > m.topK ? tf.sum(loss.topK(y, pred, m.topK)) : tf.scalar(0),
-      ...(several ? each.map(weigh) : []),
-    ];
+  // The total loss Σ_k lw_k · l_k, weighted by the eval set's weights (1s when it has none).
+  const total = tf.tidy(() => {
+    const l = combined(tf, losses, perOutput(tf, losses, ys, preds));
+    return tf.sum(w === null ? l : tf.mul(l, w));
   });
-  const [lossSum, correct, absErrorSum, topKCorrect, ...outputLossSums] = await Promise.all(sums.map(async (t) => (await t.data())[0]!));
-  tf.dispose(sums);
-  // The config's metrics: sums, and (auc) each row's scores and label into output[rank].
-  const spec = init.metrics;
-  let extra = {
-    sqErrorSum: 0,
-    counts: null as { tp: number[]; fp: number[]; fn: number[] } | null,
-    scored: 0,
-    custom: null as Record<string, number>[] | null,
-  };
-  if (spec) {
-    const t = metricTensors(tf, losses[0]!.name, loss, spec, y, pred);
-    const values = (await t.flat.data()) as Float32Array;
-    t.flat.dispose();
-    const got = unpack(values, spec, t);
-    if (got.scores) {
-      if (got.scores.byteLength > slabLayout.outputBytes) {
-        throw new MgpuError('E_INTERNAL', `scores of ${m.n} rows need ${got.scores.byteLength} bytes; the output buffer holds ${slabLayout.outputBytes}`);
+  const lossSum = (await total.data())[0]!;
+  total.dispose();
+  // Each output's figures, by its own loss; with auc, its rows' scores and labels go into
+  // output[rank] after those of the outputs before it (EvaluatedMessage.outputs).
+  const each: OutputSums[] = [];
+  let at = 0;
+  for (const [k, l] of losses.entries()) {
+    const { sums, scores } = await outputSums(l, ys[k]!, preds[k]!, w, m.topK, several ? ` on output '${l.output}'` : '');
+    if (scores) {
+      if (at + scores.byteLength > slabLayout.outputBytes) {
+        throw new MgpuError('E_INTERNAL', `scores of ${m.n} rows need ${at + scores.byteLength} bytes; the output buffer holds ${slabLayout.outputBytes}`);
       }
-      slab.write(slabLayout.output[rank]!, got.scores);
+      slab.write(slabLayout.output[rank]! + at, scores);
+      at += scores.byteLength;
     }
-    const custom: Record<string, number>[] = [];
-    for (const c of customMetrics) custom.push(await customSums(tf, c, y, pred));
-    extra = { sqErrorSum: got.sqErrorSum, counts: got.counts, scored: got.scores ? t.rows : 0, custom: customMetrics.length ? custom : null };
+    each.push(sums);
   }
   tf.dispose([...xs, ...ys, ...preds, ...(w ? [w] : [])]);
-  channel.send({
-    type: 'evaluated',
-    rank,
-    id: m.id,
-    n: m.n,
+  // One output: its figures are the message's own; several: each output's in `outputs`.
+  const { lossSum: _own, ...first } = each[0]!;
+  const none = { correct: 0, absErrorSum: 0, topKCorrect: 0, sqErrorSum: 0, counts: null, scored: 0, custom: null };
+  channel.send({ type: 'evaluated', rank, id: m.id, n: m.n, lossSum, ...(several ? none : first), outputs: several ? each : null });
+}
+
+/**
+ * One output's eval sums over this rank's rows: its loss (weighted by the eval set's weights, its
+ * loss weight not applied), right answers, absolute error and top-k hits, as its loss measures
+ * them; with the config's metrics, its squared error, per-class counts, custom sums, and (auc)
+ * its rows' scores and labels, returned for the caller to place in output[rank].
+ */
+async function outputSums(
+  l: OutputLoss,
+  y: Tensor,
+  pred: Tensor,
+  w: Tensor | null,
+  k: number,
+  where: string,
+): Promise<{ sums: OutputSums; scores: Float32Array | null }> {
+  const fns = l.fns;
+  const shipped = tf.tidy(() => {
+    const classes = pred.shape[pred.shape.length - 1]!;
+    const perRow = fns.perSample(y, pred);
+    return tf.stack([
+      tf.sum(w === null ? perRow : tf.mul(perRow, w)),
+      fns.correct ? tf.sum(fns.correct(y, pred)) : tf.scalar(0),
+      tf.sum(fns.absError(y, pred)),
+      fns.topK && classes > k ? tf.sum(fns.topK(y, pred, k)) : tf.scalar(0),
+    ]);
+  });
+  const [lossSum, correct, absErrorSum, topKCorrect] = Array.from(await shipped.data());
+  shipped.dispose();
+  const sums: OutputSums = {
     lossSum: lossSum!,
     correct: correct!,
     absErrorSum: absErrorSum!,
     topKCorrect: topKCorrect!,
-    ...extra,
-    outputLossSums: several ? outputLossSums : null,
-  });
+    sqErrorSum: 0,
+    counts: null,
+    scored: 0,
+    custom: null,
+  };
+  const spec = init.metrics;
+  if (!spec) return { sums, scores: null };
+  // The config's metrics: sums, and (auc) each row's scores and label.
+  const t = metricTensors(tf, l.name, fns, spec, y, pred);
+  const values = (await t.flat.data()) as Float32Array;
+  t.flat.dispose();
+  const got = unpack(values, spec, t);
+  sums.sqErrorSum = got.sqErrorSum;
+  sums.counts = got.counts;
+  sums.scored = got.scores ? t.rows : 0;
+  if (customMetrics.length) {
+    const custom: Record<string, number>[] = [];
+    for (const c of customMetrics) custom.push(await customSums(tf, c, y, pred, where));
+    sums.custom = custom;
+  }
+  return { sums, scores: got.scores };
 }
 
 async function onPredict(m: PredictMessage): Promise<void> {

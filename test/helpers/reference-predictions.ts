@@ -25,3 +25,31 @@ export async function referencePredictions(cfg: Config, weights: Float32Array): 
   model.dispose();
   return { scores, labels: readNpy(src.labels).data };
 }
+
+/**
+ * A model with several inputs and outputs (npy files by name): each output's predictions over
+ * the whole eval split at once, and that output's labels as stored, by output name.
+ */
+export async function referenceOutputPredictions(cfg: Config, weights: Float32Array): Promise<Record<string, ReferencePredictions & { width: number }>> {
+  const src = cfg.data.eval;
+  if (src?.type !== 'npy' || typeof src.features === 'string' || typeof src.labels === 'string')
+    throw new Error('referenceOutputPredictions: the eval split must be npy files by input and output name');
+  const tf = await loadTf();
+  const model = await buildReferenceModel(tf, cfg);
+  setFlatWeights(tf, model, weights);
+  const features = src.features;
+  const labels = src.labels;
+  const xs = model.inputNames.map((name) => {
+    const a = readNpy(features[name]!);
+    return tf.tensor(a.data, a.shape);
+  });
+  const preds = model.predict(xs) as Tensor[];
+  const out: Record<string, ReferencePredictions & { width: number }> = {};
+  model.outputNames.forEach((name, i) => {
+    const p = preds[i]!;
+    out[name] = { scores: p.dataSync() as Float32Array, labels: readNpy(labels[name]!).data, width: p.shape[p.shape.length - 1]! };
+  });
+  tf.dispose([...xs, ...preds]);
+  model.dispose();
+  return out;
+}

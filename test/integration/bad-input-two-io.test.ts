@@ -1,11 +1,12 @@
 // A config that does not fit a model with two inputs (image, meta) and two outputs (class, box),
 // found once the workers have built it and before any step: each error names the missing or extra
 // input or output and the files given, with a hint. (Predict's inputs: predict-two-io-bad-input.test.ts.)
+// A monitor of one output's figure is checked against the outputs the model has.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
+import { buildConfig, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { writeTwoIoData, writeTwoIoModel } from '../helpers/two-io-model.ts';
 
 const dir = tempDir('bad-two-io');
@@ -67,4 +68,30 @@ test('labels, losses and loss weights must name the outputs', async () => {
     'loss.boxes',
   );
   await fails({ lossWeights: { clas: 2 } }, 'E_CONFIG', /the model has no output 'clas' \(its outputs: 'class', 'box'\)/, 'lossWeights.clas');
+});
+
+test('a monitor of one output is checked against the model once built: a model with one output has none', async () => {
+  const one = writeDataset(dir, 'one', 12, 'index', 3);
+  const cfg = buildConfig(
+    dir,
+    {
+      name: 'monitor-one-output',
+      model: { module: writeModelModule(dir, 'mlp') },
+      loss: 'sparseCategoricalCrossentropy', // one loss name: the model may have several outputs, known once built
+      data: { train: one, eval: one },
+      training: { batchSize: 4, steps: 1 },
+      optimizer: { name: 'sgd' },
+      checkpoint: { best: { monitor: 'eval.accuracy.class' } },
+    },
+    1,
+  );
+  assert.equal(cfg.checkpoint.best?.mode, 'max');
+  await assert.rejects(train(cfg, silent), (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
+    assert.equal(e.code, 'E_CONFIG', e.message);
+    assert.equal(e.keyPath, 'checkpoint.best.monitor');
+    assert.match(e.message, /expected one of 'eval\.loss', 'eval\.accuracy', 'eval\.top_k', 'eval\.mae', got "eval\.accuracy\.class"/);
+    assert.ok(e.hint);
+    return true;
+  });
+  assert.ok(!fs.existsSync(cfg.runDir), 'nothing written');
 });

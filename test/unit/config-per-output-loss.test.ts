@@ -1,7 +1,8 @@
 // `loss` as one loss per output, `lossWeights`, and npy features/labels as files by name: their
-// shapes and values are checked with key paths; one loss per output refuses what reads one
-// output (metrics, class weights, monitors other than eval.loss). Which names the model has is
-// checked once it is built (test/integration/bad-input-two-io.test.ts).
+// shapes and values are checked with key paths; one loss per output refuses class weights,
+// applies each metric to the outputs whose loss suits it (refusing one that suits none), and
+// lets a monitor name eval.loss or one output's figure (eval.accuracy.class), in its direction.
+// Which names the model has is checked once it is built (test/integration/bad-input-two-io.test.ts).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -58,17 +59,59 @@ test('a loss name, a weight and a file are checked under their name', () => {
   );
 });
 
-test('one loss per output refuses metrics, class weights and monitors of one output', () => {
-  rejects(
-    base({ data: { train: base().data && (base().data as Raw).train, evalFraction: 0.2 }, metrics: ['accuracy'] }),
-    'metrics',
-    /loss names one loss per output/,
-  );
+test('one loss per output refuses class weights', () => {
   rejects(base({ training: { batchSize: 8, classWeights: [1, 2] } }), 'training.classWeights', /loss names one loss per output/);
+});
+
+test('one loss per output: a metric applies to the outputs it suits; one that suits none is refused, naming it', () => {
+  const withEval = (over: Raw) => base({ data: { train: (base().data as Raw).train, evalFraction: 0.2 }, ...over });
+  assert.deepEqual(validate(withEval({ metrics: ['accuracy', 'rmse', { name: 'f1', average: 'micro' }] })).metrics, [
+    { name: 'accuracy', average: null },
+    { name: 'rmse', average: null },
+    { name: 'f1', average: 'micro' },
+  ]);
   rejects(
-    base({ data: { train: (base().data as Raw).train, evalFraction: 0.2 }, checkpoint: { best: { monitor: 'eval.accuracy' } } }),
-    'checkpoint.best.monitor',
-    /eval\.accuracy is not measured with one loss per output/,
+    withEval({ loss: { a: 'meanSquaredError', b: 'meanSquaredError' }, metrics: ['rmse', 'auc'] }),
+    'metrics[1]',
+    /'auc' suits no output of the model \('a' meanSquaredError, 'b' meanSquaredError\)/,
   );
-  validate(base({ data: { train: (base().data as Raw).train, evalFraction: 0.2 }, checkpoint: { best: { monitor: 'eval.loss' } } }));
+  rejects(
+    withEval({ loss: { a: 'binaryCrossentropy', b: 'meanSquaredError' }, metrics: ['topK'] }),
+    'metrics[0]',
+    /'topK' suits no output of the model .*a categorical loss/,
+  );
+});
+
+test('one loss per output: monitors name eval.loss or one output figure, with its direction', () => {
+  const watch = (monitor: string, metrics?: unknown[], mode?: string) =>
+    validate(
+      base({
+        data: { train: (base().data as Raw).train, evalFraction: 0.2 },
+        checkpoint: { best: { monitor, ...(mode ? { mode } : {}) } },
+        ...(metrics ? { metrics } : {}),
+      }),
+    ).checkpoint.best;
+  assert.deepEqual(watch('eval.loss'), { monitor: 'eval.loss', mode: 'min' });
+  assert.deepEqual(watch('eval.accuracy.class'), { monitor: 'eval.accuracy.class', mode: 'max' });
+  assert.deepEqual(watch('eval.loss.box'), { monitor: 'eval.loss.box', mode: 'min' });
+  assert.deepEqual(watch('eval.mae.box'), { monitor: 'eval.mae.box', mode: 'min' });
+  assert.deepEqual(watch('eval.top_k.class'), { monitor: 'eval.top_k.class', mode: 'max' });
+  assert.deepEqual(watch('eval.f1_macro.class', ['f1']), { monitor: 'eval.f1_macro.class', mode: 'max' });
+  assert.deepEqual(watch('eval.rmse.box', ['rmse']), { monitor: 'eval.rmse.box', mode: 'min' });
+  const raw = (monitor: string, metrics?: unknown[], mode?: string) =>
+    base({
+      data: { train: (base().data as Raw).train, evalFraction: 0.2 },
+      checkpoint: { best: { monitor, ...(mode ? { mode } : {}) } },
+      ...(metrics ? { metrics } : {}),
+    });
+  // The box output is a regression: no accuracy; a metric not listed is not on the line; the total has no accuracy.
+  rejects(
+    raw('eval.accuracy.box'),
+    'checkpoint.best.monitor',
+    /expected one of 'eval\.loss', 'eval\.loss\.class', 'eval\.accuracy\.class'.*got "eval\.accuracy\.box"/,
+  );
+  rejects(raw('eval.accuracy'), 'checkpoint.best.monitor', /got "eval\.accuracy"/);
+  rejects(raw('eval.f1_macro.box', ['f1']), 'checkpoint.best.monitor', /got "eval\.f1_macro\.box"/);
+  rejects(raw('eval.f1_macro.class'), 'checkpoint.best.monitor', /got "eval\.f1_macro\.class"/);
+  rejects(raw('eval.accuracy.class', undefined, 'min'), 'checkpoint.best.mode', /improves upward/);
 });

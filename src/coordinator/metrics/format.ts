@@ -1,9 +1,12 @@
 // How the eval output of `train` and `mgpu-train eval` prints the config's metrics.
 
-/** The label a metric key prints under: `top_k` as `top-5`, the others as logged. */
+/** The label a metric key prints under: `top_k` as `top-5` (`top_k.<output>` as `top-5.<output>`), the others as logged. */
 export function metricLabel(key: string, k: number): string {
-  return key === 'top_k' ? `top-${k}` : key;
+  return key === 'top_k' ? `top-${k}` : key.startsWith('top_k.') ? `top-${k}${key.slice(5)}` : key;
 }
+
+/** An accuracy (printed as a percentage): accuracy and top_k, and their `.<output>` forms. */
+const PERCENT = /^(accuracy|top_k)(\.|$)/;
 
 /**
  * Accuracies as percentages (as the shipped eval output prints them); the rest with `digits`
@@ -12,7 +15,7 @@ export function metricLabel(key: string, k: number): string {
  */
 export function metricValue(key: string, v: number | null, digits = 4): string {
   if (v === null) return 'n/a';
-  if (key === 'accuracy' || key === 'top_k') return `${(100 * v).toFixed(2)}%`;
+  if (PERCENT.test(key)) return `${(100 * v).toFixed(2)}%`;
   if (!Number.isFinite(v)) return String(v);
   const a = Math.abs(v);
   return a !== 0 && (a < 1e-3 || a >= 1e6) ? v.toExponential(digits) : v.toFixed(digits);

@@ -3,7 +3,7 @@
 // per-worker or per-batch ratio, so each figure is the one a single process computes over the
 // whole eval set.
 import type { Config, LossName, MetricSpec } from '../../shared/config/types.ts';
-import { metricKey } from '../../shared/config/validate.ts';
+import { metricKey, metricSuits, type OutputKind } from '../../shared/config/validate.ts';
 import { ConfigError } from '../../shared/errors.ts';
 import { sizeOf, type ModelLayout } from '../../shared/layout.ts';
 import type { WorkerMetrics } from '../../shared/protocol.ts';
@@ -40,10 +40,39 @@ export function needsScores(specs: MetricSpec[] | null): boolean {
   return workerMetrics(specs)?.scores ?? false;
 }
 
+/** Each output of the model with its loss and classes (the last dimension of its shape). */
+export function outputKinds(cfg: Pick<Config, 'loss'>, layout: Pick<ModelLayout, 'outputs'>): OutputKind[] {
+  return layout.outputs.map((o) => ({
+    name: o.name,
+    loss: typeof cfg.loss === 'string' ? cfg.loss : cfg.loss[o.name]!,
+    classes: (o.shape[o.shape.length - 1] as number | null) ?? 1,
+  }));
+}
+
+/**
+ * Whether `spec` is measured for an output: a built-in metric whose loss suits it (topK: with
+ * more classes than k), a custom module always.
+ */
+export function appliesTo(spec: MetricSpec, o: OutputKind, k: number): boolean {
+  if ('module' in spec) return true;
+  return metricSuits(spec.name, o.loss) && (spec.name !== 'topK' || (o.classes ?? 0) > k);
+}
+
 /** Checks the metrics against the model the workers built (known once they are ready). */
 export function checkMetricsFit(cfg: Config, layout: ModelLayout): void {
   const i = cfg.metrics?.findIndex((m) => !('module' in m) && m.name === 'topK') ?? -1;
   if (i < 0) return;
+  if (layout.outputs.length > 1) {
+    // Several outputs: topK applies to the categorical outputs with more classes than k; one is enough.
+    const outputs = outputKinds(cfg, layout);
+    if (outputs.some((o) => appliesTo(cfg.metrics![i]!, o, cfg.eval.topK))) return;
+    const kinds = outputs.filter((o) => metricSuits('topK', o.loss)).map((o) => `'${o.name}' ${o.classes}`);
+    throw new ConfigError(
+      'eval.topK',
+      `is ${cfg.eval.topK}, but metrics[${i}] topK needs an output with more classes than k, and the categorical outputs have ${kinds.join(', ')} classes`,
+      'lower eval.topK, or remove topK from metrics',
+    );
+  }
   const classes = layout.outputShape[layout.outputShape.length - 1] ?? 0;
   if (classes <= cfg.eval.topK) {
     throw new ConfigError(
@@ -54,7 +83,7 @@ export function checkMetricsFit(cfg: Config, layout: ModelLayout): void {
   }
 }
 
-/** Totals over the whole eval set, as evaluate() gathers them. */
+/** Totals over the whole eval set, as evaluate() gathers them (for one output of the model). */
 export interface EvalTotals {
   n: number;
   correct: number;
@@ -67,6 +96,26 @@ export interface EvalTotals {
   custom: Record<string, number>[]; // per custom module, its summed named sums
 }
 
+/** One metric's value from one output's totals. */
+function builtinValue(spec: Exclude<MetricSpec, { module: string }>, loss: LossName, t: EvalTotals): number | null {
+  switch (spec.name) {
+    case 'accuracy':
+      return t.correct / t.n;
+    case 'topK':
+      return t.topK / t.n;
+    case 'precision':
+    case 'recall':
+    case 'f1':
+      return t.counts ? countMetric(spec.name, spec.average ?? 'macro', t.counts) : null;
+    case 'auc':
+      return t.scores ? macroAuc(t.scores.values, t.scores.labels, t.scores.width, loss === 'binaryCrossentropy' ? 'outputs' : 'classes') : null;
+    case 'mae':
+      return t.abs / t.n;
+    case 'rmse':
+      return Math.sqrt(t.sq / t.n);
+  }
+}
+
 /** Each metric's value, keyed as metrics.jsonl logs it, in the config's order. */
 export function computeMetrics(m: EvalMetrics, loss: LossName, t: EvalTotals): Record<string, number | null> {
   const out: Record<string, number | null> = {};
@@ -77,29 +126,29 @@ export function computeMetrics(m: EvalMetrics, loss: LossName, t: EvalTotals): R
       c++;
       continue;
     }
-    const key = metricKey(spec);
-    switch (spec.name) {
-      case 'accuracy':
-        out[key] = t.correct / t.n;
-        break;
-      case 'topK':
-        out[key] = t.topK / t.n;
-        break;
-      case 'precision':
-      case 'recall':
-      case 'f1':
-        out[key] = t.counts ? countMetric(spec.name, spec.average ?? 'macro', t.counts) : null;
-        break;
-      case 'auc':
-        out[key] = t.scores ? macroAuc(t.scores.values, t.scores.labels, t.scores.width, loss === 'binaryCrossentropy' ? 'outputs' : 'classes') : null;
-        break;
-      case 'mae':
-        out[key] = t.abs / t.n;
-        break;
-      case 'rmse':
-        out[key] = Math.sqrt(t.sq / t.n);
-        break;
+    out[metricKey(spec)] = builtinValue(spec, loss, t);
+  }
+  return out;
+}
+
+/**
+ * A model with several outputs: each metric for each output it applies to (appliesTo), keyed
+ * `<key>.<output>` (a custom module's values `<name>.<key>.<output>`), in the config's order and,
+ * within a metric, the model's output order. `totals[i]` are output i's.
+ */
+export function computeOutputMetrics(m: EvalMetrics, outputs: OutputKind[], k: number, totals: EvalTotals[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  let c = 0;
+  for (const spec of m.specs) {
+    for (const [i, o] of outputs.entries()) {
+      if (!appliesTo(spec, o, k)) continue;
+      if ('module' in spec) {
+        for (const [key, v] of Object.entries(finalizeCustom(m.custom[c]!, totals[i]!.custom[c]!, totals[i]!.n))) out[`${key}.${o.name}`] = v;
+      } else {
+        out[`${metricKey(spec)}.${o.name}`] = builtinValue(spec, o.loss, totals[i]!);
+      }
     }
+    if ('module' in spec) c++;
   }
   return out;
 }
@@ -111,4 +160,20 @@ export function scoreShape(loss: LossName, outputShape: (number | null)[]): { wi
   if (loss === 'binaryCrossentropy') return { width: size, rowsPerSample: 1, labelWidth: size };
   const width = out[out.length - 1] ?? 1;
   return { width, rowsPerSample: size / width, labelWidth: 1 };
+}
+
+/**
+ * The bytes one eval row's scores and labels take in a worker's output region with auc (0
+ * without): for each output whose loss has classes, one after another (EvaluatedMessage.outputs).
+ * The output region is sized for the larger of this and a row's predictions.
+ */
+export function scoreBytesPerRow(cfg: Pick<Config, 'loss' | 'metrics'>, layout: Pick<ModelLayout, 'outputs'>): number {
+  if (!needsScores(cfg.metrics)) return 0;
+  let floats = 0;
+  for (const o of outputKinds(cfg, layout)) {
+    if (o.loss === 'meanSquaredError') continue;
+    const sh = scoreShape(o.loss, layout.outputs.find((p) => p.name === o.name)!.shape);
+    floats += sh.rowsPerSample * (sh.width + sh.labelWidth);
+  }
+  return floats * 4;
 }

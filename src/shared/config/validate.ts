@@ -174,24 +174,17 @@ function lossWeights(top: Section): Record<string, number> | null {
 }
 
 /**
- * With one loss per output, the eval line has the total loss and each output's (loss.<output>):
- * the metrics, class weights and monitors that read one output's predictions are refused.
+ * With one loss per output, class weights are refused: they weigh one output's classes. (Eval
+ * metrics and monitors apply per output: `metrics` and resolveMonitor below.)
  */
-function checkPerOutputLoss(loss: LossSpec, metricsRaw: unknown, classWeightsRaw: unknown, monitors: Array<[string, string]> = []): void {
+function checkPerOutputLoss(loss: LossSpec, classWeightsRaw: unknown): void {
   if (typeof loss === 'string') return;
-  const hint = 'with several outputs the eval line has loss and loss.<output>; give a single loss name for a model with one output';
-  if (metricsRaw !== undefined && metricsRaw !== null)
-    throw new ConfigError('metrics', 'is set, but loss names one loss per output: eval metrics are computed for one output only', hint);
   if (classWeightsRaw !== undefined && classWeightsRaw !== null) {
     throw new ConfigError(
       'training.classWeights',
       "is set, but loss names one loss per output: class weights weigh one output's classes",
       'weigh samples with sample weights (npy weights:) instead',
     );
-  }
-  for (const [keyPath, monitor] of monitors) {
-    if (monitor !== 'eval.loss')
-      throw new ConfigError(`${keyPath}.monitor`, `${monitor} is not measured with one loss per output`, `monitor eval.loss; ${hint}`);
   }
 }
 
@@ -230,34 +223,104 @@ function monitorAndMode(s: Section, fallback: string, given: GivenModes): { moni
 }
 
 /**
- * What a monitor can name, with the way each improves (null: a custom metric's value, whose way
- * is not known): the eval line's own figures, then the values of the config's metrics.
+ * One output of a model with several, as a monitor or a metric sees it: its name, its loss, and
+ * its classes (the last dimension) once the model is built (null before: not known yet).
  */
-export function monitorable(metricList: MetricSpec[] | null): Array<{ name: string; mode: MonitorMode | null }> {
-  const out: Array<{ name: string; mode: MonitorMode | null }> = Object.entries(MONITORS).map(([name, mode]) => ({ name, mode }));
+export interface OutputKind {
+  name: string;
+  loss: LossName;
+  classes: number | null;
+}
+
+/** Whether a built-in metric is measured for an output of this loss (its class count aside). */
+export function metricSuits(name: MetricName, loss: LossName): boolean {
+  if (name === 'topK') return loss === 'categoricalCrossentropy' || loss === 'sparseCategoricalCrossentropy';
+  return !CLASS_METRICS.includes(name) || loss !== 'meanSquaredError';
+}
+
+/**
+ * What a monitor can name, with the way each improves (null: a custom metric's value, whose way
+ * is not known): the eval line's own figures, then the values of the config's metrics. With
+ * `outputs` (a model with several): eval.loss, then per output eval.loss.<output>,
+ * eval.accuracy.<output> (a loss with classes), eval.top_k.<output> (a categorical loss with more
+ * classes than `topK`, when the classes are known), eval.mae.<output>, and each metric as
+ * eval.<key>.<output> for the outputs it suits (a custom one: eval.<name>.<key>.<output>).
+ */
+export function monitorable(metricList: MetricSpec[] | null, outputs: OutputKind[] | null = null, topK = 0): Array<{ name: string; mode: MonitorMode | null }> {
+  if (outputs === null || outputs.length < 2) {
+    const out: Array<{ name: string; mode: MonitorMode | null }> = Object.entries(MONITORS).map(([name, mode]) => ({ name, mode }));
+    for (const m of metricList ?? []) {
+      const name = 'module' in m ? `eval.${m.name}.<key>` : `eval.${metricKey(m)}`;
+      if (!out.some((o) => o.name === name)) out.push({ name, mode: 'module' in m ? null : METRIC_DIRECTION[m.name] });
+    }
+    return out;
+  }
+  const out: Array<{ name: string; mode: MonitorMode | null }> = [{ name: 'eval.loss', mode: 'min' }];
+  for (const o of outputs) {
+    out.push({ name: `eval.loss.${o.name}`, mode: 'min' });
+    if (metricSuits('accuracy', o.loss)) out.push({ name: `eval.accuracy.${o.name}`, mode: 'max' });
+    if (metricSuits('topK', o.loss) && (o.classes === null || o.classes > topK)) out.push({ name: `eval.top_k.${o.name}`, mode: 'max' });
+    out.push({ name: `eval.mae.${o.name}`, mode: 'min' });
+  }
   for (const m of metricList ?? []) {
-    const name = 'module' in m ? `eval.${m.name}.<key>` : `eval.${metricKey(m)}`;
-    if (!out.some((o) => o.name === name)) out.push({ name, mode: 'module' in m ? null : METRIC_DIRECTION[m.name] });
+    for (const o of outputs) {
+      if ('module' in m) out.push({ name: `eval.${m.name}.<key>.${o.name}`, mode: null });
+      else if (metricSuits(m.name, o.loss) && (m.name !== 'topK' || o.classes === null || o.classes > topK)) {
+        const name = `eval.${metricKey(m)}.${o.name}`;
+        if (!out.some((k) => k.name === name)) out.push({ name, mode: METRIC_DIRECTION[m.name] });
+      }
+    }
   }
   return out;
+}
+
+/**
+ * Where the outputs are not known yet (one loss name for every output: the model may have one or
+ * several), a monitor may also name one output's figure, `eval.<figure>.<output>`: accepted here
+ * with the figure's direction, and checked against the model's outputs once it is built
+ * (checkMonitorsFitModel in eval-watch.ts).
+ */
+function perOutputForm(monitor: string, known: Array<{ name: string; mode: MonitorMode | null }>): { name: string; mode: MonitorMode } | null {
+  for (const k of known) {
+    if (k.mode !== null && monitor.startsWith(`${k.name}.`) && monitor.length > k.name.length + 1) return { name: monitor, mode: k.mode };
+  }
+  return null;
 }
 
 /**
  * Checks a watcher's monitor against what the eval line will hold (the config's metrics among
  * it) and settles its mode: the monitor's direction by default; the other one (max with a loss,
  * min with an accuracy) is refused as a mistake; a custom metric's value needs one given.
+ * `outputs`: a model with several outputs, or null for one output, or 'unknown' (one loss name
+ * for every output: a per-output figure is accepted and checked once the model is built).
  */
-function resolveMonitor(keyPath: string, w: { monitor: string; mode: MonitorMode }, given: MonitorMode | null, metricList: MetricSpec[] | null): void {
-  const known = monitorable(metricList);
-  const custom = (metricList ?? []).find((m) => 'module' in m && w.monitor.startsWith(`eval.${m.name}.`) && w.monitor.length > `eval.${m.name}.`.length);
-  const found = custom ? { name: w.monitor, mode: null } : known.find((k) => k.name === w.monitor);
+export function resolveMonitor(
+  keyPath: string,
+  w: { monitor: string; mode: MonitorMode },
+  given: MonitorMode | null,
+  metricList: MetricSpec[] | null,
+  outputs: OutputKind[] | null | 'unknown' = null,
+  topK = 0,
+): void {
+  const several = Array.isArray(outputs) && outputs.length > 1 ? outputs : null;
+  const known = monitorable(metricList, several, topK);
+  // A custom metric's value: eval.<name>.<key> (with several outputs, eval.<name>.<key>.<output>).
+  const custom = (metricList ?? []).find((m) => {
+    if (!('module' in m) || !w.monitor.startsWith(`eval.${m.name}.`)) return false;
+    const rest = w.monitor.slice(`eval.${m.name}.`.length);
+    return several ? several.some((o) => rest.endsWith(`.${o.name}`) && rest.length > o.name.length + 1) : rest.length > 0;
+  });
+  const found =
+    (custom ? { name: w.monitor, mode: null } : known.find((k) => k.name === w.monitor)) ?? (outputs === 'unknown' ? perOutputForm(w.monitor, known) : null);
   if (!found) {
     const names = known.map((k) => k.name);
     const near = closest(w.monitor, names) ?? (metricList ? names.find((n) => n.startsWith(`eval.${w.monitor.replace(/^eval\./, '')}_`)) : undefined);
     throw new ConfigError(
       `${keyPath}.monitor`,
       `expected one of ${names.map((n) => `'${n}'`).join(', ')}, got ${show(w.monitor)}`,
-      `${near ? `did you mean ${near}? ` : ''}a monitor names a figure of metrics.jsonl's eval line: eval.loss, eval.accuracy, eval.top_k, eval.mae, or a value of the config's metrics (add the metric to metrics: to watch it)`,
+      several
+        ? `${near ? `did you mean ${near}? ` : ''}with several outputs a monitor names the total eval.loss or one output's figure, eval.<figure>.<output> (add a metric to metrics: to watch it)`
+        : `${near ? `did you mean ${near}? ` : ''}a monitor names a figure of metrics.jsonl's eval line: eval.loss, eval.accuracy, eval.top_k, eval.mae, or a value of the config's metrics (add the metric to metrics: to watch it)`,
     );
   }
   const modeKey = `${keyPath}.mode`;
@@ -304,7 +367,7 @@ function earlyStopping(raw: unknown, path: string, given: GivenModes): EarlyStop
  * A monitor needs evaluations, and an eval line that has its figure: accuracy and top-k are
  * measured only with classes, top-k not with one sigmoid output (binaryCrossentropy).
  */
-function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: LossName): void {
+function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: LossName | null): void {
   if (!hasEval) {
     throw new ConfigError(
       `${keyPath}.monitor`,
@@ -312,17 +375,18 @@ function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: 
       'set data.eval, or data.evalFraction to hold out part of the training set',
     );
   }
-  if ((monitor === 'eval.accuracy' || monitor === 'eval.top_k') && loss === 'meanSquaredError') {
+  // eval.accuracy.<output> and eval.top_k.<output> (one loss for every output) need the same.
+  if (/^eval\.(accuracy|top_k)(\.|$)/.test(monitor) && loss === 'meanSquaredError') {
     throw new ConfigError(
       `${keyPath}.monitor`,
       `${monitor} is not measured with loss meanSquaredError (its eval line has loss and mae)`,
       'monitor eval.loss or eval.mae',
     );
   }
-  if (monitor === 'eval.top_k' && loss === 'binaryCrossentropy') {
+  if (/^eval\.top_k(\.|$)/.test(monitor) && loss === 'binaryCrossentropy') {
     throw new ConfigError(
       `${keyPath}.monitor`,
-      'eval.top_k is not measured with loss binaryCrossentropy (one sigmoid output)',
+      `${monitor} is not measured with loss binaryCrossentropy (one sigmoid output)`,
       'monitor eval.accuracy or eval.loss',
     );
   }
@@ -447,8 +511,12 @@ function metricName(v: unknown, keyPath: string): MetricName {
   throw new ConfigError(keyPath, `unknown metric ${show(v)}`, near ? `did you mean '${near}'? ${list}` : list);
 }
 
-/** `metrics`: null when absent (the shipped eval figures), else the list, checked against the loss. */
-function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean): MetricSpec[] | null {
+/**
+ * `metrics`: null when absent (the shipped eval figures), else the list, checked against the loss;
+ * with one loss per output (`outputs`), each metric applies to the outputs whose loss suits it,
+ * and one that suits none is refused.
+ */
+function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean, outputs: OutputKind[] | null): MetricSpec[] | null {
   if (raw === undefined || raw === null) return null;
   if (!Array.isArray(raw) || raw.length === 0)
     fail('metrics', `a non-empty list: ${METRICS_FORM}`, raw, 'remove metrics for the default eval figures (loss, accuracy, top-k, mae)');
@@ -499,7 +567,17 @@ function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean
     } else {
       fail(at, METRICS_FORM.replace('a list of ', 'a '), item);
     }
-    if (!('module' in spec)) {
+    if (!('module' in spec) && outputs) {
+      const name = spec.name;
+      if (!outputs.some((o) => metricSuits(name, o.loss))) {
+        const kinds = outputs.map((o) => `'${o.name}' ${o.loss}`).join(', ');
+        throw new ConfigError(
+          at,
+          `'${name}' suits no output of the model (${kinds}): ${name === 'topK' ? 'it needs a softmax over classes (a categorical loss)' : 'it needs classes'}`,
+          'remove it, or use mae or rmse for the regression outputs',
+        );
+      }
+    } else if (!('module' in spec)) {
       if (loss === 'meanSquaredError' && CLASS_METRICS.includes(spec.name)) {
         throw new ConfigError(
           at,
@@ -622,10 +700,13 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
 
   const lossAll = lossSpec(top);
   // The checks below that read the loss's kind (metrics, monitors, class weights) are for one
-  // loss; one loss per output refuses them (checkPerOutputLoss).
+  // loss; with one loss per output, metrics and monitors are checked per output (`outputs`, their
+  // classes known once the model is built) and class weights are refused (checkPerOutputLoss).
   const loss: LossName = typeof lossAll === 'string' ? lossAll : Object.values(lossAll)[0]!;
+  const outputs: OutputKind[] | null =
+    typeof lossAll !== 'string' && Object.keys(lossAll).length > 1 ? Object.entries(lossAll).map(([name, l]) => ({ name, loss: l, classes: null })) : null;
   const lossWeightMap = lossWeights(top);
-  checkPerOutputLoss(lossAll, top.obj.metrics, isMapping(top.obj.training) ? top.obj.training.classWeights : undefined);
+  checkPerOutputLoss(lossAll, isMapping(top.obj.training) ? top.obj.training.classWeights : undefined);
 
   const d = Section.open(top.obj.data, 'data', ['train', 'eval', 'evalFraction', 'classes']);
   if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module' or 'mnist')");
@@ -727,7 +808,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     throw new ConfigError('eval.useEma', 'is true, but training.ema is not set, so there are no EMA weights', 'set training.ema (e.g. 0.9999)');
   }
 
-  const metricList = metrics(top.obj.metrics, loss, baseDir, data.eval !== null || data.evalFraction !== null);
+  const metricList = metrics(top.obj.metrics, loss, baseDir, data.eval !== null || data.evalFraction !== null, outputs);
 
   const c = Section.open(top.obj.checkpoint, 'checkpoint', ['every', 'keep', 'best']);
   const checkpoint = {
@@ -744,9 +825,9 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   if (sched.name === 'plateau') watchers.push(['schedule', sched, true]);
   for (const [keyPath, watched, during] of watchers) {
     const monitor = watched.monitor;
-    checkPerOutputLoss(lossAll, undefined, undefined, [[keyPath, monitor]]);
-    checkMonitor(keyPath, monitor, hasEval, loss);
-    resolveMonitor(keyPath, watched, givenModes.get(keyPath) ?? null, metricList);
+    // With one loss per output, what each output measures is in the list resolveMonitor checks.
+    checkMonitor(keyPath, monitor, hasEval, outputs ? null : loss);
+    resolveMonitor(keyPath, watched, givenModes.get(keyPath) ?? null, metricList, outputs ?? (typeof lossAll === 'string' ? 'unknown' : null), evaluation.topK);
     if (during && evaluation.every === 0) {
       throw new ConfigError(
         keyPath,
