@@ -1,6 +1,7 @@
 // The report's charts, from the metrics of a run: which series go on which chart, in which
 // colours, and the notes under each one (values left out, bars cut).
 import { fmtInt, fmtLoss, fmtPct, fmtSig, listSteps } from './format.ts';
+import { metricBase, outputFigure, outputNames, type OutputFigure } from './outputs.ts';
 import type { RunData } from './read-run.ts';
 import { fmtMetric, lineWeights, metricKeys, otherMs } from './summary.ts';
 import { lineChart, stackedBarChart, type Marker, type Point, type Series } from './svg.ts';
@@ -141,30 +142,38 @@ export function buildCharts(run: RunData): Chart[] {
     fmtLoss,
   );
   const lossSeries: Series[] = [...train.series];
+  const outputs = outputNames(run.evals);
   if (run.evals.length)
     lossSeries.push({ name: 'eval loss', color: COLORS.eval, points: run.evals.map((e) => ({ x: e.step, y: e.loss })), style: 'points', format: fmtLoss });
+  // Several outputs: each output's eval loss too (without its loss weight), as points.
+  lossSeries.push(...perOutput(run, outputs, 'loss', 'points', fmtLoss, 3));
   const loss = lineChart({ ...HALF, yLabel: 'loss', series: lossSeries, xMax, yScale: 'auto', logRatio: 10, markers, emptyText: noTrain });
   charts.push({
     id: 'loss',
     size: 'half',
     title: 'Loss',
-    subtitle: `training loss per log line${train.smoothed ? ' (faint) and smoothed' : ''}${run.evals.length ? '; eval loss as points' : ''}`,
+    subtitle: `training loss per log line${train.smoothed ? ' (faint) and smoothed' : ''}${run.evals.length ? `; eval loss${outputs.length ? ' and each output’s' : ''} as points` : ''}`,
     svg: loss.svg,
     notes: [
       ...droppedNote(
         'training loss',
-        loss.dropped.filter((d) => d.series !== 'eval loss'),
+        loss.dropped.filter((d) => !d.series.startsWith('eval loss')),
       ),
       ...droppedNote(
         'eval loss',
-        loss.dropped.filter((d) => d.series === 'eval loss'),
+        loss.dropped.filter((d) => d.series.startsWith('eval loss')),
       ),
     ],
   });
 
   // ---- eval accuracy / top-k (or MAE for a regression) ---------------------------------------
-  const hasAcc = run.evals.some((e) => e.accuracy !== null);
   const k = run.evals.find((e) => Number.isFinite(e.k))?.k;
+  // Several outputs: each output's accuracy and top-k, for the outputs whose loss has classes.
+  const outputAcc = [
+    ...perOutput(run, outputs, 'accuracy', 'line', (v) => fmtPct(v), 0),
+    ...perOutput(run, outputs, 'top_k', 'line', (v) => fmtPct(v), outputs.length, `top-${k ?? 'k'}`),
+  ];
+  const hasAcc = run.evals.some((e) => e.accuracy !== null) || outputAcc.length > 0;
   if (!run.evals.length || hasAcc) {
     const series: Series[] = [];
     if (hasAcc)
@@ -183,6 +192,7 @@ export function buildCharts(run: RunData): Chart[] {
         style: 'line',
         format: (v) => fmtPct(v),
       });
+    series.push(...outputAcc);
     const acc = lineChart({
       ...HALF,
       yLabel: 'accuracy',
@@ -206,7 +216,9 @@ export function buildCharts(run: RunData): Chart[] {
     const mae = lineChart({
       ...HALF,
       yLabel: 'mean absolute error',
-      series: [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: fmtLoss }],
+      series: outputs.length
+        ? perOutput(run, outputs, 'mae', 'line', fmtLoss, 0)
+        : [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: fmtLoss }],
       xMax,
       yScale: 'auto',
     });
@@ -214,7 +226,7 @@ export function buildCharts(run: RunData): Chart[] {
       id: 'accuracy',
       size: 'half',
       title: 'Eval mean absolute error',
-      subtitle: 'no accuracy: the loss is not a classification loss',
+      subtitle: outputs.length ? 'of each output; no accuracy: no output has a classification loss' : 'no accuracy: the loss is not a classification loss',
       svg: mae.svg,
       notes: droppedNote('eval MAE', mae.dropped),
     });
@@ -338,6 +350,30 @@ export function buildCharts(run: RunData): Chart[] {
 }
 
 /**
+ * Several outputs: one series per output that has `figure` in some eval line, named as the line
+ * names the field (`accuracy.class`, or `<label>.class`), coloured from METRIC_PALETTE from `from`.
+ */
+function perOutput(
+  run: RunData,
+  outputs: string[],
+  figure: OutputFigure,
+  style: 'line' | 'points',
+  format: (v: number) => string,
+  from: number,
+  label: string = figure,
+): Series[] {
+  return outputs.flatMap((o, i) => {
+    const points = run.evals.flatMap((e) => {
+      const y = outputFigure(e, figure, o);
+      return y === null ? [] : [{ x: e.step, y }];
+    });
+    if (!points.length) return [];
+    const name = figure === 'loss' ? `eval loss.${o}` : `${label}.${o}`;
+    return [{ name, color: METRIC_PALETTE[(from + i) % METRIC_PALETTE.length]!, points, style, format }];
+  });
+}
+
+/**
  * The config's metrics (the eval lines' `metrics`), on up to three charts: the classification
  * scores in [0, 1] (precision, recall, F1, AUC; accuracy and top-k are on the accuracy chart),
  * the errors (MAE, RMSE), and the custom metrics' values. None without `metrics`.
@@ -345,18 +381,21 @@ export function buildCharts(run: RunData): Chart[] {
 export function metricCharts(run: RunData, xMax: number): Chart[] {
   const keys = metricKeys(run.evals);
   if (!keys.length) return [];
+  // Several outputs: a key ends in `.<output>`; which chart it goes on is its base key's.
+  const outputs = outputNames(run.evals);
+  const base = (key: string) => metricBase(key, outputs).base;
   const series = (ks: string[]): Series[] =>
     ks.map((key, i) => ({
       name: key,
       color: METRIC_PALETTE[i % METRIC_PALETTE.length]!,
       style: 'line' as const,
-      format: fmtMetric(key),
+      format: fmtMetric(key, outputs),
       // An undefined value (null: e.g. AUC with one class present) is not drawn; NaN/Inf are, as left out.
       points: run.evals.filter((e) => e.metrics && e.metrics[key] !== null && e.metrics[key] !== undefined).map((e) => ({ x: e.step, y: e.metrics![key]! })),
     }));
   const sub = `on ${fmtInt(run.evals[0]!.samples)} eval samples, from counts and scores over the whole eval set`;
   const out: Chart[] = [];
-  const scores = keys.filter((k) => /^(precision|recall|f1)_|^auc$/.test(k));
+  const scores = keys.filter((k) => /^(precision|recall|f1)_|^auc$/.test(base(k)));
   if (scores.length) {
     const c = lineChart({ ...HALF, yLabel: 'score', series: series(scores), xMax, clamp: [0, 1], emptyText: 'no value (undefined for this eval set)' });
     out.push({
@@ -368,7 +407,7 @@ export function metricCharts(run: RunData, xMax: number): Chart[] {
       notes: droppedNote('eval metric', c.dropped),
     });
   }
-  const errors = keys.filter((k) => k === 'mae' || k === 'rmse');
+  const errors = keys.filter((k) => base(k) === 'mae' || base(k) === 'rmse');
   if (errors.length) {
     const c = lineChart({ ...HALF, yLabel: 'error', series: series(errors), xMax, yScale: 'auto', includeZero: false, emptyText: 'no value' });
     out.push({
@@ -380,7 +419,7 @@ export function metricCharts(run: RunData, xMax: number): Chart[] {
       notes: droppedNote('eval error', c.dropped),
     });
   }
-  const custom = keys.filter((k) => k.includes('.'));
+  const custom = keys.filter((k) => base(k).includes('.'));
   if (custom.length) {
     const c = lineChart({ ...HALF, yLabel: 'value', series: series(custom), xMax, yScale: 'auto', emptyText: 'no value' });
     out.push({

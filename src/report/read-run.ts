@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { MgpuError } from '../shared/errors.ts';
+import { outputField } from './outputs.ts';
 import type { BestLine, EvalLine, EventLine, LrLine, RestoreLine, StopLine, TrainLine } from '../coordinator/metrics-log.ts';
 
 /** A metrics line as read back: numbers that were NaN/Infinity (JSON null) come back as NaN. */
@@ -129,6 +130,8 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
         k: num(obj.k),
         mae: num(obj.mae),
         ...(metricsOf(obj.metrics) ?? {}),
+        // Several outputs: each output's figures (loss.<output>, accuracy.<output>, ...).
+        ...Object.fromEntries(Object.entries(obj).flatMap(([k, v]) => (outputField(k) ? [[k, num(v)]] : []))),
       });
     } else if (WATCH_TYPES.includes(type as string) && !(type === 'stop' && 'action' in obj)) {
       // (A 'stop' with an action is the library API's stop request, an event like a skip.)

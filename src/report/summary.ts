@@ -1,6 +1,7 @@
 // The numbers of a run, computed once from what read-run.ts read, and printed as a text table.
 // The HTML page shows the same rows (html.ts), so the terminal and the page never disagree.
 import { fmtInt, fmtLoss, fmtMs, fmtPct, fmtSig, listSteps } from './format.ts';
+import { metricBase, outputFigure, outputNames } from './outputs.ts';
 import type { RunData, TrainPoint } from './read-run.ts';
 
 export interface At {
@@ -34,6 +35,8 @@ export interface Summary {
   evalAccuracy: LastBest;
   evalTopK: LastBest;
   evalMae: LastBest;
+  /** A model with several outputs: each output's figures (last and best), in the model's order; none with one output. */
+  evalOutputs: { output: string; loss: LastBest; accuracy: LastBest; topK: LastBest; mae: LastBest }[];
   /** The config's metrics (eval lines' `metrics`), in the order first logged; none without `metrics`. */
   evalMetrics: { key: string; lastBest: LastBest }[];
   medianSamplesPerSec: number | null;
@@ -79,15 +82,20 @@ export function metricKeys(evals: RunData['evals']): string[] {
   return [...keys];
 }
 
-/** Which way a metric improves; null for a custom metric's values (`<name>.<key>`): unknown. */
-export function metricBetter(key: string): 'max' | 'min' | null {
-  if (key.includes('.')) return null;
-  return key === 'mae' || key === 'rmse' ? 'min' : 'max';
+/**
+ * Which way a metric improves; null for a custom metric's values (`<name>.<key>`): unknown. With
+ * several outputs a key ends in `.<output>`: it is read without it.
+ */
+export function metricBetter(key: string, outputs: readonly string[] = []): 'max' | 'min' | null {
+  const base = metricBase(key, outputs).base;
+  if (base.includes('.')) return null;
+  return base === 'mae' || base === 'rmse' ? 'min' : 'max';
 }
 
 /** Accuracies as percentages, the other metrics as numbers. */
-export function fmtMetric(key: string): (v: number) => string {
-  return key === 'accuracy' || key === 'top_k' ? (v) => fmtPct(v) : (v) => fmtSig(v, 4);
+export function fmtMetric(key: string, outputs: readonly string[] = []): (v: number) => string {
+  const base = metricBase(key, outputs).base;
+  return base === 'accuracy' || base === 'top_k' ? (v) => fmtPct(v) : (v) => fmtSig(v, 4);
 }
 
 export function median(xs: number[]): number | null {
@@ -160,6 +168,7 @@ export function summarize(run: RunData): Summary {
   const allSteps = [...run.train, ...run.evals, ...run.events].map((r) => r.step).filter(finite);
   const epochs = [...run.train, ...run.evals].map((r) => r.epoch).filter(finite);
   const evalRows = run.evals;
+  const outputs = outputNames(evalRows);
   const phases = meanPhases(run, skippedSteps);
   const training = run.config?.training as { batchSize?: unknown } | undefined;
   return {
@@ -177,10 +186,19 @@ export function summarize(run: RunData): Summary {
     evalLoss: lastBest(evalRows, (e) => e.loss, 'min'),
     evalAccuracy: lastBest(evalRows, (e) => e.accuracy, 'max'),
     evalTopK: lastBest(evalRows, (e) => e.top_k, 'max'),
-    evalMae: lastBest(evalRows, (e) => e.mae, 'min'),
+    // Several outputs: no model-wide MAE (null in the file, read as NaN), each output's instead.
+    evalMae: outputs.length ? { last: null, best: null } : lastBest(evalRows, (e) => e.mae, 'min'),
+    evalOutputs: outputs.map((o) => ({
+      output: o,
+      loss: lastBest(evalRows, (e) => outputFigure(e, 'loss', o), 'min'),
+      accuracy: lastBest(evalRows, (e) => outputFigure(e, 'accuracy', o), 'max'),
+      topK: lastBest(evalRows, (e) => outputFigure(e, 'top_k', o), 'max'),
+      mae: lastBest(evalRows, (e) => outputFigure(e, 'mae', o), 'min'),
+    })),
     evalMetrics: metricKeys(evalRows).map((key) => {
-      const lb = lastBest(evalRows, (e) => e.metrics?.[key] ?? null, metricBetter(key) ?? 'max');
-      return { key, lastBest: metricBetter(key) ? lb : { last: lb.last, best: null } };
+      const better = metricBetter(key, outputs);
+      const lb = lastBest(evalRows, (e) => e.metrics?.[key] ?? null, better ?? 'max');
+      return { key, lastBest: better ? lb : { last: lb.last, best: null } };
     }),
     medianSamplesPerSec: median(run.train.map((t) => t.samples_per_sec)),
     phaseMs: phases.ms,
@@ -257,10 +275,25 @@ export function summaryRows(s: Summary): Row[] {
     if (s.evalAccuracy.last) rows.push({ label: 'eval accuracy', value: lastBestText(s.evalAccuracy, (v) => fmtPct(v)) });
     if (s.evalTopK.last) rows.push({ label: `eval top-${s.k ?? 'k'}`, value: lastBestText(s.evalTopK, (v) => fmtPct(v)) });
     if (!s.evalAccuracy.last && s.evalMae.last) rows.push({ label: 'eval MAE', value: lastBestText(s.evalMae, fmtLoss) });
-    // The config's metrics; accuracy and top-k have their rows above already (the same values).
+    // Several outputs: each output's figures, named as the eval line names them.
+    for (const o of s.evalOutputs) {
+      rows.push({ label: `eval loss.${o.output}`, value: lastBestText(o.loss, fmtLoss) });
+      if (o.accuracy.last) rows.push({ label: `eval accuracy.${o.output}`, value: lastBestText(o.accuracy, (v) => fmtPct(v)) });
+      if (o.topK.last) rows.push({ label: `eval top-${s.k ?? 'k'}.${o.output}`, value: lastBestText(o.topK, (v) => fmtPct(v)) });
+      if (!o.accuracy.last && o.mae.last) rows.push({ label: `eval MAE.${o.output}`, value: lastBestText(o.mae, fmtLoss) });
+    }
+    // The config's metrics; accuracy, top-k and (without accuracy) MAE have their rows above
+    // already, the same values (of the model, or of each output).
+    const outputs = s.evalOutputs.map((o) => o.output);
+    const shown = (key: string): boolean => {
+      const { base, output } = metricBase(key, outputs);
+      const o = s.evalOutputs.find((x) => x.output === output);
+      const hasAccuracy = o ? o.accuracy.last !== null : s.evalAccuracy.last !== null;
+      return base === 'accuracy' || base === 'top_k' || (base === 'mae' && !hasAccuracy);
+    };
     for (const m of s.evalMetrics) {
-      if (m.key === 'accuracy' || m.key === 'top_k' || (m.key === 'mae' && !s.evalAccuracy.last)) continue;
-      rows.push({ label: `eval ${m.key}`, value: lastBestText(m.lastBest, fmtMetric(m.key)) });
+      if (shown(m.key)) continue;
+      rows.push({ label: `eval ${m.key}`, value: lastBestText(m.lastBest, fmtMetric(m.key, outputs)) });
     }
   }
   rows.push({
