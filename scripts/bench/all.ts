@@ -12,6 +12,7 @@ const benches: [string, string[]][] = [
   ['scaling.ts', scaling],
   ['weak-strong.ts', scaling],
   ['sync.ts', []],
+  ['big-model-step.ts', []],
   ['latency.ts', []],
 ];
 // Several machines (MPI ranks on this one): where mpirun and the binding are there.

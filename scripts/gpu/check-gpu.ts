@@ -24,6 +24,7 @@ import type { Config } from '../../src/shared/config/types.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
 import { referenceTrain, silent, worstDiff } from '../../test/helpers/train-fixture.ts';
+import { bigModelSteps } from '../bench/big-model-step.ts';
 import { runMgpu, syntheticDataDir } from '../bench/run-mgpu.ts';
 import { printTable, saveJson } from '../bench/table.ts';
 
@@ -164,29 +165,7 @@ printTable(
 
 // ---- 4. the 20M-parameter step -------------------------------------------------------------
 if (!quick) {
-  const big: Array<Record<string, string | number>> = [];
-  for (const n of [1, 2]) {
-    const f = await runMgpu({
-      dataDir,
-      workers: n,
-      batch: 256,
-      steps: 25,
-      backend: 'webgpu',
-      model: path.join(here, 'mlp-20m.ts'),
-      devices: gpuDevices(n),
-      optimizer: { name: 'adam', learningRate: 0.001 },
-    });
-    big.push({
-      workers: n,
-      'step ms': f.step_ms,
-      'worker compute ms (max)': f.compute_max_ms,
-      'refresh (upload) ms': f.refresh_ms,
-      'write (readback+copy) ms': f.write_ms,
-      'coordinator sum+adam+publish ms': f.sync_ms,
-      'data ms': f.data_ms,
-      'samples/s': Math.round(f.samples_per_sec),
-    });
-  }
+  const big = await bigModelSteps('webgpu', [1, 2], gpuDevices);
   printTable(`MLP 784-4096-4096-10 (20.0M parameters), adam, global batch 256: one step by phase (medians)${caveat}`, big);
 }
 
