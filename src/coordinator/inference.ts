@@ -265,7 +265,10 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
       const rows: [string, string][] = [
         ['samples', String(r.samples)],
         ['loss', r.loss.toFixed(6)],
-        ...[...perOutput, ...Object.entries(r.metrics ?? {})].map(([key, v]): [string, string] => [metricLabel(key, r.k), metricValue(key, v, 6)]),
+        // A metric that is also an output's own figure (accuracy.class with metrics: [accuracy]) once.
+        ...[...perOutput, ...Object.entries(r.metrics ?? {}).filter(([key]) => !perOutput.some(([shown]) => shown === key))].map(
+          ([key, v]): [string, string] => [metricLabel(key, r.k), metricValue(key, v, 6)],
+        ),
       ];
       const w = Math.max(...rows.map(([label]) => label.length)) + 2;
       for (const [label, value] of rows) out.line(`  ${label.padEnd(w)}${value}`);
