@@ -50,31 +50,43 @@ export function outputLosses(cfg: Pick<Config, 'loss' | 'lossWeights'>, layout: 
 
 /**
  * A split's arrays in the order of the model's `ports` (inputs or outputs): its one array for a
- * model with one, else its named arrays, which must name every port and nothing else.
+ * model with one, else its named arrays (files by name, or a sample module's x or y keyed by
+ * name), which must name every port and nothing else.
  */
 export function matchPorts(arrays: NamedArray[], ports: ModelPort[], keyPath: string, key: 'features' | 'labels'): NamedArray[] {
   const what = key === 'features' ? 'input' : 'output';
+  const module = arrays[0]!.module;
+  // Where a name comes from, as the user wrote it: a key of features/labels, or of a module's x/y.
+  const at = (name: string) => (module ? `${keyPath}: ${arrays[0]!.file}'s ${module}.${name}` : `${keyPath}.${key}.${name}`);
   if (arrays.length === 1 && arrays[0]!.name === '') {
     if (ports.length === 1) return arrays;
     throw new DataError(
-      `${keyPath}.${key}: the model has ${ports.length} ${what}s (${list(ports)}) but ${arrays[0]!.file} is one array`,
-      `give ${key} as a mapping of the model's ${what} names to .npy files: { ${ports.map((p) => `${p.name}: ${p.name}.npy`).join(', ')} }`,
+      module
+        ? `${keyPath}: the model has ${ports.length} ${what}s (${list(ports)}) but ${arrays[0]!.file} yields one ${module} per sample`
+        : `${keyPath}.${key}: the model has ${ports.length} ${what}s (${list(ports)}) but ${arrays[0]!.file} is one array`,
+      module
+        ? `yield ${module} as an object by the model's ${what} names: { ${ports.map((p) => `${p.name}: ...`).join(', ')} }`
+        : `give ${key} as a mapping of the model's ${what} names to .npy files: { ${ports.map((p) => `${p.name}: ${p.name}.npy`).join(', ')} }`,
     );
   }
   const byName = new Map(arrays.map((a) => [a.name, a]));
   for (const a of arrays) {
     if (!ports.some((p) => p.name === a.name))
       throw new DataError(
-        `${keyPath}.${key}.${a.name}: the model has no ${what} '${a.name}' (${a.file}; its ${what}s: ${list(ports)})`,
-        `key ${key} by the names of the model's ${what} layers`,
+        `${at(a.name)}: the model has no ${what} '${a.name}' (${module ? `its ${what}s` : `${a.file}; its ${what}s`}: ${list(ports)})`,
+        module ? `key ${module} by the names of the model's ${what} layers` : `key ${key} by the names of the model's ${what} layers`,
       );
   }
   const missing = ports.filter((p) => !byName.has(p.name));
   if (missing.length) {
-    const given = arrays.map((a) => `${a.name}: ${a.file}`).join(', ');
+    const given = module ? arrays.map((a) => a.name).join(', ') : arrays.map((a) => `${a.name}: ${a.file}`).join(', ');
     throw new DataError(
-      `${keyPath}.${key}: no file for the model's ${what}${missing.length > 1 ? 's' : ''} ${list(missing)} (given ${given}; its ${what}s: ${list(ports)})`,
-      `add ${missing.map((p) => `${p.name}: <file>.npy`).join(', ')}`,
+      module
+        ? `${keyPath}: ${arrays[0]!.file}'s ${module} has no value for the model's ${what}${missing.length > 1 ? 's' : ''} ${list(missing)} (it has ${given}; the model's ${what}s: ${list(ports)})`
+        : `${keyPath}.${key}: no file for the model's ${what}${missing.length > 1 ? 's' : ''} ${list(missing)} (given ${given}; its ${what}s: ${list(ports)})`,
+      module
+        ? `add ${missing.map((p) => `${p.name}: ...`).join(', ')} to every sample's ${module}`
+        : `add ${missing.map((p) => `${p.name}: <file>.npy`).join(', ')}`,
     );
   }
   return ports.map((p) => byName.get(p.name)!);

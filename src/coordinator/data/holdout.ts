@@ -57,16 +57,21 @@ export function splitHoldout(ds: Dataset, fraction: number, seed: number, keyPat
     if (held[i]) evalIdx[e++] = i;
     else trainIdx[t++] = i;
   }
-  const part = (idx: Uint32Array, what: string): Dataset => ({
-    features: take(ds.features, idx),
-    labels: take(ds.labels, idx),
-    count: idx.length,
-    source: `${ds.source}, ${what} (${keyPath} ${fraction}, seed ${seed})`,
-    // Sample weights go with their samples, held out or not (as Keras's validation_split).
-    ...(ds.weights ? { weights: take(ds.weights, idx) } : {}),
-    // Several inputs or outputs: every array is split alike (features and labels are their first).
-    ...(ds.inputs ? { inputs: ds.inputs.map((a) => ({ ...a, array: take(a.array, idx) })) } : {}),
-    ...(ds.targets ? { targets: ds.targets.map((a) => ({ ...a, array: take(a.array, idx) })) } : {}),
-  });
+  const part = (idx: Uint32Array, what: string): Dataset => {
+    // Several inputs or outputs: every array is split alike; features and labels are the first
+    // input's and target's, not copied twice.
+    const inputs = ds.inputs?.map((a) => ({ ...a, array: take(a.array, idx) }));
+    const targets = ds.targets?.map((a) => ({ ...a, array: take(a.array, idx) }));
+    return {
+      features: inputs?.[0]?.array ?? take(ds.features, idx),
+      labels: targets?.[0]?.array ?? take(ds.labels, idx),
+      count: idx.length,
+      source: `${ds.source}, ${what} (${keyPath} ${fraction}, seed ${seed})`,
+      // Sample weights go with their samples, held out or not (as Keras's validation_split).
+      ...(ds.weights ? { weights: take(ds.weights, idx) } : {}),
+      ...(inputs ? { inputs } : {}),
+      ...(targets ? { targets } : {}),
+    };
+  };
   return { train: part(trainIdx, `without the ${k} held-out samples`), eval: part(evalIdx, `${k} held-out samples`) };
 }

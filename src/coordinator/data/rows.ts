@@ -8,6 +8,8 @@ export interface NamedArray {
   name: string; // '' for the one array of a model with one input (output)
   array: NdArray;
   file: string; // where it was read from, for messages
+  /** A sample module's x or y (keyed by the model's names in each sample), not a file's array. */
+  module?: 'x' | 'y';
 }
 
 export interface Dataset {
@@ -16,7 +18,7 @@ export interface Dataset {
   /**
    * The arrays of the model's inputs, named by input (in the config's order; row-format.ts puts
    * them in the model's), or one array named '' for the model's only input; features is the
-   * first. Absent: features alone (csv, mnist, sample modules).
+   * first. Absent: features alone (csv, mnist).
    */
   inputs?: NamedArray[];
   /** The same for the targets of the model's outputs; labels is the first. */

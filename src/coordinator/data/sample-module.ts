@@ -19,7 +19,8 @@
 import { pathToFileURL } from 'node:url';
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError, messageOf } from '../../shared/errors.ts';
-import type { Dataset } from './rows.ts';
+import type { NdArray } from '../../shared/npy.ts';
+import type { Dataset, NamedArray } from './rows.ts';
 
 type ModuleSource = Extract<DataSource, { type: 'module' }>;
 
@@ -86,19 +87,88 @@ class Growable<T extends Float32Array | Float64Array> {
   }
 }
 
+/**
+ * One value of every sample: a model input's features (float32) or an output's targets (int32
+ * class indices when every value is an integer scalar, else float32), with the shape of sample
+ * 0's, which every sample must match.
+ */
+class Column {
+  shape: number[] | null = null;
+  private readonly values: Growable<Float32Array> | Growable<Float64Array>;
+  private integers = true;
+
+  constructor(
+    private readonly kind: 'x' | 'y',
+    readonly label: string, // as messages name it: x, ys, x.image, y.digit
+  ) {
+    this.values = kind === 'x' ? new Growable((n) => new Float32Array(n)) : new Growable((n) => new Float64Array(n));
+  }
+
+  add(v: Values, index: number, fail: (index: number, message: string, hint?: string) => never): void {
+    const name = this.label;
+    if (this.shape === null) {
+      if (this.kind === 'x' && sizeOf(v.shape) === 0) fail(index, `${name} has shape ${shapeText(v.shape)}, no values (expected at least one feature)`);
+      this.shape = v.shape;
+    } else if (v.shape.length !== this.shape.length || v.shape.some((d, i) => d !== this.shape![i])) {
+      fail(
+        index,
+        `${name} has shape ${shapeText(v.shape)} but sample 0's has shape ${shapeText(this.shape)} (expected every sample's ${name} to have the same shape)`,
+        'if the module returns a batched tf.data.Dataset, return it unbatched: every element is one sample',
+      );
+    }
+    const n = v.data.length;
+    const buf = this.values.reserve(n);
+    const at = this.values.length;
+    for (let i = 0; i < n; i++) {
+      const raw = v.data[i];
+      if (this.kind === 'x') {
+        const x = typeof raw === 'number' ? Math.fround(raw) : typeof raw === 'boolean' ? +raw : NaN;
+        if (!Number.isFinite(x)) {
+          const what = typeof raw === 'number' ? String(raw) : describe(raw);
+          fail(
+            index,
+            `${name} holds ${what} at flat position ${i}${typeof raw === 'number' && Number.isFinite(raw) ? ' (too large for float32)' : ''} (expected finite numbers)`,
+          );
+        }
+        buf[at + i] = x;
+      } else {
+        const y = typeof raw === 'number' ? raw : typeof raw === 'boolean' ? +raw : NaN;
+        if (!Number.isFinite(y))
+          fail(index, `${name} holds ${typeof raw === 'number' ? String(raw) : describe(raw)} at flat position ${i} (expected finite numbers)`);
+        if (this.integers && (!Number.isInteger(y) || y < INT32_MIN || y > INT32_MAX)) this.integers = false;
+        buf[at + i] = y;
+      }
+    }
+    this.values.length += n;
+  }
+
+  finish(n: number): NdArray {
+    const shape = this.shape!;
+    const values = this.values.finish();
+    if (this.kind === 'x') return { dtype: 'float32', shape: [n, ...shape], data: values as Float32Array };
+    return shape.length === 0 && this.integers
+      ? { dtype: 'int32', shape: [n], data: Int32Array.from(values) }
+      : { dtype: 'float32', shape: [n, ...shape], data: Float32Array.from(values) };
+  }
+}
+
+/** A plain object whose keys name a model's inputs (x) or outputs (y): not an array, a typed array or a tensor. */
+function isNamedMap(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || ArrayBuffer.isView(v) || isTensorLike(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
 class Collector {
-  private xShape: number[] | null = null;
-  private yShape: number[] | null = null;
-  private readonly features = new Growable((n) => new Float32Array(n));
-  private readonly labels = new Growable((n) => new Float64Array(n));
-  private integerLabels = true;
+  // x and y: one column each, or (several inputs / outputs) one per name, fixed by sample 0.
+  private readonly columns: { x: Map<string, Column> | null; y: Map<string, Column> | null } = { x: null, y: null };
   count = 0;
 
   constructor(private readonly where: string) {}
 
-  private fail(index: number, message: string, hint?: string): never {
+  private readonly fail = (index: number, message: string, hint?: string): never => {
     throw new DataError(`${this.where}: sample ${index}: ${message}`, hint);
-  }
+  };
 
   /** x or y as flat values and a shape; tensors are read and disposed by the caller. */
   private values(v: unknown, name: string, index: number): Values {
@@ -140,7 +210,10 @@ class Collector {
       walk(v, 0, []);
       return { data: out, shape };
     }
-    return this.fail(index, `${name} is ${describe(v)} (expected a number, an array of numbers, a typed array or a tensor)`);
+    return this.fail(
+      index,
+      `${name} is ${describe(v)} (expected a number, an array of numbers, a typed array or a tensor${name.includes('.') ? '' : `, or an object of them by the model's ${name.startsWith('x') ? 'input' : 'output'} names`})`,
+    );
   }
 
   add(sample: unknown, index: number): void {
@@ -149,7 +222,8 @@ class Collector {
     }
     const s = sample as Record<string, unknown>;
     const [xName, yName] = 'xs' in s || 'ys' in s ? ['xs', 'ys'] : ['x', 'y'];
-    const tensors = [s[xName], s[yName]].filter(isTensorLike);
+    const parts = [s[xName], s[yName]].flatMap((v) => (isNamedMap(v) ? Object.values(v) : [v]));
+    const tensors = parts.filter(isTensorLike);
     try {
       if (s[xName] === undefined || s[yName] === undefined) {
         const keys = Object.keys(s);
@@ -159,8 +233,8 @@ class Collector {
           EXAMPLE,
         );
       }
-      this.addX(this.values(s[xName], xName, index), xName, index);
-      this.addY(this.values(s[yName], yName, index), yName, index);
+      this.addPart('x', s[xName], xName, index);
+      this.addPart('y', s[yName], yName, index);
       this.count++;
     } finally {
       for (const t of tensors) {
@@ -173,57 +247,40 @@ class Collector {
     }
   }
 
-  private checkShape(kind: 'x' | 'y', got: number[], name: string, index: number): void {
-    const want = kind === 'x' ? this.xShape : this.yShape;
-    if (want === null) {
-      if (kind === 'x' && sizeOf(got) === 0) this.fail(index, `${name} has shape ${shapeText(got)}, no values (expected at least one feature)`);
-      if (kind === 'x') this.xShape = got;
-      else this.yShape = got;
-      return;
+  /** x (or y): one value, or an object of values by name, as sample 0 gave it. */
+  private addPart(kind: 'x' | 'y', v: unknown, name: string, index: number): void {
+    const named = isNamedMap(v);
+    let columns = this.columns[kind];
+    if (columns === null) {
+      const keys = named ? Object.keys(v) : [''];
+      if (keys.length === 0)
+        this.fail(index, `${name} is an empty object (expected a value, or one value per model ${kind === 'x' ? 'input' : 'output'} name)`);
+      columns = new Map(keys.map((k) => [k, new Column(kind, k ? `${name}.${k}` : name)]));
+      this.columns[kind] = columns;
     }
-    if (got.length !== want.length || got.some((d, i) => d !== want[i])) {
+    const namedBefore = !columns.has('');
+    if (named !== namedBefore) {
       this.fail(
         index,
-        `${name} has shape ${shapeText(got)} but sample 0's has shape ${shapeText(want)} (expected every sample's ${name} to have the same shape)`,
-        'if the module returns a batched tf.data.Dataset, return it unbatched: every element is one sample',
+        named
+          ? `${name} is an object of ${Object.keys(v).join(', ')} but sample 0's ${name} is one value (expected every sample alike)`
+          : `${name} is one value but sample 0's ${name} is an object of ${[...columns.keys()].join(', ')} (expected every sample alike)`,
       );
     }
-  }
-
-  private addX(v: Values, name: string, index: number): void {
-    this.checkShape('x', v.shape, name, index);
-    const n = v.data.length;
-    const buf = this.features.reserve(n);
-    const at = this.features.length;
-    for (let i = 0; i < n; i++) {
-      const raw = v.data[i];
-      const x = typeof raw === 'number' ? Math.fround(raw) : typeof raw === 'boolean' ? +raw : NaN;
-      if (!Number.isFinite(x)) {
-        const what = typeof raw === 'number' ? String(raw) : describe(raw);
-        this.fail(
-          index,
-          `${name} holds ${what} at flat position ${i}${typeof raw === 'number' && Number.isFinite(raw) ? ' (too large for float32)' : ''} (expected finite numbers)`,
-        );
-      }
-      buf[at + i] = x;
+    if (!named) {
+      columns.get('')!.add(this.values(v, name, index), index, this.fail);
+      return;
     }
-    this.features.length += n;
-  }
-
-  private addY(v: Values, name: string, index: number): void {
-    this.checkShape('y', v.shape, name, index);
-    const n = v.data.length;
-    const buf = this.labels.reserve(n);
-    const at = this.labels.length;
-    for (let i = 0; i < n; i++) {
-      const raw = v.data[i];
-      const y = typeof raw === 'number' ? raw : typeof raw === 'boolean' ? +raw : NaN;
-      if (!Number.isFinite(y))
-        this.fail(index, `${name} holds ${typeof raw === 'number' ? String(raw) : describe(raw)} at flat position ${i} (expected finite numbers)`);
-      if (this.integerLabels && (!Number.isInteger(y) || y < INT32_MIN || y > INT32_MAX)) this.integerLabels = false;
-      buf[at + i] = y;
+    const keys = Object.keys(v);
+    const missing = [...columns.keys()].filter((k) => !(k in v));
+    const extra = keys.filter((k) => !columns.has(k));
+    if (missing.length || extra.length) {
+      this.fail(
+        index,
+        `${name} has ${keys.length ? keys.join(', ') : 'no keys'} but sample 0's ${name} has ${[...columns.keys()].join(', ')}${missing.length ? ` (missing ${missing.join(', ')})` : ''}${extra.length ? ` (not in sample 0: ${extra.join(', ')})` : ''}`,
+      );
     }
-    this.labels.length += n;
+    for (const [k, column] of columns) column.add(this.values(v[k], column.label, index), index, this.fail);
   }
 
   finish(source: string): Dataset {
@@ -231,17 +288,13 @@ class Collector {
       throw new DataError(`${this.where}: produced no samples (expected at least one { x, y })`, EXAMPLE);
     }
     const n = this.count;
-    const yShape = this.yShape!;
-    const labels = this.labels.finish();
-    return {
-      features: { dtype: 'float32', shape: [n, ...this.xShape!], data: this.features.finish() },
-      labels:
-        yShape.length === 0 && this.integerLabels
-          ? { dtype: 'int32', shape: [n], data: Int32Array.from(labels) }
-          : { dtype: 'float32', shape: [n, ...yShape], data: Float32Array.from(labels) },
-      count: n,
-      source,
-    };
+    const arrays = (columns: Map<string, Column>, module: 'x' | 'y'): NamedArray[] =>
+      [...columns].map(([name, c]) => ({ name, array: c.finish(n), file: source, module }));
+    const inputs = arrays(this.columns.x!, 'x');
+    const targets = arrays(this.columns.y!, 'y');
+    // Matched to the model's inputs and outputs by name (one unnamed x or y: the model's only one)
+    // in row-format.ts; features and labels are the first of each.
+    return { features: inputs[0]!.array, labels: targets[0]!.array, inputs, targets, count: n, source };
   }
 }
 
