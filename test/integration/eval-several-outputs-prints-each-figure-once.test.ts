@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { evaluate } from '../../src/api.ts';
+import { evaluate, type ConfigInput } from '../../src/api.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
 import { writeTwoIoData, writeTwoIoModel } from '../helpers/two-io-model.ts';
@@ -25,7 +25,11 @@ test("eval prints each output's figure once, also when metrics: names it", async
   const cfg = buildConfig(dir, raw, 2);
   const trained = await train(cfg, silent);
   const lines: string[] = [];
-  await evaluate({ ...raw, runDir: cfg.runDir }, { checkpoint: path.dirname(trained.modelPath!), cwd: dir, print: (l: string) => void lines.push(l) });
+  await evaluate({ ...raw, runDir: cfg.runDir } as ConfigInput, {
+    checkpoint: path.dirname(trained.modelPath!),
+    cwd: dir,
+    print: (l: string) => void lines.push(l),
+  });
   const labels = lines.filter((l) => l.startsWith('  ')).map((l) => l.trim().split(/\s+/)[0]);
   assert.deepEqual(labels, ['samples', 'loss', 'loss.class', 'accuracy.class', 'mae.class', 'loss.box', 'mae.box', 'rmse.class', 'rmse.box']);
 });
