@@ -23,7 +23,8 @@ interface Stored {
   name: string; // numpy's name, for messages
   size: number; // bytes per element
   view?: DType; // set when the stored bytes already are this in-memory dtype
-  convert(buf: ArrayBuffer, fail: Fail): Pick<NdArray, 'dtype' | 'data'>;
+  /** `base`: the flat index of buf's first element in the whole array, for messages. */
+  convert(buf: ArrayBuffer, fail: Fail, base: number): Pick<NdArray, 'dtype' | 'data'>;
 }
 
 const INT32_MAX = 0x7fffffff;
@@ -57,22 +58,22 @@ const STORED: Record<string, Stored> = {
   u4: {
     name: 'uint32',
     size: 4,
-    convert(b, fail) {
+    convert(b, fail, base) {
       const src = new Uint32Array(b);
-      for (let i = 0; i < src.length; i++) if (src[i]! > INT32_MAX) overflow(fail, 'uint32', src[i]!, i);
+      for (let i = 0; i < src.length; i++) if (src[i]! > INT32_MAX) overflow(fail, 'uint32', src[i]!, base + i);
       return { dtype: 'int32', data: new Int32Array(b) };
     },
   },
   i8: {
     name: 'int64',
     size: 8,
-    convert(b, fail) {
+    convert(b, fail, base) {
       // An int64 fits int32 exactly when its high word is the sign extension of its low word.
       const w = new Int32Array(b);
       const out = new Int32Array(w.length / 2);
       for (let i = 0; i < out.length; i++) {
         const lo = w[2 * i]!;
-        if (w[2 * i + 1] !== lo >> 31) overflow(fail, 'int64', new BigInt64Array(b)[i]!, i);
+        if (w[2 * i + 1] !== lo >> 31) overflow(fail, 'int64', new BigInt64Array(b)[i]!, base + i);
         out[i] = lo;
       }
       return { dtype: 'int32', data: out };
@@ -81,12 +82,12 @@ const STORED: Record<string, Stored> = {
   u8: {
     name: 'uint64',
     size: 8,
-    convert(b, fail) {
+    convert(b, fail, base) {
       const w = new Int32Array(b);
       const out = new Int32Array(w.length / 2);
       for (let i = 0; i < out.length; i++) {
         const lo = w[2 * i]!;
-        if (w[2 * i + 1] !== 0 || lo < 0) overflow(fail, 'uint64', new BigUint64Array(b)[i]!, i);
+        if (w[2 * i + 1] !== 0 || lo < 0) overflow(fail, 'uint64', new BigUint64Array(b)[i]!, base + i);
         out[i] = lo;
       }
       return { dtype: 'int32', data: out };
@@ -192,17 +193,33 @@ function storedType(descr: string, fail: Fail): Stored {
 
 /** Parses the bytes of an .npy file (format versions 1.0, 2.0 and 3.0). `source` names it in errors. */
 export function parseNpy(bytes: Uint8Array, source: string): NdArray {
-  return decode(bytes, source, false);
+  const h = parseLayout(bytes, bytes.length, source);
+  // A copy: aligned for the typed array, and independent of the caller's bytes.
+  const buf = new ArrayBuffer(h.need);
+  new Uint8Array(buf).set(bytes.subarray(h.dataAt));
+  return finish(h, h.stored.convert(buf, h.fail, 0));
 }
 
-// `owned`: nobody else holds `bytes`, so a stored dtype that needs no conversion may be a view
-// of them instead of a copy; that halves the peak memory of loading a large dataset.
-function decode(bytes: Uint8Array, source: string, owned: boolean): NdArray {
+/** Where an .npy file's data lies and what it holds, from its first bytes and its total length. */
+interface Layout {
+  header: Header;
+  stored: Stored;
+  dataAt: number; // byte offset of the data
+  count: number; // elements
+  need: number; // bytes of data
+  fail: Fail;
+}
+
+/**
+ * Checks the preamble and the header in `bytes` (the file's first bytes: at least its header, or
+ * the whole file when shorter) against the file's total length `fileLength`.
+ */
+function parseLayout(bytes: Uint8Array, fileLength: number, source: string): Layout {
   const fail: Fail = (message, hint) => {
     throw new DataError(`${source}: ${message}`, hint);
   };
-  const len = bytes.length;
-  if (!MAGIC.every((b, i) => i >= len || bytes[i] === b)) fail('not an .npy file: it does not start with the magic bytes \\x93NUMPY', REMAKE);
+  const len = fileLength;
+  if (!MAGIC.every((b, i) => i >= bytes.length || bytes[i] === b)) fail('not an .npy file: it does not start with the magic bytes \\x93NUMPY', REMAKE);
   if (len < 8) fail(`file is ${len} bytes, shorter than the 8-byte .npy preamble (file truncated?)`, REMAKE);
   const major = bytes[6]!;
   const minor = bytes[7]!;
@@ -243,36 +260,81 @@ function decode(bytes: Uint8Array, source: string, owned: boolean): NdArray {
   const needText = `shape ${shapeText} ${stored.name} needs ${need}`;
   if (have < need) fail(`data holds ${have} bytes but ${needText} (file truncated?)`, REMAKE);
   if (have > need) fail(`data holds ${have} bytes but ${needText} (extra bytes at the end: wrong shape in the header, or two files joined?)`, REMAKE);
-
-  const dataAt = start + headerLen;
-  // Whole-file buffers only: a small file's bytes are a slice of Node's shared Buffer pool.
-  if (owned && stored.view && bytes.byteOffset === 0 && bytes.buffer.byteLength === len && dataAt % stored.size === 0) {
-    return {
-      dtype: stored.view,
-      shape: header.shape,
-      data: new VIEWS[stored.view](bytes.buffer as ArrayBuffer, dataAt, count),
-      ...(stored.name === stored.view ? {} : { storedAs: stored.name }),
-    };
-  }
-  // A copy: aligned for the typed array, and independent of the caller's bytes.
-  const buf = new ArrayBuffer(need);
-  new Uint8Array(buf).set(bytes.subarray(dataAt));
-  const converted = stored.convert(buf, fail);
-  return { ...converted, shape: header.shape, ...(stored.name === converted.dtype ? {} : { storedAs: stored.name }) };
+  return { header, stored, dataAt: start + headerLen, count, need, fail };
 }
 
-/** Reads and parses an .npy file; a missing or unreadable file is a DataError naming it. */
-export function readNpy(path: string): NdArray {
-  let bytes: Uint8Array;
-  try {
-    bytes = fs.readFileSync(path);
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const why =
-      e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory, expected an .npy file' : `cannot be read (${e.code ?? e.message})`;
+function finish(h: Layout, converted: Pick<NdArray, 'dtype' | 'data'>): NdArray {
+  return { ...converted, shape: h.header.shape, ...(h.stored.name === converted.dtype ? {} : { storedAs: h.stored.name }) };
+}
+
+/**
+ * The most values one file may hold: a JavaScript typed array has at most 2^32 elements in the
+ * Node versions this runs on, whatever their size (4 GiB of uint8, 16 GiB of float32).
+ */
+export const MAX_ELEMENTS = 2 ** 32;
+const CHUNK_BYTES = 1 << 28; // 256 MiB a read: a file's data is never held twice whole
+
+/**
+ * Reads and parses an .npy file; a missing or unreadable file is a DataError naming it. The data
+ * is read in chunks straight into the array it becomes (or converted a chunk at a time), so a
+ * file may be as large as the array (readFileSync stops at 2 GiB). `chunkBytes`: for tests.
+ */
+export function readNpy(path: string, opts: { chunkBytes?: number } = {}): NdArray {
+  const cannot = (code: string | undefined, message: string): never => {
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, expected an .npy file' : `cannot be read (${code ?? message})`;
     throw new DataError(`${path}: ${why}`, "check the path; relative paths in a config are resolved against the config file's directory");
+  };
+  const io = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      return cannot(e.code, e.message);
+    }
+  };
+  const fd = io(() => fs.openSync(path, 'r'));
+  try {
+    const st = io(() => fs.fstatSync(fd));
+    if (st.isDirectory()) cannot('EISDIR', '');
+    const size = st.size;
+    const read = (into: Uint8Array, at: number): void => {
+      for (let done = 0; done < into.length;) {
+        const n = io(() => fs.readSync(fd, into, done, into.length - done, at + done));
+        if (n === 0) throw new DataError(`${path}: the file ended at byte ${at + done} though it is ${size} bytes long (changed while being read?)`, REMAKE);
+        done += n;
+      }
+    };
+    const head = new Uint8Array(Math.min(size, 12 + MAX_HEADER));
+    read(head, 0);
+    const h = parseLayout(head, size, path);
+    if (h.count > MAX_ELEMENTS)
+      h.fail(
+        `holds ${h.count} values (shape [${h.header.shape.join(', ')}]); one array can hold at most 2^32 values in Node.js`,
+        'split it into files of fewer rows (the training and eval sets apart, for one), or store it more compactly (uint8 pixels)',
+      );
+    const chunk = Math.max(h.stored.size, Math.floor((opts.chunkBytes ?? CHUNK_BYTES) / h.stored.size) * h.stored.size);
+    if (h.stored.view) {
+      // Straight into the array: no copy of the file's bytes.
+      const data = new VIEWS[h.stored.view](h.count);
+      const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      for (let at = 0; at < h.need; at += chunk) read(bytes.subarray(at, Math.min(h.need, at + chunk)), h.dataAt + at);
+      return finish(h, { dtype: h.stored.view, data });
+    }
+    // Converted a chunk at a time into an array of the in-memory dtype.
+    const raw = new ArrayBuffer(Math.min(chunk, h.need));
+    let out: Pick<NdArray, 'dtype' | 'data'> | null = null;
+    for (let at = 0; at < h.need || out === null; at += chunk) {
+      const n = Math.min(chunk, h.need - at);
+      read(new Uint8Array(raw, 0, n), h.dataAt + at);
+      const got = h.stored.convert(n === raw.byteLength ? raw : raw.slice(0, n), h.fail, at / h.stored.size);
+      out ??= { dtype: got.dtype, data: got.dtype === 'float32' ? new Float32Array(h.count) : new Int32Array(h.count) };
+      out.data.set(got.data, at / h.stored.size);
+      if (h.need === 0) break;
+    }
+    return finish(h, out);
+  } finally {
+    fs.closeSync(fd);
   }
-  return decode(bytes, path, true);
 }
 
 const DESCR: Record<DType, string> = { float32: '<f4', int32: '<i4', uint8: '|u1' };
