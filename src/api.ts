@@ -50,7 +50,18 @@ import { train as runTraining } from './coordinator/train.ts';
 
 export { MgpuError, ConfigError, formatError };
 export type { ErrorCode } from './shared/errors.ts';
-export type { Config, DataSource, LossName, LossSpec, NpyFiles, OptimizerName, ScheduleName, BackendName } from './shared/config/types.ts';
+export type {
+  Config,
+  CustomLoss,
+  DataSource,
+  LossEntry,
+  LossName,
+  LossSpec,
+  NpyFiles,
+  OptimizerName,
+  ScheduleName,
+  BackendName,
+} from './shared/config/types.ts';
 export type {
   AbortSignalLike,
   CallbackName,

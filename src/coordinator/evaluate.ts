@@ -1,6 +1,7 @@
 // Evaluation and prediction over a whole dataset, sharded over the active workers in chunks.
 // Evaluation workers return sums, so totals are exact: every sample counted once, weighted by
 // count. Prediction workers write their rows to their output buffers, read back in input order.
+import { hasClasses } from '../shared/config/loss.ts';
 import type { LossSpec } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { sizeOf } from '../shared/layout.ts';
@@ -87,7 +88,7 @@ export async function evaluate(
       sq: 0,
       counts: null,
       scores:
-        wanted?.scores && o.loss !== 'meanSquaredError'
+        wanted?.scores && hasClasses(o.loss)
           ? { values: new Float32Array(rows * sh.width), labels: new Float32Array(rows * sh.labelWidth), width: sh.width }
           : null,
       custom: metrics?.custom.map(() => ({})) ?? [],
@@ -152,12 +153,11 @@ export async function evaluate(
       }
     }
   });
-  if (s.cluster.size > 1)
-    await sumOverMachines(s, t, heads, wanted?.counts ? shapes.map((sh, i) => (kinds[i]!.loss === 'meanSquaredError' ? 0 : sh.width)) : null);
+  if (s.cluster.size > 1) await sumOverMachines(s, t, heads, wanted?.counts ? shapes.map((sh, i) => (hasClasses(kinds[i]!.loss) ? sh.width : 0)) : null);
   for (const h of heads) h.n = t.n;
   const figures = (h: OutputTotals, o: OutputKind): OutputFigures => ({
     loss: h.lossSum / t.n,
-    accuracy: o.loss !== 'meanSquaredError' ? h.correct / t.n : null,
+    accuracy: hasClasses(o.loss) ? h.correct / t.n : null,
     topK: metricSuits('topK', o.loss) && (o.classes ?? 0) > k ? h.topK / t.n : null,
     mae: h.abs / t.n,
   });

@@ -2,14 +2,15 @@
 // workers built: the loss of each output and its weight (Keras's loss and loss_weights), and the
 // features and labels files of each split, matched by the model's input and output names. Every
 // name the model lacks, and every name of the model the config leaves out, is named.
-import type { Config, LossName } from '../shared/config/types.ts';
+import { lossOf, perOutputLosses } from '../shared/config/loss.ts';
+import type { Config, LossEntry } from '../shared/config/types.ts';
 import { ConfigError, DataError } from '../shared/errors.ts';
 import type { ModelLayout, ModelPort } from '../shared/layout.ts';
 import type { NamedArray } from './data/rows.ts';
 
 export interface OutputLoss {
   port: ModelPort;
-  loss: LossName;
+  loss: LossEntry;
   weight: number; // lossWeights[output], default 1
 }
 
@@ -19,8 +20,9 @@ const list = (ports: ModelPort[]) => ports.map((p) => `'${p.name}'`).join(', ');
 export function outputLosses(cfg: Pick<Config, 'loss' | 'lossWeights'>, layout: ModelLayout): OutputLoss[] {
   const outputs = layout.outputs;
   const names = new Set(outputs.map((o) => o.name));
-  if (typeof cfg.loss !== 'string') {
-    for (const name of Object.keys(cfg.loss)) {
+  const each = perOutputLosses(cfg.loss);
+  if (each !== null) {
+    for (const name of Object.keys(each)) {
       if (!names.has(name))
         throw new ConfigError(
           `loss.${name}`,
@@ -28,7 +30,7 @@ export function outputLosses(cfg: Pick<Config, 'loss' | 'lossWeights'>, layout: 
           "key loss by the names of the model's output layers (model.outputNames)",
         );
     }
-    const missing = outputs.filter((o) => !(o.name in (cfg.loss as object)));
+    const missing = outputs.filter((o) => !Object.hasOwn(each, o.name));
     if (missing.length) {
       throw new ConfigError(
         'loss',
@@ -45,7 +47,7 @@ export function outputLosses(cfg: Pick<Config, 'loss' | 'lossWeights'>, layout: 
         "key lossWeights by the names of the model's output layers; an output not named weighs 1",
       );
   }
-  return outputs.map((port) => ({ port, loss: typeof cfg.loss === 'string' ? cfg.loss : cfg.loss[port.name]!, weight: cfg.lossWeights?.[port.name] ?? 1 }));
+  return outputs.map((port) => ({ port, loss: lossOf(cfg.loss, port.name)!, weight: cfg.lossWeights?.[port.name] ?? 1 }));
 }
 
 /**

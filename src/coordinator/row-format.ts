@@ -93,6 +93,11 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
   const labelRow = a.shape.slice(1);
   const outSize = sizeOf(outRow);
   const output = several ? ` '${port.name}'` : '';
+  if (typeof loss !== 'string') {
+    // A custom loss judges its own labels: any row shape and dtype, as staged. Rows with the
+    // output's count of values take its shape, as a built-in loss's do; others keep their own.
+    return { role: 'target', name: port.name, dtype: a.dtype, shape: sizeOf(labelRow) === outSize && outRow.length ? outRow : labelRow };
+  }
   if (loss === 'sparseCategoricalCrossentropy') {
     if (sizeOf(labelRow) !== 1) {
       throw new DataError(

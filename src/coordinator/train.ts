@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serializeConfig } from '../shared/config/load.ts';
+import { oneLoss } from '../shared/config/loss.ts';
 import type { Config } from '../shared/config/types.ts';
 import { ConfigError, MgpuError, WorkerError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
@@ -121,7 +122,10 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   // (Validation refuses class weights with one loss per output.)
   // With class names, training.classWeights names classes: keyed by index in this run's mapping.
   const classWeights = resolveClassWeights(cfg.training.classWeights, classes?.classes ?? null);
-  const trainSet = typeof cfg.loss === 'string' ? withClassWeights(splits.train, classWeights, cfg.loss, 'data.train') : splits.train;
+  // (and with a custom loss, which has no classes): only a built-in loss for every output takes them.
+  const only = oneLoss(cfg.loss);
+  const classLoss = typeof only === 'string' ? only : null;
+  const trainSet = classLoss !== null ? withClassWeights(splits.train, classWeights, classLoss, 'data.train') : splits.train;
   const evalSet = splits.eval;
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
@@ -213,7 +217,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkMonitorsFitModel(cfg, s.group.layout);
     checkClassesFitModel(classes, outputsPerSample(s.group.layout), 'data.train');
-    if (typeof cfg.loss === 'string') checkClassWeightsFitModel(classWeights, cfg.loss, outputsPerSample(s.group.layout));
+    if (classLoss !== null) checkClassWeightsFitModel(classWeights, classLoss, outputsPerSample(s.group.layout));
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
       if (s.ema && resumed.ema) s.ema.set(resumed.ema);

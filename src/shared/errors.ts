@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'E_DATA' // a data file is missing, malformed, or does not fit the model
   | 'E_MODEL' // the model module or model.json cannot give a LayersModel
   | 'E_METRIC' // a custom metric module fails to load, throws, or returns something that is not named sums / values
+  | 'E_LOSS' // a custom loss module fails to load, throws, or returns something that is not a loss per sample
   | 'E_DEVICES' // a GPU id does not exist, or more workers than GPUs
   | 'E_SHM' // the shared-memory directory is missing or too small
   | 'E_BACKEND' // the requested tfjs backend is not installed or fails to start

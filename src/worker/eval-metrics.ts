@@ -4,7 +4,8 @@
 // over ranks and chunks, so its figures are those of the whole eval set at once.
 import { pathToFileURL } from 'node:url';
 import type { LayersModel, Tensor, TensorContainer } from '@tensorflow/tfjs';
-import type { LossName } from '../shared/config/types.ts';
+import { hasClasses } from '../shared/config/loss.ts';
+import type { LossEntry } from '../shared/config/types.ts';
 import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { RowFormat, WorkerMetrics } from '../shared/protocol.ts';
 import type { TF } from './backend.ts';
@@ -45,13 +46,13 @@ export interface MetricTensors {
   rows: number; // m: rows scored
 }
 
-export function metricTensors(tf: TF, lossName: LossName, loss: LossFns, spec: WorkerMetrics, y: Tensor, pred: Tensor): MetricTensors {
+export function metricTensors(tf: TF, lossName: LossEntry, loss: LossFns, spec: WorkerMetrics, y: Tensor, pred: Tensor): MetricTensors {
   return tf.tidy(() => {
     const parts: Tensor[] = [tf.reshape(tf.sum(loss.sqError(y, pred)), [1])];
     const n = pred.shape[0];
     let classes = 0;
     let rows = 0;
-    if ((spec.counts || spec.scores) && lossName !== 'meanSquaredError') {
+    if ((spec.counts || spec.scores) && hasClasses(lossName)) {
       let truth: Tensor; // 0/1 per (row, class)
       let guess: Tensor;
       let scores: Tensor; // [m, K]

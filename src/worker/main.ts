@@ -15,6 +15,7 @@ import { Slab } from '../shared/slab.ts';
 import { pinFromEnvironment } from '../shared/cpu-affinity.ts';
 import { loadBackend, type TF } from './backend.ts';
 import { checkCustomMetrics, customSums, loadCustomMetrics, metricTensors, unpack, type CustomMetric } from './eval-metrics.ts';
+import { checkCustomLosses, loadCustomLosses, type CustomLossModule } from './custom-loss.ts';
 import { combined, outputLosses, perOutput, type OutputLoss } from './output-losses.ts';
 import { describe, loadModel } from './model-loader.ts';
 import { checkModelOps } from './op-check.ts';
@@ -50,8 +51,9 @@ let init: InitMessage;
 let tf: TF;
 let model: LayersModel;
 let losses: OutputLoss[]; // one per model output, in its order
+let customLosses = new Map<string, CustomLossModule>(); // custom loss modules, by config key path (loss, loss.<output>), loaded at init
 let customMetrics: CustomMetric[] = []; // config metrics: { module }, loaded at init
-let metricsChecked = false; // the custom metrics ran once on a batch of zeros (at the first attach)
+let metricsChecked = false; // the custom losses and metrics ran once on a batch of zeros (at the first attach)
 let ordered: LayerVariable[]; // trainable first, then non-trainable: the flat layout's order
 let trainVars: Variable[];
 let flat: FlatLayout;
@@ -103,6 +105,7 @@ async function onInit(m: InitMessage): Promise<void> {
   model = await loadModel(tf, m.model, { rank: m.rank, seed: m.seed });
   // A kernel the backend lacks is named now, with the layer that needs it, not mid-run.
   checkModelOps(tf, model, backend.name);
+  customLosses = await loadCustomLosses(m.loss, model.outputNames);
   customMetrics = await loadCustomMetrics(m.metrics?.custom ?? []);
   const layout = describe(model);
   ordered = [...model.trainableWeights, ...model.nonTrainableWeights];
@@ -125,8 +128,9 @@ async function onAttach(m: AttachMessage): Promise<void> {
   reader = new ShardReader(tf, slab, m.rows, slabLayout.inputBytes);
   // Resolved here, not at init: the coordinator has checked the config's losses against the
   // model's outputs by now, and names what does not fit better than a worker could.
-  losses = outputLosses(tf, model.outputNames, init.loss, init.lossWeights);
+  losses = outputLosses(tf, model.outputNames, init.loss, init.lossWeights, customLosses);
   if (!metricsChecked) {
+    await checkCustomLosses(tf, model, m.rows, losses);
     await checkCustomMetrics(tf, model, m.rows, customMetrics);
     metricsChecked = true;
   }
@@ -347,7 +351,7 @@ async function outputSums(
   const spec = init.metrics;
   if (!spec) return { sums, scores: null };
   // The config's metrics: sums, and (auc) each row's scores and label.
-  const t = metricTensors(tf, l.name, fns, spec, y, pred);
+  const t = metricTensors(tf, l.loss, fns, spec, y, pred);
   const values = (await t.flat.data()) as Float32Array;
   t.flat.dispose();
   const got = unpack(values, spec, t);

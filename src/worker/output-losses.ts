@@ -2,14 +2,17 @@
 // its loss function and a weight lw_k (lossWeights, default 1), and a sample's loss is
 // Σ_k lw_k · l_k(y_k, p_k). One output of weight 1 is that output's loss, with no multiplication.
 import type { Tensor, Tensor1D } from '@tensorflow/tfjs';
-import type { LossName, LossSpec } from '../shared/config/types.ts';
+import { lossKeyPath, lossOf } from '../shared/config/loss.ts';
+import type { LossEntry, LossSpec } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import type { TF } from './backend.ts';
+import { customLossFns, type CustomLossModule } from './custom-loss.ts';
 import { lossFns, type LossFns } from './losses.ts';
 
 export interface OutputLoss {
   output: string;
-  name: LossName;
+  loss: LossEntry;
+  custom: CustomLossModule | null; // a custom loss's loaded module
   fns: LossFns;
   weight: number;
 }
@@ -18,11 +21,21 @@ export interface OutputLoss {
  * One entry per model output, in the model's order. An output the config names no loss for is
  * refused by the coordinator before any step (model-io.ts there); here it throws if used.
  */
-export function outputLosses(tf: TF, outputNames: string[], spec: LossSpec, weights: Record<string, number> | null): OutputLoss[] {
+export function outputLosses(
+  tf: TF,
+  outputNames: string[],
+  spec: LossSpec,
+  weights: Record<string, number> | null,
+  modules: Map<string, CustomLossModule>,
+): OutputLoss[] {
   return outputNames.map((output) => {
-    const name = typeof spec === 'string' ? spec : spec[output];
-    if (!name) throw new MgpuError('E_CONFIG', `loss: no loss for the model's output '${output}'`);
-    return { output, name, fns: lossFns(tf, name), weight: weights?.[output] ?? 1 };
+    const loss = lossOf(spec, output);
+    if (!loss) throw new MgpuError('E_CONFIG', `loss: no loss for the model's output '${output}'`);
+    const weight = weights?.[output] ?? 1;
+    if (typeof loss === 'string') return { output, loss, custom: null, fns: lossFns(tf, loss), weight };
+    const custom = modules.get(lossKeyPath(spec, output));
+    if (!custom) throw new MgpuError('E_INTERNAL', `${lossKeyPath(spec, output)}: the custom loss ${loss.module} was not loaded`);
+    return { output, loss, custom, fns: customLossFns(tf, custom), weight };
   });
 }
 

@@ -2,7 +2,8 @@
 // errors over every rank and chunk, and the scores of every row for AUC. Nothing here averages a
 // per-worker or per-batch ratio, so each figure is the one a single process computes over the
 // whole eval set.
-import type { Config, LossName, MetricSpec } from '../../shared/config/types.ts';
+import { hasClasses, lossOf } from '../../shared/config/loss.ts';
+import type { Config, LossEntry, MetricSpec } from '../../shared/config/types.ts';
 import { metricKey, metricSuits, type OutputKind } from '../../shared/config/validate.ts';
 import { ConfigError } from '../../shared/errors.ts';
 import { sizeOf, type ModelLayout } from '../../shared/layout.ts';
@@ -44,7 +45,7 @@ export function needsScores(specs: MetricSpec[] | null): boolean {
 export function outputKinds(cfg: Pick<Config, 'loss'>, layout: Pick<ModelLayout, 'outputs'>): OutputKind[] {
   return layout.outputs.map((o) => ({
     name: o.name,
-    loss: typeof cfg.loss === 'string' ? cfg.loss : cfg.loss[o.name]!,
+    loss: lossOf(cfg.loss, o.name)!,
     classes: (o.shape[o.shape.length - 1] as number | null) ?? 1,
   }));
 }
@@ -97,7 +98,7 @@ export interface EvalTotals {
 }
 
 /** One metric's value from one output's totals. */
-function builtinValue(spec: Exclude<MetricSpec, { module: string }>, loss: LossName, t: EvalTotals): number | null {
+function builtinValue(spec: Exclude<MetricSpec, { module: string }>, loss: LossEntry, t: EvalTotals): number | null {
   switch (spec.name) {
     case 'accuracy':
       return t.correct / t.n;
@@ -117,7 +118,7 @@ function builtinValue(spec: Exclude<MetricSpec, { module: string }>, loss: LossN
 }
 
 /** Each metric's value, keyed as metrics.jsonl logs it, in the config's order. */
-export function computeMetrics(m: EvalMetrics, loss: LossName, t: EvalTotals): Record<string, number | null> {
+export function computeMetrics(m: EvalMetrics, loss: LossEntry, t: EvalTotals): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   let c = 0;
   for (const spec of m.specs) {
@@ -154,7 +155,7 @@ export function computeOutputMetrics(m: EvalMetrics, outputs: OutputKind[], k: n
 }
 
 /** Scores per row (K) and label values per row for AUC, given the model's output shape. */
-export function scoreShape(loss: LossName, outputShape: (number | null)[]): { width: number; rowsPerSample: number; labelWidth: number } {
+export function scoreShape(loss: LossEntry, outputShape: (number | null)[]): { width: number; rowsPerSample: number; labelWidth: number } {
   const out = outputShape.slice(1) as number[];
   const size = sizeOf(out);
   if (loss === 'binaryCrossentropy') return { width: size, rowsPerSample: 1, labelWidth: size };
@@ -171,7 +172,7 @@ export function scoreBytesPerRow(cfg: Pick<Config, 'loss' | 'metrics'>, layout: 
   if (!needsScores(cfg.metrics)) return 0;
   let floats = 0;
   for (const o of outputKinds(cfg, layout)) {
-    if (o.loss === 'meanSquaredError') continue;
+    if (!hasClasses(o.loss)) continue;
     const sh = scoreShape(o.loss, layout.outputs.find((p) => p.name === o.name)!.shape);
     floats += sh.rowsPerSample * (sh.width + sh.labelWidth);
   }

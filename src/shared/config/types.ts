@@ -6,8 +6,18 @@
 // CLI and the tests read the same array.
 export const LOSS_NAMES = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'] as const;
 export type LossName = (typeof LOSS_NAMES)[number];
-/** `loss`: one loss for every output of the model, or one per output, keyed by the model's output names. */
-export type LossSpec = LossName | Record<string, LossName>;
+/** A custom loss: a module whose default export (yTrue, yPred, tf) gives each sample's loss; module: an absolute path. */
+export interface CustomLoss {
+  module: string;
+}
+/** One output's loss: a built-in name, or a custom module. */
+export type LossEntry = LossName | CustomLoss;
+/**
+ * `loss`: one loss for every output of the model, or one per output, keyed by the model's output
+ * names. A mapping whose only key is `module`, with a value that is not a built-in name, is one
+ * custom loss for every output (loss.ts: isCustomLoss); anything else is a mapping per output.
+ */
+export type LossSpec = LossEntry | Record<string, LossEntry>;
 /** npy features or labels: one file, or one file per model input (output), keyed by its name. */
 export type NpyFiles = string | Record<string, string>;
 

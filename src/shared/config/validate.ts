@@ -36,6 +36,8 @@ import {
   type ClassWeights,
   CSV_LABEL_TYPES,
   type Config,
+  type CustomLoss,
+  type LossEntry,
   type LossSpec,
   type NpyFiles,
   DataSource,
@@ -43,7 +45,6 @@ import {
   type Every,
   FAILURE_POLICIES,
   LOSS_NAMES,
-  LossName,
   METRIC_NAMES,
   type MetricName,
   type MetricSpec,
@@ -54,6 +55,7 @@ import {
   SCHEDULE_NAMES,
   ScheduleConfig,
 } from './types.ts';
+import { hasClasses, isCustomLoss, lossLabel, oneLoss, perOutputLosses } from './loss.ts';
 
 const TOP_KEYS = [
   'name',
@@ -146,15 +148,58 @@ function npyFiles(s: Section, key: 'features' | 'labels', baseDir: string): NpyF
   return out;
 }
 
-/** `loss`: one loss name for every output, or a mapping of the model's output names to loss names. */
-function lossSpec(top: Section): LossSpec {
+const LOSS_FORM = `${oneOf(LOSS_NAMES).expected}, or { module: ./my-loss.ts } (a custom loss)`;
+
+/** A custom loss entry `{ module: <file> }` at `path`: the file resolved against the config's directory. */
+function customLoss(raw: Record<string, unknown>, path: string, baseDir: string): CustomLoss {
+  const s = Section.open(raw, path, ['module']);
+  if (!s.has('module')) fail(path, `a loss: ${LOSS_FORM}`, raw);
+  return { module: s.file('module', baseDir) };
+}
+
+/**
+ * `loss`: one loss for every output, or a mapping of the model's output names to losses; a loss
+ * is a built-in name or `{ module: <file> }`. The one rule for a mapping (isCustomLoss): its only
+ * key `module` with a string value that is not a built-in name is a custom loss for every
+ * output; any other mapping is per output (an output named `module` is written
+ * `{ module: { module: ./x.ts } }` or `{ module: meanSquaredError }`).
+ */
+function lossSpec(top: Section, baseDir: string): LossSpec {
   const names = oneOf(LOSS_NAMES);
-  if (!top.has('loss') || !isMapping(top.obj.loss)) return top.req('loss', names);
-  const entries = Object.entries(top.obj.loss);
-  if (entries.length === 0) fail('loss', `${names.expected}, or a mapping of the model's output names to them`, top.obj.loss);
-  const out: Record<string, LossName> = {};
+  if (!top.has('loss') || !isMapping(top.obj.loss)) {
+    if (top.has('loss') && typeof top.obj.loss === 'string' && !names.test(top.obj.loss)) {
+      const near = closest(top.obj.loss, LOSS_NAMES);
+      fail(
+        'loss',
+        LOSS_FORM,
+        top.obj.loss,
+        near ? `did you mean ${near}?` : 'a custom loss is a module: loss: { module: ./my-loss.ts } (a path alone is not read as a module)',
+      );
+    }
+    return top.req('loss', names);
+  }
+  const raw = top.obj.loss;
+  if (isCustomLoss(raw)) return customLoss(raw, 'loss', baseDir);
+  const entries = Object.entries(raw);
+  if (entries.length === 0) fail('loss', `${LOSS_FORM}, or a mapping of the model's output names to them`, raw);
+  const out: Record<string, LossEntry> = {};
   for (const [output, v] of entries) {
-    if (!names.test(v)) fail(`loss.${output}`, names.expected, v);
+    const at = `loss.${output}`;
+    if (isMapping(v)) {
+      out[output] = customLoss(v, at, baseDir);
+      continue;
+    }
+    if (!names.test(v)) {
+      const hint =
+        output === 'module'
+          ? 'one custom loss for every output is loss: { module: ./my-loss.ts } with no other key; for an output named module, write loss.module: { module: ./x.ts } or a built-in name'
+          : typeof v === 'string'
+            ? closest(v, LOSS_NAMES) !== undefined
+              ? `did you mean ${closest(v, LOSS_NAMES)}?`
+              : `a custom loss is a module: ${at}: { module: ${v} }`
+            : undefined;
+      fail(at, LOSS_FORM, v, hint);
+    }
     out[output] = v;
   }
   return out;
@@ -178,7 +223,7 @@ function lossWeights(top: Section): Record<string, number> | null {
  * metrics and monitors apply per output: `metrics` and resolveMonitor below.)
  */
 function checkPerOutputLoss(loss: LossSpec, classWeightsRaw: unknown): void {
-  if (typeof loss === 'string') return;
+  if (oneLoss(loss) !== null) return;
   if (classWeightsRaw !== undefined && classWeightsRaw !== null) {
     throw new ConfigError(
       'training.classWeights',
@@ -228,14 +273,14 @@ function monitorAndMode(s: Section, fallback: string, given: GivenModes): { moni
  */
 export interface OutputKind {
   name: string;
-  loss: LossName;
+  loss: LossEntry;
   classes: number | null;
 }
 
 /** Whether a built-in metric is measured for an output of this loss (its class count aside). */
-export function metricSuits(name: MetricName, loss: LossName): boolean {
+export function metricSuits(name: MetricName, loss: LossEntry): boolean {
   if (name === 'topK') return loss === 'categoricalCrossentropy' || loss === 'sparseCategoricalCrossentropy';
-  return !CLASS_METRICS.includes(name) || loss !== 'meanSquaredError';
+  return !CLASS_METRICS.includes(name) || hasClasses(loss);
 }
 
 /**
@@ -367,7 +412,7 @@ function earlyStopping(raw: unknown, path: string, given: GivenModes): EarlyStop
  * A monitor needs evaluations, and an eval line that has its figure: accuracy and top-k are
  * measured only with classes, top-k not with one sigmoid output (binaryCrossentropy).
  */
-function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: LossName | null): void {
+function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: LossEntry | null): void {
   if (!hasEval) {
     throw new ConfigError(
       `${keyPath}.monitor`,
@@ -376,10 +421,10 @@ function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: 
     );
   }
   // eval.accuracy.<output> and eval.top_k.<output> (one loss for every output) need the same.
-  if (/^eval\.(accuracy|top_k)(\.|$)/.test(monitor) && loss === 'meanSquaredError') {
+  if (/^eval\.(accuracy|top_k)(\.|$)/.test(monitor) && loss !== null && !hasClasses(loss)) {
     throw new ConfigError(
       `${keyPath}.monitor`,
-      `${monitor} is not measured with loss meanSquaredError (its eval line has loss and mae)`,
+      `${monitor} is not measured with loss ${lossLabel(loss)}, which has no classes (its eval line has loss and mae)`,
       'monitor eval.loss or eval.mae',
     );
   }
@@ -400,7 +445,7 @@ const classWeight = real('a finite number >= 0', (x) => x >= 0);
  * class names in data.train, { <class name>: weight }; null when absent. Only a classification
  * loss has classes to weigh.
  */
-function classWeights(raw: unknown, path: string, loss: LossName, byName: boolean): ClassWeights | null {
+function classWeights(raw: unknown, path: string, loss: LossEntry, byName: boolean): ClassWeights | null {
   if (raw === undefined || raw === null) return null;
   if (byName && Array.isArray(raw)) {
     throw new ConfigError(
@@ -416,10 +461,12 @@ function classWeights(raw: unknown, path: string, loss: LossName, byName: boolea
       ? Object.entries(raw).map(([k, v]) => [k, v, `${path}.${k}`])
       : fail(path, form, raw);
   if (entries.length === 0) fail(path, `${form} naming at least one class`, raw, 'remove training.classWeights to weigh every class 1');
-  if (loss === 'meanSquaredError') {
+  if (!hasClasses(loss)) {
     throw new ConfigError(
       path,
-      "is set, but loss is 'meanSquaredError' (a regression: there are no classes to weigh)",
+      loss === 'meanSquaredError'
+        ? "is set, but loss is 'meanSquaredError' (a regression: there are no classes to weigh)"
+        : `is set, but loss is a custom module (${loss.module}): it has no classes to weigh`,
       'weigh samples with a weights file (npy: weights:) or column (csv: weight:), or use a classification loss',
     );
   }
@@ -516,7 +563,7 @@ function metricName(v: unknown, keyPath: string): MetricName {
  * with one loss per output (`outputs`), each metric applies to the outputs whose loss suits it,
  * and one that suits none is refused.
  */
-function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean, outputs: OutputKind[] | null): MetricSpec[] | null {
+function metrics(raw: unknown, loss: LossEntry, baseDir: string, hasEval: boolean, outputs: OutputKind[] | null): MetricSpec[] | null {
   if (raw === undefined || raw === null) return null;
   if (!Array.isArray(raw) || raw.length === 0)
     fail('metrics', `a non-empty list: ${METRICS_FORM}`, raw, 'remove metrics for the default eval figures (loss, accuracy, top-k, mae)');
@@ -570,7 +617,7 @@ function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean
     if (!('module' in spec) && outputs) {
       const name = spec.name;
       if (!outputs.some((o) => metricSuits(name, o.loss))) {
-        const kinds = outputs.map((o) => `'${o.name}' ${o.loss}`).join(', ');
+        const kinds = outputs.map((o) => `'${o.name}' ${lossLabel(o.loss)}`).join(', ');
         throw new ConfigError(
           at,
           `'${name}' suits no output of the model (${kinds}): ${name === 'topK' ? 'it needs a softmax over classes (a categorical loss)' : 'it needs classes'}`,
@@ -578,11 +625,15 @@ function metrics(raw: unknown, loss: LossName, baseDir: string, hasEval: boolean
         );
       }
     } else if (!('module' in spec)) {
-      if (loss === 'meanSquaredError' && CLASS_METRICS.includes(spec.name)) {
+      if (!hasClasses(loss) && CLASS_METRICS.includes(spec.name)) {
         throw new ConfigError(
           at,
-          `'${spec.name}' needs classes, but loss is 'meanSquaredError' (a regression)`,
-          'use mae or rmse for a regression, or a classification loss',
+          loss === 'meanSquaredError'
+            ? `'${spec.name}' needs classes, but loss is 'meanSquaredError' (a regression)`
+            : `'${spec.name}' needs classes, but loss is a custom module (${loss.module}), which has none`,
+          loss === 'meanSquaredError'
+            ? 'use mae or rmse for a regression, or a classification loss'
+            : 'use mae, rmse or a custom metric module ({ module: ./metric.ts }) with a custom loss',
         );
       }
       if (loss === 'binaryCrossentropy' && spec.name === 'topK') {
@@ -633,7 +684,7 @@ function classList(d: Section): string[] | null {
  * labelType 'class' gives class indices: sparseCategoricalCrossentropy's labels. Eval names are
  * encoded with the training mapping, so eval can read names only if training has a mapping.
  */
-function checkClassLabels(data: Config['data'], loss: LossName): void {
+function checkClassLabels(data: Config['data'], loss: LossEntry): void {
   const named = (src: DataSource | null) => src?.type === 'csv' && src.labelType === 'class';
   for (const [key, src] of [
     ['data.train', data.train],
@@ -642,8 +693,8 @@ function checkClassLabels(data: Config['data'], loss: LossName): void {
     if (!named(src) || loss === 'sparseCategoricalCrossentropy') continue;
     throw new ConfigError(
       `${key}.labelType`,
-      `'class' gives class indices, which loss '${loss}' does not take`,
-      loss === 'meanSquaredError'
+      `'class' gives class indices, which loss ${typeof loss === 'string' ? `'${loss}'` : lossLabel(loss)} does not take`,
+      !hasClasses(loss)
         ? 'class names need a classification loss: loss: sparseCategoricalCrossentropy (or labelType: float for numeric targets)'
         : 'use loss: sparseCategoricalCrossentropy (a softmax with one output per class; two classes work as two outputs)',
     );
@@ -698,13 +749,14 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   }
   const model = { module: module === null ? null : m.file('module', baseDir), json: json === null ? null : m.file('json', baseDir) };
 
-  const lossAll = lossSpec(top);
+  const lossAll = lossSpec(top, baseDir);
   // The checks below that read the loss's kind (metrics, monitors, class weights) are for one
   // loss; with one loss per output, metrics and monitors are checked per output (`outputs`, their
   // classes known once the model is built) and class weights are refused (checkPerOutputLoss).
-  const loss: LossName = typeof lossAll === 'string' ? lossAll : Object.values(lossAll)[0]!;
+  const each = perOutputLosses(lossAll);
+  const loss: LossEntry = each === null ? (lossAll as LossEntry) : Object.values(each)[0]!;
   const outputs: OutputKind[] | null =
-    typeof lossAll !== 'string' && Object.keys(lossAll).length > 1 ? Object.entries(lossAll).map(([name, l]) => ({ name, loss: l, classes: null })) : null;
+    each !== null && Object.keys(each).length > 1 ? Object.entries(each).map(([name, l]) => ({ name, loss: l, classes: null })) : null;
   const lossWeightMap = lossWeights(top);
   checkPerOutputLoss(lossAll, isMapping(top.obj.training) ? top.obj.training.classWeights : undefined);
 
@@ -827,7 +879,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     const monitor = watched.monitor;
     // With one loss per output, what each output measures is in the list resolveMonitor checks.
     checkMonitor(keyPath, monitor, hasEval, outputs ? null : loss);
-    resolveMonitor(keyPath, watched, givenModes.get(keyPath) ?? null, metricList, outputs ?? (typeof lossAll === 'string' ? 'unknown' : null), evaluation.topK);
+    resolveMonitor(keyPath, watched, givenModes.get(keyPath) ?? null, metricList, outputs ?? (oneLoss(lossAll) !== null ? 'unknown' : null), evaluation.topK);
     if (during && evaluation.every === 0) {
       throw new ConfigError(
         keyPath,
@@ -854,6 +906,8 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     ['data.eval', data.eval],
   ] as const) {
     if (src?.type !== 'mnist') continue;
+    // A custom loss reads either form its own way.
+    if (typeof loss !== 'string') continue;
     const fits = src.labels === 'index' ? loss === 'sparseCategoricalCrossentropy' : loss !== 'sparseCategoricalCrossentropy';
     if (!fits) {
       throw new ConfigError(
