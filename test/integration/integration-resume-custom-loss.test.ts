@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { noSignals, type SignalWatch } from '../../src/coordinator/signals.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { HUBER_ELEMENTS, writeLossModule } from '../helpers/custom-loss.ts';
 import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
 import { writeTwoIoData, writeTwoIoModel } from '../helpers/two-io-model.ts';
+import { interruptAfter } from '../helpers/eval-watch-fixture.ts';
 
 const dir = tempDir('resume-custom-loss');
 const files = writeTwoIoData(dir, 'train', 40, 51);
@@ -27,20 +27,6 @@ const raw = (runDir: string) => ({
   checkpoint: { every: 4, keep: 2 },
   runDir,
 });
-
-/** A Ctrl-C that arrives once `after` steps are done. */
-function interruptAfter(after: number): { signals: SignalWatch; progress: typeof silent } {
-  let stop = false;
-  return {
-    signals: { ...noSignals, requested: () => (stop ? 'SIGINT' : null) },
-    progress: {
-      ...silent,
-      step: (done: number) => {
-        if (done >= after) stop = true;
-      },
-    },
-  };
-}
 
 test('a custom-loss run interrupted at step 9 and resumed: bit-identical to the uninterrupted run', async () => {
   const full = await train(buildConfig(dir, raw(path.join(dir, 'full')), 2), silent);

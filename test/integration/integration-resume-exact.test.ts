@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { noSignals, type SignalWatch } from '../../src/coordinator/signals.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { buildConfig, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
+import { interruptAfter } from '../helpers/eval-watch-fixture.ts';
 
 const dir = tempDir('resume');
 const raw = (runDir: string, kind: 'batchnorm' | 'mlp' = 'batchnorm') => ({
@@ -20,20 +20,6 @@ const raw = (runDir: string, kind: 'batchnorm' | 'mlp' = 'batchnorm') => ({
   checkpoint: { every: 5, keep: 2 },
   runDir,
 });
-
-/** A Ctrl-C that arrives once `after` steps are done. */
-function interruptAfter(after: number): { signals: SignalWatch; progress: typeof silent } {
-  let stop = false;
-  return {
-    signals: { ...noSignals, requested: () => (stop ? 'SIGINT' : null) },
-    progress: {
-      ...silent,
-      step: (done: number) => {
-        if (done >= after) stop = true;
-      },
-    },
-  };
-}
 
 test('interrupted at step 13 and resumed on the same number of workers: bit-identical', async () => {
   const full = await train(buildConfig(dir, raw(path.join(dir, 'full')), 2), silent);
