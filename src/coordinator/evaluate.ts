@@ -39,6 +39,23 @@ export interface EvalResult {
   metrics: Record<string, number | null> | null;
 }
 
+/**
+ * A model with several outputs: each output's figures as fields of the eval line (and of
+ * `mgpu-train eval`'s lines), output after
+ * output: `loss.<output>`, `accuracy.<output>`, `top_k.<output>`, `mae.<output>` (a figure the
+ * output does not measure is left out).
+ */
+export function outputFields(r: EvalResult): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [o, f] of Object.entries(r.outputs ?? {})) {
+    out[`loss.${o}`] = f.loss;
+    if (f.accuracy !== null) out[`accuracy.${o}`] = f.accuracy;
+    if (f.topK !== null) out[`top_k.${o}`] = f.topK;
+    out[`mae.${o}`] = f.mae;
+  }
+  return out;
+}
+
 /** Runs `visit` over consecutive chunks of the dataset, each staged and split over the active ranks. */
 async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Shard[], start: number, chunk: number) => Promise<void>): Promise<void> {
   let chunk = 0;

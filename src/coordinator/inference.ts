@@ -20,7 +20,7 @@ import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
 import { checkClassesFitModel, LABELS_FILE, readLabels, sameClasses, showClasses, type ClassMapping } from './data/classes.ts';
 import type { Dataset, NamedArray } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
-import { evaluate, predict, type EvalResult, type PredictedOutput } from './evaluate.ts';
+import { evaluate, outputFields, predict, type EvalResult, type PredictedOutput } from './evaluate.ts';
 import { metricLabel, metricValue } from './metrics/format.ts';
 import { loadEvalMetrics } from './metrics/index.ts';
 import { plural, type Progress } from './progress.ts';
@@ -257,11 +257,7 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     if (r.metrics || r.outputs) {
       // Several outputs: each output's figures; then the config's metrics, in its order, after
       // the sample count and the loss.
-      const perOutput = Object.entries(r.outputs ?? {}).flatMap(([o, f]) =>
-        Object.entries({ loss: f.loss, accuracy: f.accuracy, top_k: f.topK, mae: f.mae }).flatMap(([key, v]) =>
-          v === null ? [] : [[`${key}.${o}`, v] as const],
-        ),
-      );
+      const perOutput = Object.entries(outputFields(r));
       const rows: [string, string][] = [
         ['samples', String(r.samples)],
         ['loss', r.loss.toFixed(6)],

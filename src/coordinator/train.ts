@@ -40,7 +40,7 @@ import {
 import { checkClassesFitModel, labelFiles, readLabels } from './data/classes.ts';
 import { checkClassWeightsFitModel, resolveClassWeights, withClassWeights } from './data/sample-weights.ts';
 import { loadSplits } from './data/splits.ts';
-import { evaluate, type EvalResult } from './evaluate.ts';
+import { evaluate, outputFields, type EvalResult } from './evaluate.ts';
 import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
 import { MetricsLog, type EvalLine, type TrainLine } from './metrics-log.ts';
 import { metricsInline } from './metrics/format.ts';
@@ -715,22 +715,6 @@ async function checkSameWeights(s: Session): Promise<void> {
 function timeLine(steps: number, samples: number, loopMs: number, startMs: number): string {
   const sec = (ms: number) => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
   return `trained ${steps} step${steps > 1 ? 's' : ''} (${samples} samples) in ${sec(loopMs)} s, ${Math.round((samples * 1000) / loopMs)} samples/s (evaluations between them included); start-up ${sec(startMs)} s`;
-}
-
-/**
- * A model with several outputs: each output's figures as fields of the eval line, output after
- * output: `loss.<output>`, `accuracy.<output>`, `top_k.<output>`, `mae.<output>` (a figure the
- * output does not measure is left out).
- */
-function outputFields(r: EvalResult): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [o, f] of Object.entries(r.outputs ?? {})) {
-    out[`loss.${o}`] = f.loss;
-    if (f.accuracy !== null) out[`accuracy.${o}`] = f.accuracy;
-    if (f.topK !== null) out[`top_k.${o}`] = f.topK;
-    out[`mae.${o}`] = f.mae;
-  }
-  return out;
 }
 
 /** A stop the library API asked for on another machine (its callbacks run on rank 0 alone). */

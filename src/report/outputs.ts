@@ -7,7 +7,7 @@ import type { EvalLine as EvalPoint } from '../coordinator/metrics-log.ts';
 export const OUTPUT_FIGURES = ['loss', 'accuracy', 'top_k', 'mae'] as const;
 export type OutputFigure = (typeof OUTPUT_FIGURES)[number];
 
-const FIELD = /^(loss|accuracy|top_k|mae)\.(.+)$/;
+const FIELD = new RegExp(`^(${OUTPUT_FIGURES.join('|')})\\.(.+)$`);
 
 /** A field of an eval line that is one output's figure: which figure of which output; else null. */
 export function outputField(key: string): { figure: OutputFigure; output: string } | null {

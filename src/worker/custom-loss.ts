@@ -3,7 +3,6 @@
 // so it must be made of differentiable tfjs ops. Loaded by every worker at init; checked once at
 // the first attach on a one-row batch of zeros, so a module that cannot give a loss per sample
 // stops the run before its first step (E_LOSS, exit 2), naming the file and the config key.
-import { pathToFileURL } from 'node:url';
 import type { LayersModel, Tensor, Tensor1D } from '@tensorflow/tfjs';
 import { lossKeyPath, lossOf } from '../shared/config/loss.ts';
 import type { LossSpec } from '../shared/config/types.ts';
@@ -11,6 +10,7 @@ import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { RowFormat } from '../shared/protocol.ts';
 import type { TF } from './backend.ts';
 import type { LossFns } from './losses.ts';
+import { importDefaultFunction, isTensor, onZeroRow } from './user-modules.ts';
 
 /** A custom loss module's default export: the loss of each sample, shape [n] or [n, ...]. */
 export type LossFn = (yTrue: Tensor, yPred: Tensor, tf: TF) => Tensor;
@@ -31,21 +31,10 @@ export async function loadCustomLosses(spec: LossSpec, outputNames: string[]): P
     const l = lossOf(spec, output);
     const keyPath = lossKeyPath(spec, output);
     if (l === undefined || typeof l === 'string' || out.has(keyPath)) continue;
-    const file = l.module;
-    let mod: Record<string, unknown>;
-    try {
-      mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    } catch (err) {
-      throw new MgpuError('E_LOSS', `${keyPath}.module ${file} failed to load: ${messageOf(err)}`, { hint: 'run it with node to see the full error' });
-    }
-    if (typeof mod.default !== 'function') throw new MgpuError('E_LOSS', `${keyPath}.module ${file} has no default export function`, { hint: HINT });
-    out.set(keyPath, { keyPath, file, fn: mod.default as LossFn });
+    out.set(keyPath, { keyPath, file: l.module, fn: await importDefaultFunction<LossFn>(l.module, keyPath, 'E_LOSS', HINT) });
   }
   return out;
 }
-
-const isTensor = (v: unknown): v is Tensor =>
-  typeof v === 'object' && v !== null && typeof (v as Tensor).dataSync === 'function' && Array.isArray((v as Tensor).shape);
 
 function what(v: unknown): string {
   if (v === null) return 'null';
@@ -118,14 +107,8 @@ export async function checkCustomLosses(
   rows: RowFormat,
   losses: Array<{ output: string; custom: CustomLossModule | null }>,
 ): Promise<void> {
-  const targets = rows.parts.filter((p) => p.role === 'target');
-  if (!losses.some((l) => l.custom) || targets.length === 0) return; // no labels (a predict run): nothing to check
-  // float32, as the shard reader gives every input and label to the model and the losses.
-  const xs = rows.parts.filter((p) => p.role === 'input').map((p) => tf.zeros([1, ...p.shape]));
-  const ys = targets.map((p) => tf.zeros([1, ...p.shape]));
-  const out = tf.tidy(() => model.apply(xs.length === 1 ? xs[0]! : xs, { training: false }) as Tensor | Tensor[]);
-  const preds = Array.isArray(out) ? out : [out];
-  try {
+  if (!losses.some((l) => l.custom)) return;
+  await onZeroRow(tf, model, rows, async (ys, preds) => {
     for (const [k, l] of losses.entries()) {
       if (!l.custom) continue;
       const on = losses.length > 1 ? ` on output '${l.output}'` : '';
@@ -135,7 +118,5 @@ export async function checkCustomLosses(
       await v.data();
       v.dispose();
     }
-  } finally {
-    tf.dispose([...xs, ...ys, ...preds]);
-  }
+  });
 }

@@ -2,7 +2,6 @@
 // leave the worker (Σ squared error, per-class counts, a custom module's named sums), plus each
 // row's scores and label for AUC, written to the rank's output region: the coordinator adds them
 // over ranks and chunks, so its figures are those of the whole eval set at once.
-import { pathToFileURL } from 'node:url';
 import type { LayersModel, Tensor, TensorContainer } from '@tensorflow/tfjs';
 import { hasClasses } from '../shared/config/loss.ts';
 import type { LossEntry } from '../shared/config/types.ts';
@@ -10,6 +9,7 @@ import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { RowFormat, WorkerMetrics } from '../shared/protocol.ts';
 import type { TF } from './backend.ts';
 import type { LossFns } from './losses.ts';
+import { importDefaultFunction, isTensor, onZeroRow } from './user-modules.ts';
 
 /** A custom metric module's default export: named sums over the rows of one batch. */
 export type MetricFn = (yTrue: Tensor, yPred: Tensor, tf: TF) => Record<string, Tensor | number>;
@@ -24,18 +24,7 @@ const HINT = 'export default function (yTrue, yPred, tf) { return { name: tf.sum
 
 export async function loadCustomMetrics(specs: WorkerMetrics['custom']): Promise<CustomMetric[]> {
   const out: CustomMetric[] = [];
-  for (const { module: file, keyPath } of specs) {
-    let mod: Record<string, unknown>;
-    try {
-      mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    } catch (err) {
-      throw new MgpuError('E_METRIC', `${keyPath}.module ${file} failed to load: ${(err as Error).message}`, {
-        hint: 'run it with node to see the full error',
-      });
-    }
-    if (typeof mod.default !== 'function') throw new MgpuError('E_METRIC', `${keyPath}.module ${file} has no default export function`, { hint: HINT });
-    out.push({ keyPath, file, fn: mod.default as MetricFn });
-  }
+  for (const { module: file, keyPath } of specs) out.push({ keyPath, file, fn: await importDefaultFunction<MetricFn>(file, keyPath, 'E_METRIC', HINT) });
   return out;
 }
 
@@ -99,9 +88,6 @@ export function unpack(values: Float32Array, spec: WorkerMetrics, t: MetricTenso
   return { sqErrorSum: values[0]!, counts, scores: spec.scores && K > 0 ? values.subarray(at) : null };
 }
 
-const isTensor = (v: unknown): v is Tensor =>
-  typeof v === 'object' && v !== null && typeof (v as Tensor).dataSync === 'function' && Array.isArray((v as Tensor).shape);
-
 /** A custom metric's named sums over one batch, read back as numbers. */
 export async function customSums(tf: TF, m: CustomMetric, y: Tensor, pred: Tensor, when = ''): Promise<Record<string, number>> {
   const where = `${m.keyPath} (${m.file})`;
@@ -152,21 +138,13 @@ export async function customSums(tf: TF, m: CustomMetric, y: Tensor, pred: Tenso
  * several outputs calls it on each output, as an evaluation does.
  */
 export async function checkCustomMetrics(tf: TF, model: LayersModel, rows: RowFormat, metrics: CustomMetric[]): Promise<void> {
-  // No labels (a predict run): nothing to evaluate, nothing to check.
-  const targets = rows.parts.filter((p) => p.role === 'target');
-  if (metrics.length === 0 || targets.length === 0) return;
-  const xs = rows.parts.filter((p) => p.role === 'input').map((p) => tf.zeros([1, ...p.shape]));
-  const ys = targets.map((p) => tf.zeros([1, ...p.shape]));
-  const out = tf.tidy(() => model.apply(xs.length === 1 ? xs[0]! : xs, { training: false }) as Tensor | Tensor[]);
-  const preds = Array.isArray(out) ? out : [out];
-  try {
+  if (metrics.length === 0) return;
+  await onZeroRow(tf, model, rows, async (ys, preds, outputs) => {
     for (const m of metrics) {
-      for (const [k, target] of targets.entries()) {
-        const on = targets.length > 1 ? ` on output '${target.name}'` : '';
+      for (const [k, output] of outputs.entries()) {
+        const on = outputs.length > 1 ? ` on output '${output}'` : '';
         await customSums(tf, m, ys[k]!, preds[k]!, `${on} on a one-row batch of zeros (the check at start-up)`);
       }
     }
-  } finally {
-    tf.dispose([...xs, ...ys, ...preds]);
-  }
+  });
 }
