@@ -11,7 +11,11 @@ import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
 import { interruptAfter, metricsOf, scenario } from '../helpers/eval-watch-fixture.ts';
 
 const dir = tempDir('resume-plateau-wait');
-const over = { eval: { every: 2 }, schedule: { name: 'plateau', factor: 0.5, patience: 3, cooldown: 0, minLr: 0.01, minDelta: 0.01 } };
+const over = {
+  training: { batchSize: 8, steps: 40, seed: 3 },
+  eval: { every: 2 },
+  schedule: { name: 'plateau', factor: 0.5, patience: 3, cooldown: 0, minLr: 0.01, minDelta: 0.01 },
+};
 const config = (name: string) => buildConfig(dir, scenario(dir, name, over), 2);
 
 test('interrupted with wait 2 of patience 3 and resumed: the same reductions at the same steps, the same final weights', async (t) => {
