@@ -9,7 +9,7 @@
 //                                   (lane = position in the chunk mod 8, each lane summed in
 //                                   order), the lanes combined as ((0+1)+(2+3))+((4+5)+(6+7))
 //   allFinite(a) -> boolean         no NaN and no ±Infinity in a
-//   sgd(w, g, c)                    w[i] = float32(c * g[i] + w[i]), in float64
+//   sgd(w, g, c)                    w[i] = (float)c * g[i] + w[i], two float32 operations (as tfjs)
 //
 // Plain C against node_api.h, context-aware, no global state (like mgpu_mmap). Built with
 // -ffp-contract=off: a fused multiply-add would round differently from JavaScript.
@@ -146,7 +146,8 @@ static napi_value Sgd(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "sgd: c must be a number");
     return NULL;
   }
-  for (size_t i = 0; i < n; i++) w[i] = (float)(c * (double)g[i] + (double)w[i]);
+  const float cf = (float)c;
+  for (size_t i = 0; i < n; i++) w[i] = cf * g[i] + w[i];
   return NULL;
 }
 

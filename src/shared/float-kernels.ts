@@ -2,7 +2,7 @@
 // and the SGD update. Each runs in the project's C addon (native/src/float-kernels.c, vectorised
 // by the compiler) when it is built, else in the JavaScript below, which does the same
 // arithmetic operation for operation: float32 adds, float64 squares summed per CHUNK over 8 lanes,
-// the SGD update in float64 rounded once to float32. Either way a run gives the same bits
+// the SGD update as tfjs's float32 ops (a float32 multiply, then a float32 add). Either way a run gives the same bits
 // (test/unit/float-kernels-native-equals-js.test.ts). MGPU_NATIVE_KERNELS=0 turns the addon off.
 import { loadAddon } from './native-addon.ts';
 
@@ -17,7 +17,7 @@ export interface FloatKernels {
   addSquares(out: Float32Array, g: Float32Array | null, chunk: number, sums: Float64Array): void;
   /** No NaN and no ±Infinity in a. */
   allFinite(a: Float32Array): boolean;
-  /** w[i] = float32(c * g[i] + w[i]), computed in float64: SGD with c = -lr. */
+  /** w[i] = f(f(f(c) * g[i]) + w[i]) with f = float32 rounding: SGD with c = -lr, as tfjs's add(mul(scalar(c), g), w). */
   sgd(w: Float32Array, g: Float32Array, c: number): void;
 }
 
@@ -43,7 +43,8 @@ const js: FloatKernels = {
   },
   sgd(w, g, c) {
     sameLength('sgd', w, g);
-    for (let i = 0; i < w.length; i++) w[i] = c * g[i]! + w[i]!;
+    const c32 = Math.fround(c);
+    for (let i = 0; i < w.length; i++) w[i] = Math.fround(c32 * g[i]!) + w[i]!;
   },
 };
 
