@@ -10,6 +10,10 @@
 //                                   order), the lanes combined as ((0+1)+(2+3))+((4+5)+(6+7))
 //   allFinite(a) -> boolean         no NaN and no ±Infinity in a
 //   sgd(w, g, c)                    w[i] = (float)c * g[i] + w[i], two float32 operations (as tfjs)
+//   adam(w, g, m, v, k)             the Adam (and AdamW) update of src/coordinator/optimizers/adam.ts
+//                                   in float32 operations, tfjs's order; k holds its 9 float32
+//                                   scalars: beta1, beta2, 1-beta1, 1-beta2, 1-beta1^t, 1-beta2^t,
+//                                   epsilon, -lr, the weight-decay factor (1: none)
 //
 // Plain C against node_api.h, context-aware, no global state (like mgpu_mmap). Built with
 // -ffp-contract=off: a fused multiply-add would round differently from JavaScript.
@@ -20,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 static bool typed(napi_env env, const char* fn, napi_value v, const char* name, napi_typedarray_type want, void** data, size_t* length) {
@@ -151,12 +156,44 @@ static napi_value Sgd(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+static bool float_arg(napi_env env, napi_value v, const char* name, size_t n, float** data) {
+  size_t m;
+  return typed(env, "adam", v, name, napi_float32_array, (void**)data, &m) && same_length(env, "adam", n, m);
+}
+
+static napi_value Adam(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (!args(env, info, 5, argv, "adam(w, g, m, v, k) takes five Float32Arrays")) return NULL;
+  float *w, *g, *m, *v, *k;
+  size_t n, nk;
+  if (!float_pair(env, "adam", argv, "w", "g", &w, &g, &n) || !float_arg(env, argv[2], "m", n, &m) || !float_arg(env, argv[3], "v", n, &v)) return NULL;
+  if (!typed(env, "adam", argv[4], "k", napi_float32_array, (void**)&k, &nk)) return NULL;
+  if (nk != 9) {
+    napi_throw_range_error(env, "ERR_OUT_OF_RANGE", "adam: k must hold 9 floats (beta1, beta2, 1-beta1, 1-beta2, 1-beta1^t, 1-beta2^t, epsilon, -lr, decay)");
+    return NULL;
+  }
+  const float b1 = k[0], b2 = k[1], c1 = k[2], c2 = k[3], d1 = k[4], d2 = k[5], eps = k[6], nlr = k[7], wd = k[8];
+  // Each operation on floats rounds to float32 (FLT_EVAL_METHOD 0, no contraction): the
+  // JavaScript fallback's Math.fround after every operation.
+  for (size_t i = 0; i < n; i++) {
+    const float gi = g[i];
+    const float mi = m[i] * b1 + gi * c1;
+    const float vi = v[i] * b2 + (gi * gi) * c2;
+    m[i] = mi;
+    v[i] = vi;
+    const float step = (mi / d1) / (sqrtf(vi / d2) + eps);
+    w[i] = step * nlr + w[i] * wd;
+  }
+  return NULL;
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
     {"add", NULL, Add, NULL, NULL, NULL, napi_enumerable, NULL},
     {"addSquares", NULL, AddSquares, NULL, NULL, NULL, napi_enumerable, NULL},
     {"allFinite", NULL, AllFinite, NULL, NULL, NULL, napi_enumerable, NULL},
     {"sgd", NULL, Sgd, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"adam", NULL, Adam, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok) return NULL;
   return exports;

@@ -2,7 +2,7 @@
 // and the SGD update. Each runs in the project's C addon (native/src/float-kernels.c, vectorised
 // by the compiler) when it is built, else in the JavaScript below, which does the same
 // arithmetic operation for operation: float32 adds, float64 squares summed per CHUNK over 8 lanes,
-// the SGD update as tfjs's float32 ops (a float32 multiply, then a float32 add). Either way a run gives the same bits
+// the SGD and Adam updates as tfjs's float32 ops, each rounded to float32 in tfjs's order. Either way a run gives the same bits
 // (test/unit/float-kernels-native-equals-js.test.ts). MGPU_NATIVE_KERNELS=0 turns the addon off.
 import { loadAddon } from './native-addon.ts';
 
@@ -19,6 +19,12 @@ export interface FloatKernels {
   allFinite(a: Float32Array): boolean;
   /** w[i] = f(f(f(c) * g[i]) + w[i]) with f = float32 rounding: SGD with c = -lr, as tfjs's add(mul(scalar(c), g), w). */
   sgd(w: Float32Array, g: Float32Array, c: number): void;
+  /**
+   * The Adam update in float32 operations, tfjs's order (src/coordinator/optimizers/adam.ts), with
+   * k = [beta1, beta2, 1 - beta1, 1 - beta2, 1 - beta1^t, 1 - beta2^t, epsilon, -lr, decay] as
+   * float32: m = m b1 + g c1; v = v b2 + (g g) c2; w = ((m / d1) / (sqrt(v / d2) + eps)) (-lr) + w decay.
+   */
+  adam(w: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array, k: Float32Array): void;
 }
 
 const js: FloatKernels = {
@@ -45,6 +51,22 @@ const js: FloatKernels = {
     sameLength('sgd', w, g);
     const c32 = Math.fround(c);
     for (let i = 0; i < w.length; i++) w[i] = Math.fround(c32 * g[i]!) + w[i]!;
+  },
+  adam(w, g, m, v, k) {
+    sameLength('adam', w, g);
+    sameLength('adam', w, m);
+    sameLength('adam', w, v);
+    if (k.length !== 9) throw new RangeError('adam: k must hold 9 floats (beta1, beta2, 1-beta1, 1-beta2, 1-beta1^t, 1-beta2^t, epsilon, -lr, decay)');
+    const [b1, b2, c1, c2, d1, d2, eps, nlr, wd] = k as unknown as number[];
+    for (let i = 0; i < w.length; i++) {
+      const gi = g[i]!;
+      const mi = Math.fround(Math.fround(m[i]! * b1!) + Math.fround(gi * c1!));
+      const vi = Math.fround(Math.fround(v[i]! * b2!) + Math.fround(Math.fround(gi * gi) * c2!));
+      m[i] = mi;
+      v[i] = vi;
+      const step = Math.fround(Math.fround(mi / d1!) / Math.fround(Math.fround(Math.sqrt(Math.fround(vi / d2!))) + eps!));
+      w[i] = Math.fround(step * nlr!) + Math.fround(w[i]! * wd!);
+    }
   },
 };
 
@@ -90,13 +112,13 @@ export function floatKernels(): FloatKernels {
     nativeKernelsUnavailableReason = `turned off by MGPU_NATIVE_KERNELS=${process.env.MGPU_NATIVE_KERNELS}`;
     return chosen;
   }
-  const got = loadAddon<Omit<FloatKernels, 'kind'>>('mgpu_float_kernels', 'float kernels', ['add', 'addSquares', 'allFinite', 'sgd']);
+  const got = loadAddon<Omit<FloatKernels, 'kind'>>('mgpu_float_kernels', 'float kernels', ['add', 'addSquares', 'allFinite', 'sgd', 'adam']);
   if (!got.addon) {
     nativeKernelsUnavailableReason = got.reason;
     return chosen;
   }
   const a = got.addon;
-  chosen = { kind: 'native', add: a.add, addSquares: a.addSquares, allFinite: a.allFinite, sgd: a.sgd };
+  chosen = { kind: 'native', add: a.add, addSquares: a.addSquares, allFinite: a.allFinite, sgd: a.sgd, adam: a.adam };
   return chosen;
 }
 

@@ -26,7 +26,7 @@ function randomFloats(seed: number, n: number): Float32Array {
 const bits = (a: Float32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 for (const n of LENGTHS) {
-  test(`add, addSquares and sgd: native and JS agree to the bit (n = ${n})`, { skip }, () => {
+  test(`add, addSquares, sgd and adam: native and JS agree to the bit (n = ${n})`, { skip }, () => {
     const g = randomFloats(n, n);
     const base = randomFloats(n + 1, n);
     const [o1, o2] = [base.slice(), base.slice()];
@@ -49,6 +49,21 @@ for (const n of LENGTHS) {
     native.sgd(w1, g, -0.0137);
     jsFloatKernels.sgd(w2, g, -0.0137);
     assert.ok(bits(w1).equals(bits(w2)), 'sgd');
+
+    // Adam from nonzero m and v, without and with weight decay; twice, so m and v are its own.
+    for (const decay of [1, 0.9995]) {
+      const k = Float32Array.of(0.9, 0.999, 0.1, 0.001, 0.271, 0.00299, 1e-7, -0.001, decay);
+      const m0 = randomFloats(n + 2, n);
+      const v0 = randomFloats(n + 3, n).map(Math.abs);
+      const a = { w: base.slice(), m: m0.slice(), v: v0.slice() };
+      const b = { w: base.slice(), m: m0.slice(), v: v0.slice() };
+      for (let rep = 0; rep < 2; rep++) {
+        native.adam(a.w, g, a.m, a.v, k);
+        jsFloatKernels.adam(b.w, g, b.m, b.v, k);
+      }
+      assert.ok(bits(a.m).equals(bits(b.m)) && bits(a.v).equals(bits(b.v)), `adam: m and v (decay ${decay})`);
+      assert.ok(bits(a.w).equals(bits(b.w)), `adam: w (decay ${decay})`);
+    }
   });
 }
 

@@ -12,6 +12,7 @@
 // a resumed run needs no more state than t.
 
 import { MgpuError } from '../../shared/errors.ts';
+import { floatKernels } from '../../shared/float-kernels.ts';
 import type { UpdateRule } from './update-rule.ts';
 
 /**
@@ -33,42 +34,27 @@ export function betaPower(beta: number): (t: number) => number {
   };
 }
 
-/** The Adam step shared by adam and adamw. wdFactor multiplies w first, in float32 (1: none). */
+/**
+ * The Adam step shared by adam and adamw, given p1 = beta1^t and p2 = beta2^t (betaPower).
+ * wdFactor multiplies w first, in float32 (1: none, an exact multiplication).
+ */
 export function adamStep(
   w: Float32Array,
   g: Float32Array,
   slots: Float32Array[],
   lr: number,
-  oneMinusP1: number,
-  oneMinusP2: number,
+  p1: number,
+  p2: number,
   beta1: number,
   beta2: number,
   epsilon: number,
   wdFactor: number,
 ): void {
-  const n = w.length;
-  const ms = slots[0]!;
-  const vs = slots[1]!;
-  const b1 = Math.fround(beta1);
-  const b2 = Math.fround(beta2);
-  const c1 = Math.fround(1 - beta1);
-  const c2 = Math.fround(1 - beta2);
-  const d1 = Math.fround(oneMinusP1);
-  const d2 = Math.fround(oneMinusP2);
-  const eps = Math.fround(epsilon);
-  const nlr = Math.fround(-lr);
-  const wd = Math.fround(wdFactor);
-  const decay = wd !== 1;
-  for (let i = 0; i < n; i++) {
-    const gi = g[i]!;
-    const m = Math.fround(Math.fround(ms[i]! * b1) + Math.fround(gi * c1));
-    const v = Math.fround(Math.fround(vs[i]! * b2) + Math.fround(Math.fround(gi * gi) * c2));
-    ms[i] = m;
-    vs[i] = v;
-    const step = Math.fround(Math.fround(m / d1) / Math.fround(Math.fround(Math.sqrt(Math.fround(v / d2))) + eps));
-    const wi = decay ? Math.fround(w[i]! * wd) : w[i]!;
-    w[i] = Math.fround(step * nlr) + wi;
-  }
+  // Float32Array.of rounds each to float32: tfjs's scalars (1 - beta in doubles; p is already a
+  // float32, so 1 - p rounded is the float32 subtraction tfjs does).
+  const k = Float32Array.of(beta1, beta2, 1 - beta1, 1 - beta2, 1 - p1, 1 - p2, epsilon, -lr, wdFactor);
+  // The loop is the float kernels' adam (C when the addon is built, else the same in JavaScript).
+  floatKernels().adam(w, g, slots[0]!, slots[1]!, k);
 }
 
 export function adamRule(beta1: number, beta2: number, epsilon: number): UpdateRule {
@@ -80,7 +66,7 @@ export function adamRule(beta1: number, beta2: number, epsilon: number): UpdateR
     slotInit: [0, 0],
     apply(w: Float32Array, g: Float32Array, slots: Float32Array[], lr: number, t: number): void {
       checkT(t);
-      adamStep(w, g, slots, lr, Math.fround(1 - p1(t)), Math.fround(1 - p2(t)), beta1, beta2, epsilon, 1);
+      adamStep(w, g, slots, lr, p1(t), p2(t), beta1, beta2, epsilon, 1);
     },
   };
 }

@@ -24,7 +24,7 @@ export function adamwRule(beta1: number, beta2: number, epsilon: number, weightD
     slotInit: [0, 0],
     apply(w: Float32Array, g: Float32Array, slots: Float32Array[], lr: number, t: number): void {
       checkT(t);
-      adamStep(w, g, slots, lr, 1 - p1(t), 1 - p2(t), beta1, beta2, epsilon, 1 - lr * weightDecay);
+      adamStep(w, g, slots, lr, p1(t), p2(t), beta1, beta2, epsilon, 1 - lr * weightDecay);
     },
   };
 }
