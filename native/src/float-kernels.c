@@ -14,6 +14,11 @@
 //                                   in float32 operations, tfjs's order; k holds its 9 float32
 //                                   scalars: beta1, beta2, 1-beta1, 1-beta2, 1-beta1^t, 1-beta2^t,
 //                                   epsilon, -lr, the weight-decay factor (1: none)
+//   momentum(w, g, a, k)            momentum.ts: k = momentum, -lr, nesterov (1) or not (0)
+//   rmsprop(w, g, ms, mom, mg|null, k)
+//                                   rmsprop.ts (centered when mg is given): k = decay, 1-decay,
+//                                   momentum, epsilon, lr
+//   adagrad(w, g, acc, k)           adagrad.ts: k = epsilon, -lr
 //
 // Plain C against node_api.h, context-aware, no global state (like mgpu_mmap). Built with
 // -ffp-contract=off: a fused multiply-add would round differently from JavaScript.
@@ -156,9 +161,104 @@ static napi_value Sgd(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-static bool float_arg(napi_env env, napi_value v, const char* name, size_t n, float** data) {
+static bool float_arg_of(napi_env env, const char* fn, napi_value v, const char* name, size_t n, float** data) {
   size_t m;
-  return typed(env, "adam", v, name, napi_float32_array, (void**)data, &m) && same_length(env, "adam", n, m);
+  return typed(env, fn, v, name, napi_float32_array, (void**)data, &m) && same_length(env, fn, n, m);
+}
+
+static bool float_arg(napi_env env, napi_value v, const char* name, size_t n, float** data) {
+  return float_arg_of(env, "adam", v, name, n, data);
+}
+
+// The last argument of an update kernel: a Float32Array of exactly `want` scalars.
+static bool scalars(napi_env env, const char* fn, napi_value v, size_t want, float** k, const char* what) {
+  size_t nk;
+  if (!typed(env, fn, v, "k", napi_float32_array, (void**)k, &nk)) return false;
+  if (nk == want) return true;
+  char msg[200];
+  snprintf(msg, sizeof msg, "%s: k must hold %zu floats (%s)", fn, want, what);
+  napi_throw_range_error(env, "ERR_OUT_OF_RANGE", msg);
+  return false;
+}
+
+static napi_value Momentum(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!args(env, info, 4, argv, "momentum(w, g, a, k) takes four Float32Arrays")) return NULL;
+  float *w, *g, *a, *k;
+  size_t n;
+  if (!float_pair(env, "momentum", argv, "w", "g", &w, &g, &n) || !float_arg_of(env, "momentum", argv[2], "a", n, &a)) return NULL;
+  if (!scalars(env, "momentum", argv[3], 3, &k, "momentum, -lr, nesterov")) return NULL;
+  const float mu = k[0], c = k[1];
+  if (k[2] != 0) {
+    for (size_t i = 0; i < n; i++) {
+      const float gi = g[i];
+      const float ai = mu * a[i] + gi;
+      a[i] = ai;
+      w[i] = c * (gi + ai * mu) + w[i];
+    }
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      const float ai = mu * a[i] + g[i];
+      a[i] = ai;
+      w[i] = c * ai + w[i];
+    }
+  }
+  return NULL;
+}
+
+static napi_value Rmsprop(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  if (!args(env, info, 6, argv, "rmsprop(w, g, ms, mom, mg | null, k)")) return NULL;
+  float *w, *g, *ms, *mom, *mg = NULL, *k;
+  size_t n;
+  if (!float_pair(env, "rmsprop", argv, "w", "g", &w, &g, &n) || !float_arg_of(env, "rmsprop", argv[2], "ms", n, &ms) ||
+      !float_arg_of(env, "rmsprop", argv[3], "mom", n, &mom))
+    return NULL;
+  napi_valuetype mt;
+  napi_typeof(env, argv[4], &mt);
+  if (mt != napi_null && mt != napi_undefined && !float_arg_of(env, "rmsprop", argv[4], "mg", n, &mg)) return NULL;
+  if (!scalars(env, "rmsprop", argv[5], 5, &k, "decay, 1-decay, momentum, epsilon, lr")) return NULL;
+  const float rho = k[0], omr = k[1], mu = k[2], eps = k[3], lr = k[4];
+  if (mg) {
+    for (size_t i = 0; i < n; i++) {
+      const float gi = g[i];
+      const float s = ms[i] * rho + (gi * gi) * omr;
+      const float m = mg[i] * rho + gi * omr;
+      const float q = (gi * lr) / sqrtf(s - (m * m + eps));
+      const float p = mom[i] * mu + q;
+      ms[i] = s;
+      mg[i] = m;
+      mom[i] = p;
+      w[i] = w[i] - p;
+    }
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      const float gi = g[i];
+      const float s = ms[i] * rho + (gi * gi) * omr;
+      const float p = mom[i] * mu + (gi * lr) / sqrtf(s + eps);
+      ms[i] = s;
+      mom[i] = p;
+      w[i] = w[i] - p;
+    }
+  }
+  return NULL;
+}
+
+static napi_value Adagrad(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!args(env, info, 4, argv, "adagrad(w, g, acc, k) takes four Float32Arrays")) return NULL;
+  float *w, *g, *acc, *k;
+  size_t n;
+  if (!float_pair(env, "adagrad", argv, "w", "g", &w, &g, &n) || !float_arg_of(env, "adagrad", argv[2], "acc", n, &acc)) return NULL;
+  if (!scalars(env, "adagrad", argv[3], 2, &k, "epsilon, -lr")) return NULL;
+  const float eps = k[0], c = k[1];
+  for (size_t i = 0; i < n; i++) {
+    const float gi = g[i];
+    const float a = acc[i] + gi * gi;
+    acc[i] = a;
+    w[i] = (gi / sqrtf(a + eps)) * c + w[i];
+  }
+  return NULL;
 }
 
 static napi_value Adam(napi_env env, napi_callback_info info) {
@@ -194,6 +294,9 @@ NAPI_MODULE_INIT() {
     {"allFinite", NULL, AllFinite, NULL, NULL, NULL, napi_enumerable, NULL},
     {"sgd", NULL, Sgd, NULL, NULL, NULL, napi_enumerable, NULL},
     {"adam", NULL, Adam, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"momentum", NULL, Momentum, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"rmsprop", NULL, Rmsprop, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"adagrad", NULL, Adagrad, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok) return NULL;
   return exports;

@@ -9,6 +9,7 @@
 //   acc <- f(acc + f(g * g));  w <- f(f(f(g / f(sqrt(f(acc + eps)))) * f(-lr)) + w)
 // The same bits as tfjs (test/unit/optimizer-adagrad.test.ts).
 
+import { floatKernels } from '../../shared/float-kernels.ts';
 import type { UpdateRule } from './update-rule.ts';
 
 export function adagradRule(initialAccumulatorValue: number, epsilon: number): UpdateRule {
@@ -17,16 +18,8 @@ export function adagradRule(initialAccumulatorValue: number, epsilon: number): U
     slotCount: 1,
     slotInit: [initialAccumulatorValue],
     apply(w: Float32Array, g: Float32Array, slots: Float32Array[], lr: number, _t: number): void {
-      const n = w.length;
-      const accs = slots[0]!;
-      const eps = Math.fround(epsilon);
-      const c = Math.fround(-lr);
-      for (let i = 0; i < n; i++) {
-        const gi = g[i]!;
-        const acc = Math.fround(accs[i]! + Math.fround(gi * gi));
-        accs[i] = acc;
-        w[i] = Math.fround(Math.fround(gi / Math.fround(Math.sqrt(Math.fround(acc + eps)))) * c) + w[i]!;
-      }
+      // The loop is the float kernels' adagrad (C when the addon is built, else the same in JavaScript).
+      floatKernels().adagrad(w, g, slots[0]!, Float32Array.of(epsilon, -lr));
     },
   };
 }

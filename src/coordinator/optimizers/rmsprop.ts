@@ -18,6 +18,7 @@
 //   mom <- f(f(mom * momentum) + q);  w <- f(w - mom)
 // The same bits as tfjs (test/unit/optimizer-rmsprop.test.ts).
 
+import { floatKernels } from '../../shared/float-kernels.ts';
 import type { UpdateRule } from './update-rule.ts';
 
 export function rmspropRule(decay: number, momentum: number, epsilon: number, centered: boolean): UpdateRule {
@@ -26,37 +27,9 @@ export function rmspropRule(decay: number, momentum: number, epsilon: number, ce
     slotCount: centered ? 3 : 2,
     slotInit: centered ? [0, 0, 0] : [0, 0],
     apply(w: Float32Array, g: Float32Array, slots: Float32Array[], lr: number, _t: number): void {
-      const n = w.length;
-      const mss = slots[0]!;
-      const moms = slots[1]!;
-      const rho = Math.fround(decay);
-      const omr = Math.fround(1 - decay);
-      const mu = Math.fround(momentum);
-      const eps = Math.fround(epsilon);
-      const lr32 = Math.fround(lr);
-      if (centered) {
-        const mgs = slots[2]!;
-        for (let i = 0; i < n; i++) {
-          const gi = g[i]!;
-          const ms = Math.fround(Math.fround(mss[i]! * rho) + Math.fround(Math.fround(gi * gi) * omr));
-          const mg = Math.fround(Math.fround(mgs[i]! * rho) + Math.fround(gi * omr));
-          const q = Math.fround(Math.fround(gi * lr32) / Math.fround(Math.sqrt(Math.fround(ms - Math.fround(Math.fround(mg * mg) + eps)))));
-          const mom = Math.fround(Math.fround(moms[i]! * mu) + q);
-          mss[i] = ms;
-          mgs[i] = mg;
-          moms[i] = mom;
-          w[i] = w[i]! - mom;
-        }
-      } else {
-        for (let i = 0; i < n; i++) {
-          const gi = g[i]!;
-          const ms = Math.fround(Math.fround(mss[i]! * rho) + Math.fround(Math.fround(gi * gi) * omr));
-          const mom = Math.fround(Math.fround(moms[i]! * mu) + Math.fround(Math.fround(gi * lr32) / Math.fround(Math.sqrt(Math.fround(ms + eps)))));
-          mss[i] = ms;
-          moms[i] = mom;
-          w[i] = w[i]! - mom;
-        }
-      }
+      // The loop is the float kernels' rmsprop (C when the addon is built, else the same in
+      // JavaScript); Float32Array.of rounds the scalars to float32 as tfjs's scalars are.
+      floatKernels().rmsprop(w, g, slots[0]!, slots[1]!, centered ? slots[2]! : null, Float32Array.of(decay, 1 - decay, momentum, epsilon, lr));
     },
   };
 }
