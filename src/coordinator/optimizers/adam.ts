@@ -9,7 +9,9 @@
 // not Keras's "epsilon hat" form. Each + - * / and sqrt of float32 values rounded to float32 is
 // exactly the float32 operation, so the update gives tfjs's bits for the same gradient
 // (test/unit/optimizer-adam.test.ts). The beta powers are a function of t alone (betaPower), so
-// a resumed run needs no more state than t.
+// a resumed run needs no more state than t and keeps the uninterrupted run's bits (tfjs's own
+// setWeights restores accBeta as pow(beta, t), which may differ from the running product in the
+// last bit). The loop itself is the float kernels' adam (src/shared/float-kernels.ts).
 
 import { MgpuError } from '../../shared/errors.ts';
 import { floatKernels } from '../../shared/float-kernels.ts';
