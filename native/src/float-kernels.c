@@ -9,7 +9,16 @@
 //                                   (lane = position in the chunk mod 8, each lane summed in
 //                                   order), the lanes combined as ((0+1)+(2+3))+((4+5)+(6+7))
 //   allFinite(a) -> boolean         no NaN and no ±Infinity in a
-//   sgd(w, g, c)                    w[i] = float32(c * g[i] + w[i]), in float64
+//   sgd(w, g, c)                    w[i] = (float)c * g[i] + w[i], two float32 operations (as tfjs)
+//   adam(w, g, m, v, k)             the Adam (and AdamW) update of src/coordinator/optimizers/adam.ts
+//                                   in float32 operations, tfjs's order; k holds its 9 float32
+//                                   scalars: beta1, beta2, 1-beta1, 1-beta2, 1-beta1^t, 1-beta2^t,
+//                                   epsilon, -lr, the weight-decay factor (1: none)
+//   momentum(w, g, a, k)            momentum.ts: k = momentum, -lr, nesterov (1) or not (0)
+//   rmsprop(w, g, ms, mom, mg|null, k)
+//                                   rmsprop.ts (centered when mg is given): k = decay, 1-decay,
+//                                   momentum, epsilon, lr
+//   adagrad(w, g, acc, k)           adagrad.ts: k = epsilon, -lr
 //
 // Plain C against node_api.h, context-aware, no global state (like mgpu_mmap). Built with
 // -ffp-contract=off: a fused multiply-add would round differently from JavaScript.
@@ -20,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 static bool typed(napi_env env, const char* fn, napi_value v, const char* name, napi_typedarray_type want, void** data, size_t* length) {
@@ -146,7 +156,134 @@ static napi_value Sgd(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "sgd: c must be a number");
     return NULL;
   }
-  for (size_t i = 0; i < n; i++) w[i] = (float)(c * (double)g[i] + (double)w[i]);
+  const float cf = (float)c;
+  for (size_t i = 0; i < n; i++) w[i] = cf * g[i] + w[i];
+  return NULL;
+}
+
+static bool float_arg_of(napi_env env, const char* fn, napi_value v, const char* name, size_t n, float** data) {
+  size_t m;
+  return typed(env, fn, v, name, napi_float32_array, (void**)data, &m) && same_length(env, fn, n, m);
+}
+
+static bool float_arg(napi_env env, napi_value v, const char* name, size_t n, float** data) {
+  return float_arg_of(env, "adam", v, name, n, data);
+}
+
+// The last argument of an update kernel: a Float32Array of exactly `want` scalars.
+static bool scalars(napi_env env, const char* fn, napi_value v, size_t want, float** k, const char* what) {
+  size_t nk;
+  if (!typed(env, fn, v, "k", napi_float32_array, (void**)k, &nk)) return false;
+  if (nk == want) return true;
+  char msg[200];
+  snprintf(msg, sizeof msg, "%s: k must hold %zu floats (%s)", fn, want, what);
+  napi_throw_range_error(env, "ERR_OUT_OF_RANGE", msg);
+  return false;
+}
+
+static napi_value Momentum(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!args(env, info, 4, argv, "momentum(w, g, a, k) takes four Float32Arrays")) return NULL;
+  float *w, *g, *a, *k;
+  size_t n;
+  if (!float_pair(env, "momentum", argv, "w", "g", &w, &g, &n) || !float_arg_of(env, "momentum", argv[2], "a", n, &a)) return NULL;
+  if (!scalars(env, "momentum", argv[3], 3, &k, "momentum, -lr, nesterov")) return NULL;
+  const float mu = k[0], c = k[1];
+  if (k[2] != 0) {
+    for (size_t i = 0; i < n; i++) {
+      const float gi = g[i];
+      const float ai = mu * a[i] + gi;
+      a[i] = ai;
+      w[i] = c * (gi + ai * mu) + w[i];
+    }
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      const float ai = mu * a[i] + g[i];
+      a[i] = ai;
+      w[i] = c * ai + w[i];
+    }
+  }
+  return NULL;
+}
+
+static napi_value Rmsprop(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  if (!args(env, info, 6, argv, "rmsprop(w, g, ms, mom, mg | null, k)")) return NULL;
+  float *w, *g, *ms, *mom, *mg = NULL, *k;
+  size_t n;
+  if (!float_pair(env, "rmsprop", argv, "w", "g", &w, &g, &n) || !float_arg_of(env, "rmsprop", argv[2], "ms", n, &ms) ||
+      !float_arg_of(env, "rmsprop", argv[3], "mom", n, &mom))
+    return NULL;
+  napi_valuetype mt;
+  napi_typeof(env, argv[4], &mt);
+  if (mt != napi_null && mt != napi_undefined && !float_arg_of(env, "rmsprop", argv[4], "mg", n, &mg)) return NULL;
+  if (!scalars(env, "rmsprop", argv[5], 5, &k, "decay, 1-decay, momentum, epsilon, lr")) return NULL;
+  const float rho = k[0], omr = k[1], mu = k[2], eps = k[3], lr = k[4];
+  if (mg) {
+    for (size_t i = 0; i < n; i++) {
+      const float gi = g[i];
+      const float s = ms[i] * rho + (gi * gi) * omr;
+      const float m = mg[i] * rho + gi * omr;
+      const float q = (gi * lr) / sqrtf(s - (m * m + eps));
+      const float p = mom[i] * mu + q;
+      ms[i] = s;
+      mg[i] = m;
+      mom[i] = p;
+      w[i] = w[i] - p;
+    }
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      const float gi = g[i];
+      const float s = ms[i] * rho + (gi * gi) * omr;
+      const float p = mom[i] * mu + (gi * lr) / sqrtf(s + eps);
+      ms[i] = s;
+      mom[i] = p;
+      w[i] = w[i] - p;
+    }
+  }
+  return NULL;
+}
+
+static napi_value Adagrad(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!args(env, info, 4, argv, "adagrad(w, g, acc, k) takes four Float32Arrays")) return NULL;
+  float *w, *g, *acc, *k;
+  size_t n;
+  if (!float_pair(env, "adagrad", argv, "w", "g", &w, &g, &n) || !float_arg_of(env, "adagrad", argv[2], "acc", n, &acc)) return NULL;
+  if (!scalars(env, "adagrad", argv[3], 2, &k, "epsilon, -lr")) return NULL;
+  const float eps = k[0], c = k[1];
+  for (size_t i = 0; i < n; i++) {
+    const float gi = g[i];
+    const float a = acc[i] + gi * gi;
+    acc[i] = a;
+    w[i] = (gi / sqrtf(a + eps)) * c + w[i];
+  }
+  return NULL;
+}
+
+static napi_value Adam(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (!args(env, info, 5, argv, "adam(w, g, m, v, k) takes five Float32Arrays")) return NULL;
+  float *w, *g, *m, *v, *k;
+  size_t n, nk;
+  if (!float_pair(env, "adam", argv, "w", "g", &w, &g, &n) || !float_arg(env, argv[2], "m", n, &m) || !float_arg(env, argv[3], "v", n, &v)) return NULL;
+  if (!typed(env, "adam", argv[4], "k", napi_float32_array, (void**)&k, &nk)) return NULL;
+  if (nk != 9) {
+    napi_throw_range_error(env, "ERR_OUT_OF_RANGE", "adam: k must hold 9 floats (beta1, beta2, 1-beta1, 1-beta2, 1-beta1^t, 1-beta2^t, epsilon, -lr, decay)");
+    return NULL;
+  }
+  const float b1 = k[0], b2 = k[1], c1 = k[2], c2 = k[3], d1 = k[4], d2 = k[5], eps = k[6], nlr = k[7], wd = k[8];
+  // Each operation on floats rounds to float32 (FLT_EVAL_METHOD 0, no contraction): the
+  // JavaScript fallback's Math.fround after every operation.
+  for (size_t i = 0; i < n; i++) {
+    const float gi = g[i];
+    const float mi = m[i] * b1 + gi * c1;
+    const float vi = v[i] * b2 + (gi * gi) * c2;
+    m[i] = mi;
+    v[i] = vi;
+    const float step = (mi / d1) / (sqrtf(vi / d2) + eps);
+    w[i] = step * nlr + w[i] * wd;
+  }
   return NULL;
 }
 
@@ -156,6 +293,10 @@ NAPI_MODULE_INIT() {
     {"addSquares", NULL, AddSquares, NULL, NULL, NULL, napi_enumerable, NULL},
     {"allFinite", NULL, AllFinite, NULL, NULL, NULL, napi_enumerable, NULL},
     {"sgd", NULL, Sgd, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"adam", NULL, Adam, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"momentum", NULL, Momentum, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"rmsprop", NULL, Rmsprop, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"adagrad", NULL, Adagrad, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok) return NULL;
   return exports;

@@ -13,6 +13,7 @@ const benches: [string, string[]][] = [
   ['weak-strong.ts', scaling],
   ['sync.ts', []],
   ['big-model-step.ts', []],
+  ['optimizer-update.ts', []],
   ['latency.ts', []],
 ];
 // Several machines (MPI ranks on this one): where mpirun and the binding are there.

@@ -1,8 +1,9 @@
 // The elementwise loops of a step: summing gradients, their squared norm, the finiteness check
-// and the SGD update. Each runs in the project's C addon (native/src/float-kernels.c, vectorised
-// by the compiler) when it is built, else in the JavaScript below, which does the same
+// and the optimizers' updates. Each runs in the project's C addon (native/src/float-kernels.c,
+// vectorised by the compiler) when it is built, else in the JavaScript below, which does the same
 // arithmetic operation for operation: float32 adds, float64 squares summed per CHUNK over 8 lanes,
-// the SGD update in float64 rounded once to float32. Either way a run gives the same bits
+// the updates as tfjs's float32 operations in tfjs's order (Math.fround after each one here, C
+// float arithmetic there). Either way a run gives the same bits
 // (test/unit/float-kernels-native-equals-js.test.ts). MGPU_NATIVE_KERNELS=0 turns the addon off.
 import { loadAddon } from './native-addon.ts';
 
@@ -17,8 +18,24 @@ export interface FloatKernels {
   addSquares(out: Float32Array, g: Float32Array | null, chunk: number, sums: Float64Array): void;
   /** No NaN and no ±Infinity in a. */
   allFinite(a: Float32Array): boolean;
-  /** w[i] = float32(c * g[i] + w[i]), computed in float64: SGD with c = -lr. */
+  /** w[i] = f(f(f(c) * g[i]) + w[i]) with f = float32 rounding: SGD with c = -lr, as tfjs's add(mul(scalar(c), g), w). */
   sgd(w: Float32Array, g: Float32Array, c: number): void;
+  /**
+   * The Adam update in float32 operations, tfjs's order (src/coordinator/optimizers/adam.ts), with
+   * k = [beta1, beta2, 1 - beta1, 1 - beta2, 1 - beta1^t, 1 - beta2^t, epsilon, -lr, decay] as
+   * float32: m = m b1 + g c1; v = v b2 + (g g) c2; w = ((m / d1) / (sqrt(v / d2) + eps)) (-lr) + w decay.
+   */
+  adam(w: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array, k: Float32Array): void;
+  /** Momentum (momentum.ts), k = [momentum, -lr, nesterov ? 1 : 0]: a = mu a + g; w = c a + w, or nesterov w = c (g + a mu) + w. */
+  momentum(w: Float32Array, g: Float32Array, a: Float32Array, k: Float32Array): void;
+  /**
+   * RMSProp (rmsprop.ts), centered when mg is given, k = [decay, 1 - decay, momentum, epsilon, lr]:
+   * ms = ms rho + (g g)(1 - rho); mg = mg rho + g (1 - rho); mom = mom mu + (g lr) / sqrt(ms + eps)
+   * (centered: sqrt(ms - (mg mg + eps))); w = w - mom.
+   */
+  rmsprop(w: Float32Array, g: Float32Array, ms: Float32Array, mom: Float32Array, mg: Float32Array | null, k: Float32Array): void;
+  /** Adagrad (adagrad.ts), k = [epsilon, -lr]: acc = acc + g g; w = (g / sqrt(acc + eps)) (-lr) + w. */
+  adagrad(w: Float32Array, g: Float32Array, acc: Float32Array, k: Float32Array): void;
 }
 
 const js: FloatKernels = {
@@ -43,9 +60,87 @@ const js: FloatKernels = {
   },
   sgd(w, g, c) {
     sameLength('sgd', w, g);
-    for (let i = 0; i < w.length; i++) w[i] = c * g[i]! + w[i]!;
+    const c32 = Math.fround(c);
+    for (let i = 0; i < w.length; i++) w[i] = Math.fround(c32 * g[i]!) + w[i]!;
+  },
+  adam(w, g, m, v, k) {
+    sameLength('adam', w, g);
+    sameLength('adam', w, m);
+    sameLength('adam', w, v);
+    const [b1, b2, c1, c2, d1, d2, eps, nlr, wd] = scalarsOf('adam', k, 9, 'beta1, beta2, 1-beta1, 1-beta2, 1-beta1^t, 1-beta2^t, epsilon, -lr, decay');
+    for (let i = 0; i < w.length; i++) {
+      const gi = g[i]!;
+      const mi = Math.fround(Math.fround(m[i]! * b1!) + Math.fround(gi * c1!));
+      const vi = Math.fround(Math.fround(v[i]! * b2!) + Math.fround(Math.fround(gi * gi) * c2!));
+      m[i] = mi;
+      v[i] = vi;
+      const step = Math.fround(Math.fround(mi / d1!) / Math.fround(Math.fround(Math.sqrt(Math.fround(vi / d2!))) + eps!));
+      w[i] = Math.fround(step * nlr!) + Math.fround(w[i]! * wd!);
+    }
+  },
+  momentum(w, g, a, k) {
+    sameLength('momentum', w, g);
+    sameLength('momentum', w, a);
+    const [mu, c, nesterov] = scalarsOf('momentum', k, 3, 'momentum, -lr, nesterov');
+    if (nesterov !== 0) {
+      for (let i = 0; i < w.length; i++) {
+        const gi = g[i]!;
+        const ai = Math.fround(Math.fround(mu! * a[i]!) + gi);
+        a[i] = ai;
+        w[i] = Math.fround(c! * Math.fround(gi + Math.fround(ai * mu!))) + w[i]!;
+      }
+    } else {
+      for (let i = 0; i < w.length; i++) {
+        const ai = Math.fround(Math.fround(mu! * a[i]!) + g[i]!);
+        a[i] = ai;
+        w[i] = Math.fround(c! * ai) + w[i]!;
+      }
+    }
+  },
+  rmsprop(w, g, ms, mom, mg, k) {
+    for (const x of [g, ms, mom, ...(mg ? [mg] : [])]) sameLength('rmsprop', w, x);
+    const [rho, omr, mu, eps, lr] = scalarsOf('rmsprop', k, 5, 'decay, 1-decay, momentum, epsilon, lr');
+    if (mg) {
+      for (let i = 0; i < w.length; i++) {
+        const gi = g[i]!;
+        const s = Math.fround(Math.fround(ms[i]! * rho!) + Math.fround(Math.fround(gi * gi) * omr!));
+        const m = Math.fround(Math.fround(mg[i]! * rho!) + Math.fround(gi * omr!));
+        const q = Math.fround(Math.fround(gi * lr!) / Math.fround(Math.sqrt(Math.fround(s - Math.fround(Math.fround(m * m) + eps!)))));
+        const p = Math.fround(Math.fround(mom[i]! * mu!) + q);
+        ms[i] = s;
+        mg[i] = m;
+        mom[i] = p;
+        w[i] = w[i]! - p;
+      }
+    } else {
+      for (let i = 0; i < w.length; i++) {
+        const gi = g[i]!;
+        const s = Math.fround(Math.fround(ms[i]! * rho!) + Math.fround(Math.fround(gi * gi) * omr!));
+        const p = Math.fround(Math.fround(mom[i]! * mu!) + Math.fround(Math.fround(gi * lr!) / Math.fround(Math.sqrt(Math.fround(s + eps!)))));
+        ms[i] = s;
+        mom[i] = p;
+        w[i] = w[i]! - p;
+      }
+    }
+  },
+  adagrad(w, g, acc, k) {
+    sameLength('adagrad', w, g);
+    sameLength('adagrad', w, acc);
+    const [eps, c] = scalarsOf('adagrad', k, 2, 'epsilon, -lr');
+    for (let i = 0; i < w.length; i++) {
+      const gi = g[i]!;
+      const a = Math.fround(acc[i]! + Math.fround(gi * gi));
+      acc[i] = a;
+      w[i] = Math.fround(Math.fround(gi / Math.fround(Math.sqrt(Math.fround(a + eps!)))) * c!) + w[i]!;
+    }
   },
 };
+
+/** An update kernel's k as plain numbers, checked to hold `want` of them. */
+function scalarsOf(fn: string, k: Float32Array, want: number, what: string): number[] {
+  if (k.length !== want) throw new RangeError(`${fn}: k must hold ${want} floats (${what})`);
+  return Array.from(k);
+}
 
 function chunkSquares(a: Float32Array, start: number, end: number): number {
   let s0 = 0,
@@ -89,13 +184,32 @@ export function floatKernels(): FloatKernels {
     nativeKernelsUnavailableReason = `turned off by MGPU_NATIVE_KERNELS=${process.env.MGPU_NATIVE_KERNELS}`;
     return chosen;
   }
-  const got = loadAddon<Omit<FloatKernels, 'kind'>>('mgpu_float_kernels', 'float kernels', ['add', 'addSquares', 'allFinite', 'sgd']);
+  const got = loadAddon<Omit<FloatKernels, 'kind'>>('mgpu_float_kernels', 'float kernels', [
+    'add',
+    'addSquares',
+    'allFinite',
+    'sgd',
+    'adam',
+    'momentum',
+    'rmsprop',
+    'adagrad',
+  ]);
   if (!got.addon) {
     nativeKernelsUnavailableReason = got.reason;
     return chosen;
   }
   const a = got.addon;
-  chosen = { kind: 'native', add: a.add, addSquares: a.addSquares, allFinite: a.allFinite, sgd: a.sgd };
+  chosen = {
+    kind: 'native',
+    add: a.add,
+    addSquares: a.addSquares,
+    allFinite: a.allFinite,
+    sgd: a.sgd,
+    adam: a.adam,
+    momentum: a.momentum,
+    rmsprop: a.rmsprop,
+    adagrad: a.adagrad,
+  };
   return chosen;
 }
 

@@ -24,7 +24,7 @@ import type { Progress } from '../../src/coordinator/progress.ts';
 import type { Config, DataSource, LossName, LossSpec } from '../../src/shared/config/types.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 import { readNpy, writeNpy, type NdArray } from '../../src/shared/npy.ts';
-import { mulberry32, withSeededMathRandomAsync } from '../../src/shared/rng.ts';
+import { mulberry32, withSeededMathRandom, withSeededMathRandomAsync } from '../../src/shared/rng.ts';
 import { assertClose } from './close.ts';
 
 export type TF = typeof import('@tensorflow/tfjs');
@@ -281,6 +281,8 @@ export interface ReferenceResult {
 export interface ReferenceOptions {
   /** After each update: `done` updates applied so far. */
   onStep?(done: number, model: LayersModel): void;
+  /** towerReferenceTrain: Math.random's seed for the shard of `rank` at (0-based) `step`, as a worker seeds it for Dropout. */
+  randomSeed?(step: number, rank: number): number;
 }
 
 /**
@@ -340,6 +342,7 @@ export function towerRanges(batch: number, workers: number): Array<[number, numb
  * computes grad((Σ per-sample loss over the shard) / B + regs · n_i / B) with the model in
  * training mode (which moves its statistics); the shard gradients are summed in rank order and
  * applied with the tfjs optimizer, and each moving statistic becomes Σ_i (n_i / B) · stats_i.
+ * With `randomSeed`, each shard's pass runs with Math.random seeded as that rank's (Dropout).
  */
 export async function towerReferenceTrain(cfg: Config, workers: number, opts: ReferenceOptions = {}): Promise<ReferenceResult> {
   const tf = await loadTf();
@@ -356,20 +359,22 @@ export async function towerReferenceTrain(cfg: Config, workers: number, opts: Re
     const averaged = atStart.map((s) => new Float32Array(s.length));
     let sum: NamedTensorMap | null = null;
     let first = true;
-    for (const [a, b] of towerRanges(B, workers)) {
+    for (const [rank, [a, b]] of towerRanges(B, workers).entries()) {
       const n = b - a;
       if (n === 0) continue; // this rank sits the step out
       states.forEach((v, i) => v.write(tf.tensor(atStart[i]!.slice(), v.shape as number[], 'float32')));
       const idx = tf.tensor1d(Array.from(indices.subarray(a, b)), 'int32');
       const x = tf.gather(data.x, idx);
       const y = tf.gather(data.y, idx);
-      const { value, grads } = tf.variableGrads(() => {
-        const pred = model.apply(x, { training: true }) as Tensor;
-        let total = tf.mul<Scalar>(tf.sum(perSampleLoss(tf, cfg.loss, y, pred)), 1 / B);
-        const regs = model.calculateLosses();
-        if (regs.length > 0) total = tf.add<Scalar>(total, tf.mul(tf.addN(regs), n / B));
-        return total;
-      }, varList);
+      const shardGrads = () =>
+        tf.variableGrads(() => {
+          const pred = model.apply(x, { training: true }) as Tensor;
+          let total = tf.mul<Scalar>(tf.sum(perSampleLoss(tf, cfg.loss, y, pred)), 1 / B);
+          const regs = model.calculateLosses();
+          if (regs.length > 0) total = tf.add<Scalar>(total, tf.mul(tf.addN(regs), n / B));
+          return total;
+        }, varList);
+      const { value, grads } = opts.randomSeed ? withSeededMathRandom(opts.randomSeed(step, rank), shardGrads) : shardGrads();
       const w = n / B;
       states.forEach((v, i) => {
         const s = v.read().dataSync() as Float32Array;

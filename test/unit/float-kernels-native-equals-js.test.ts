@@ -3,7 +3,7 @@
 // of fewer than 8 and a partial last chunk, subnormals, and NaN / Infinity for allFinite.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { floatKernels, jsFloatKernels, nativeKernelsUnavailableReason } from '../../src/shared/float-kernels.ts';
+import { floatKernels, jsFloatKernels, nativeKernelsUnavailableReason, type FloatKernels } from '../../src/shared/float-kernels.ts';
 import { seededRandom } from '../helpers/close.ts';
 import { nativeSkip } from '../helpers/native.ts';
 
@@ -26,7 +26,7 @@ function randomFloats(seed: number, n: number): Float32Array {
 const bits = (a: Float32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 for (const n of LENGTHS) {
-  test(`add, addSquares and sgd: native and JS agree to the bit (n = ${n})`, { skip }, () => {
+  test(`add, addSquares and every update kernel: native and JS agree to the bit (n = ${n})`, { skip }, () => {
     const g = randomFloats(n, n);
     const base = randomFloats(n + 1, n);
     const [o1, o2] = [base.slice(), base.slice()];
@@ -49,6 +49,43 @@ for (const n of LENGTHS) {
     native.sgd(w1, g, -0.0137);
     jsFloatKernels.sgd(w2, g, -0.0137);
     assert.ok(bits(w1).equals(bits(w2)), 'sgd');
+
+    // Adam from nonzero m and v, without and with weight decay; twice, so m and v are its own.
+    for (const decay of [1, 0.9995]) {
+      const k = Float32Array.of(0.9, 0.999, 0.1, 0.001, 0.271, 0.00299, 1e-7, -0.001, decay);
+      const m0 = randomFloats(n + 2, n);
+      const v0 = randomFloats(n + 3, n).map(Math.abs);
+      const a = { w: base.slice(), m: m0.slice(), v: v0.slice() };
+      const b = { w: base.slice(), m: m0.slice(), v: v0.slice() };
+      for (let rep = 0; rep < 2; rep++) {
+        native.adam(a.w, g, a.m, a.v, k);
+        jsFloatKernels.adam(b.w, g, b.m, b.v, k);
+      }
+      assert.ok(bits(a.m).equals(bits(b.m)) && bits(a.v).equals(bits(b.v)), `adam: m and v (decay ${decay})`);
+      assert.ok(bits(a.w).equals(bits(b.w)), `adam: w (decay ${decay})`);
+    }
+
+    // The other rules' kernels, from nonzero slots (rmsprop's ms above mg^2, so centered stays finite).
+    const slots = (count: number) =>
+      Array.from({ length: count }, (_, j) => randomFloats(n + 4 + j, n).map((x, i) => (j === 0 ? Math.abs(x) + 1 + (i % 3) : x)));
+    const kernelCases: Array<[string, number, (k: FloatKernels, w: Float32Array, s: Float32Array[]) => void]> = [
+      ['momentum', 1, (k, w, s) => k.momentum(w, g, s[0]!, Float32Array.of(0.9, -0.01, 0))],
+      ['momentum nesterov', 1, (k, w, s) => k.momentum(w, g, s[0]!, Float32Array.of(0.75, -0.2, 1))],
+      ['rmsprop', 2, (k, w, s) => k.rmsprop(w, g, s[0]!, s[1]!, null, Float32Array.of(0.9, 0.1, 0.5, 1e-7, 0.001))],
+      ['rmsprop centered', 3, (k, w, s) => k.rmsprop(w, g, s[0]!, s[1]!, s[2]!, Float32Array.of(0.8, 0.2, 0.7, 1e-5, 0.02))],
+      ['adagrad', 1, (k, w, s) => k.adagrad(w, g, s[0]!, Float32Array.of(1e-7, -0.01))],
+    ];
+    for (const [name, count, run] of kernelCases) {
+      const s0 = slots(count);
+      const a = { w: base.slice(), s: s0.map((x) => x.slice()) };
+      const b = { w: base.slice(), s: s0.map((x) => x.slice()) };
+      for (let rep = 0; rep < 2; rep++) {
+        run(native, a.w, a.s);
+        run(jsFloatKernels, b.w, b.s);
+      }
+      a.s.forEach((x, j) => assert.ok(bits(x).equals(bits(b.s[j]!)), `${name}: slot ${j}`));
+      assert.ok(bits(a.w).equals(bits(b.w)), `${name}: w`);
+    }
   });
 }
 

@@ -1,30 +1,15 @@
-// Adam rule == tf.train.adam, step by step (bias correction via t, epsilon placement).
+// Adam rule == tf.train.adam bit for bit (weights, m and v), step by step, over fixed gradients
+// of every kind of value: tfjs's float32 operations in tfjs's order, beta^t as tfjs's float32
+// accumulated powers; and a rule started afresh at t = k + 1 from the slots after k steps (a
+// resumed run) continues with the same bits.
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
 import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
-import { assertClose, optimizerConfig, randomUniform, runRule, seededRandom } from '../helpers/close.ts';
+import { optimizerConfig, randomUniform, seededRandom } from '../helpers/close.ts';
+import { assertSameTrained, mixedGradients, ruleSteps, tfjsSteps } from '../helpers/tfjs-optimizer.ts';
 
-// IS_TEST only silences tfjs's "install tfjs-node" banner on first use of the cpu backend.
-tf.env().set('IS_TEST', true);
-
-const N = 300;
+const N = 400;
 const STEPS = 8;
-
-function tfjsAdam(w0: Float32Array, grads: Float32Array[], lrs: number[], b1: number, b2: number, eps: number | undefined): Float32Array {
-  const opt = tf.train.adam(lrs[0], b1, b2, eps);
-  const v = tf.variable(tf.tensor1d(w0));
-  for (let k = 0; k < grads.length; k++) {
-    // AdamOptimizer reads this.learningRate at every applyGradients (it is protected in the typings).
-    (opt as unknown as { learningRate: number }).learningRate = lrs[k]!;
-    const g = tf.tensor1d(grads[k]!);
-    opt.applyGradients([{ name: v.name, tensor: g }]);
-    g.dispose();
-  }
-  const out = Float32Array.from(v.dataSync());
-  v.dispose();
-  opt.dispose();
-  return out;
-}
 
 const cases = [
   // epsilon undefined: tfjs uses the backend epsilon, 1e-7 -- the config default.
@@ -34,13 +19,25 @@ const cases = [
   { label: 'lr changing every step', lrs: [0.01, 0.002, 0.05, 0.02, 0.001, 0.03, 0.01, 0.04], b1: 0.85, b2: 0.99, eps: 1e-6, ruleEps: 1e-6 },
 ];
 
+const adamConfig = (c: (typeof cases)[number]) => optimizerConfig({ name: 'adam', beta1: c.b1, beta2: c.b2, epsilon: c.ruleEps });
+
 for (const c of cases) {
-  test(`adam matches tf.train.adam (${c.label})`, () => {
+  test(`adam gives the bits of tf.train.adam (${c.label})`, async () => {
     const rand = seededRandom(37);
     const w0 = randomUniform(rand, N);
-    const grads = Array.from({ length: STEPS }, () => randomUniform(rand, N));
-    const expected = tfjsAdam(w0, grads, c.lrs, c.b1, c.b2, c.eps);
-    const actual = runRule(makeUpdateRule(optimizerConfig({ name: 'adam', beta1: c.b1, beta2: c.b2, epsilon: c.ruleEps })), w0, grads, c.lrs);
-    assertClose(actual, expected, 1e-5, 1e-6, `adam ${c.label}`);
+    const grads = mixedGradients(rand, N, STEPS);
+    const expected = await tfjsSteps(tf.train.adam(c.lrs[0], c.b1, c.b2, c.eps), w0, grads, c.lrs);
+    assertSameTrained(ruleSteps(makeUpdateRule(adamConfig(c)), w0, grads, c.lrs), expected, `adam ${c.label}`);
   });
 }
+
+test('adam resumed at t = 6 by a fresh rule from the slots after 5 steps gives the uninterrupted bits', async () => {
+  const c = cases[0]!;
+  const rand = seededRandom(39);
+  const w0 = randomUniform(rand, N);
+  const grads = mixedGradients(rand, N, STEPS);
+  const expected = await tfjsSteps(tf.train.adam(c.lrs[0], c.b1, c.b2, c.eps), w0, grads, c.lrs);
+  const first = ruleSteps(makeUpdateRule(adamConfig(c)), w0, grads.slice(0, 5), c.lrs.slice(0, 5));
+  const resumed = ruleSteps(makeUpdateRule(adamConfig(c)), first.weights, grads.slice(5), c.lrs.slice(5), first, 6);
+  assertSameTrained(resumed, expected, 'adam resumed at t = 6');
+});

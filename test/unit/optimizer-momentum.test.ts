@@ -1,29 +1,13 @@
-// Momentum rule (plain and nesterov) == tf.train.momentum, step by step.
+// Momentum rule (plain and nesterov) == tf.train.momentum bit for bit (weights and the
+// accumulation slot), step by step, over fixed gradients of every kind of value.
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
 import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
-import { assertClose, optimizerConfig, randomUniform, runRule, seededRandom } from '../helpers/close.ts';
+import { optimizerConfig, randomUniform, seededRandom } from '../helpers/close.ts';
+import { assertSameTrained, mixedGradients, ruleSteps, tfjsSteps } from '../helpers/tfjs-optimizer.ts';
 
-// IS_TEST only silences tfjs's "install tfjs-node" banner on first use of the cpu backend.
-tf.env().set('IS_TEST', true);
-
-const N = 300;
+const N = 400;
 const STEPS = 7;
-
-function tfjsMomentum(w0: Float32Array, grads: Float32Array[], lrs: number[], momentum: number, nesterov: boolean): Float32Array {
-  const opt = tf.train.momentum(lrs[0]!, momentum, nesterov);
-  const v = tf.variable(tf.tensor1d(w0));
-  for (let k = 0; k < grads.length; k++) {
-    opt.setLearningRate(lrs[k]!);
-    const g = tf.tensor1d(grads[k]!);
-    opt.applyGradients([{ name: v.name, tensor: g }]);
-    g.dispose();
-  }
-  const out = Float32Array.from(v.dataSync());
-  v.dispose();
-  opt.dispose();
-  return out;
-}
 
 const cases = [
   { label: 'plain, lr 0.01, momentum 0.9 (defaults)', lrs: Array(STEPS).fill(0.01), momentum: 0.9, nesterov: false },
@@ -35,12 +19,12 @@ const cases = [
 ];
 
 for (const c of cases) {
-  test(`momentum matches tf.train.momentum (${c.label})`, () => {
+  test(`momentum gives the bits of tf.train.momentum (${c.label})`, async () => {
     const rand = seededRandom(23);
     const w0 = randomUniform(rand, N);
-    const grads = Array.from({ length: STEPS }, () => randomUniform(rand, N));
-    const expected = tfjsMomentum(w0, grads, c.lrs, c.momentum, c.nesterov);
-    const actual = runRule(makeUpdateRule(optimizerConfig({ name: 'momentum', momentum: c.momentum, nesterov: c.nesterov })), w0, grads, c.lrs);
-    assertClose(actual, expected, 1e-5, 1e-6, `momentum ${c.label}`);
+    const grads = mixedGradients(rand, N, STEPS);
+    const expected = await tfjsSteps(tf.train.momentum(c.lrs[0], c.momentum, c.nesterov), w0, grads, c.lrs);
+    const rule = makeUpdateRule(optimizerConfig({ name: 'momentum', momentum: c.momentum, nesterov: c.nesterov }));
+    assertSameTrained(ruleSteps(rule, w0, grads, c.lrs), expected, `momentum ${c.label}`);
   });
 }

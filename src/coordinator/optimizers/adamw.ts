@@ -8,18 +8,23 @@
 //   v <- beta2 * v + (1 - beta2) * g^2
 //   w <- w - lr * (m / (1 - beta1^t)) / (sqrt(v / (1 - beta2^t)) + epsilon)
 // Slots as Adam: 0 = m, 1 = v. Every trainable value is decayed (biases included); tfjs has no
-// AdamW of its own. The decayed w is rounded to float32 before the Adam step, as if stored.
+// AdamW of its own. In float32 as tfjs ops would do it: the decay is one float32 multiplication,
+// f(w * f(1 - lr * weightDecay)) with 1 - lr * weightDecay in doubles (as tf.mul(w, scalar)),
+// then the Adam step of ./adam.ts, operation for operation, on that decayed w.
 
 import type { UpdateRule } from './update-rule.ts';
-import { adamStep } from './adam.ts';
+import { adamStep, betaPower, checkT } from './adam.ts';
 
 export function adamwRule(beta1: number, beta2: number, epsilon: number, weightDecay: number): UpdateRule {
+  const p1 = betaPower(beta1);
+  const p2 = betaPower(beta2);
   return {
     name: 'adamw',
     slotCount: 2,
     slotInit: [0, 0],
     apply(w: Float32Array, g: Float32Array, slots: Float32Array[], lr: number, t: number): void {
-      adamStep(w, g, slots, lr, t, beta1, beta2, epsilon, 1 - lr * weightDecay);
+      checkT(t);
+      adamStep(w, g, slots, lr, p1(t), p2(t), beta1, beta2, epsilon, 1 - lr * weightDecay);
     },
   };
 }

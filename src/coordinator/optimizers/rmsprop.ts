@@ -10,7 +10,15 @@
 // (sqrt(ms - mg^2 - eps), where TensorFlow adds it); it is matched here as is, so a centered
 // coordinate whose gradient variance is below epsilon becomes NaN exactly as in tfjs.
 // The learning rate is folded into the momentum accumulator (TF1 style).
+// In float32, operation for operation as tfjs (f = Math.fround; the scalars f(rho), f(1 - rho)
+// with 1 - rho in doubles, f(momentum), f(lr), f(epsilon)):
+//   ms  <- f(f(ms * rho) + f(f(g * g) * (1 - rho)))
+//   mg  <- f(f(mg * rho) + f(g * (1 - rho)))
+//   q    = f(f(g * lr) / f(sqrt(f(ms + eps))))  or, centered, f(sqrt(f(ms - f(f(mg * mg) + eps))))
+//   mom <- f(f(mom * momentum) + q);  w <- f(w - mom)
+// The same bits as tfjs (test/unit/optimizer-rmsprop.test.ts).
 
+import { floatKernels } from '../../shared/float-kernels.ts';
 import type { UpdateRule } from './update-rule.ts';
 
 export function rmspropRule(decay: number, momentum: number, epsilon: number, centered: boolean): UpdateRule {
@@ -19,35 +27,9 @@ export function rmspropRule(decay: number, momentum: number, epsilon: number, ce
     slotCount: centered ? 3 : 2,
     slotInit: centered ? [0, 0, 0] : [0, 0],
     apply(w: Float32Array, g: Float32Array, slots: Float32Array[], lr: number, _t: number): void {
-      const n = w.length;
-      const mss = slots[0];
-      const moms = slots[1];
-      const rho = decay;
-      const omr = 1 - decay;
-      const mu = momentum;
-      const eps = epsilon;
-      if (centered) {
-        const mgs = slots[2];
-        for (let i = 0; i < n; i++) {
-          const gi = g[i];
-          const ms = mss![i]! * rho + gi! * gi! * omr;
-          const mg = mgs![i]! * rho + gi! * omr;
-          const mom = moms![i]! * mu + (gi! * lr) / Math.sqrt(ms - (mg * mg + eps));
-          mss![i] = ms;
-          mgs![i] = mg;
-          moms![i] = mom;
-          w[i] = w[i]! - mom;
-        }
-      } else {
-        for (let i = 0; i < n; i++) {
-          const gi = g[i];
-          const ms = mss![i]! * rho + gi! * gi! * omr;
-          const mom = moms![i]! * mu + (gi! * lr) / Math.sqrt(ms + eps);
-          mss![i] = ms;
-          moms![i] = mom;
-          w[i] = w[i]! - mom;
-        }
-      }
+      // The loop is the float kernels' rmsprop (C when the addon is built, else the same in
+      // JavaScript); Float32Array.of rounds the scalars to float32 as tfjs's scalars are.
+      floatKernels().rmsprop(w, g, slots[0]!, slots[1]!, centered ? slots[2]! : null, Float32Array.of(decay, 1 - decay, momentum, epsilon, lr));
     },
   };
 }
