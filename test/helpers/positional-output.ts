@@ -85,3 +85,34 @@ export async function layersReferenceEval(cfg: Config, weights: Float32Array, x:
   model.dispose();
   return values;
 }
+
+/**
+ * Keras's weighted mean squared error on an output with positions, written from its definition:
+ * per step, (Σ_i w_i · mean over sample i's values of (p - y)²) / B, its gradient by
+ * tf.variableGrads over the whole global batch, applied by tf.train.sgd. Flat weights back.
+ */
+export async function weightedSquaredErrorTrain(cfg: Config, x: NdArray, y: NdArray, w: Float32Array): Promise<Float32Array> {
+  const tf = await loadTf();
+  if (cfg.optimizer.name !== 'sgd') throw new Error('the weighted reference runs sgd');
+  const model = await buildReferenceModel(tf, cfg);
+  const optimizer = tf.train.sgd(cfg.optimizer.learningRate);
+  const xs = tensorOf(tf, x);
+  const ys = tensorOf(tf, y);
+  const ws = tf.tensor1d(w, 'float32');
+  const axes = y.shape.slice(1).map((_, i) => i + 1);
+  const plan = new BatchPlan(x.shape[0]!, cfg.training.batchSize, cfg.training.seed, cfg.training.dropLast, cfg.training);
+  for (let step = 0; step < plan.totalSteps; step++) {
+    const idx = tf.tensor1d(Array.from(plan.batchAt(step).indices), 'int32');
+    const [xb, yb, wb] = [tf.gather(xs, idx), tf.gather(ys, idx), tf.gather(ws, idx)];
+    optimizer.minimize(() => {
+      const err = tf.mean(tf.square(tf.sub(model.apply(xb, { training: true }) as Tensor, yb)), axes);
+      return tf.div<Scalar>(tf.sum(tf.mul(err, wb)), idx.size);
+    });
+    tf.dispose([idx, xb, yb, wb]);
+  }
+  const out = flatWeights(model);
+  optimizer.dispose();
+  tf.dispose([xs, ys, ws]);
+  model.dispose();
+  return out;
+}

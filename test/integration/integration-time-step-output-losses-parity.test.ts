@@ -2,11 +2,13 @@
 // [n, 5, 3]) averages over the steps as tfjs and Keras do, with labels of one class per step
 // ([n, 5] for training, [n, 5, 1] for eval, both accepted): N=2 with uneven shards (global batch
 // 7: 4 + 3) trains tfjs-layers' own weights, and the final eval's loss and accuracy (the fraction
-// of steps right) equal tfjs's model.evaluate.
+// of steps right) equal tfjs's model.evaluate; its top-2 accuracy is the fraction of steps whose
+// class is among the 2 most probable, counted by hand.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
 import type { NdArray } from '../../src/shared/npy.ts';
+import { referencePredictions } from '../helpers/reference-predictions.ts';
 import { layersReferenceEval, layersReferenceTrain, writeFeatures, writeLabels, writeLayersModule } from '../helpers/positional-output.ts';
 import { assertWeightsClose, buildConfig, initialWeights, silent, tempDir } from '../helpers/train-fixture.ts';
 
@@ -41,6 +43,7 @@ test('sparseCategoricalCrossentropy on a [n, 5, 3] time-step output: N=2 trains 
     },
     training: { batchSize: 7, epochs: 3, seed: 12 },
     optimizer: { name: 'sgd', learningRate: 0.5 },
+    eval: { topK: 2 },
   };
   const cfg = buildConfig(dir, raw, 2);
   const want = await layersReferenceTrain(cfg, trainX.x, yTrain);
@@ -52,4 +55,14 @@ test('sparseCategoricalCrossentropy on a [n, 5, 3] time-step output: N=2 trains 
   t.diagnostic(`eval: loss ${r.eval.loss} vs ${loss}; accuracy ${r.eval.accuracy} vs ${accuracy}`);
   assert.ok(Math.abs(r.eval.loss - loss!) <= 1e-6 + 1e-5 * loss!, `eval loss ${r.eval.loss} vs tfjs model.evaluate ${loss}`);
   assert.ok(Math.abs(r.eval.accuracy! - accuracy!) <= 1e-6, `eval accuracy ${r.eval.accuracy} vs tfjs model.evaluate ${accuracy}`);
+
+  // Top-2 over the steps, counted by hand: a step is a hit when fewer than 2 classes score above its true one.
+  const ref = await referencePredictions(cfg, r.weights);
+  let hits = 0;
+  for (let s = 0; s < 13 * STEPS; s++) {
+    const own = ref.scores[s * 3 + ref.labels[s]!]!;
+    if ([0, 1, 2].filter((c) => ref.scores[s * 3 + c]! > own).length < 2) hits++;
+  }
+  t.diagnostic(`top-2: ${r.eval.topK} vs ${hits} of ${13 * STEPS} steps`);
+  assert.ok(Math.abs(r.eval.topK! - hits / (13 * STEPS)) <= 1e-6, `eval top-2 ${r.eval.topK} vs ${hits / (13 * STEPS)}, the fraction of steps`);
 });
