@@ -47,16 +47,17 @@ function referenceLabels(tf: TF, loss: LossName, y: NdArray): Tensor {
 }
 
 /**
- * tfjs-layers' training of `cfg`'s model: compiled with cfg.loss and tf.train.sgd at its rate,
- * one trainOnBatch per step of the coordinator's BatchPlan. Returns the flat weights (trainable first).
+ * tfjs-layers' training of `cfg`'s model: compiled with `loss` (default cfg.loss) and
+ * tf.train.sgd at its rate, one trainOnBatch per step of the coordinator's BatchPlan. Returns the
+ * flat weights (trainable first).
  */
-export async function layersReferenceTrain(cfg: Config, x: NdArray, y: NdArray): Promise<Float32Array> {
+export async function layersReferenceTrain(cfg: Config, x: NdArray, y: NdArray, loss = cfg.loss as LossName): Promise<Float32Array> {
   const tf = await loadTf();
-  if (cfg.optimizer.name !== 'sgd' || typeof cfg.loss !== 'string') throw new Error('the layers reference runs sgd on one built-in loss');
+  if (cfg.optimizer.name !== 'sgd' || typeof loss !== 'string') throw new Error('the layers reference runs sgd on one built-in loss');
   const model = await buildReferenceModel(tf, cfg);
-  model.compile({ optimizer: tf.train.sgd(cfg.optimizer.learningRate), loss: cfg.loss });
+  model.compile({ optimizer: tf.train.sgd(cfg.optimizer.learningRate), loss });
   const xs = tensorOf(tf, x);
-  const ys = referenceLabels(tf, cfg.loss, y);
+  const ys = referenceLabels(tf, loss, y);
   const plan = new BatchPlan(x.shape[0]!, cfg.training.batchSize, cfg.training.seed, cfg.training.dropLast, cfg.training);
   for (let step = 0; step < plan.totalSteps; step++) {
     const idx = tf.tensor1d(Array.from(plan.batchAt(step).indices), 'int32');
@@ -71,14 +72,21 @@ export async function layersReferenceTrain(cfg: Config, x: NdArray, y: NdArray):
   return w;
 }
 
-/** tfjs's model.evaluate of `cfg`'s model with the given weights: its loss and each metric named. */
-export async function layersReferenceEval(cfg: Config, weights: Float32Array, x: NdArray, y: NdArray, metrics: string[]): Promise<number[]> {
+/** tfjs's model.evaluate of `cfg`'s model with the given weights: its loss (`loss`, default cfg.loss) and each metric named. */
+export async function layersReferenceEval(
+  cfg: Config,
+  weights: Float32Array,
+  x: NdArray,
+  y: NdArray,
+  metrics: string[],
+  loss = cfg.loss as LossName,
+): Promise<number[]> {
   const tf = await loadTf();
   const model: LayersModel = await buildReferenceModel(tf, cfg);
   setFlatWeights(tf, model, weights);
-  model.compile({ optimizer: 'sgd', loss: cfg.loss as LossName, metrics });
+  model.compile({ optimizer: 'sgd', loss, metrics });
   const xs = tensorOf(tf, x);
-  const ys = referenceLabels(tf, cfg.loss as LossName, y);
+  const ys = referenceLabels(tf, loss, y);
   const out = model.evaluate(xs, ys, { batchSize: x.shape[0]! }) as Scalar[];
   const values = out.map((s) => s.dataSync()[0]!);
   tf.dispose([xs, ys, ...out]);
