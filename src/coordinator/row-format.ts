@@ -98,10 +98,15 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
     // output's count of values take its shape, as a built-in loss's do; others keep their own.
     return { role: 'target', name: port.name, dtype: a.dtype, shape: sizeOf(labelRow) === outSize && outRow.length ? outRow : labelRow };
   }
+  // Sparse labels: one class index per position of the output without its class axis ([n] for
+  // an [n, K] output, [n, T] or [n, T, 1] for [n, T, K]).
+  const classes = outRow[outRow.length - 1] ?? 1;
+  const positions = outRow.slice(0, -1);
   if (loss === 'sparseCategoricalCrossentropy') {
-    if (sizeOf(labelRow) !== 1) {
+    if (sizeOf(labelRow) !== sizeOf(positions)) {
+      const want = positions.length ? `an index per position: rows of ${shape(positions)} or ${shape([...positions, 1])}` : 'one class index per sample';
       throw new DataError(
-        `${keyPath}: sparseCategoricalCrossentropy wants one class index per sample, but label rows of ${file} have shape ${shape(labelRow)}`,
+        `${keyPath}: sparseCategoricalCrossentropy wants ${want} (the model's output${output} is ${shape(port.shape)}), but label rows of ${file} have shape ${shape(labelRow)}`,
         'use categoricalCrossentropy for one-hot labels',
       );
     }
@@ -109,8 +114,8 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
       a,
       file,
       keyPath,
-      (v) => Number.isInteger(v) && v >= 0 && v < outSize,
-      `class indices 0..${outSize - 1} (the model${output ? `'s output${output}` : ''} has ${outSize} outputs)`,
+      (v) => Number.isInteger(v) && v >= 0 && v < classes,
+      `class indices 0..${classes - 1} (the model${output ? `'s output${output}` : ''} has ${classes} ${positions.length ? 'classes' : 'outputs'})`,
     );
   } else if (sizeOf(labelRow) !== outSize) {
     throw new DataError(
@@ -120,7 +125,7 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
   }
   if (loss === 'binaryCrossentropy') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
   if (loss === 'categoricalCrossentropy') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
-  return { role: 'target', name: port.name, dtype: a.dtype, shape: loss === 'sparseCategoricalCrossentropy' ? [] : outRow.length ? outRow : labelRow };
+  return { role: 'target', name: port.name, dtype: a.dtype, shape: loss === 'sparseCategoricalCrossentropy' ? positions : outRow.length ? outRow : labelRow };
 }
 
 /** Names the first label that the loss cannot take: its sample, its value and what was expected. */

@@ -217,7 +217,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkMonitorsFitModel(cfg, s.group.layout);
     checkClassesFitModel(classes, outputsPerSample(s.group.layout), 'data.train');
-    if (classLoss !== null) checkClassWeightsFitModel(classWeights, classLoss, outputsPerSample(s.group.layout));
+    if (classLoss !== null) checkClassWeightsFitModel(classWeights, classLoss, outputsPerSample(s.group.layout), s.group.layout.outputShape);
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
       if (s.ema && resumed.ema) s.ema.set(resumed.ema);

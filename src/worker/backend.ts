@@ -7,6 +7,7 @@
 import type { BackendName } from '../shared/config/types.ts';
 import { adapterInfoOf, type AdapterInfo } from '../shared/adapters.ts';
 import { MgpuError } from '../shared/errors.ts';
+import { registerCpuKernels } from './cpu-kernels/index.ts';
 import { registerWasmGradKernels } from './wasm-kernels/index.ts';
 
 export type TF = typeof import('@tensorflow/tfjs');
@@ -55,6 +56,8 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
     const replace = opts.replaceWasmKernels ?? true;
     registerWasmGradKernels(tf, { replaceMaxPoolGrad: replace, replaceConv2DBackpropInput: replace, replaceBatchMatMul: replace });
   }
+  // The cpu backend's ResizeNearestNeighborGrad is wrong for batches of more than one image.
+  if (backend === 'cpu') registerCpuKernels(tf);
   return tf;
 }
 

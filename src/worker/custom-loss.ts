@@ -9,7 +9,7 @@ import type { LossSpec } from '../shared/config/types.ts';
 import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { RowFormat } from '../shared/protocol.ts';
 import type { TF } from './backend.ts';
-import type { LossFns } from './losses.ts';
+import { meanPerSample, type LossFns } from './losses.ts';
 import { importDefaultFunction, isTensor, onZeroRow } from './user-modules.ts';
 
 /** A custom loss module's default export: the loss of each sample, shape [n] or [n, ...]. */
@@ -72,12 +72,7 @@ export function customPerSample(tf: TF, m: CustomLossModule, y: Tensor, pred: Te
       },
     );
   }
-  const v = r.dtype === 'float32' ? r : tf.cast(r, 'float32');
-  if (v.rank === 1) return v as Tensor1D;
-  return tf.mean<Tensor1D>(
-    v,
-    Array.from({ length: v.rank - 1 }, (_, i) => i + 1),
-  );
+  return meanPerSample(tf, r.dtype === 'float32' ? r : tf.cast(r, 'float32'));
 }
 
 /**
@@ -91,8 +86,8 @@ export function customLossFns(tf: TF, m: CustomLossModule): LossFns {
   return {
     perSample: (y, p) => customPerSample(tf, m, y, p),
     correct: null,
-    absError: against((y, p) => tf.metrics.meanAbsoluteError(y, p)),
-    sqError: against((y, p) => tf.metrics.meanSquaredError(y, p)),
+    absError: against((y, p) => meanPerSample(tf, tf.metrics.meanAbsoluteError(y, p))),
+    sqError: against((y, p) => meanPerSample(tf, tf.metrics.meanSquaredError(y, p))),
     topK: null,
   };
 }

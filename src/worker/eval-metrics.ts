@@ -38,19 +38,19 @@ export interface MetricTensors {
 export function metricTensors(tf: TF, lossName: LossEntry, loss: LossFns, spec: WorkerMetrics, y: Tensor, pred: Tensor): MetricTensors {
   return tf.tidy(() => {
     const parts: Tensor[] = [tf.reshape(tf.sum(loss.sqError(y, pred)), [1])];
-    const n = pred.shape[0];
     let classes = 0;
     let rows = 0;
     if ((spec.counts || spec.scores) && hasClasses(lossName)) {
       let truth: Tensor; // 0/1 per (row, class)
       let guess: Tensor;
-      let scores: Tensor; // [m, K]
+      let scores: Tensor; // [m, K]: m rows (n, or n times the positions of a >2-D output)
       let labels: Tensor; // class indices [m], or 0/1 [m, K]
       if (lossName === 'binaryCrossentropy') {
-        // Each output is a yes/no problem, thresholded at 0.5 as the shipped accuracy is.
-        classes = pred.size / n;
-        scores = tf.reshape(pred, [n, classes]);
-        truth = tf.cast(tf.greater(tf.reshape(y, [n, classes]), 0.5), 'float32');
+        // Each unit of the last axis is a yes/no problem, thresholded at 0.5 as the shipped
+        // accuracy is; on a >2-D output (a mask) each position is a row, as Keras counts them.
+        classes = pred.shape[pred.shape.length - 1]!;
+        scores = tf.reshape(pred, [-1, classes]);
+        truth = tf.cast(tf.greater(tf.reshape(y, [-1, classes]), 0.5), 'float32');
         guess = tf.cast(tf.greater(scores, 0.5), 'float32');
         labels = truth;
       } else {

@@ -5,59 +5,78 @@ import type { LossName } from '../shared/config/types.ts';
 import type { TF } from './backend.ts';
 
 export interface LossFns {
+  // Every function gives one value per sample, shape [n]: on an output of more than two
+  // dimensions, the mean over its positions (meanPerSample).
   /** Per-sample loss, shape [n]. */
   perSample(yTrue: Tensor, yPred: Tensor): Tensor1D;
-  /** Per-sample 1 (right) or 0 (wrong), shape [n]; null when the loss has no notion of accuracy. */
+  /** Per-sample 1 (right) or 0 (wrong), the fraction of positions right on a >2-D output; null without accuracy. */
   correct: ((yTrue: Tensor, yPred: Tensor) => Tensor1D) | null;
   /** Per-sample mean absolute error, shape [n]. */
   absError(yTrue: Tensor, yPred: Tensor): Tensor1D;
   /** Per-sample mean squared error against the same labels as absError, shape [n]. */
   sqError(yTrue: Tensor, yPred: Tensor): Tensor1D;
-  /** Per-sample 1 when the true class is among the k most probable; null without classes. */
+  /** Per-sample 1 when the true class is among the k most probable (fraction of positions); null without classes. */
   topK: ((yTrue: Tensor, yPred: Tensor, k: number) => Tensor1D) | null;
 }
 
+/**
+ * One value per sample [n] from per-element values [n, ...]: their mean over every axis but the
+ * batch, as Keras and tfjs reduce a loss or metric on an output of more than two dimensions (an
+ * 8x8x1 image, 5 time steps): tfjs's own functions reduce the last axis only, and fit and
+ * evaluate then average what is left, so a position counts as a 1/positions share of its sample.
+ */
+export function meanPerSample(tf: TF, v: Tensor): Tensor1D {
+  if (v.rank <= 1) return v as Tensor1D;
+  return tf.mean<Tensor1D>(
+    v,
+    Array.from({ length: v.rank - 1 }, (_, i) => i + 1),
+  );
+}
+
 export function lossFns(tf: TF, name: LossName): LossFns {
-  const flatLabels = (y: Tensor): Tensor1D => tf.cast(y.reshape([-1]), 'int32') as Tensor1D;
-  const asOneHot = (y: Tensor, pred: Tensor): Tensor => tf.oneHot(flatLabels(y), pred.shape[pred.shape.length - 1]!);
-  const argmaxEq = (a: Tensor, b: Tensor): Tensor1D => tf.cast(tf.equal(a, b), 'float32') as Tensor1D;
-  const mae = (yTrue: Tensor, yPred: Tensor): Tensor1D => tf.metrics.meanAbsoluteError(yTrue, yPred) as Tensor1D;
-  const mse = (yTrue: Tensor, yPred: Tensor): Tensor1D => tf.metrics.meanSquaredError(yTrue, yPred) as Tensor1D;
+  const per = (v: Tensor): Tensor1D => meanPerSample(tf, v);
+  // Class indices (sparse labels [n] or [n, ...positions], possibly with a trailing 1) in the
+  // shape of the output without its class axis.
+  const indices = (y: Tensor, pred: Tensor): Tensor => tf.reshape(tf.cast(y, 'int32'), pred.shape.slice(0, -1));
+  const asOneHot = (y: Tensor, pred: Tensor): Tensor => tf.oneHot(indices(y, pred), pred.shape[pred.shape.length - 1]!);
+  const argmaxEq = (a: Tensor, b: Tensor): Tensor1D => per(tf.cast(tf.equal(a, b), 'float32'));
+  const mae = (yTrue: Tensor, yPred: Tensor): Tensor1D => per(tf.metrics.meanAbsoluteError(yTrue, yPred));
+  const mse = (yTrue: Tensor, yPred: Tensor): Tensor1D => per(tf.metrics.meanSquaredError(yTrue, yPred));
   // In the top k: fewer than k classes score strictly higher than the true class (ties count in).
-  const inTopK = (cls: Tensor1D, p: Tensor, k: number): Tensor1D => {
+  const inTopK = (cls: Tensor, p: Tensor, k: number): Tensor1D => {
     const classes = p.shape[p.shape.length - 1]!;
-    const trueScore = tf.sum(tf.mul(p, tf.oneHot(cls, classes)), -1, true);
+    const trueScore = tf.sum(tf.mul(p, tf.oneHot(cls as never, classes)), -1, true);
     const higher = tf.sum(tf.cast(tf.greater(p, trueScore), 'float32'), -1);
-    return tf.cast(tf.less(higher, k), 'float32') as Tensor1D;
+    return per(tf.cast(tf.less(higher, k), 'float32'));
   };
   switch (name) {
     case 'categoricalCrossentropy':
       return {
-        perSample: (y, p) => tf.metrics.categoricalCrossentropy(y, p) as Tensor1D,
+        perSample: (y, p) => per(tf.metrics.categoricalCrossentropy(y, p)),
         correct: (y, p) => argmaxEq(tf.argMax(y, -1), tf.argMax(p, -1)),
         absError: mae,
         sqError: mse,
-        topK: (y, p, k) => inTopK(tf.cast(tf.argMax(y, -1), 'int32') as Tensor1D, p, k),
+        topK: (y, p, k) => inTopK(tf.cast(tf.argMax(y, -1), 'int32'), p, k),
       };
     case 'sparseCategoricalCrossentropy':
       return {
-        perSample: (y, p) => tf.metrics.categoricalCrossentropy(asOneHot(y, p), p) as Tensor1D,
-        correct: (y, p) => argmaxEq(flatLabels(y), tf.cast(tf.argMax(p, -1), 'int32')),
+        perSample: (y, p) => per(tf.metrics.categoricalCrossentropy(asOneHot(y, p), p)),
+        correct: (y, p) => argmaxEq(indices(y, p), tf.cast(tf.argMax(p, -1), 'int32')),
         absError: (y, p) => mae(asOneHot(y, p), p),
         sqError: (y, p) => mse(asOneHot(y, p), p),
-        topK: (y, p, k) => inTopK(flatLabels(y), p, k),
+        topK: (y, p, k) => inTopK(indices(y, p), p, k),
       };
     case 'binaryCrossentropy':
       return {
-        perSample: (y, p) => tf.metrics.binaryCrossentropy(y, p) as Tensor1D,
-        correct: (y, p) => tf.mean<Tensor1D>(tf.cast(tf.equal(tf.greater(y, 0.5), tf.greater(p, 0.5)), 'float32'), -1),
+        perSample: (y, p) => per(tf.metrics.binaryCrossentropy(y, p)),
+        correct: (y, p) => per(tf.cast(tf.equal(tf.greater(y, 0.5), tf.greater(p, 0.5)), 'float32')),
         absError: mae,
         sqError: mse,
         topK: null,
       };
     case 'meanSquaredError':
       return {
-        perSample: (y, p) => tf.metrics.meanSquaredError(y, p) as Tensor1D,
+        perSample: (y, p) => mse(y, p),
         correct: null,
         absError: mae,
         sqError: mse,

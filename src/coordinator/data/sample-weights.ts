@@ -98,9 +98,19 @@ export function withClassWeights(ds: Dataset, cw: ClassWeights | null, loss: Los
 /**
  * Class indices of training.classWeights the model has no class for: checked once the workers
  * have built it. A softmax of K outputs has classes 0..K-1, one sigmoid output 0 and 1.
+ * `outputShape` (with the batch dimension): one of more than two dimensions is refused.
  */
-export function checkClassWeightsFitModel(cw: ClassWeights | null, loss: LossName, outputs: number): void {
+export function checkClassWeightsFitModel(cw: ClassWeights | null, loss: LossName, outputs: number, outputShape: readonly (number | null)[] = []): void {
   if (cw === null) return;
+  if (outputShape.length > 2) {
+    // An output of positions (a mask, time steps) has a class per position, not per sample (Keras
+    // refuses class_weight for 3+ dimensional targets too).
+    throw new ConfigError(
+      'training.classWeights',
+      `is set, but the model's output is [${outputShape.map((d) => d ?? 'batch').join(', ')}]: a class per position, not one class per sample to weigh`,
+      'weigh samples with sample weights (npy weights: or csv weight:) instead',
+    );
+  }
   if (loss === 'binaryCrossentropy' && outputs !== 1) {
     throw new ConfigError(
       'training.classWeights',

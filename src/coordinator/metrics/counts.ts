@@ -3,7 +3,8 @@
 // single process computes over all the rows at once.
 //
 // A "class" is a class of a softmax (categorical losses: the predicted class is the argmax), or
-// one output of a binaryCrossentropy model (a yes/no problem each, thresholded at 0.5).
+// one output of a binaryCrossentropy model (a yes/no problem each, thresholded at 0.5). On an
+// output of more than two dimensions (a mask, time steps) the counts are over its positions.
 //   macro  the unweighted mean of the per-class values over the classes that occur in the labels
 //          or the predictions (as scikit-learn's average='macro'); a per-class value whose
 //          denominator is 0 counts as 0

@@ -158,9 +158,9 @@ export function computeOutputMetrics(m: EvalMetrics, outputs: OutputKind[], k: n
 export function scoreShape(loss: LossEntry, outputShape: (number | null)[]): { width: number; rowsPerSample: number; labelWidth: number } {
   const out = outputShape.slice(1) as number[];
   const size = sizeOf(out);
-  if (loss === 'binaryCrossentropy') return { width: size, rowsPerSample: 1, labelWidth: size };
+  // A row is a position of the output (one per sample on an [n, K] output) with its last axis's K scores.
   const width = out[out.length - 1] ?? 1;
-  return { width, rowsPerSample: size / width, labelWidth: 1 };
+  return { width, rowsPerSample: size / width, labelWidth: loss === 'binaryCrossentropy' ? width : 1 };
 }
 
 /**
