@@ -34,3 +34,15 @@ export function snapshotFiles(dir: string): string[] {
     })
     .sort();
 }
+
+/** A copy of a finished run to damage: `--run-dir <copy>` continues it (resume checks the directory). */
+export function copyRun(runDir: string, name: string): string {
+  const copy = path.join(path.dirname(runDir), name);
+  fs.cpSync(runDir, copy, { recursive: true });
+  return copy;
+}
+
+/** Cuts `file` to its first `bytes` bytes. */
+export function truncate(file: string, bytes: number): void {
+  fs.writeFileSync(file, fs.readFileSync(file).subarray(0, bytes));
+}
