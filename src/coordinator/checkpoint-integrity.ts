@@ -35,9 +35,9 @@ export function verifyCheckpoint(dir: string, use: 'resume' | 'load'): void {
   } catch (err) {
     if (!(err instanceof DamagedFileError)) throw err;
     const prev = previousIntact(dir);
-    const flag = use === 'resume' ? '--resume' : '--checkpoint';
+    const how = use === 'resume' ? 'continue from it with --resume' : 'use it with --checkpoint';
     const hint = prev
-      ? `the previous complete checkpoint is ${prev}: continue from it with ${flag} ${prev}`
+      ? `the previous complete checkpoint is ${prev}: ${how} ${prev}`
       : use === 'resume'
         ? 'no earlier checkpoint of this run is complete: start the run anew (--overwrite)'
         : 'no earlier checkpoint of this run is complete: use another model directory';

@@ -9,17 +9,20 @@ import { MgpuError } from '../shared/errors.ts';
 import { listComplete } from './checkpoint.ts';
 import { LOCK_FILE, takeRunLock } from './run-lock.ts';
 
-/** What mgpu-train writes at the top of a run directory, by name. */
-const RUN_ENTRIES: { what: string; match: (name: string) => boolean }[] = [
-  { what: 'the resolved config', match: (n) => n === 'config.yaml' },
-  { what: 'the metrics log', match: (n) => n === 'metrics.jsonl' },
-  { what: 'the TensorBoard event file', match: (n) => n.startsWith('events.out.tfevents.') },
-  { what: 'the checkpoints', match: (n) => n === 'checkpoints' },
-  { what: 'a saved model', match: (n) => /^(final|best)(-ema)?(\.tmp-\d+)?$/.test(n) },
-  { what: 'the report', match: (n) => n === 'report.html' },
+/** What mgpu-train writes at the top of a run directory, by name and kind (a directory named config.yaml is not its). */
+const RUN_ENTRIES: { dir: boolean; match: (name: string) => boolean }[] = [
+  { dir: false, match: (n) => n === 'config.yaml' }, // the resolved config
+  { dir: false, match: (n) => n === 'metrics.jsonl' },
+  { dir: false, match: (n) => n.startsWith('events.out.tfevents.') }, // TensorBoard's
+  { dir: true, match: (n) => n === 'checkpoints' },
+  { dir: true, match: (n) => /^(final|best)(-ema)?(\.tmp-\d+)?$/.test(n) }, // saved models, and their writes cut off
+  { dir: false, match: (n) => n === 'report.html' }, // mgpu-train report's
 ];
 
-const isRunEntry = (name: string) => RUN_ENTRIES.some((e) => e.match(name));
+function isRunEntry(dir: string, name: string): boolean {
+  const isDir = fs.statSync(path.join(dir, name)).isDirectory();
+  return RUN_ENTRIES.some((e) => e.dir === isDir && e.match(name));
+}
 
 /** How an entry of the run directory is named in messages: checkpoints with their steps, metrics with their lines. */
 function describeEntry(dir: string, name: string): string {
@@ -75,7 +78,7 @@ function clearEarlierRun(runDir: string, overwrite: boolean, say: (text: string)
     .readdirSync(runDir)
     .filter((n) => n !== LOCK_FILE)
     .sort();
-  const ours = names.filter(isRunEntry);
+  const ours = names.filter((n) => isRunEntry(runDir, n));
   if (ours.length === 0) return;
   const listed = ours.map((n) => describeEntry(runDir, n)).join(', ');
   if (!overwrite) {
@@ -86,6 +89,6 @@ function clearEarlierRun(runDir: string, overwrite: boolean, say: (text: string)
     });
   }
   for (const n of ours) fs.rmSync(path.join(runDir, n), { recursive: true, force: true });
-  const others = names.filter((n) => !isRunEntry(n));
+  const others = names.filter((n) => !ours.includes(n));
   say(`--overwrite: removed the earlier run in ${runDir} (${listed})${others.length ? `; kept what mgpu-train did not write: ${others.join(', ')}` : ''}`);
 }

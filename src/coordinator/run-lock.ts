@@ -1,6 +1,6 @@
 // One run at a time in a run directory: <runDir>/.lock holds the pid, host and start time of the
 // run that holds it. It is created whole or not at all (written to a temporary name, then hard
-// linked to .lock, which fails when one exists), and removed when the run ends, fails, or exits
+// linked to .lock, which fails when one exists; O_EXCL where hard links are not), and removed when the run ends, fails, or exits
 // on a signal. A lock whose pid no longer runs on this host (a run killed with SIGKILL, a crash)
 // is stale: the next run takes it over and says so. A live one, or one of another host whose
 // process cannot be checked from here, is refused (E_RUN_LOCKED, exit 2).
@@ -37,17 +37,36 @@ function readLock(file: string): LockInfo | null {
 
 /** Creates `file` holding `info`, whole; false when a lock is there already. */
 function tryCreate(file: string, info: LockInfo): boolean {
+  const text = JSON.stringify(info) + '\n';
   const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(info) + '\n');
+  fs.writeFileSync(tmp, text);
   try {
     fs.linkSync(tmp, file);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+    return createExclusive(file, text); // a filesystem without hard links
   } finally {
     fs.rmSync(tmp, { force: true });
   }
+}
+
+function createExclusive(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
 }
 
 export interface RunLock {

@@ -27,7 +27,7 @@ export class DamagedFileError extends MgpuError {
     readonly problem: string,
     hint?: string,
   ) {
-    super('E_CHECKPOINT', `${dir} is damaged: ${file} ${problem} (${path.join(dir, file)})`, { hint });
+    super('E_CHECKPOINT', `${dir} is damaged: ${file} ${problem}${file.includes(' + ') ? '' : ` (${path.join(dir, file)})`}`, { hint });
   }
 }
 

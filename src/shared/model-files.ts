@@ -76,8 +76,13 @@ function writeDurably(file: string, data: string | Uint8Array): void {
 /** Replaces `file` whole: written to a temporary name, flushed, renamed over it. */
 export function writeFileAtomically(file: string, data: string | Uint8Array): void {
   const tmp = `${file}.tmp-${process.pid}`;
-  writeDurably(tmp, data);
-  fs.renameSync(tmp, file);
+  try {
+    writeDurably(tmp, data);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
   syncDir(path.dirname(file));
 }
 
