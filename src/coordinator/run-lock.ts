@@ -17,12 +17,18 @@ interface LockInfo {
   startedAt: string;
 }
 
+/** Whether `pid` runs on this host: a zombie (killed, not yet reaped: where PID 1 reaps nothing) does not. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return true; // no /proc (not Linux): kill(0) is the answer
   }
 }
 

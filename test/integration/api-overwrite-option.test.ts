@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { train } from '../../src/api.ts';
+import { train, type ConfigInput } from '../../src/api.ts';
 import { checkpointSteps } from '../helpers/chaos.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 test('train(): a used run directory is refused, and overwrite: true replaces the run', async () => {
   const dir = tempDir('api-overwrite');
-  const config = {
+  const config: ConfigInput = {
     model: { module: writeModelModule(dir, 'mlp') },
     loss: 'categoricalCrossentropy',
     data: { train: writeDataset(dir, 'train', 16, 'onehot', 2) },
