@@ -52,10 +52,15 @@ export function writeLayersModel(dir: string, layout: ModelLayout, weights: Floa
   const tmp = `${dir}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
-  for (const [name, data] of Object.entries(files)) writeDurably(path.join(tmp, name), data);
-  // The size and CRC-32C of every file, checked on every load (file-integrity.ts).
-  writeDurably(path.join(tmp, CHECKSUM_FILE), checksumsJson(files));
-  syncDir(tmp);
+  try {
+    for (const [name, data] of Object.entries(files)) writeDurably(path.join(tmp, name), data);
+    // The size and CRC-32C of every file, checked on every load (file-integrity.ts).
+    writeDurably(path.join(tmp, CHECKSUM_FILE), checksumsJson(files));
+    syncDir(tmp);
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true }); // the previous copy stays as it was
+    throw err;
+  }
   // The rename is the commit: before it only the .tmp directory exists, after it all files do.
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
