@@ -224,6 +224,8 @@ export interface TrainOptions extends TrainCallbacks, ConfigOptions, PrintOption
   resume?: boolean | string;
   /** On resume, accept changes of these keys that the checkpoint fixes (as --allow-changed). */
   allowChanged?: string[];
+  /** A new run into a run directory that holds another run removes that run's files first (as --overwrite); else it is refused (E_RUN_EXISTS). */
+  overwrite?: boolean;
 }
 
 export interface TrainResult {
@@ -247,7 +249,7 @@ export interface TrainResult {
   alreadyFinished: boolean;
 }
 
-const TRAIN_OPTIONS = ['signal', 'runDir', 'resume', 'allowChanged', 'set', 'cwd', 'print', ...CALLBACK_NAMES];
+const TRAIN_OPTIONS = ['signal', 'runDir', 'resume', 'allowChanged', 'overwrite', 'set', 'cwd', 'print', ...CALLBACK_NAMES];
 
 /**
  * Trains the model a config describes, as `mgpu-train train` does, and returns the result.
@@ -263,6 +265,11 @@ export async function train(config: string | ConfigInput | Config, options: Trai
   if (allowChanged.length > 0 && !options.resume) {
     throw new MgpuError('E_USAGE', 'train(): allowChanged applies to resume only', {
       hint: 'a new run takes any config; drop allowChanged, or add resume: true',
+    });
+  }
+  if (options.overwrite && options.resume) {
+    throw new MgpuError('E_USAGE', 'train(): overwrite and resume exclude each other: resume continues the run in the directory, overwrite replaces it', {
+      hint: 'drop one of them',
     });
   }
   const resumed = options.resume ? resumeConfig(options.resume === true ? fileCfg.runDir : path.resolve(cwd, options.resume), fileCfg, sets, cwd) : null;
@@ -281,6 +288,7 @@ export async function train(config: string | ConfigInput | Config, options: Trai
       cluster,
       signal: options.signal ?? null,
       callbacks,
+      overwrite: options.overwrite ?? false,
       resumeHint: `train(config, { ${options.runDir === undefined ? '' : `runDir: ${JSON.stringify(cfg.runDir)}, `}resume: true })`,
     });
     cluster.close();

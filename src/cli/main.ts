@@ -62,6 +62,10 @@ async function main(): Promise<void> {
             type: 'string',
             describe: "continue from the newest checkpoint of the run (or of the directory given), with the run's own config",
           })
+          .option('overwrite', {
+            type: 'boolean',
+            describe: "a new run into a run directory that holds another run: remove that run's files first (kept otherwise: the run is refused)",
+          })
           .option('allow-changed', {
             type: 'string',
             array: true,
@@ -76,6 +80,11 @@ async function main(): Promise<void> {
             hint: 'a new run takes any config; drop --allow-changed, or add --resume',
           });
         }
+        if (argv.overwrite && argv.resume !== undefined) {
+          throw new MgpuError('E_USAGE', '--overwrite and --resume exclude each other: --resume continues the run in the directory, --overwrite replaces it', {
+            hint: 'drop one of them',
+          });
+        }
         // On --resume the run goes on with its own config (saved in the checkpoint), these --set on top.
         const resumed = argv.resume === undefined ? null : resumeConfig(argv.resume === '' ? fileCfg.runDir : path.resolve(argv.resume), fileCfg, sets);
         const cfg = resumed?.config ?? fileCfg;
@@ -86,7 +95,7 @@ async function main(): Promise<void> {
         if (resumed?.notApplied) progress.line(resumed.notApplied);
         const signals = watchSignals((text) => progress.line(text));
         try {
-          const result = await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster });
+          const result = await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster, overwrite: argv.overwrite });
           if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
         } finally {
           signals.dispose();

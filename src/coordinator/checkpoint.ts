@@ -7,15 +7,20 @@
 // (best.bin, early-stopping-best.bin, and -ema.bin beside each with EMA), with their state in
 // trainer-state.json, so a resumed run keeps them and rewrites best/ as it was.
 //
-// Written into step-<k>.tmp-<pid> and renamed into place: a directory named step-<k> is always
-// complete, and --resume never looks at anything else.
+// Written into step-<k>.tmp-<pid> (each file fsynced, with checksums.json: every file's size and
+// CRC-32C) and renamed into place: a directory named step-<k> is always complete, and --resume
+// never looks at anything else. Every read checks each file against checksums.json and its
+// size against the model (checkCheckpointFiles); a checkpoint older than the checksums gets the
+// size checks alone.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config, OptimizerConfig } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import type { ModelLayout, VariableSpec } from '../shared/layout.ts';
 import { flatten } from '../shared/layout.ts';
-import { readFlatWeights, writeLayersModel } from '../shared/model-files.ts';
+import { DamagedFileError, verifyChecksums } from '../shared/file-integrity.ts';
+import { readFlatWeights, readLayersModel, writeLayersModel } from '../shared/model-files.ts';
+import { makeUpdateRule } from './optimizers/index.ts';
 import type { BestState, EarlyStoppingState, PlateauState } from './monitors.ts';
 
 export const STATE_FILE = 'trainer-state.json';
@@ -117,7 +122,7 @@ function alive(pid: number): boolean {
 }
 
 /** Complete checkpoint directories under `root`, newest first. */
-function listComplete(root: string): string[] {
+export function listComplete(root: string): string[] {
   return fs
     .readdirSync(root)
     .map((name) => ({ name, m: /^step-(\d+)$/.exec(name) }))
@@ -171,26 +176,48 @@ export function runDirOf(checkpoint: string, state: TrainerState): string {
 
 /** Reads a checkpoint for a model of `layout`; a model that differs is refused naming both sides. */
 export function readCheckpoint(dir: string, layout: ModelLayout): Checkpoint {
+  checkCheckpointFiles(dir);
   const state = readTrainerState(dir);
   checkLayout(dir, state, layout);
   const flat = flatten(layout.variables);
   const weights = readFlatWeights(path.join(dir, 'model.json'), layout);
   const opt = readFloats(path.join(dir, 'optimizer.bin'));
-  if (opt.length % Math.max(1, flat.trainable) !== 0)
-    throw new MgpuError('E_USAGE', `${dir}/optimizer.bin holds ${opt.length} floats, not a multiple of the ${flat.trainable} trainable parameters`);
   const slots = Array.from({ length: flat.trainable ? opt.length / flat.trainable : 0 }, (_, k) => opt.slice(k * flat.trainable, (k + 1) * flat.trainable));
   const emaFile = path.join(dir, 'ema.bin');
   const ema = fs.existsSync(emaFile) ? readFloats(emaFile) : null;
-  if (ema && ema.length !== flat.total) throw new MgpuError('E_USAGE', `${emaFile} holds ${ema.length} floats, the model has ${flat.total}`);
   const snapshots: Snapshots = {};
   for (const name of SNAPSHOT_FILES) {
     const file = path.join(dir, name);
-    if (!fs.existsSync(file)) continue;
-    const w = readFloats(file);
-    if (w.length !== flat.total) throw new MgpuError('E_USAGE', `${file} holds ${w.length} floats, the model has ${flat.total}`);
-    snapshots[name] = w;
+    if (fs.existsSync(file)) snapshots[name] = readFloats(file);
   }
   return { dir, state, weights, slots, ema, snapshots };
+}
+
+/**
+ * Throws a DamagedFileError (E_CHECKPOINT) for the first file of checkpoint `dir` that is
+ * missing, fails its size or CRC-32C in checksums.json, or (checksums or not) holds another number
+ * of bytes than the checkpoint's model and optimizer need: weights.bin against model.json,
+ * optimizer.bin against the optimizer's slots, ema.bin and the kept weights against the model.
+ */
+export function checkCheckpointFiles(dir: string): void {
+  verifyChecksums(dir);
+  const state = readTrainerState(dir);
+  const flat = flatten(state.variables);
+  readLayersModel(path.join(dir, 'model.json'));
+  const slots = makeUpdateRule(state.optimizer).slotInit.length;
+  const each = `${flat.trainable} trainable parameters`;
+  expectBytes(dir, 'optimizer.bin', slots * flat.trainable * 4, `${state.optimizer.name}'s ${slots} slot${slots === 1 ? '' : 's'} of ${each} need`);
+  if (state.ema !== null) expectBytes(dir, 'ema.bin', flat.total * 4, `the EMA weights of ${flat.total} parameters need`);
+  for (const name of SNAPSHOT_FILES) {
+    if (fs.existsSync(path.join(dir, name))) expectBytes(dir, name, flat.total * 4, `the ${flat.total} parameters need`);
+  }
+}
+
+function expectBytes(dir: string, name: string, bytes: number, why: string): void {
+  const file = path.join(dir, name);
+  if (!fs.existsSync(file)) throw new DamagedFileError(dir, name, `is missing (${why} ${bytes} bytes)`);
+  const size = fs.statSync(file).size;
+  if (size !== bytes) throw new DamagedFileError(dir, name, `is ${size} bytes, ${why} ${bytes}`);
 }
 
 function readFloats(file: string): Float32Array {

@@ -17,6 +17,7 @@ import { outputsPerSample, type ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
 import { readNpy, writeNpy } from '../shared/npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
+import { verifyModelDir } from './checkpoint-integrity.ts';
 import { checkClassesFitModel, LABELS_FILE, readLabels, sameClasses, showClasses, type ClassMapping } from './data/classes.ts';
 import type { Dataset, NamedArray } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
@@ -239,6 +240,7 @@ export function parseInputArgs(values: readonly string[], cwd = process.cwd(), w
 }
 
 export async function runEval(cfg: Config, out: Progress, src: ModelSource): Promise<EvalResult> {
+  verifyModelDir(modelDirOf(src)); // a damaged model is named before any worker starts
   const { eval: evalSet, classes } = await loadSplits(cfg, modelClasses(cfg, src));
   if (!evalSet) throw new MgpuError('E_CONFIG', 'data.eval: nothing to evaluate on', { hint: 'set data.eval or data.evalFraction in the config' });
   const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
@@ -359,6 +361,7 @@ export async function predictRows(
       { hint: 'give every input the same samples, in the same order' },
     );
   }
+  verifyModelDir(modelDirOf(src)); // a damaged model is named before any worker starts
   const named = inputs.some((a) => a.name !== '');
   // Unlabeled rows: labels with zero values per row.
   const ds: Dataset = {

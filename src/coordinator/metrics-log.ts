@@ -2,6 +2,7 @@
 // loses at most the line being written.
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomically } from '../shared/model-files.ts';
 import { EventWriter } from './tensorboard.ts';
 
 export interface TrainLine {
@@ -129,7 +130,7 @@ export class MetricsLog {
             return false; // a line torn by the crash
           }
         });
-      fs.writeFileSync(file, kept.map((l) => l + '\n').join(''));
+      writeFileAtomically(file, kept.map((l) => l + '\n').join(''));
     }
     this.fd = fs.openSync(file, 'a');
     this.events = new EventWriter(path.dirname(file));

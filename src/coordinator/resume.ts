@@ -13,6 +13,7 @@ import type { Config } from '../shared/config/types.ts';
 import { isMapping, validateConfig } from '../shared/config/validate.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { findCheckpoint, readTrainerState, runDirOf, type TrainerState } from './checkpoint.ts';
+import { verifyCheckpoint } from './checkpoint-integrity.ts';
 
 /** Key paths (and the sections under them) a resume may change freely. */
 const HARMLESS = [
@@ -170,6 +171,7 @@ export function resumeConfig(
   cwd = process.cwd(),
 ): { config: Config; checkpoint: string; notApplied: string | null } {
   const checkpoint = findCheckpoint(target);
+  verifyCheckpoint(checkpoint, 'resume');
   const state = readTrainerState(checkpoint);
   checkSameRun(checkpoint, state, fileCfg);
   const raw = applyOverrides(configToRaw(state.config), [...sets]);

@@ -12,23 +12,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { crc32c } from '../shared/crc32c.ts';
 
-// ---- CRC-32C (Castagnoli), as TFRecord uses ------------------------------------------------
-const TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) {
-    let c = i;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
-    t[i] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32c(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+// The record framing's CRC: CRC-32C (shared/crc32c.ts, which checkpoints use too), masked.
 
 export function maskedCrc(bytes: Uint8Array): number {
   const c = crc32c(bytes);

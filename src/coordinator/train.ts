@@ -21,7 +21,7 @@ import { serializeConfig } from '../shared/config/load.ts';
 import { oneLoss } from '../shared/config/loss.ts';
 import type { Config } from '../shared/config/types.ts';
 import { ConfigError, MgpuError, WorkerError } from '../shared/errors.ts';
-import { writeLayersModel } from '../shared/model-files.ts';
+import { writeFileAtomically, writeLayersModel } from '../shared/model-files.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
 import { layoutHash, outputsPerSample } from '../shared/layout.ts';
@@ -61,6 +61,8 @@ import { Interrupted, noSignals, type SignalWatch } from './signals.ts';
 import { stageAhead, type StageAhead } from './stage-ahead.ts';
 import { StepDeadline } from './step-deadline.ts';
 import { unwritableDirReason } from './writable.ts';
+import { verifyCheckpoint } from './checkpoint-integrity.ts';
+import { claimRunDir, type RunDirClaim } from './run-dir.ts';
 
 export interface TrainOptions {
   /** The machines of the run (cluster.ts); default: this machine alone. */
@@ -80,6 +82,8 @@ export interface TrainOptions {
   callbacks?: TrainCallbacks;
   /** How the messages say to continue a stopped or failed run; default `--resume` (with the run directory after a failure). */
   resumeHint?: string;
+  /** --overwrite: a new run into a directory that holds another run removes that run's files (run-dir.ts). */
+  overwrite?: boolean;
 }
 
 export interface TrainResult {
@@ -106,6 +110,17 @@ export interface TrainResult {
 }
 
 export async function train(cfg: Config, out: Progress, opts: TrainOptions = {}): Promise<TrainResult> {
+  // The run directory is claimed (locked, and checked for another run) once setup reaches it;
+  // released on every way out.
+  const claim: { held: RunDirClaim | null } = { held: null };
+  try {
+    return await trainClaimed(cfg, out, opts, claim);
+  } finally {
+    claim.held?.release();
+  }
+}
+
+async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, claim: { held: RunDirClaim | null }): Promise<TrainResult> {
   // ---- setup -------------------------------------------------------------------------------
   const calledAt = performance.now();
   // First: an N of simulated GPUs the machine cannot hold, or a GPU that cannot be used, is refused at once.
@@ -114,6 +129,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const evalMetrics = await loadEvalMetrics(cfg);
   const devices = devicePlan.devices;
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
+  if (resumeDir) verifyCheckpoint(resumeDir, 'resume');
   // Class names keep the checkpoint's mapping on --resume (its labels.json), whatever data.train holds now.
   const splits = await loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null);
   const classes = splits.classes;
@@ -155,6 +171,8 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       'set runDir in the config, or --run-dir, to a directory this user can write',
     );
   }
+  // Rank 0 writes the run directory, so it holds the lock (one run at a time in it).
+  if (lead) claim.held = claimRunDir(cfg.runDir, { resume: resumeDir !== null, overwrite: opts.overwrite ?? false, say: (text) => out.line(text) });
   // A worker that fails to start is restarted (within the maxRestarts the run has left) or retired.
   const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts : 0);
   // The library API's callbacks and AbortSignal; released on every way out from here.
@@ -224,7 +242,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     }
     if (lead) {
       fs.mkdirSync(cfg.runDir, { recursive: true });
-      fs.writeFileSync(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
+      writeFileAtomically(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
     }
     metrics = lead ? new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null) : noMetrics();
     for (const f of startup.failures) metrics.write({ type: 'failure', step: startStep, ranks: [f.rank], message: f.message, action: f.action });

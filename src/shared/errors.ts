@@ -17,6 +17,9 @@ export type ErrorCode =
   | 'E_NONFINITE' // a loss or gradient became NaN or infinite
   | 'E_IO' // a file the run reads or writes failed at the system level (permissions, space, a directory in the way)
   | 'E_CALLBACK' // a callback given to the library API's train() threw
+  | 'E_CHECKPOINT' // a saved model or checkpoint file is missing, of the wrong size or fails its CRC-32C
+  | 'E_RUN_EXISTS' // a new run into a run directory that holds another run's files
+  | 'E_RUN_LOCKED' // another run is running in the run directory (its .lock)
   | 'E_INTERNAL';
 
 export class MgpuError extends Error {

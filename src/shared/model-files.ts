@@ -4,12 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MgpuError } from './errors.ts';
+import { bytesPerValue, CHECKSUM_FILE, checksumsJson, DamagedFileError, verifyChecksums } from './file-integrity.ts';
 import { flatten, type ModelLayout } from './layout.ts';
 
 interface WeightSpec {
   name: string;
   shape: number[];
   dtype: 'float32' | 'int32' | 'bool' | 'string' | 'complex64';
+  quantization?: { dtype?: string };
 }
 
 interface ModelJson {
@@ -44,12 +46,21 @@ export function writeLayersModel(dir: string, layout: ModelLayout, weights: Floa
     convertedBy: null,
     weightsManifest: [{ paths: ['weights.bin'], weights: specs }],
   };
+  const files: Record<string, Uint8Array> = { 'weights.bin': new Uint8Array(bin.buffer, bin.byteOffset, bin.byteLength) };
+  for (const [name, data] of Object.entries(extra)) files[name] = typeof data === 'string' ? Buffer.from(data) : data;
+  files['model.json'] = Buffer.from(JSON.stringify(json));
   const tmp = `${dir}.tmp-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
-  writeDurably(path.join(tmp, 'weights.bin'), new Uint8Array(bin.buffer, bin.byteOffset, bin.byteLength));
-  for (const [name, data] of Object.entries(extra)) writeDurably(path.join(tmp, name), data);
-  writeDurably(path.join(tmp, 'model.json'), JSON.stringify(json));
+  try {
+    for (const [name, data] of Object.entries(files)) writeDurably(path.join(tmp, name), data);
+    // The size and CRC-32C of every file, checked on every load (file-integrity.ts).
+    writeDurably(path.join(tmp, CHECKSUM_FILE), checksumsJson(files));
+    syncDir(tmp);
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true }); // the previous copy stays as it was
+    throw err;
+  }
   // The rename is the commit: before it only the .tmp directory exists, after it all files do.
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
@@ -65,6 +76,19 @@ function writeDurably(file: string, data: string | Uint8Array): void {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Replaces `file` whole: written to a temporary name, flushed, renamed over it. */
+export function writeFileAtomically(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    writeDurably(tmp, data);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  syncDir(path.dirname(file));
 }
 
 function syncDir(dir: string): void {
@@ -107,6 +131,9 @@ export function readLayersModel(modelJsonPath: string): {
   generatedBy?: string;
   convertedBy?: string | null;
 } {
+  const dir = path.dirname(modelJsonPath);
+  // model.json and then the weight files it names, against checksums.json when the model has one.
+  verifyChecksums(dir, ['model.json']);
   let json: ModelJson;
   try {
     json = JSON.parse(fs.readFileSync(modelJsonPath, 'utf8')) as ModelJson;
@@ -120,7 +147,10 @@ export function readLayersModel(modelJsonPath: string): {
       hint: 'a graph model (tfjs_graph_model) cannot be trained: convert with --output_format tfjs_layers_model',
     });
   }
-  const dir = path.dirname(modelJsonPath);
+  verifyChecksums(
+    dir,
+    json.weightsManifest.flatMap((g) => g.paths),
+  );
   const buffers: Buffer[] = [];
   const weightSpecs: WeightSpec[] = [];
   for (const group of json.weightsManifest) {
@@ -132,6 +162,29 @@ export function readLayersModel(modelJsonPath: string): {
     weightSpecs.push(...group.weights);
   }
   const all = Buffer.concat(buffers);
+  checkWeightBytes(modelJsonPath, json, all.byteLength);
   const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
   return { modelTopology: json.modelTopology, weightSpecs, weightData, format: json.format, generatedBy: json.generatedBy, convertedBy: json.convertedBy };
+}
+
+/**
+ * The weight files hold what model.json's weightsManifest declares, byte for byte: a file cut
+ * short (or emptied) would otherwise be read as zeros. Skipped for string weights (no fixed size).
+ */
+function checkWeightBytes(modelJsonPath: string, json: ModelJson, actual: number): void {
+  let declared = 0;
+  for (const spec of json.weightsManifest.flatMap((g) => g.weights)) {
+    const each = bytesPerValue(spec);
+    if (each === null) return;
+    declared += each * spec.shape.reduce((a, b) => a * b, 1);
+  }
+  if (declared === actual) return;
+  const paths = json.weightsManifest.flatMap((g) => g.paths);
+  const what = paths.length === 1 ? `is ${actual} bytes` : `are ${actual} bytes together`;
+  throw new DamagedFileError(
+    path.dirname(modelJsonPath),
+    paths.join(' + '),
+    `${what}, ${path.basename(modelJsonPath)}'s weightsManifest declares ${declared}`,
+    'the file was cut short or replaced: use another copy of the model, or another checkpoint',
+  );
 }
