@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomically } from '../shared/model-files.ts';
-import { EventWriter } from './tensorboard.ts';
+import { EventWriter, trimEventFiles } from './tensorboard.ts';
 
 export interface TrainLine {
   type: 'train';
@@ -131,6 +131,7 @@ export class MetricsLog {
           }
         });
       writeFileAtomically(file, kept.map((l) => l + '\n').join(''));
+      trimEventFiles(path.dirname(file), keepThrough, writeFileAtomically);
     }
     this.fd = fs.openSync(file, 'a');
     this.events = new EventWriter(path.dirname(file));

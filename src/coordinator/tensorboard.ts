@@ -93,16 +93,66 @@ export class EventWriter {
   }
 }
 
+/** The step of a serialized Event (field 2, a varint; 0 when absent), read without a protobuf library. */
+export function stepOf(event: Uint8Array): number {
+  let at = 0;
+  const readVarint = (): bigint => {
+    let v = 0n;
+    for (let shift = 0n; at < event.length; shift += 7n) {
+      const byte = event[at++]!;
+      v |= BigInt(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return v;
+    }
+    throw new Error('a varint runs past the end of the event');
+  };
+  while (at < event.length) {
+    const k = Number(readVarint());
+    const wire = k & 7;
+    if (k >>> 3 === 2 && wire === 0) return Number(BigInt.asIntN(64, readVarint()));
+    if (wire === 0) readVarint();
+    else if (wire === 1) at += 8;
+    else if (wire === 5) at += 4;
+    else if (wire === 2) at += Number(readVarint());
+    else throw new Error(`wire type ${wire} in an event`);
+  }
+  return 0;
+}
+
+/**
+ * On resume, each event file of the run directory keeps only its records up to `keepThrough` (and
+ * its version record), as metrics.jsonl keeps its lines: the interrupted run's later steps would
+ * otherwise show beside the resumed run's in TensorBoard. The file is read up to its first
+ * damaged record (one torn by a crash) and rewritten under a temporary name, then renamed.
+ */
+export function trimEventFiles(dir: string, keepThrough: number, write: (file: string, data: Uint8Array) => void): void {
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('events.out.tfevents.')) : [];
+  for (const name of files) {
+    const file = path.join(dir, name);
+    const records = readRecords(file, { upToDamage: true });
+    const kept = records.filter((r, i) => i === 0 || stepOf(r) <= keepThrough);
+    if (kept.length === records.length && recordsLength(records) === fs.statSync(file).size) continue;
+    write(file, Buffer.concat(kept.map((r) => tfRecord(r))));
+  }
+}
+
+const recordsLength = (records: Uint8Array[]): number => records.reduce((n, r) => n + 16 + r.length, 0);
+
 /** Reads the records of an event file back, checking both CRCs of each (the tests' reader, and a check). */
-export function readRecords(file: string): Uint8Array[] {
+export function readRecords(file: string, opts: { upToDamage?: boolean } = {}): Uint8Array[] {
   const b = fs.readFileSync(file);
   const out: Uint8Array[] = [];
+  const damaged = (what: string, at: number): Uint8Array[] => {
+    if (opts.upToDamage) return out;
+    throw new Error(`${file}: ${what} at byte ${at}`);
+  };
   for (let at = 0; at < b.length;) {
+    if (at + 12 > b.length) return damaged('a record cut short', at);
     const lenBytes = b.subarray(at, at + 8);
-    if (b.readUInt32LE(at + 8) !== maskedCrc(lenBytes)) throw new Error(`${file}: bad length CRC at byte ${at}`);
+    if (b.readUInt32LE(at + 8) !== maskedCrc(lenBytes)) return damaged('bad length CRC', at);
     const len = Number(b.readBigUInt64LE(at));
+    if (at + 16 + len > b.length) return damaged('a record cut short', at);
     const data = b.subarray(at + 12, at + 12 + len);
-    if (b.readUInt32LE(at + 12 + len) !== maskedCrc(data)) throw new Error(`${file}: bad data CRC at byte ${at}`);
+    if (b.readUInt32LE(at + 12 + len) !== maskedCrc(data)) return damaged('bad data CRC', at);
     out.push(data);
     at += 16 + len;
   }
