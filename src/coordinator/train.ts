@@ -37,7 +37,7 @@ import {
   type Checkpoint,
   type StopRecord,
 } from './checkpoint.ts';
-import { checkClassesFitModel, labelFiles, readLabels } from './data/classes.ts';
+import { labelFiles, readLabels } from './data/classes.ts';
 import { checkClassWeightsFitModel, resolveClassWeights, withClassWeights } from './data/sample-weights.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, outputFields, type EvalResult } from './evaluate.ts';
@@ -178,6 +178,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
           abort,
           onStartFailure: startup.decide,
           cluster,
+          classes: { mapping: classes, key: 'data.train' },
         }),
       ),
     );
@@ -216,7 +217,6 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkMonitorsFitModel(cfg, s.group.layout);
-    checkClassesFitModel(classes, outputsPerSample(s.group.layout), 'data.train');
     if (classLoss !== null) checkClassWeightsFitModel(classWeights, classLoss, outputsPerSample(s.group.layout));
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
