@@ -110,7 +110,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
         backend: plan.backend,
         replaceWasmKernels: cfg.devices.replaceWasmKernels,
         allowSoftwareAdapter: cfg.devices.allowSoftwareAdapter,
-        model: { module: cfg.model.module, json: cfg.model.json },
+        model: { module: cfg.model.module, json: cfg.model.json, customLayers: cfg.model.customLayers },
         seed: cfg.training.seed,
         loss: cfg.loss,
         lossWeights: cfg.lossWeights,

@@ -56,6 +56,7 @@ import { RunHooks } from './run-hooks.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
+import { howToLoad } from './model-load-hint.ts';
 import { openSession, runDevices, type Session } from './session.ts';
 import { Interrupted, noSignals, type SignalWatch } from './signals.ts';
 import { stageAhead, type StageAhead } from './stage-ahead.ts';
@@ -541,7 +542,9 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       writeLayersModel(path.dirname(modelPath), s.group.layout, finalWeights, modelFiles);
       if (finalEma) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, finalEma, modelFiles);
     }
-    out.line(`model saved to ${modelPath}${finalEma ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; load it with tf.loadLayersModel`);
+    out.line(
+      `model saved to ${modelPath}${finalEma ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; ${howToLoad(s.group.layout, cfg.model.customLayers ?? null)}`,
+    );
     return {
       ...result(modelPath, finalEval, null),
       weights: finalWeights.slice(),

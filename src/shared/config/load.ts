@@ -129,7 +129,10 @@ export function configToRaw(c: Config): Record<string, unknown> {
   const { model, optimizer, schedule } = c;
   const raw: Record<string, unknown> = {
     name: c.name,
-    model: model.module !== null ? { module: model.module } : { json: model.json },
+    model: {
+      ...(model.module !== null ? { module: model.module } : { json: model.json }),
+      ...(model.customLayers ? { customLayers: model.customLayers } : {}),
+    },
     loss: c.loss,
     lossWeights: c.lossWeights,
     data: { ...c.data },
