@@ -118,7 +118,7 @@ export type DataSourceInput =
 /** An experiment config as an object: the schema of the YAML file (README, "Experiment config"). */
 export interface ConfigInput {
   name?: string;
-  model: { module: string; json?: null } | { json: string; module?: null };
+  model: ({ module: string; json?: null } | { json: string; module?: null }) & { customLayers?: string | null };
   loss: LossSpec; // one loss, or one per output name
   lossWeights?: Record<string, number> | null;
   data: { train: DataSourceInput; eval?: DataSourceInput | null; evalFraction?: number | null; classes?: string[] | null };

@@ -13,12 +13,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../shared/config/types.ts';
 import { ConfigError, MgpuError } from '../shared/errors.ts';
-import { outputsPerSample, type ModelLayout } from '../shared/layout.ts';
+import type { ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
 import { readNpy, writeNpy } from '../shared/npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
 import { verifyModelDir } from './checkpoint-integrity.ts';
-import { checkClassesFitModel, LABELS_FILE, readLabels, sameClasses, showClasses, type ClassMapping } from './data/classes.ts';
+import { LABELS_FILE, readLabels, sameClasses, showClasses, type ClassMapping } from './data/classes.ts';
 import type { Dataset, NamedArray } from './data/rows.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, outputFields, predict, type EvalResult, type PredictedOutput } from './evaluate.ts';
@@ -251,9 +251,9 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
     maxBatch: batch,
     initialWeights: weightsFrom(src),
     onStartFailure: new StartupRecovery(cfg, out, 0).decide,
+    classes: { mapping: classes, key: cfg.data.eval ? 'data.eval' : 'data.evalFraction' },
   });
   try {
-    checkClassesFitModel(classes, outputsPerSample(s.group.layout), cfg.data.eval ? 'data.eval' : 'data.evalFraction');
     const r = await evaluate(s, evalSet, batch, cfg.loss, cfg.eval.topK, cfg.reliability.stepTimeout * 1000, evalMetrics);
     out.line(`evaluated ${src.dir}${src.ema ? ' (EMA weights)' : ''} on ${evalSet.source}, ${plural(s.group.active.length, 'worker')}:`);
     if (r.metrics || r.outputs) {

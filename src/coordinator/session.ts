@@ -4,7 +4,6 @@
 // optimizer state → reduce pool. Train, eval and predict all start here.
 import os from 'node:os';
 import type { Config } from '../shared/config/types.ts';
-import { DataError } from '../shared/errors.ts';
 import {
   flatten,
   layoutHash,
@@ -18,6 +17,7 @@ import {
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
+import { checkClassesFitModel, type ClassMapping } from './data/classes.ts';
 import type { Dataset } from './data/rows.ts';
 import { checkSimulated, thisMachine, type Machine } from './capacity.ts';
 import { soloCluster, type Cluster } from './cluster.ts';
@@ -29,6 +29,7 @@ import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
 import { checkOutputFeatures, outputLosses } from './model-io.ts';
 import { rowBytesOf, rowFormat } from './row-format.ts';
+import { checkSplitRowsAgree } from './split-rows-agree.ts';
 import { Stager } from './stager.ts';
 import { GroupFailure, WorkerGroup, type StartFailurePolicy } from './worker-group.ts';
 
@@ -91,6 +92,8 @@ export interface SessionOptions {
   onStartFailure?: StartFailurePolicy;
   /** Default: this machine alone. */
   cluster?: Cluster;
+  /** Class-name labels: the mapping, checked against the model's outputs; `key` names the split in messages. */
+  classes?: { mapping: ClassMapping | null; key: string };
 }
 
 export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOptions): Promise<Session> {
@@ -107,7 +110,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
         backend: plan.backend,
         replaceWasmKernels: cfg.devices.replaceWasmKernels,
         allowSoftwareAdapter: cfg.devices.allowSoftwareAdapter,
-        model: { module: cfg.model.module, json: cfg.model.json },
+        model: { module: cfg.model.module, json: cfg.model.json, customLayers: cfg.model.customLayers },
         seed: cfg.training.seed,
         loss: cfg.loss,
         lossWeights: cfg.lossWeights,
@@ -120,20 +123,15 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     checkMetricsFit(cfg, modelLayout);
     checkOutputFeatures(cfg, modelLayout);
     const losses = outputLosses(cfg, modelLayout);
+    // Before the labels are checked against the model: a class too many is named as a class.
+    if (opts.classes) checkClassesFitModel(opts.classes.mapping, outputsPerSample(modelLayout), opts.classes.key);
     // Weighted rows when any split has weights (the training set's class or sample weights, the
     // eval set's own): a split without them is staged with weights of 1, which change nothing.
     const weighted = opts.data.some((ds) => ds.weights !== undefined);
     const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, losses, opts.dataKeys[i]!, weighted));
     const rows = rowsAll[0];
     if (!rows) throw new Error('openSession: no dataset given');
-    rowsAll.forEach((r, i) => {
-      if (JSON.stringify(r) !== JSON.stringify(rows)) {
-        throw new DataError(
-          `${opts.dataKeys[i]} stores rows as ${JSON.stringify(r)} but ${opts.dataKeys[0]} as ${JSON.stringify(rows)}`,
-          'give both splits the same dtypes and shapes',
-        );
-      }
-    });
+    checkSplitRowsAgree(rowsAll, opts.data, opts.dataKeys);
     const initial = opts.initialWeights?.(modelLayout) ?? null;
     const flat = flatten(modelLayout.variables);
     const hash = layoutHash(modelLayout.variables);

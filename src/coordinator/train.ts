@@ -37,7 +37,7 @@ import {
   type Checkpoint,
   type StopRecord,
 } from './checkpoint.ts';
-import { checkClassesFitModel, labelFiles, readLabels } from './data/classes.ts';
+import { labelFiles, readLabels } from './data/classes.ts';
 import { checkClassWeightsFitModel, resolveClassWeights, withClassWeights } from './data/sample-weights.ts';
 import { loadSplits } from './data/splits.ts';
 import { evaluate, outputFields, type EvalResult } from './evaluate.ts';
@@ -56,6 +56,7 @@ import { RunHooks } from './run-hooks.ts';
 import { printHeader } from './run-header.ts';
 import { learningRateAt } from './schedules.ts';
 import type { Dataset } from './data/rows.ts';
+import { howToLoad } from './model-load-hint.ts';
 import { openSession, runDevices, type Session } from './session.ts';
 import { Interrupted, noSignals, type SignalWatch } from './signals.ts';
 import { stageAhead, type StageAhead } from './stage-ahead.ts';
@@ -196,6 +197,7 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
           abort,
           onStartFailure: startup.decide,
           cluster,
+          classes: { mapping: classes, key: 'data.train' },
         }),
       ),
     );
@@ -234,7 +236,6 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkMonitorsFitModel(cfg, s.group.layout);
-    checkClassesFitModel(classes, outputsPerSample(s.group.layout), 'data.train');
     if (classLoss !== null) checkClassWeightsFitModel(classWeights, classLoss, outputsPerSample(s.group.layout), s.group.layout.outputShape);
     if (resumed) {
       s.slots.forEach((slot, k) => slot.set(resumed.slots[k]!));
@@ -559,7 +560,9 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
       writeLayersModel(path.dirname(modelPath), s.group.layout, finalWeights, modelFiles);
       if (finalEma) writeLayersModel(path.join(cfg.runDir, 'final-ema'), s.group.layout, finalEma, modelFiles);
     }
-    out.line(`model saved to ${modelPath}${finalEma ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; load it with tf.loadLayersModel`);
+    out.line(
+      `model saved to ${modelPath}${finalEma ? ` (EMA weights in ${path.join(cfg.runDir, 'final-ema')})` : ''}; ${howToLoad(s.group.layout, cfg.model.customLayers ?? null)}`,
+    );
     return {
       ...result(modelPath, finalEval, null),
       weights: finalWeights.slice(),

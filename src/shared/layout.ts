@@ -28,6 +28,8 @@ export interface ModelLayout {
   inputs: ModelPort[];
   outputs: ModelPort[];
   topology: unknown; // model.toJSON(null, false): the LayersModel topology for model.json
+  /** Layer classes of the model that are not tfjs's own (registered by the user's modules), sorted. */
+  customLayers?: string[];
 }
 
 export const PAGE = 4096;

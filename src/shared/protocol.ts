@@ -76,7 +76,7 @@ export interface InitMessage {
   backend: BackendName;
   replaceWasmKernels: boolean; // devices.replaceWasmKernels
   allowSoftwareAdapter: boolean; // devices.allowSoftwareAdapter (webgpu)
-  model: { module: string | null; json: string | null };
+  model: { module: string | null; json: string | null; customLayers: string | null };
   seed: number;
   loss: LossSpec; // one loss for every output, or one per output name
   lossWeights: Record<string, number> | null; // per output name (default 1)

@@ -17,6 +17,7 @@ import { loadBackend, type TF } from './backend.ts';
 import { checkCustomMetrics, customSums, loadCustomMetrics, metricTensors, unpack, type CustomMetric } from './eval-metrics.ts';
 import { checkCustomLosses, loadCustomLosses, type CustomLossModule } from './custom-loss.ts';
 import { combined, outputLosses, perOutput, type OutputLoss } from './output-losses.ts';
+import { customLayerClasses, knownLayerClasses } from './custom-layers.ts';
 import { describe, loadModel } from './model-loader.ts';
 import { checkModelOps } from './op-check.ts';
 import { ShardReader } from './shard-reader.ts';
@@ -102,12 +103,13 @@ async function onInit(m: InitMessage): Promise<void> {
   const backend = await loadBackend(m.backend, { replaceWasmKernels: m.replaceWasmKernels, allowSoftwareAdapter: m.allowSoftwareAdapter });
   tf = backend.tf;
   viewsOnHeap = tf.getBackend() === 'wasm';
+  const builtIn = knownLayerClasses(tf); // before any user module registers its own
   model = await loadModel(tf, m.model, { rank: m.rank, seed: m.seed });
   // A kernel the backend lacks is named now, with the layer that needs it, not mid-run.
   checkModelOps(tf, model, backend.name);
   customLosses = await loadCustomLosses(m.loss, model.outputNames);
   customMetrics = await loadCustomMetrics(m.metrics?.custom ?? []);
-  const layout = describe(model);
+  const layout = { ...describe(model), customLayers: customLayerClasses(model, builtIn) };
   ordered = [...model.trainableWeights, ...model.nonTrainableWeights];
   trainVars = model.trainableWeights.map((w) => (w as unknown as { val: Variable }).val);
   flat = flatten(layout.variables);

@@ -7,6 +7,7 @@ import type { ModelLayout, VariableSpec } from '../shared/layout.ts';
 import { readLayersModel } from '../shared/model-files.ts';
 import { withSeededMathRandomAsync } from '../shared/rng.ts';
 import type { TF } from './backend.ts';
+import { registerCustomLayers } from './custom-layers.ts';
 
 /** What a model module's builder receives besides `tf`. */
 export interface BuildContext {
@@ -58,11 +59,21 @@ async function fromJson(tf: TF, file: string): Promise<LayersModel> {
   try {
     return await tf.loadLayersModel(handler);
   } catch (err) {
-    throw new MgpuError('E_MODEL', `model.json ${file} could not be loaded by tfjs: ${(err as Error).message}`);
+    const message = (err as Error).message;
+    throw new MgpuError('E_MODEL', `model.json ${file} could not be loaded by tfjs: ${message}`, {
+      hint: /Unknown layer/.test(message)
+        ? 'the model has layers of its own classes: set model.customLayers to a module that registers them (see "Custom layers" in the README)'
+        : undefined,
+    });
   }
 }
 
-export async function loadModel(tf: TF, spec: { module: string | null; json: string | null }, ctx: BuildContext): Promise<LayersModel> {
+export async function loadModel(
+  tf: TF,
+  spec: { module: string | null; json: string | null; customLayers?: string | null },
+  ctx: BuildContext,
+): Promise<LayersModel> {
+  if (spec.customLayers) await registerCustomLayers(tf, spec.customLayers);
   return spec.module ? await fromModule(tf, spec.module, ctx) : await fromJson(tf, spec.json!);
 }
 

@@ -1,55 +1,21 @@
 // mgpu-train as another project's dependency: `npm pack`, the tarball installed into a fresh
-// project, and there a plain Node ESM script (no loader configured) trains with the API, on a
-// model module and a data module written in TypeScript, then evaluates and predicts; and a TypeScript
-// consumer type-checks against the shipped declarations (with the repo's typescript).
-//
-// The install is a real `npm ci` of the tarball, offline: the project's package-lock.json gives
-// every dependency's exact version and integrity, so npm takes them from its cache (where
-// installing this repository put them) and never asks the registry. It runs with
-// --ignore-scripts: the native addons are not compiled there (the run falls back to positional
-// I/O and JavaScript kernels, as a machine without a C compiler does). When npm's cache lacks a
-// package, the test says so and falls back to linking this repository's node_modules.
+// project (offline: see test/helpers/packed-package.ts), and there a plain Node ESM script (no
+// loader configured) trains with the API, on a model module and a data module written in
+// TypeScript, then evaluates and predicts; and a TypeScript consumer type-checks against the
+// shipped declarations (with the repo's typescript).
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { install, pack } from '../helpers/packed-package.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-
-/** A package-lock.json for a project whose one dependency is the tarball: the repo's own lock, less its dev dependencies. */
-function consumerLock(tarball: string, integrity: string): object {
-  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, Record<string, unknown>> };
-  const root = lock.packages['']!;
-  const spec = `file:${tarball}`;
-  const packages: Record<string, unknown> = {
-    '': { name: 'consumer', version: '1.0.0', dependencies: { 'mgpu-train': spec } },
-    'node_modules/mgpu-train': {
-      version: root.version,
-      resolved: spec,
-      integrity,
-      hasInstallScript: true,
-      license: root.license,
-      dependencies: root.dependencies,
-      bin: root.bin,
-      engines: root.engines,
-      peerDependencies: root.peerDependencies,
-      peerDependenciesMeta: root.peerDependenciesMeta,
-    },
-  };
-  for (const [key, entry] of Object.entries(lock.packages)) {
-    if (key === '' || entry.dev) continue;
-    const { devOptional: _, ...kept } = entry;
-    packages[key] = kept;
-  }
-  return { name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
-}
 
 const MODEL_TS = `// A model module in TypeScript: the workers load it through the tsx loader the package registers.
 import fs from 'node:fs';
@@ -142,45 +108,16 @@ await train(cfg, { onEvalEnd: () => 42 });
 validateConfig({ ...raw, loss: 'hinge' });
 `;
 
-/** Installs the tarball into `project`; returns how (a real offline npm ci, or the fallback). */
-function install(project: string, tarball: string, diagnostic: (s: string) => void): 'npm ci' | 'linked' {
-  const integrity = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
-  fs.writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies: { 'mgpu-train': `file:${tarball}` } }, null, 2),
-  );
-  fs.writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify(consumerLock(tarball, integrity), null, 2));
-  const ci = spawnSync('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: project, encoding: 'utf8', timeout: 180_000 });
-  if (ci.status === 0) return 'npm ci';
-  // Not a real install: the package unpacked, its dependencies this repository's, linked.
-  diagnostic(
-    `npm ci --offline failed (exit ${ci.status}), so the dependencies are LINKED from this repository's node_modules:\n${ci.stderr.split('\n').slice(0, 4).join('\n')}`,
-  );
-  fs.rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
-  fs.mkdirSync(path.join(project, 'node_modules'));
-  execFileSync('tar', ['-xzf', tarball, '-C', project]);
-  fs.renameSync(path.join(project, 'package'), path.join(project, 'node_modules', 'mgpu-train'));
-  for (const name of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
-    if (name.startsWith('.') || name === 'mgpu-train') continue;
-    fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(project, 'node_modules', name));
-  }
-  return 'linked';
-}
-
 test('npm pack, installed into another project: a plain .mjs script trains, evaluates and predicts with .ts modules, and a .ts consumer type-checks', async (t) => {
   const dir = tempDir('api-package');
-  const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
-  ) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  const files = packed[0]!.files.map((f) => f.path);
+  const { tarball, files } = pack(dir);
   for (const f of ['lib/index.mjs', 'types/api.d.ts', 'types/coordinator/callbacks.d.ts', 'src/api.ts', 'bin/mgpu-train.mjs'])
     assert.ok(files.includes(f), `${f} is not in the package`);
   assert.ok(!files.some((f) => f.startsWith('test/')), 'the tests are in the package');
-  const tarball = path.join(dir, packed[0]!.filename);
 
   const project = path.join(dir, 'consumer');
   fs.mkdirSync(project);
-  const how = install(project, tarball, (s) => t.diagnostic(s));
+  const how = install(project, tarball, 'module', (s) => t.diagnostic(s));
   t.diagnostic(`installed by ${how}`);
   fs.writeFileSync(path.join(project, 'model.ts'), MODEL_TS);
   fs.writeFileSync(path.join(project, 'samples.ts'), SAMPLES_TS);

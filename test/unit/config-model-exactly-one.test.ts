@@ -34,6 +34,6 @@ test('both module and json is an error', () => {
 });
 
 test('exactly one is accepted, the other is null', () => {
-  assert.deepEqual(withModel({ module: 'model.js' })().model, { module: path.join(dir, 'model.js'), json: null });
-  assert.deepEqual(withModel({ json: 'model.json', module: null })().model, { module: null, json: path.join(dir, 'model.json') });
+  assert.deepEqual(withModel({ module: 'model.js' })().model, { module: path.join(dir, 'model.js'), json: null, customLayers: null });
+  assert.deepEqual(withModel({ json: 'model.json', module: null })().model, { module: null, json: path.join(dir, 'model.json'), customLayers: null });
 });

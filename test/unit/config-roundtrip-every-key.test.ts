@@ -17,14 +17,14 @@ import { isMapping, validateConfig } from '../../src/shared/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-roundtrip-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-for (const f of ['base.mjs', 'model.mjs', 'model.json', 'x.npy', 'y.npy', 'w.npy', 'ex.npy', 'ey.npy', 'data.csv', 'samples.mjs'])
+for (const f of ['base.mjs', 'model.mjs', 'model.json', 'x.npy', 'y.npy', 'w.npy', 'ex.npy', 'ey.npy', 'data.csv', 'samples.mjs', 'layers.mjs'])
   fs.writeFileSync(path.join(dir, f), '');
 const configPath = path.join(dir, 'exp.yaml');
 
 /** Every key set, away from its default (the config fuzzer's valid config, completed). */
 const withEvalSet = {
   name: 'every-key',
-  model: { module: './model.mjs' },
+  model: { module: './model.mjs', customLayers: './layers.mjs' },
   loss: 'categoricalCrossentropy',
   data: {
     train: { type: 'npy', features: './x.npy', labels: './y.npy', weights: './w.npy' },

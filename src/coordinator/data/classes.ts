@@ -19,6 +19,8 @@ export interface ClassMapping {
   classes: readonly string[];
   from: string;
   hint?: string; // for a name outside the list
+  /** Names found in a CSV (not listed): its path and the line each class is first on. */
+  found?: { file: string; lines: readonly number[] };
 }
 
 /** Orders strings by Unicode code point (numpy's order for str arrays), not by UTF-16 unit. */
@@ -74,6 +76,17 @@ export function readLabels(dir: string): ClassMapping | null {
 export function checkClassesFitModel(mapping: ClassMapping | null, outputs: number, what: string): void {
   if (!mapping || mapping.classes.length === outputs) return;
   const n = mapping.classes.length;
+  const units = `${outputs} output${outputs === 1 ? '' : 's'}`;
+  if (mapping.found) {
+    // The classes are those of the file they were found in (data.train), whichever split is checked.
+    // A typo in one row's name ("Setosa") is a class of its own: the first line of each shows it.
+    const { file, lines } = mapping.found;
+    const each = mapping.classes.map((c, i) => `${JSON.stringify(c)} (first on line ${lines[i]})`);
+    const shown = each.length > 12 ? `${each.slice(0, 12).join(', ')}, ... (${n} in all)` : each.join(', ');
+    throw new MgpuError('E_DATA', `${mapping.from}: ${file} has ${n} classes but the model has ${units} (one per class): ${shown}`, {
+      hint: `a misspelt class name is a class of its own: fix those rows, list the classes in data.classes, or give the model's last layer ${n} units`,
+    });
+  }
   throw new MgpuError(
     'E_DATA',
     `${what}: ${n} classes (${mapping.from}: ${showClasses(mapping.classes)}) but the model has ${outputs} output${outputs === 1 ? '' : 's'} (expected one per class)`,

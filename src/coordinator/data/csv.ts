@@ -25,8 +25,11 @@ import { DataError } from '../../shared/errors.ts';
 import { byCodePoint, showClasses, type ClassMapping } from './classes.ts';
 import type { Dataset } from './rows.ts';
 
-/** A CSV split: with labelType 'class', the class names its indices stand for. */
-export type CsvDataset = Dataset & { classes: string[] | null };
+/**
+ * A CSV split: with labelType 'class', the class names its indices stand for, and (without a
+ * fixed mapping) the line each first appears on, for messages.
+ */
+export type CsvDataset = Dataset & { classes: string[] | null; classLines?: number[] };
 
 type CsvSource = Extract<DataSource, { type: 'csv' }>;
 
@@ -180,6 +183,8 @@ function quote(text: string): string {
 }
 
 const utf8 = new TextDecoder('utf-8');
+// A class name is a key: bytes that are not UTF-8 must not quietly become U+FFFD (and a class).
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 class CsvParser {
   // Tokenizer state, carried from one chunk to the next.
@@ -210,11 +215,12 @@ class CsvParser {
   private featureAt = 0;
   private labelAt = 0;
   // The first bad value of the current record: reported only if its field count is right.
-  private bad: { column: number; text: string; why: 'number' | 'index' | 'range' | 'class' | 'unknown' | 'weight' } | null = null;
+  private bad: { column: number; text: string; why: 'number' | 'index' | 'range' | 'class' | 'unknown' | 'weight' | 'utf8' } | null = null;
   // labelType 'class': name -> index; without a fixed mapping, indices in first-seen order
   // (`seen`), sorted at the end.
   private readonly classIds = new Map<string, number>();
   private readonly seen: string[] = [];
+  private readonly seenLines: number[] = []; // the line each of `seen` is first on
 
   constructor(
     private readonly src: CsvSource,
@@ -228,7 +234,13 @@ class CsvParser {
   private classLabel(b: Uint8Array, s: number, e: number, col: number): void {
     while (s < e && (b[s] === SPACE || b[s] === TAB)) s++;
     while (e > s && (b[e - 1] === SPACE || b[e - 1] === TAB)) e--;
-    const name = utf8.decode(b.subarray(s, e));
+    let name: string;
+    try {
+      name = strictUtf8.decode(b.subarray(s, e));
+    } catch {
+      this.bad ??= { column: col, text: utf8.decode(b.subarray(s, e)), why: 'utf8' };
+      return;
+    }
     let id = this.classIds.get(name);
     if (name === '') {
       this.bad ??= { column: col, text: name, why: 'class' };
@@ -241,6 +253,7 @@ class CsvParser {
       }
       id = this.seen.length;
       this.seen.push(name);
+      this.seenLines.push(this.recordLine);
       this.classIds.set(name, id);
     }
     this.labels!.block[this.labelAt] = id;
@@ -338,6 +351,7 @@ class CsvParser {
         this.fail(`${where}: ${quote(bad.text)} is not a number`, 'every value must be a decimal number; fill in or drop rows with missing values');
       if (bad.why === 'range') this.fail(`${where}: ${quote(bad.text)} does not fit float32 (expected a finite value of magnitude below 3.4e38)`);
       if (bad.why === 'class') this.fail(`${where}: the class name is empty`, 'every row needs its label; fill in or drop rows with a missing label');
+      if (bad.why === 'utf8') this.fail(`${where}: the class name ${quote(bad.text)} is not valid UTF-8 (U+FFFD marks the bytes)`, 'save the file as UTF-8');
       if (bad.why === 'unknown') {
         const f = this.fixed!;
         this.fail(`${where}: class ${quote(bad.text)} is not one of the ${f.classes.length} classes of ${f.from} (${showClasses(f.classes)})`, f.hint);
@@ -379,6 +393,12 @@ class CsvParser {
     if (names.length < (weightCol >= 0 ? 3 : 2))
       this.fail(
         `line ${this.headerLine}: the header has only the label${weightCol >= 0 ? ' and weight columns' : ` column ${quote(wanted)}`} (expected at least one feature column)`,
+      );
+    const twice = names.findIndex((n, c) => names.indexOf(n) !== c);
+    if (twice >= 0)
+      this.fail(
+        `line ${this.headerLine}: columns ${names.indexOf(names[twice]!) + 1} and ${twice + 1} of the header are both named ${quote(names[twice]!)}`,
+        'give every column a name of its own',
       );
     this.header = names;
     this.columns = names.length;
@@ -578,9 +598,12 @@ class CsvParser {
     const features = this.features!.finish();
     const labelData = this.labels!.finish();
     let classes: string[] | null = this.fixed ? [...this.fixed.classes] : null;
+    let classLines: number[] | undefined;
     if (this.src.labelType === 'class' && !this.fixed) {
       // First-seen indices become indices into the sorted names.
       classes = [...this.seen].sort(byCodePoint);
+      const firstLine = new Map(this.seen.map((name, i) => [name, this.seenLines[i]!]));
+      classLines = classes.map((name) => firstLine.get(name)!);
       const at = new Map(classes.map((name, i) => [name, i]));
       const sortedIndex = Int32Array.from(this.seen, (name) => at.get(name)!);
       for (let i = 0; i < labelData.length; i++) labelData[i] = sortedIndex[labelData[i]!]!;
@@ -593,6 +616,7 @@ class CsvParser {
       count,
       source: `${this.src.path} (label column ${quote(this.header[this.labelCol]!)}${weights ? `, weight column ${quote(this.header[this.weightCol]!)}` : ''})`,
       classes: this.src.labelType === 'class' ? classes : null,
+      ...(classLines ? { classLines } : {}),
       ...(weights ? { weights: { dtype: 'float32' as const, shape: [count], data: weights } } : {}),
     };
   }

@@ -18,7 +18,11 @@ export type { Dataset } from './rows.ts';
  * the fixed mapping of a CSV source with labelType 'class' (see classes.ts); such a split comes
  * back with the class names its indices stand for.
  */
-export async function loadDataset(src: DataSource, keyPath: string, classes: ClassMapping | null = null): Promise<Dataset & { classes?: string[] | null }> {
+export async function loadDataset(
+  src: DataSource,
+  keyPath: string,
+  classes: ClassMapping | null = null,
+): Promise<Dataset & { classes?: string[] | null; classLines?: number[] }> {
   if (src.type === 'mnist') {
     const { features, labels } = loadMnist(src.offset, src.count, src.labels, keyPath);
     return { features, labels, count: src.count, source: `mnist digits [${src.offset}, ${src.offset + src.count})` };

@@ -31,6 +31,7 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null)
     ? (given ?? {
         classes: train.classes,
         from: 'data.train',
+        ...(train.classLines && cfg.data.train.type === 'csv' ? { found: { file: cfg.data.train.path, lines: train.classLines } } : {}),
         hint: 'eval names are mapped with the classes of data.train; list every class in data.classes (e.g. data.classes: [cat, dog, bird]), or drop the rows of that class',
       })
     : given;

@@ -6,16 +6,27 @@ import { extname, resolve } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
 import { ConfigError } from '../errors.ts';
 import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS } from './defaults.ts';
+import { findDuplicateJsonKey } from './json-duplicate-keys.ts';
 import { applyOverrides } from './overrides.ts';
 import type { Config } from './types.ts';
 import { isMapping, show, validateConfig } from './validate.ts';
 
 const EXTENSIONS = ['.yaml', '.yml', '.json'];
+/** A config is a page of keys; a file over this is refused before it is parsed (a huge one took minutes). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export async function loadConfig(path: string, sets: string[] = [], cwd = process.cwd()): Promise<Config> {
   const file = resolve(cwd, path);
-  if ((await stat(file).catch(() => null))?.isDirectory()) {
+  const info = await stat(file).catch(() => null);
+  if (info?.isDirectory()) {
     throw new ConfigError('', `config file ${file} is a directory`, `name the experiment file (${EXTENSIONS.join(', ')}) inside it`);
+  }
+  if (info && info.size > MAX_CONFIG_BYTES) {
+    throw new ConfigError(
+      '',
+      `config file ${file} is ${info.size} bytes (${(info.size / 2 ** 20).toFixed(1)} MiB), over the ${MAX_CONFIG_BYTES / 2 ** 20} MiB a config may be`,
+      'a config holds settings, not data: name data files under data: instead',
+    );
   }
   const ext = extname(file).toLowerCase();
   if (!EXTENSIONS.includes(ext)) {
@@ -37,10 +48,18 @@ export async function loadConfig(path: string, sets: string[] = [], cwd = proces
 }
 
 function parseYaml(file: string, source: string): unknown {
-  const doc = parseDocument(source);
+  // merge: `<<: *base` copies the keys of an anchored mapping (YAML 1.1's merge key).
+  const doc = parseDocument(source, { merge: true });
   const err = doc.errors[0];
   if (err) {
     const at = err.linePos?.[0];
+    if (err.code === 'MULTIPLE_DOCS') {
+      throw new ConfigError(
+        '',
+        `${file}${at ? `:${at.line}` : ''}: a second YAML document starts here (a line \`---\` after the first document); a config file is one document`,
+        'remove that line and what follows it, or put each experiment in a file of its own',
+      );
+    }
     // The message is "<what> at line L, column C:\n\n<source excerpt with a caret>".
     const [what, excerpt = ''] = err.message.split(/ at line \d+, column \d+:\n/);
     throw new ConfigError('', `${file}${at ? `:${at.line}:${at.col}` : ''}: YAML syntax error: ${what}${excerpt.trimEnd() ? `\n${excerpt.trimEnd()}` : ''}`);
@@ -54,13 +73,23 @@ function parseYaml(file: string, source: string): unknown {
 }
 
 function parseJson(file: string, source: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(source);
+    value = JSON.parse(source);
   } catch (err) {
     const message = (err as Error).message;
     const before = source.slice(0, jsonErrorOffset(source, message)).split('\n');
     throw new ConfigError('', `${file}:${before.length}:${before[before.length - 1]!.length + 1}: JSON syntax error: ${message}`);
   }
+  const dup = findDuplicateJsonKey(source);
+  if (dup) {
+    throw new ConfigError(
+      dup.keyPath,
+      `${file}:${dup.line}: this key is given twice (first on line ${dup.firstLine})`,
+      'keep one of the two: JSON would silently keep the last',
+    );
+  }
+  return value;
 }
 
 /**
@@ -100,7 +129,10 @@ export function configToRaw(c: Config): Record<string, unknown> {
   const { model, optimizer, schedule } = c;
   const raw: Record<string, unknown> = {
     name: c.name,
-    model: model.module !== null ? { module: model.module } : { json: model.json },
+    model: {
+      ...(model.module !== null ? { module: model.module } : { json: model.json }),
+      ...(model.customLayers ? { customLayers: model.customLayers } : {}),
+    },
     loss: c.loss,
     lossWeights: c.lossWeights,
     data: { ...c.data },

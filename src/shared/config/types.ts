@@ -199,6 +199,7 @@ export type MetricSpec = { name: MetricName; average: MetricAverage | null } | {
 export interface ModelConfig {
   module: string | null; // a JS/TS module whose default export (tf, ctx) => LayersModel
   json: string | null; // or a model.json in the tfjs LayersModel format; exactly one is set
+  customLayers: string | null; // a module whose default export (tf) registers the model's own layer classes, run in every worker first
 }
 
 export interface Config {

@@ -738,7 +738,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
   }
   const name = top.opt('name', runName, fallbackName);
 
-  const m = Section.open(top.obj.model, 'model', ['module', 'json']);
+  const m = Section.open(top.obj.model, 'model', ['module', 'json', 'customLayers']);
   const [module, json] = [m.opt('module', orNull(text), null), m.opt('json', orNull(text), null)];
   if ((module === null) === (json === null)) {
     throw new ConfigError(
@@ -747,7 +747,11 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
       'set exactly one: module (a JS/TS module whose default export builds the model) or json (a tfjs model.json)',
     );
   }
-  const model = { module: module === null ? null : m.file('module', baseDir), json: json === null ? null : m.file('json', baseDir) };
+  const model = {
+    module: module === null ? null : m.file('module', baseDir),
+    json: json === null ? null : m.file('json', baseDir),
+    customLayers: m.opt('customLayers', orNull(text), null) === null ? null : m.file('customLayers', baseDir),
+  };
 
   const lossAll = lossSpec(top, baseDir);
   // The checks below that read the loss's kind (metrics, monitors, class weights) are for one
