@@ -13,7 +13,8 @@ import { adapterLabel } from '../shared/adapters.ts';
 import { runEval, runPredict } from '../coordinator/inference.ts';
 import { makeProgress } from '../coordinator/progress.ts';
 import { report, watchReport } from '../report/index.ts';
-import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
+import { exitCodeFor, STOP_SIGNALS, watchSignals } from '../coordinator/signals.ts';
+import { keepGoingWhenOutputCloses } from '../coordinator/closed-output.ts';
 import { resumeConfig } from '../coordinator/resume.ts';
 import { train } from '../coordinator/train.ts';
 import { openCluster, type Cluster } from '../coordinator/cluster.ts';
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
         cluster = openCluster(cfg.reliability.stepTimeout * 1000);
         const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
         if (resumed?.notApplied) progress.line(resumed.notApplied);
-        const signals = watchSignals((text) => progress.line(text));
+        const signals = watchSignals((text, lasting) => progress.line(text, lasting));
         try {
           const result = await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster });
           if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
@@ -149,13 +150,11 @@ async function main(): Promise<void> {
         }
         const stop = new AbortController();
         const onSignal = () => stop.abort();
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
+        for (const sig of STOP_SIGNALS) process.once(sig, onSignal);
         try {
           await watchReport(argv.run, out, stop.signal);
         } finally {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
+          for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
         }
       },
     )
@@ -205,6 +204,8 @@ async function main(): Promise<void> {
 let cluster = null as Cluster | null;
 const quietProgress = { step() {}, line() {}, done() {} };
 
+// `train ... | head -3`, a terminal gone: the run goes on to its end, writing nothing more there.
+keepGoingWhenOutputCloses(process.argv[2] === 'train' ? 'training goes on to its end; metrics.jsonl and the run directory record everything' : null);
 try {
   const launch = launchedSize();
   const command = process.argv[2];

@@ -1,8 +1,12 @@
-// Ctrl-C and SIGTERM: the first one lets the current step finish, writes a checkpoint and stops
+// Ctrl-C, SIGTERM and SIGHUP (the terminal or SSH session went away): the first one lets the current step finish, writes a checkpoint and stops
 // the workers; a second Ctrl-C stops at once. During start-up (workers spawning and loading) the
 // first one stops at once: no worker is spawned after it, and those that started are killed.
-// Exit status is 128 + the signal's number, as a shell expects (130 for SIGINT, 143 for SIGTERM).
+// Exit status is 128 + the signal's number, as a shell expects (130 for SIGINT, 143 for SIGTERM,
+// 129 for SIGHUP). Before the workers spawn (the data modules loading) a signal aborts that too.
 import os from 'node:os';
+
+/** The signals that stop a run, each as Ctrl-C does. */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** Start-up was stopped by a signal: the reason of the start-up's AbortSignal. */
 export class Interrupted extends Error {
@@ -35,7 +39,8 @@ export const noSignals: SignalWatch = {
 
 export const exitCodeFor = (signal: NodeJS.Signals): number => 128 + ((os.constants.signals[signal] as number | undefined) ?? 0); // a name this platform lacks
 
-export function watchSignals(say: (text: string) => void): SignalWatch {
+/** `say(text, lasting)`: lasting lines are kept even when stdout is closed (progress.ts). */
+export function watchSignals(say: (text: string, lasting?: boolean) => void): SignalWatch {
   let first: NodeJS.Signals | null = null;
   let stopNow = () => {};
   let startup: AbortController | null = null;
@@ -47,15 +52,14 @@ export function watchSignals(say: (text: string) => void): SignalWatch {
         startup.abort(new Interrupted(signal));
         return;
       }
-      say(`${signal}: finishing this step, then writing a checkpoint (press Ctrl-C again to stop at once)`);
+      say(`${signal}: finishing this step, then writing a checkpoint (press Ctrl-C again to stop at once)`, true);
       return;
     }
     say(`${signal} again: stopping now`);
     stopNow();
     process.exit(exitCodeFor(first));
   };
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
+  for (const sig of STOP_SIGNALS) process.on(sig, on);
   return {
     requested: () => first,
     onStopNow(fn) {
@@ -72,8 +76,7 @@ export function watchSignals(say: (text: string) => void): SignalWatch {
       }
     },
     dispose() {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      for (const sig of STOP_SIGNALS) process.off(sig, on);
     },
   };
 }

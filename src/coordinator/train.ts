@@ -185,7 +185,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     hooks.dispose();
     const stopped = hooks.stoppedBy(err);
     if (!(err instanceof Interrupted) && !stopped) throw err;
-    out.line(`stopped by ${stopped ? describeStop(stopped) : (err as Interrupted).signal} during start-up, before any step; no worker is left`);
+    out.line(`stopped by ${stopped ? describeStop(stopped) : (err as Interrupted).signal} during start-up, before any step; no worker is left`, true);
     return {
       runDir: cfg.runDir,
       modelPath: null,
@@ -508,15 +508,15 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
       const dir = lastSaved === completed ? checkpointDir(cfg.runDir, completed) : completed > startStep ? saveCheckpoint(completed) : null;
       const saved = dir ? `; checkpoint in ${dir} (continue with ${resumeHint ?? '--resume'})` : '';
       const by = interrupted ?? describeStop(requested!);
-      out.line(`stopped by ${by} after step ${completed}${saved}`);
-      if (requested)
-        metrics.write({
-          type: 'stop',
-          step: completed,
-          ranks: [],
-          message: `stopped by ${by}`,
-          action: saved ? `checkpoint step-${completed}` : 'no step since the start: no checkpoint',
-        });
+      out.line(`stopped by ${by} after step ${completed}${saved}`, true);
+      // In metrics.jsonl too: a terminal that went away (SIGHUP) may have taken the line above.
+      metrics.write({
+        type: 'stop',
+        step: completed,
+        ranks: [],
+        message: `stopped by ${by}`,
+        action: saved ? `checkpoint step-${completed}` : 'no step since the start: no checkpoint',
+      });
       await hooks.flush();
       return result(null, null, interrupted, requested);
     }
