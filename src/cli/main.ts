@@ -86,13 +86,15 @@ async function main(): Promise<void> {
         const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
         if (resumed?.notApplied) progress.line(resumed.notApplied);
         const signals = watchSignals((text, lasting) => progress.line(text, lasting));
+        let interrupted: NodeJS.Signals | null = null;
         try {
-          const result = await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster });
-          if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
+          interrupted = (await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster })).interrupted;
         } finally {
           signals.dispose();
         }
         cluster.close();
+        // Stopped by a signal: a data module's pending reads or timers must not keep the process alive.
+        if (interrupted) process.exit(exitCodeFor(interrupted));
       },
     )
     .command(

@@ -23,9 +23,10 @@ export interface SignalWatch {
   onStopNow(fn: () => void): void;
   /**
    * Runs start-up with an AbortSignal that the first signal aborts, with an Interrupted as its
-   * reason (at once when one came before).
+   * reason (at once when one came before); `killed` says what the signal stops (default: the
+   * workers that started are killed).
    */
-  duringStartup<T>(fn: (abort: AbortSignal) => Promise<T>): Promise<T>;
+  duringStartup<T>(fn: (abort: AbortSignal) => Promise<T>, killed?: string): Promise<T>;
   dispose(): void;
 }
 
@@ -43,13 +44,13 @@ export const exitCodeFor = (signal: NodeJS.Signals): number => 128 + ((os.consta
 export function watchSignals(say: (text: string, lasting?: boolean) => void): SignalWatch {
   let first: NodeJS.Signals | null = null;
   let stopNow = () => {};
-  let startup: AbortController | null = null;
+  let startup: { c: AbortController; killed: string } | null = null;
   const on = (signal: NodeJS.Signals) => {
     if (first === null) {
       first = signal;
       if (startup) {
-        say(`${signal}: stopping the start-up; the workers that started are killed`);
-        startup.abort(new Interrupted(signal));
+        say(`${signal}: stopping the start-up; ${startup.killed}`);
+        startup.c.abort(new Interrupted(signal));
         return;
       }
       say(`${signal}: finishing this step, then writing a checkpoint (press Ctrl-C again to stop at once)`, true);
@@ -65,10 +66,10 @@ export function watchSignals(say: (text: string, lasting?: boolean) => void): Si
     onStopNow(fn) {
       stopNow = fn;
     },
-    async duringStartup(fn) {
+    async duringStartup(fn, killed = 'the workers that started are killed') {
       const c = new AbortController();
       if (first !== null) c.abort(new Interrupted(first));
-      startup = c;
+      startup = { c, killed };
       try {
         return await fn(c.signal);
       } finally {

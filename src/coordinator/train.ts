@@ -39,7 +39,7 @@ import {
 } from './checkpoint.ts';
 import { checkClassesFitModel, labelFiles, readLabels } from './data/classes.ts';
 import { checkClassWeightsFitModel, resolveClassWeights, withClassWeights } from './data/sample-weights.ts';
-import { loadSplits } from './data/splits.ts';
+import { loadSplits, type Splits } from './data/splits.ts';
 import { evaluate, outputFields, type EvalResult } from './evaluate.ts';
 import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
 import { MetricsLog, type EvalLine, type TrainLine } from './metrics-log.ts';
@@ -115,7 +115,16 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const devices = devicePlan.devices;
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
   // Class names keep the checkpoint's mapping on --resume (its labels.json), whatever data.train holds now.
-  const splits = await loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null);
+  // A signal while the data loads (a data module's generator) stops the start-up there.
+  const signals = opts.signals ?? noSignals;
+  let splits: Splits;
+  try {
+    splits = await signals.duringStartup((abort) => loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null, abort), 'no worker has started yet');
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    out.line(`stopped by ${err.signal} while loading the data, before any step; no worker had started`, true);
+    return notStarted(cfg, err.signal, null, 0);
+  }
   const classes = splits.classes;
   const modelFiles = labelFiles(classes?.classes ?? null); // beside every model.json written
   // Class weights weigh the training loss alone (as Keras's class_weight); the eval set keeps its own sample weights.
@@ -130,7 +139,6 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
   const evalBatch = cfg.eval.batchSize ?? B;
-  const signals = opts.signals ?? noSignals;
   const cluster = opts.cluster ?? soloCluster();
   if (cluster.size > 1 && cfg.reliability.onWorkerFailure === 'reshard') {
     throw new MgpuError('E_CONFIG', 'reliability.onWorkerFailure: reshard changes how a batch is split, which the other machines cannot follow', {
@@ -186,23 +194,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     const stopped = hooks.stoppedBy(err);
     if (!(err instanceof Interrupted) && !stopped) throw err;
     out.line(`stopped by ${stopped ? describeStop(stopped) : (err as Interrupted).signal} during start-up, before any step; no worker is left`, true);
-    return {
-      runDir: cfg.runDir,
-      modelPath: null,
-      steps: 0,
-      finalLoss: NaN,
-      eval: null,
-      weights: new Float32Array(0),
-      ema: null,
-      interrupted: stopped ? null : (err as Interrupted).signal,
-      stopRequest: stopped,
-      skippedSteps: [],
-      restarts: startup.restarts,
-      alreadyFinished: false,
-      stopped: null,
-      best: null,
-      restoredFrom: null,
-    };
+    return notStarted(cfg, stopped ? null : (err as Interrupted).signal, stopped, startup.restarts);
   }
   const resumed = ckpt as Checkpoint | null;
   const startStep = resumed?.state.step ?? 0;
@@ -694,6 +686,27 @@ export async function finishStep(
   } finally {
     await early.settle().catch(() => {}); // a no-op once reduced; a failed sum's error is the reduce's to report
   }
+}
+
+/** A run stopped during start-up (by a signal or the library API): no step, nothing written. */
+function notStarted(cfg: Config, interrupted: NodeJS.Signals | null, stopRequest: StopRequest | null, restarts: number): TrainResult {
+  return {
+    runDir: cfg.runDir,
+    modelPath: null,
+    steps: 0,
+    finalLoss: NaN,
+    eval: null,
+    weights: new Float32Array(0),
+    ema: null,
+    interrupted,
+    stopRequest,
+    skippedSteps: [],
+    restarts,
+    alreadyFinished: false,
+    stopped: null,
+    best: null,
+    restoredFrom: null,
+  };
 }
 
 /** Several machines must end with the same weights, bit for bit: their hashes are compared. */

@@ -15,8 +15,15 @@
 // sample's x, which every sample must match; labels become int32 [n] when every y is an integer
 // scalar (class indices), otherwise float32 [n, ...yShape]. Sample indices in messages are
 // 0-based, in the order the module produced them.
+//
+// A module that never ends (an infinite generator) is refused at `maxSamples` samples, naming
+// the module and the bound. Reading yields to the event loop every few milliseconds, and an
+// abort (Ctrl-C during start-up) ends it at once, even while the module awaits something that
+// never comes.
 
+import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { DATA_MODULE_DEFAULTS } from '../../shared/config/defaults.ts';
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError, messageOf } from '../../shared/errors.ts';
 import type { NdArray } from '../../shared/npy.ts';
@@ -298,14 +305,53 @@ class Collector {
   }
 }
 
-/** Loads a module data source; `keyPath` (e.g. `data.train`) names its config entry in errors. */
-export async function loadSampleModule(src: ModuleSource, keyPath: string): Promise<Dataset> {
+/** How long reading runs before it lets the event loop handle signals and timers. */
+const YIELD_MS = 20;
+
+/**
+ * Awaits what the module gives, but no longer than `abort` allows: an abort rejects with its
+ * reason at once. Every YIELD_MS, `pace()` lets the event loop run (a sync generator never would).
+ */
+function pacer(abort: AbortSignal | null) {
+  let since = performance.now();
+  return {
+    async until<T>(value: Promise<T> | T): Promise<T> {
+      if (!abort) return value;
+      abort.throwIfAborted();
+      let onAbort = () => {};
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => reject(abort.reason as Error);
+        abort.addEventListener('abort', onAbort, { once: true });
+      });
+      try {
+        return await Promise.race([value, aborted]);
+      } finally {
+        abort.removeEventListener('abort', onAbort);
+      }
+    },
+    async pace(): Promise<void> {
+      if (performance.now() - since < YIELD_MS) return;
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+      abort?.throwIfAborted();
+    },
+  };
+}
+
+/**
+ * Loads a module data source; `keyPath` (e.g. `data.train`) names its config entry in errors.
+ * `abort` (Ctrl-C during start-up) stops the loading with its reason.
+ */
+export async function loadSampleModule(src: ModuleSource, keyPath: string, abort: AbortSignal | null = null): Promise<Dataset> {
   const file = src.module;
   const where = `${keyPath}: module ${file}`;
+  const maxSamples = src.maxSamples ?? DATA_MODULE_DEFAULTS.maxSamples;
+  const wait = pacer(abort);
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = (await wait.until(import(pathToFileURL(file).href))) as Record<string, unknown>;
   } catch (err) {
+    if (abort?.aborted) throw err;
     throw new DataError(`${where} (${keyPath}.module) failed to import: ${messageOf(err)}`, 'run it with `node --import tsx <file>` to see the full error');
   }
   const make = mod.default;
@@ -315,20 +361,33 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
 
   let produced: unknown;
   try {
-    produced = await (make as (ctx: SampleModuleContext) => unknown)({ split: keyPath });
+    produced = await wait.until((make as (ctx: SampleModuleContext) => unknown)({ split: keyPath }));
   } catch (err) {
+    if (abort?.aborted) throw err;
     throw new DataError(`${where}: its default export threw: ${messageOf(err)}`);
   }
 
   const collector = new Collector(where);
   let index = 0;
+  // Each value read: the event loop's turn first, then the module's next value.
   const next = async <T>(fn: () => Promise<T> | T): Promise<T> => {
+    await wait.pace();
     try {
-      return await fn();
+      return await wait.until(fn());
     } catch (err) {
-      if (err instanceof DataError) throw err;
+      if (err instanceof DataError || abort?.aborted) throw err;
       throw new DataError(`${where}: threw while producing sample ${index}: ${messageOf(err)}`);
     }
+  };
+  // One sample more than the bound is refused: the module does not end.
+  const add = (sample: unknown) => {
+    if (index >= maxSamples) {
+      throw new DataError(
+        `${where}: gave more than ${maxSamples} samples, the bound of ${keyPath}.maxSamples (a generator that never ends?)`,
+        `end the generator after the last sample; if the split really holds more, raise ${keyPath}.maxSamples (every sample is held in memory before step 0)`,
+      );
+    }
+    collector.add(sample, index++);
   };
 
   if (isTfDatasetLike(produced)) {
@@ -341,7 +400,7 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
       if (typeof r !== 'object' || r === null)
         throw new DataError(`${where}: the dataset's iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
       if (r.done) break;
-      collector.add(r.value, index++);
+      add(r.value);
     }
   } else if (typeof produced === 'object' && produced !== null && (Symbol.asyncIterator in produced || Symbol.iterator in produced)) {
     const iterable = produced as AsyncIterable<unknown> | Iterable<unknown>;
@@ -352,12 +411,15 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
         if (typeof r !== 'object' || r === null)
           throw new DataError(`${where}: the iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
         if (r.done) break;
-        collector.add(r.value, index++);
+        add(r.value);
       }
     } catch (err) {
-      // Let a generator run its finally blocks (close files, dispose tensors) before failing.
+      // Let a generator run its finally blocks (close files, dispose tensors) before failing;
+      // after an abort without waiting: a generator stuck in an await would never return.
       try {
-        await it.return?.();
+        const closing = it.return?.();
+        if (!abort?.aborted) await closing;
+        else Promise.resolve(closing).catch(() => {});
       } catch {
         // the original error is the one to report
       }

@@ -97,7 +97,8 @@ export type DataSource =
   | { type: 'npy'; features: NpyFiles; labels: NpyFiles; weights?: string | null }
   // label: the label column's name; labelType default 'index'; weight: the column of per-sample weights (not a feature); absent or null: none
   | { type: 'csv'; path: string; label: string; labelType: CsvLabelType; weight?: string | null }
-  | { type: 'module'; module: string }
+  // maxSamples: the most samples read from it (validation sets the default, 1,000,000); one more is refused
+  | { type: 'module'; module: string; maxSamples?: number }
   | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' }; // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
 
 /**

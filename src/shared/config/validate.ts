@@ -21,6 +21,7 @@ import {
   LOG_DEFAULTS,
   METRIC_DIRECTION,
   MNIST_DEFAULTS,
+  DATA_MODULE_DEFAULTS,
   MNIST_SIZE,
   MONITORS,
   NAME_PATTERN,
@@ -121,8 +122,8 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
     );
   }
   if (type === 'module') {
-    const s = Section.open(raw, path, ['type', 'module']);
-    return { type, module: s.file('module', baseDir) };
+    const s = Section.open(raw, path, ['type', 'module', 'maxSamples']);
+    return { type, module: s.file('module', baseDir), maxSamples: s.opt('maxSamples', int(1), DATA_MODULE_DEFAULTS.maxSamples) };
   }
   const s = Section.open(raw, path, ['type', 'offset', 'count', 'labels']);
   const offset = s.opt('offset', int(0, MNIST_SIZE - 1), MNIST_DEFAULTS.offset);
