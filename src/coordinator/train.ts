@@ -207,6 +207,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     // Every machine runs the same config and code and built the same model; each learns how
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
+    checkSomethingToTrain(cfg, s.flat);
     checkMonitorsFitModel(cfg, s.group.layout);
     checkClassesFitModel(classes, outputsPerSample(s.group.layout), 'data.train');
     if (classLoss !== null) checkClassWeightsFitModel(classWeights, classLoss, outputsPerSample(s.group.layout));
@@ -686,6 +687,20 @@ export async function finishStep(
   } finally {
     await early.settle().catch(() => {}); // a no-op once reduced; a failed sum's error is the reduce's to report
   }
+}
+
+/**
+ * A model with no trainable weights (every layer frozen, or none with weights) has nothing to
+ * train: refused before the first step, which could only fail (and be retried) in every worker.
+ */
+function checkSomethingToTrain(cfg: Config, flat: { trainable: number; total: number }): void {
+  if (flat.trainable > 0) return;
+  const what = cfg.model.module ?? cfg.model.json ?? 'the model';
+  throw new MgpuError(
+    'E_MODEL',
+    `${what}: the model has no trainable weights (${flat.total.toLocaleString('en-US')} non-trainable parameters): there is nothing to train`,
+    { hint: 'make a layer trainable (layer.trainable = true), or use mgpu-train eval / predict for a model kept as it is' },
+  );
 }
 
 /** A run stopped during start-up (by a signal or the library API): no step, nothing written. */
