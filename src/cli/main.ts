@@ -3,6 +3,7 @@
 import path from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { closest } from '../shared/config/checker.ts';
 import { loadConfig } from '../shared/config/load.ts';
 import { BACKEND_NAMES } from '../shared/config/types.ts';
 import { formatError, MgpuError } from '../shared/errors.ts';
@@ -34,6 +35,15 @@ const EXAMPLE = `Examples:
   mgpu-train devices                                           what GPUs mgpu-train sees`;
 
 const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices'];
+
+/** A first word that is no command (`trian`) is named, with the command it is closest to. */
+function checkCommand(word: string | undefined): void {
+  if (word === undefined || word.startsWith('-') || COMMANDS.includes(word)) return;
+  const near = closest(word, COMMANDS);
+  throw new MgpuError('E_USAGE', `unknown command ${JSON.stringify(word)}${near ? `: did you mean ${near}?` : ''}`, {
+    hint: `the commands are ${COMMANDS.join(', ')}; mgpu-train --help`,
+  });
+}
 
 /** The flags every command that starts workers takes. */
 function withDevices<T>(y: Argv<T>) {
@@ -211,6 +221,7 @@ keepGoingWhenOutputCloses(process.argv[2] === 'train' ? 'training goes on to its
 try {
   const launch = launchedSize();
   const command = process.argv[2];
+  checkCommand(command);
   if (launch && launch.size > 1 && command !== 'train') {
     throw new MgpuError('E_USAGE', `${command ?? 'this command'} runs on one machine, but an MPI launcher started ${launch.size} processes (${launch.by})`, {
       hint: 'only `train` runs on several machines; run eval, predict, report and devices without mpirun',
