@@ -208,6 +208,10 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
     checkSomethingToTrain(cfg, s.flat);
+    checkMicroBatchesFitShard(
+      cfg,
+      cluster.workers.reduce((a, b) => a + b, 0),
+    );
     checkMonitorsFitModel(cfg, s.group.layout);
     checkClassesFitModel(classes, outputsPerSample(s.group.layout), 'data.train');
     if (classLoss !== null) checkClassWeightsFitModel(classWeights, classLoss, outputsPerSample(s.group.layout));
@@ -700,6 +704,24 @@ function checkSomethingToTrain(cfg: Config, flat: { trainable: number; total: nu
     'E_MODEL',
     `${what}: the model has no trainable weights (${flat.total.toLocaleString('en-US')} non-trainable parameters): there is nothing to train`,
     { hint: 'make a layer trainable (layer.trainable = true), or use mgpu-train eval / predict for a model kept as it is' },
+  );
+}
+
+/**
+ * training.accumulateSteps splits each worker's shard into that many micro-batches: more than the
+ * smallest shard of a full batch holds rows (batches split unevenly: some shards are a row
+ * short) would leave a micro-batch empty. (The short last batch of an epoch may still give a
+ * shard fewer rows than micro-batches: that shard runs one micro-batch per row.)
+ */
+function checkMicroBatchesFitShard(cfg: Config, workers: number): void {
+  const k = cfg.training.accumulateSteps;
+  const B = cfg.training.batchSize;
+  const smallest = Math.max(1, Math.floor(B / workers)); // a rank past B has no rows at all, and no micro-batch
+  if (k <= smallest) return;
+  throw new ConfigError(
+    'training.accumulateSteps',
+    `${k} micro-batches per worker, but batchSize ${B} over ${plural(workers, 'worker')} gives the smallest shard ${plural(smallest, 'row')}: a micro-batch would be empty`,
+    `set training.accumulateSteps to at most ${smallest}, or raise training.batchSize to at least ${k * workers}`,
   );
 }
 
