@@ -442,6 +442,7 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
         next,
         { nonFinite: agreed[1]!, stateChanged: agreed[2]!, ranks: agreed[3]! },
         (what, bad) => {
+          checkSkipBound(cfg, skippedSteps.length + 1, plan.totalSteps, what);
           skippedSteps.push(step);
           metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
           out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
@@ -496,6 +497,12 @@ export async function train(cfg: Config, out: Progress, opts: TrainOptions = {})
     }
     out.done();
     if (completed > startStep) out.line(timeLine(completed - startStep, samplesTrained, performance.now() - loopAt, loopAt - calledAt));
+    if (skippedSteps.length > 0) {
+      out.line(
+        `warning: ${skippedSteps.length} of ${completed} steps were skipped (a non-finite loss or gradient; reliability.onNonFinite: skip), so the weights had ${completed - skippedSteps.length} updates; the skip lines of metrics.jsonl name each step and rank`,
+        true,
+      );
+    }
     // Another machine's signal, here without one of its own, reads as SIGTERM. The API's stop
     // after the last step changes nothing: the run ends as planned.
     const interrupted = !stopped && bySignal() ? (signals.requested() ?? 'SIGTERM') : null;
@@ -722,6 +729,21 @@ function checkMicroBatchesFitShard(cfg: Config, workers: number): void {
     'training.accumulateSteps',
     `${k} micro-batches per worker, but batchSize ${B} over ${plural(workers, 'worker')} gives the smallest shard ${plural(smallest, 'row')}: a micro-batch would be empty`,
     `set training.accumulateSteps to at most ${smallest}, or raise training.batchSize to at least ${k * workers}`,
+  );
+}
+
+/**
+ * With onNonFinite: skip, a run whose steps are mostly skipped is not training: past
+ * reliability.maxSkippedFraction of its steps it stops (E_NONFINITE, with a checkpoint of the
+ * last completed step; the step that tipped it over is not counted, so a resume runs it again).
+ */
+function checkSkipBound(cfg: Config, skipped: number, totalSteps: number, what: string): void {
+  const bound = cfg.reliability.maxSkippedFraction;
+  if (skipped <= bound * totalSteps) return;
+  throw new MgpuError(
+    'E_NONFINITE',
+    `${what}: ${skipped} of the run's ${totalSteps} steps would be skipped, more than reliability.maxSkippedFraction (${bound}) allows`,
+    { hint: 'lower optimizer.learningRate, set training.clipNorm, or check the data for extreme values; raise reliability.maxSkippedFraction to skip more' },
   );
 }
 

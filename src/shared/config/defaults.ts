@@ -116,6 +116,7 @@ export const RELIABILITY_DEFAULTS: ReliabilityConfig = {
   stallFactor: 10,
   stallMinSeconds: 10,
   onNonFinite: 'stop',
+  maxSkippedFraction: 0.5,
 };
 /** The metrics that take `average` (macro or micro), and its default. */
 export const AVERAGED_METRICS: readonly MetricName[] = ['precision', 'recall', 'f1'];

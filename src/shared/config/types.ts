@@ -150,6 +150,7 @@ export interface ReliabilityConfig {
   stallFactor: number; // once 5 steps are timed: a step may take this many times the median; default 10 (0: off)
   stallMinSeconds: number; // ... but never less than this; default 10
   onNonFinite: (typeof NONFINITE_POLICIES)[number]; // a NaN/Inf loss or gradient: stop the run, or skip the step; default 'stop'
+  maxSkippedFraction: number; // with skip: the run stops (E_NONFINITE) once more than this fraction of its steps are skipped; default 0.5 (1: never)
 }
 
 export interface CheckpointConfig {

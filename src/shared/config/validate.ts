@@ -899,6 +899,11 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     stallFactor: r.opt('stallFactor', nonNegative, RD.stallFactor),
     stallMinSeconds: r.opt('stallMinSeconds', positive, RD.stallMinSeconds),
     onNonFinite: r.opt('onNonFinite', oneOf(NONFINITE_POLICIES), RD.onNonFinite),
+    maxSkippedFraction: r.opt(
+      'maxSkippedFraction',
+      real('a number in [0, 1]', (x) => x >= 0 && x <= 1),
+      RD.maxSkippedFraction,
+    ),
   };
 
   checkClassLabels(data, loss);
