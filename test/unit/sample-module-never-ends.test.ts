@@ -1,6 +1,7 @@
 // A data module that never ends is refused at its bound (maxSamples), naming the module and the
 // key that sets the bound, instead of filling the memory before step 0; a module that ends at
-// exactly the bound is read whole.
+// exactly the bound is read whole. Large samples meet the memory bound first (half the
+// machine's memory; given small here).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,4 +40,17 @@ test('a module of exactly maxSamples samples is read whole', async () => {
   const ds = await loadSampleModule({ type: 'module', module, maxSamples: 500 }, 'data.train');
   assert.equal(ds.count, 500);
   assert.equal(ds.features.data[499], 499);
+});
+
+test('an endless generator of large samples is refused at the memory bound, naming the module and the bound', { timeout: 10_000 }, async () => {
+  const module = write('endless-large.mjs', 'export default function* () { for (;;) yield { x: new Float32Array(16384), y: 1 }; }\n');
+  // 64 KiB of features and 8 bytes of label a sample: sample 15 (the 16th) passes 1 MiB.
+  await assert.rejects(loadSampleModule({ type: 'module', module }, 'data.train', null, 2 ** 20), (err: unknown) => {
+    assert.ok(err instanceof DataError, String(err));
+    assert.equal(
+      err.message,
+      `data.train: module ${module}: its samples passed 1.0 MiB (half this machine's memory), the most a data module may fill before step 0, at sample 15 (a generator that never ends?)`,
+    );
+    return true;
+  });
 });

@@ -16,11 +16,12 @@
 // scalar (class indices), otherwise float32 [n, ...yShape]. Sample indices in messages are
 // 0-based, in the order the module produced them.
 //
-// A module that never ends (an infinite generator) is refused at `maxSamples` samples, naming
-// the module and the bound. Reading yields to the event loop every few milliseconds, and an
+// A module that never ends (an infinite generator) is refused at `maxSamples` samples, or once
+// its samples take half the machine's memory, naming the module and the bound. Reading yields to the event loop every few milliseconds, and an
 // abort (Ctrl-C during start-up) ends it at once, even while the module awaits something that
 // never comes.
 
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { DATA_MODULE_DEFAULTS } from '../../shared/config/defaults.ts';
@@ -149,6 +150,11 @@ class Column {
     this.values.length += n;
   }
 
+  /** The bytes its values take so far (float32 features, float64 targets until finish). */
+  get bytes(): number {
+    return this.values.length * (this.kind === 'x' ? 4 : 8);
+  }
+
   finish(n: number): NdArray {
     const shape = this.shape!;
     const values = this.values.finish();
@@ -172,6 +178,13 @@ class Collector {
   count = 0;
 
   constructor(private readonly where: string) {}
+
+  /** The bytes every sample so far takes in memory. */
+  get bytes(): number {
+    let sum = 0;
+    for (const columns of [this.columns.x, this.columns.y]) for (const c of columns?.values() ?? []) sum += c.bytes;
+    return sum;
+  }
 
   private readonly fail = (index: number, message: string, hint?: string): never => {
     throw new DataError(`${this.where}: sample ${index}: ${message}`, hint);
@@ -338,11 +351,22 @@ function pacer(abort: AbortSignal | null) {
   };
 }
 
+/** The most memory a data module's samples may take: half of this machine's. */
+export const moduleMaxBytes = (): number => Math.floor(os.totalmem() / 2);
+
+const size = (bytes: number) => (bytes < 2 ** 30 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 2 ** 30).toFixed(1)} GiB`);
+
 /**
  * Loads a module data source; `keyPath` (e.g. `data.train`) names its config entry in errors.
- * `abort` (Ctrl-C during start-up) stops the loading with its reason.
+ * `abort` (Ctrl-C during start-up) stops the loading with its reason; `maxBytes`: the memory
+ * bound on its samples (moduleMaxBytes()).
  */
-export async function loadSampleModule(src: ModuleSource, keyPath: string, abort: AbortSignal | null = null): Promise<Dataset> {
+export async function loadSampleModule(
+  src: ModuleSource,
+  keyPath: string,
+  abort: AbortSignal | null = null,
+  maxBytes: number = moduleMaxBytes(),
+): Promise<Dataset> {
   const file = src.module;
   const where = `${keyPath}: module ${file}`;
   const maxSamples = src.maxSamples ?? DATA_MODULE_DEFAULTS.maxSamples;
@@ -388,6 +412,12 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string, abort
       );
     }
     collector.add(sample, index++);
+    if (collector.bytes > maxBytes) {
+      throw new DataError(
+        `${where}: its samples passed ${size(maxBytes)} (half this machine's memory), the most a data module may fill before step 0, at sample ${index - 1} (a generator that never ends?)`,
+        'end the generator after the last sample; every sample of a data module is held in memory (as float32) before step 0',
+      );
+    }
   };
 
   if (isTfDatasetLike(produced)) {
