@@ -1,8 +1,8 @@
 // Ctrl-C, SIGTERM and SIGHUP (the terminal or SSH session went away): the first one lets the
-// current step finish, writes a checkpoint and stops the workers; a second one stops at once. During start-up (workers spawning and loading) the
-// first one stops at once: no worker is spawned after it, and those that started are killed.
-// Exit status is 128 + the signal's number, as a shell expects (130 for SIGINT, 143 for SIGTERM,
-// 129 for SIGHUP). Before the workers spawn (the data modules loading) a signal aborts that too.
+// current step finish, writes a checkpoint and stops the workers; a second one stops at once.
+// During start-up (data modules loading, workers spawning and loading) the first one stops at
+// once: no worker is spawned after it, and those that started are killed. Exit status is 128 +
+// the signal's number, as a shell expects (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
 import os from 'node:os';
 
 /** The signals that stop a run, each as Ctrl-C does. */
