@@ -17,17 +17,17 @@
 // 0-based, in the order the module produced them.
 //
 // A module that never ends (an infinite generator) is refused at `maxSamples` samples, or once
-// its samples take half the machine's memory, naming the module and the bound. Reading yields to the event loop every few milliseconds, and an
-// abort (Ctrl-C during start-up) ends it at once, even while the module awaits something that
-// never comes.
+// its samples take half the machine's memory, naming the module and the bound. Reading yields to
+// the event loop every few milliseconds, and an abort (Ctrl-C during start-up) ends it at once,
+// even while the module awaits something that never comes (read-pacer.ts).
 
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { DATA_MODULE_DEFAULTS } from '../../shared/config/defaults.ts';
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError, messageOf } from '../../shared/errors.ts';
 import type { NdArray } from '../../shared/npy.ts';
+import { pacer } from './read-pacer.ts';
 import type { Dataset, NamedArray } from './rows.ts';
 
 type ModuleSource = Extract<DataSource, { type: 'module' }>;
@@ -316,39 +316,6 @@ class Collector {
     // in row-format.ts; features and labels are the first of each.
     return { features: inputs[0]!.array, labels: targets[0]!.array, inputs, targets, count: n, source };
   }
-}
-
-/** How long reading runs before it lets the event loop handle signals and timers. */
-const YIELD_MS = 20;
-
-/**
- * Awaits what the module gives, but no longer than `abort` allows: an abort rejects with its
- * reason at once. Every YIELD_MS, `pace()` lets the event loop run (a sync generator never would).
- */
-function pacer(abort: AbortSignal | null) {
-  let since = performance.now();
-  return {
-    async until<T>(value: Promise<T> | T): Promise<T> {
-      if (!abort) return value;
-      abort.throwIfAborted();
-      let onAbort = () => {};
-      const aborted = new Promise<never>((_, reject) => {
-        onAbort = () => reject(abort.reason as Error);
-        abort.addEventListener('abort', onAbort, { once: true });
-      });
-      try {
-        return await Promise.race([value, aborted]);
-      } finally {
-        abort.removeEventListener('abort', onAbort);
-      }
-    },
-    async pace(): Promise<void> {
-      if (performance.now() - since < YIELD_MS) return;
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
-      abort?.throwIfAborted();
-    },
-  };
 }
 
 /** The most memory a data module's samples may take: half of this machine's. */
