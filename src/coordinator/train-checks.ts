@@ -31,7 +31,7 @@ export function checkMicroBatchesFitShard(cfg: Config, workers: number): void {
   if (k <= smallest) return;
   throw new ConfigError(
     'training.accumulateSteps',
-    `${k} micro-batches per worker, but batchSize ${B} over ${plural(workers, 'worker')} gives the smallest shard ${plural(smallest, 'row')}: a micro-batch would be empty`,
+    `${k} micro-batches per worker, but batchSize ${B} over ${plural(workers, 'worker')} gives the smallest shard ${B < workers ? 'with rows 1 row (and some workers none)' : plural(smallest, 'row')}: a micro-batch would be empty`,
     `set training.accumulateSteps to at most ${smallest}, or raise training.batchSize to at least ${k * workers}`,
   );
 }
