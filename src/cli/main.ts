@@ -3,6 +3,7 @@
 import path from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { closest } from '../shared/config/checker.ts';
 import { loadConfig } from '../shared/config/load.ts';
 import { BACKEND_NAMES } from '../shared/config/types.ts';
 import { formatError, MgpuError } from '../shared/errors.ts';
@@ -13,7 +14,8 @@ import { adapterLabel } from '../shared/adapters.ts';
 import { runEval, runPredict } from '../coordinator/inference.ts';
 import { makeProgress } from '../coordinator/progress.ts';
 import { report, watchReport } from '../report/index.ts';
-import { exitCodeFor, watchSignals } from '../coordinator/signals.ts';
+import { exitCodeFor, STOP_SIGNALS, watchSignals } from '../coordinator/signals.ts';
+import { keepGoingWhenOutputCloses } from '../coordinator/closed-output.ts';
 import { resumeConfig } from '../coordinator/resume.ts';
 import { train } from '../coordinator/train.ts';
 import { openCluster, type Cluster } from '../coordinator/cluster.ts';
@@ -33,6 +35,15 @@ const EXAMPLE = `Examples:
   mgpu-train devices                                           what GPUs mgpu-train sees`;
 
 const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices'];
+
+/** A first word that is no command (`trian`) is named, with the command it is closest to. */
+function checkCommand(word: string | undefined): void {
+  if (word === undefined || word.startsWith('-') || COMMANDS.includes(word)) return;
+  const near = closest(word, COMMANDS);
+  throw new MgpuError('E_USAGE', `unknown command ${JSON.stringify(word)}${near ? `: did you mean ${near}?` : ''}`, {
+    hint: `the commands are ${COMMANDS.join(', ')}; mgpu-train --help`,
+  });
+}
 
 /** The flags every command that starts workers takes. */
 function withDevices<T>(y: Argv<T>) {
@@ -93,14 +104,17 @@ async function main(): Promise<void> {
         cluster = openCluster(cfg.reliability.stepTimeout * 1000);
         const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
         if (resumed?.notApplied) progress.line(resumed.notApplied);
-        const signals = watchSignals((text) => progress.line(text));
+        const signals = watchSignals((text, lasting) => progress.line(text, lasting));
+        let interrupted: NodeJS.Signals | null = null;
         try {
-          const result = await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster, overwrite: argv.overwrite });
-          if (result.interrupted) process.exitCode = exitCodeFor(result.interrupted);
+          interrupted = (await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster, overwrite: argv.overwrite }))
+            .interrupted;
         } finally {
           signals.dispose();
         }
         cluster.close();
+        // Stopped by a signal: a data module's pending reads or timers must not keep the process alive.
+        if (interrupted) process.exit(exitCodeFor(interrupted));
       },
     )
     .command(
@@ -158,13 +172,11 @@ async function main(): Promise<void> {
         }
         const stop = new AbortController();
         const onSignal = () => stop.abort();
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
+        for (const sig of STOP_SIGNALS) process.once(sig, onSignal);
         try {
           await watchReport(argv.run, out, stop.signal);
         } finally {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
+          for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
         }
       },
     )
@@ -214,9 +226,12 @@ async function main(): Promise<void> {
 let cluster = null as Cluster | null;
 const quietProgress = { step() {}, line() {}, done() {} };
 
+// `train ... | head -3`, a terminal gone: the run goes on to its end, writing nothing more there.
+keepGoingWhenOutputCloses(process.argv[2] === 'train' ? 'training goes on to its end; metrics.jsonl and the run directory record everything' : null);
 try {
   const launch = launchedSize();
   const command = process.argv[2];
+  checkCommand(command);
   if (launch && launch.size > 1 && command !== 'train') {
     throw new MgpuError('E_USAGE', `${command ?? 'this command'} runs on one machine, but an MPI launcher started ${launch.size} processes (${launch.by})`, {
       hint: 'only `train` runs on several machines; run eval, predict, report and devices without mpirun',

@@ -1,7 +1,10 @@
 // What a person watching the run sees: a live bar on a terminal, plain lines in a log file.
+import { isClosed } from './closed-output.ts';
+
 export interface Progress {
   step(step: number, total: number, text: string): void;
-  line(text: string): void;
+  /** `lasting`: a line to keep even when stdout is closed (how to continue a stopped run): then it goes to stderr. */
+  line(text: string, lasting?: boolean): void;
   done(): void;
 }
 
@@ -10,13 +13,21 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-export function makeProgress(every: number, stream: NodeJS.WriteStream = process.stdout): Progress {
+export function makeProgress(every: number, stream: NodeJS.WriteStream = process.stdout, fallback: NodeJS.WriteStream = process.stderr): Progress {
+  // A lasting line written to the fallback instead: true when stdout is closed.
+  const lasting = (text: string): boolean => {
+    if (!isClosed(stream)) return false;
+    fallback.write(text + '\n');
+    return true;
+  };
   if (!stream.isTTY) {
     return {
       step: (step, total, text) => {
         if (step % every === 0 || step === total) stream.write(`step ${step}/${total} ${text}\n`);
       },
-      line: (text) => stream.write(text + '\n'),
+      line: (text, keep) => {
+        if (!(keep && lasting(text))) stream.write(text + '\n');
+      },
       done: () => {},
     };
   }
@@ -34,7 +45,8 @@ export function makeProgress(every: number, stream: NodeJS.WriteStream = process
       stream.write(`[${bar}] ${step}/${total} ${text}`);
       live = true;
     },
-    line(text) {
+    line(text, keep) {
+      if (keep && lasting(text)) return;
       clear();
       stream.write(text + '\n');
     },

@@ -1,8 +1,12 @@
-// Ctrl-C and SIGTERM: the first one lets the current step finish, writes a checkpoint and stops
-// the workers; a second Ctrl-C stops at once. During start-up (workers spawning and loading) the
-// first one stops at once: no worker is spawned after it, and those that started are killed.
-// Exit status is 128 + the signal's number, as a shell expects (130 for SIGINT, 143 for SIGTERM).
+// Ctrl-C, SIGTERM and SIGHUP (the terminal or SSH session went away): the first one lets the
+// current step finish, writes a checkpoint and stops the workers; a second one stops at once.
+// During start-up (data modules loading, workers spawning and loading) the first one stops at
+// once: no worker is spawned after it, and those that started are killed. Exit status is 128 +
+// the signal's number, as a shell expects (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
 import os from 'node:os';
+
+/** The signals that stop a run, each as Ctrl-C does. */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** Start-up was stopped by a signal: the reason of the start-up's AbortSignal. */
 export class Interrupted extends Error {
@@ -19,9 +23,10 @@ export interface SignalWatch {
   onStopNow(fn: () => void): void;
   /**
    * Runs start-up with an AbortSignal that the first signal aborts, with an Interrupted as its
-   * reason (at once when one came before).
+   * reason (at once when one came before); `killed` says what the signal stops (default: the
+   * workers that started are killed).
    */
-  duringStartup<T>(fn: (abort: AbortSignal) => Promise<T>): Promise<T>;
+  duringStartup<T>(fn: (abort: AbortSignal) => Promise<T>, killed?: string): Promise<T>;
   dispose(): void;
 }
 
@@ -35,36 +40,36 @@ export const noSignals: SignalWatch = {
 
 export const exitCodeFor = (signal: NodeJS.Signals): number => 128 + ((os.constants.signals[signal] as number | undefined) ?? 0); // a name this platform lacks
 
-export function watchSignals(say: (text: string) => void): SignalWatch {
+/** `say(text, lasting)`: lasting lines are kept even when stdout is closed (progress.ts). */
+export function watchSignals(say: (text: string, lasting?: boolean) => void): SignalWatch {
   let first: NodeJS.Signals | null = null;
   let stopNow = () => {};
-  let startup: AbortController | null = null;
+  let startup: { c: AbortController; killed: string } | null = null;
   const on = (signal: NodeJS.Signals) => {
     if (first === null) {
       first = signal;
       if (startup) {
-        say(`${signal}: stopping the start-up; the workers that started are killed`);
-        startup.abort(new Interrupted(signal));
+        say(`${signal}: stopping the start-up; ${startup.killed}`);
+        startup.c.abort(new Interrupted(signal));
         return;
       }
-      say(`${signal}: finishing this step, then writing a checkpoint (press Ctrl-C again to stop at once)`);
+      say(`${signal}: finishing this step, then writing a checkpoint (press Ctrl-C again to stop at once)`, true);
       return;
     }
     say(`${signal} again: stopping now`);
     stopNow();
     process.exit(exitCodeFor(first));
   };
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
+  for (const sig of STOP_SIGNALS) process.on(sig, on);
   return {
     requested: () => first,
     onStopNow(fn) {
       stopNow = fn;
     },
-    async duringStartup(fn) {
+    async duringStartup(fn, killed = 'the workers that started are killed') {
       const c = new AbortController();
       if (first !== null) c.abort(new Interrupted(first));
-      startup = c;
+      startup = { c, killed };
       try {
         return await fn(c.signal);
       } finally {
@@ -72,8 +77,7 @@ export function watchSignals(say: (text: string) => void): SignalWatch {
       }
     },
     dispose() {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      for (const sig of STOP_SIGNALS) process.off(sig, on);
     },
   };
 }

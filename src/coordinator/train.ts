@@ -39,7 +39,7 @@ import {
 } from './checkpoint.ts';
 import { labelFiles, readLabels } from './data/classes.ts';
 import { checkClassWeightsFitModel, resolveClassWeights, withClassWeights } from './data/sample-weights.ts';
-import { loadSplits } from './data/splits.ts';
+import { loadSplits, type Splits } from './data/splits.ts';
 import { evaluate, outputFields, type EvalResult } from './evaluate.ts';
 import { checkMonitorsFitModel, EvalWatch } from './eval-watch.ts';
 import { MetricsLog, type EvalLine, type TrainLine } from './metrics-log.ts';
@@ -64,6 +64,7 @@ import { StepDeadline } from './step-deadline.ts';
 import { unwritableDirReason } from './writable.ts';
 import { verifyCheckpoint } from './checkpoint-integrity.ts';
 import { claimRunDir, type RunDirClaim } from './run-dir.ts';
+import { checkMicroBatchesFitShard, checkSkipBound, checkSomethingToTrain } from './train-checks.ts';
 
 export interface TrainOptions {
   /** The machines of the run (cluster.ts); default: this machine alone. */
@@ -132,7 +133,16 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
   const resumeDir = opts.resume ? findCheckpoint(opts.resume) : null;
   if (resumeDir) verifyCheckpoint(resumeDir, 'resume');
   // Class names keep the checkpoint's mapping on --resume (its labels.json), whatever data.train holds now.
-  const splits = await loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null);
+  // A signal while the data loads (a data module's generator) stops the start-up there.
+  const signals = opts.signals ?? noSignals;
+  let splits: Splits;
+  try {
+    splits = await signals.duringStartup((abort) => loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null, abort), 'no worker has started yet');
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    out.line(`stopped by ${err.signal} while loading the data, before any step; no worker had started`, true);
+    return notStarted(cfg, err.signal, null, 0);
+  }
   const classes = splits.classes;
   const modelFiles = labelFiles(classes?.classes ?? null); // beside every model.json written
   // Class weights weigh the training loss alone (as Keras's class_weight); the eval set keeps its own sample weights.
@@ -147,7 +157,6 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
   const B = cfg.training.batchSize;
   const plan = new BatchPlan(trainSet.count, B, cfg.training.seed, cfg.training.dropLast, cfg.training);
   const evalBatch = cfg.eval.batchSize ?? B;
-  const signals = opts.signals ?? noSignals;
   const cluster = opts.cluster ?? soloCluster();
   if (cluster.size > 1 && cfg.reliability.onWorkerFailure === 'reshard') {
     throw new MgpuError('E_CONFIG', 'reliability.onWorkerFailure: reshard changes how a batch is split, which the other machines cannot follow', {
@@ -205,24 +214,8 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
     hooks.dispose();
     const stopped = hooks.stoppedBy(err);
     if (!(err instanceof Interrupted) && !stopped) throw err;
-    out.line(`stopped by ${stopped ? describeStop(stopped) : (err as Interrupted).signal} during start-up, before any step; no worker is left`);
-    return {
-      runDir: cfg.runDir,
-      modelPath: null,
-      steps: 0,
-      finalLoss: NaN,
-      eval: null,
-      weights: new Float32Array(0),
-      ema: null,
-      interrupted: stopped ? null : (err as Interrupted).signal,
-      stopRequest: stopped,
-      skippedSteps: [],
-      restarts: startup.restarts,
-      alreadyFinished: false,
-      stopped: null,
-      best: null,
-      restoredFrom: null,
-    };
+    out.line(`stopped by ${stopped ? describeStop(stopped) : (err as Interrupted).signal} during start-up, before any step; no worker is left`, true);
+    return notStarted(cfg, stopped ? null : (err as Interrupted).signal, stopped, startup.restarts);
   }
   const resumed = ckpt as Checkpoint | null;
   const startStep = resumed?.state.step ?? 0;
@@ -235,6 +228,11 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
     // Every machine runs the same config and code and built the same model; each learns how
     // many workers the others have (a batch is split over all of them).
     await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
+    checkSomethingToTrain(cfg, s.flat);
+    checkMicroBatchesFitShard(
+      cfg,
+      cluster.workers.reduce((a, b) => a + b, 0),
+    );
     checkMonitorsFitModel(cfg, s.group.layout);
     if (classLoss !== null) checkClassWeightsFitModel(classWeights, classLoss, outputsPerSample(s.group.layout), s.group.layout.outputShape);
     if (resumed) {
@@ -464,6 +462,7 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
         next,
         { nonFinite: agreed[1]!, stateChanged: agreed[2]!, ranks: agreed[3]! },
         (what, bad) => {
+          checkSkipBound(cfg, skippedSteps.length + 1, plan.totalSteps, what);
           skippedSteps.push(step);
           metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
           out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
@@ -518,6 +517,12 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
     }
     out.done();
     if (completed > startStep) out.line(timeLine(completed - startStep, samplesTrained, performance.now() - loopAt, loopAt - calledAt));
+    if (skippedSteps.length > 0) {
+      out.line(
+        `warning: ${skippedSteps.length} of ${completed} steps were skipped (a non-finite loss or gradient; reliability.onNonFinite: skip), so the weights had ${completed - skippedSteps.length} updates; the skip lines of metrics.jsonl name each step and rank`,
+        true,
+      );
+    }
     // Another machine's signal, here without one of its own, reads as SIGTERM. The API's stop
     // after the last step changes nothing: the run ends as planned.
     const interrupted = !stopped && bySignal() ? (signals.requested() ?? 'SIGTERM') : null;
@@ -527,15 +532,15 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
       const dir = lastSaved === completed ? checkpointDir(cfg.runDir, completed) : completed > startStep ? saveCheckpoint(completed) : null;
       const saved = dir ? `; checkpoint in ${dir} (continue with ${resumeHint ?? '--resume'})` : '';
       const by = interrupted ?? describeStop(requested!);
-      out.line(`stopped by ${by} after step ${completed}${saved}`);
-      if (requested)
-        metrics.write({
-          type: 'stop',
-          step: completed,
-          ranks: [],
-          message: `stopped by ${by}`,
-          action: saved ? `checkpoint step-${completed}` : 'no step since the start: no checkpoint',
-        });
+      out.line(`stopped by ${by} after step ${completed}${saved}`, true);
+      // In metrics.jsonl too: a terminal that went away (SIGHUP) may have taken the line above.
+      metrics.write({
+        type: 'stop',
+        step: completed,
+        ranks: [],
+        message: `stopped by ${by}`,
+        action: saved ? `checkpoint step-${completed}` : 'no step since the start: no checkpoint',
+      });
       await hooks.flush();
       return result(null, null, interrupted, requested);
     }
@@ -715,6 +720,27 @@ export async function finishStep(
   } finally {
     await early.settle().catch(() => {}); // a no-op once reduced; a failed sum's error is the reduce's to report
   }
+}
+
+/** A run stopped during start-up (by a signal or the library API): no step, nothing written. */
+function notStarted(cfg: Config, interrupted: NodeJS.Signals | null, stopRequest: StopRequest | null, restarts: number): TrainResult {
+  return {
+    runDir: cfg.runDir,
+    modelPath: null,
+    steps: 0,
+    finalLoss: NaN,
+    eval: null,
+    weights: new Float32Array(0),
+    ema: null,
+    interrupted,
+    stopRequest,
+    skippedSteps: [],
+    restarts,
+    alreadyFinished: false,
+    stopped: null,
+    best: null,
+    restoredFrom: null,
+  };
 }
 
 /** Several machines must end with the same weights, bit for bit: their hashes are compared. */

@@ -53,7 +53,8 @@ export class Slab {
   /** Creates and unlinks the slab file in `dir`. Its size is 0 until `resize`. */
   static create(dir: string, opts: { mmap?: boolean } = {}): Slab {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
-      throw new MgpuError('E_SHM', `shared-memory directory ${dir} does not exist`, {
+      const what = fs.existsSync(dir) ? 'is a file, not a directory' : 'does not exist';
+      throw new MgpuError('E_SHM', `shared-memory directory ${dir} ${what}`, {
         hint: 'set devices.shmDir (or --set devices.shmDir=/path) to a directory on a tmpfs or a fast local disk',
       });
     }

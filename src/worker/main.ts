@@ -40,6 +40,7 @@ socket.on('error', () => process.exit(0));
 // the step and checkpoints first), and a worker whose coordinator is gone exits on its own.
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => {});
+process.on('SIGHUP', () => {}); // a terminal's hang-up reaches the process group too
 const channel = new Channel<ToWorker, ToCoordinator>(socket, (m) => {
   queue = queue.then(() => handle(m));
 });

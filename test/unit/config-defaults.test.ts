@@ -78,7 +78,15 @@ test('a minimal config gets every default', () => {
     eval: { every: 0, batchSize: null, topK: 5, useEma: false },
     metrics: null,
     checkpoint: { every: 0, keep: 3, best: null },
-    reliability: { onWorkerFailure: 'restart', maxRestarts: 3, stepTimeout: 600, stallFactor: 10, stallMinSeconds: 10, onNonFinite: 'stop' },
+    reliability: {
+      onWorkerFailure: 'restart',
+      maxRestarts: 3,
+      stepTimeout: 600,
+      stallFactor: 10,
+      stallMinSeconds: 10,
+      onNonFinite: 'stop',
+      maxSkippedFraction: 0.5,
+    },
     runDir: '/work/runs/mnist-mlp',
     configPath: path.join(dir, 'mnist-mlp.yaml'),
   });

@@ -47,7 +47,15 @@ const withEvalSet = {
   log: { every: 5 },
   eval: { every: 10, batchSize: 64, topK: 3, useEma: true },
   checkpoint: { every: 20, keep: 2, best: { monitor: 'eval.accuracy', mode: 'max' } },
-  reliability: { onWorkerFailure: 'reshard', maxRestarts: 2, stepTimeout: 300, stallFactor: 4, stallMinSeconds: 2, onNonFinite: 'skip' },
+  reliability: {
+    onWorkerFailure: 'reshard',
+    maxRestarts: 2,
+    stepTimeout: 300,
+    stallFactor: 4,
+    stallMinSeconds: 2,
+    onNonFinite: 'skip',
+    maxSkippedFraction: 0.25,
+  },
   runDir: 'out/every-key',
 };
 /** The keys the first cannot set with it: steps, simulate, evalFraction, model.json, other sources. */
@@ -227,6 +235,7 @@ test('the configs above set every key of the Config, every optimizer and schedul
     'reliability.stallFactor',
     'reliability.stallMinSeconds',
     'reliability.onNonFinite',
+    'reliability.maxSkippedFraction',
     'runDir',
     ...OPTIMIZER_NAMES.flatMap((n) => OPTIMIZER_PARAMS[n].map((k) => `optimizer.${k} (${n})`)),
     ...SCHEDULE_NAMES.flatMap((n) => SCHEDULE_PARAMS[n].map((k) => `schedule.${k} (${n})`)),

@@ -22,13 +22,14 @@ export async function loadDataset(
   src: DataSource,
   keyPath: string,
   classes: ClassMapping | null = null,
+  abort: AbortSignal | null = null, // stops a data module's loading (Ctrl-C during start-up)
 ): Promise<Dataset & { classes?: string[] | null; classLines?: number[] }> {
   if (src.type === 'mnist') {
     const { features, labels } = loadMnist(src.offset, src.count, src.labels, keyPath);
     return { features, labels, count: src.count, source: `mnist digits [${src.offset}, ${src.offset + src.count})` };
   }
   if (src.type === 'csv') return loadCsv(src, keyPath, classes);
-  if (src.type === 'module') return loadSampleModule(src, keyPath);
+  if (src.type === 'module') return loadSampleModule(src, keyPath, abort);
   const inputs = readFiles(src.features, keyPath, 'features');
   const targets = readFiles(src.labels, keyPath, 'labels');
   const first = inputs[0]!;

@@ -15,11 +15,19 @@
 // sample's x, which every sample must match; labels become int32 [n] when every y is an integer
 // scalar (class indices), otherwise float32 [n, ...yShape]. Sample indices in messages are
 // 0-based, in the order the module produced them.
+//
+// A module that never ends (an infinite generator) is refused at `maxSamples` samples, or once
+// its samples take half the machine's memory, naming the module and the bound. Reading yields to
+// the event loop every few milliseconds, and an abort (Ctrl-C during start-up) ends it at once,
+// even while the module awaits something that never comes (read-pacer.ts).
 
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { DATA_MODULE_DEFAULTS } from '../../shared/config/defaults.ts';
 import type { DataSource } from '../../shared/config/types.ts';
 import { DataError, messageOf } from '../../shared/errors.ts';
 import type { NdArray } from '../../shared/npy.ts';
+import { pacer } from './read-pacer.ts';
 import type { Dataset, NamedArray } from './rows.ts';
 
 type ModuleSource = Extract<DataSource, { type: 'module' }>;
@@ -142,6 +150,11 @@ class Column {
     this.values.length += n;
   }
 
+  /** The bytes its values take so far (float32 features, float64 targets until finish). */
+  get bytes(): number {
+    return this.values.length * (this.kind === 'x' ? 4 : 8);
+  }
+
   finish(n: number): NdArray {
     const shape = this.shape!;
     const values = this.values.finish();
@@ -165,6 +178,13 @@ class Collector {
   count = 0;
 
   constructor(private readonly where: string) {}
+
+  /** The bytes every sample so far takes in memory. */
+  get bytes(): number {
+    let sum = 0;
+    for (const columns of [this.columns.x, this.columns.y]) for (const c of columns?.values() ?? []) sum += c.bytes;
+    return sum;
+  }
 
   private readonly fail = (index: number, message: string, hint?: string): never => {
     throw new DataError(`${this.where}: sample ${index}: ${message}`, hint);
@@ -298,14 +318,31 @@ class Collector {
   }
 }
 
-/** Loads a module data source; `keyPath` (e.g. `data.train`) names its config entry in errors. */
-export async function loadSampleModule(src: ModuleSource, keyPath: string): Promise<Dataset> {
+/** The most memory a data module's samples may take: half of this machine's. */
+export const moduleMaxBytes = (): number => Math.floor(os.totalmem() / 2);
+
+const size = (bytes: number) => (bytes < 2 ** 30 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 2 ** 30).toFixed(1)} GiB`);
+
+/**
+ * Loads a module data source; `keyPath` (e.g. `data.train`) names its config entry in errors.
+ * `abort` (Ctrl-C during start-up) stops the loading with its reason; `maxBytes`: the memory
+ * bound on its samples (moduleMaxBytes()).
+ */
+export async function loadSampleModule(
+  src: ModuleSource,
+  keyPath: string,
+  abort: AbortSignal | null = null,
+  maxBytes: number = moduleMaxBytes(),
+): Promise<Dataset> {
   const file = src.module;
   const where = `${keyPath}: module ${file}`;
+  const maxSamples = src.maxSamples ?? DATA_MODULE_DEFAULTS.maxSamples;
+  const wait = pacer(abort);
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = (await wait.until(import(pathToFileURL(file).href))) as Record<string, unknown>;
   } catch (err) {
+    if (abort?.aborted) throw err;
     throw new DataError(`${where} (${keyPath}.module) failed to import: ${messageOf(err)}`, 'run it with `node --import tsx <file>` to see the full error');
   }
   const make = mod.default;
@@ -315,19 +352,38 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
 
   let produced: unknown;
   try {
-    produced = await (make as (ctx: SampleModuleContext) => unknown)({ split: keyPath });
+    produced = await wait.until((make as (ctx: SampleModuleContext) => unknown)({ split: keyPath }));
   } catch (err) {
+    if (abort?.aborted) throw err;
     throw new DataError(`${where}: its default export threw: ${messageOf(err)}`);
   }
 
   const collector = new Collector(where);
   let index = 0;
+  // Each value read: the event loop's turn first, then the module's next value.
   const next = async <T>(fn: () => Promise<T> | T): Promise<T> => {
+    await wait.pace();
     try {
-      return await fn();
+      return await wait.until(fn());
     } catch (err) {
-      if (err instanceof DataError) throw err;
+      if (err instanceof DataError || abort?.aborted) throw err;
       throw new DataError(`${where}: threw while producing sample ${index}: ${messageOf(err)}`);
+    }
+  };
+  // One sample more than the bound is refused: the module does not end.
+  const add = (sample: unknown) => {
+    if (index >= maxSamples) {
+      throw new DataError(
+        `${where}: gave more than ${maxSamples} samples, the bound of ${keyPath}.maxSamples (a generator that never ends?)`,
+        `end the generator after the last sample; if the split really holds more, raise ${keyPath}.maxSamples (every sample is held in memory before step 0)`,
+      );
+    }
+    collector.add(sample, index++);
+    if (collector.bytes > maxBytes) {
+      throw new DataError(
+        `${where}: its samples passed ${size(maxBytes)} (half this machine's memory), the most a data module may fill before step 0, at sample ${index - 1} (a generator that never ends?)`,
+        'end the generator after the last sample; every sample of a data module is held in memory (as float32) before step 0',
+      );
     }
   };
 
@@ -341,7 +397,7 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
       if (typeof r !== 'object' || r === null)
         throw new DataError(`${where}: the dataset's iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
       if (r.done) break;
-      collector.add(r.value, index++);
+      add(r.value);
     }
   } else if (typeof produced === 'object' && produced !== null && (Symbol.asyncIterator in produced || Symbol.iterator in produced)) {
     const iterable = produced as AsyncIterable<unknown> | Iterable<unknown>;
@@ -352,12 +408,15 @@ export async function loadSampleModule(src: ModuleSource, keyPath: string): Prom
         if (typeof r !== 'object' || r === null)
           throw new DataError(`${where}: the iterator gave ${describe(r)} at sample ${index} (expected { value, done })`);
         if (r.done) break;
-        collector.add(r.value, index++);
+        add(r.value);
       }
     } catch (err) {
-      // Let a generator run its finally blocks (close files, dispose tensors) before failing.
+      // Let a generator run its finally blocks (close files, dispose tensors) before failing;
+      // after an abort without waiting: a generator stuck in an await would never return.
       try {
-        await it.return?.();
+        const closing = it.return?.();
+        if (!abort?.aborted) await closing;
+        else Promise.resolve(closing).catch(() => {});
       } catch {
         // the original error is the one to report
       }

@@ -17,8 +17,11 @@ export interface Splits {
   classes: ClassMapping | null;
 }
 
-/** `fixed`: the mapping class names must follow (a resumed checkpoint's, an evaluated model's). */
-export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null): Promise<Splits> {
+/**
+ * `fixed`: the mapping class names must follow (a resumed checkpoint's, an evaluated model's);
+ * `abort`: stops the loading of a data module (Ctrl-C during start-up).
+ */
+export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null, abort: AbortSignal | null = null): Promise<Splits> {
   const named = [cfg.data.train, cfg.data.eval].some((src) => src?.type === 'csv' && src.labelType === 'class');
   const given = !named
     ? null
@@ -26,7 +29,7 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null)
       (cfg.data.classes
         ? { classes: cfg.data.classes, from: 'data.classes', hint: "add it to data.classes (the order is that of the model's outputs)" }
         : null));
-  const train = await loadDataset(cfg.data.train, 'data.train', given);
+  const train = await loadDataset(cfg.data.train, 'data.train', given, abort);
   const classes: ClassMapping | null = train.classes
     ? (given ?? {
         classes: train.classes,
@@ -35,7 +38,7 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null)
         hint: 'eval names are mapped with the classes of data.train; list every class in data.classes (e.g. data.classes: [cat, dog, bird]), or drop the rows of that class',
       })
     : given;
-  if (cfg.data.eval) return { train, eval: await loadDataset(cfg.data.eval, 'data.eval', classes), classes };
+  if (cfg.data.eval) return { train, eval: await loadDataset(cfg.data.eval, 'data.eval', classes, abort), classes };
   if (cfg.data.evalFraction !== null) return { ...splitHoldout(train, cfg.data.evalFraction, cfg.training.seed), classes };
   return { train, eval: null, classes };
 }

@@ -116,6 +116,7 @@ export const RELIABILITY_DEFAULTS: ReliabilityConfig = {
   stallFactor: 10,
   stallMinSeconds: 10,
   onNonFinite: 'stop',
+  maxSkippedFraction: 0.5,
 };
 /** The metrics that take `average` (macro or micro), and its default. */
 export const AVERAGED_METRICS: readonly MetricName[] = ['precision', 'recall', 'f1'];
@@ -131,6 +132,8 @@ export const DEFAULT_EPOCHS = 1;
 /** The mnist package holds 10,000 digits; a split is [offset, offset + count) of them. */
 export const MNIST_SIZE = 10000;
 export const MNIST_DEFAULTS = { offset: 0, labels: 'onehot' as const };
+/** A data module is read whole before step 0: past this many samples it is refused (a generator that never ends). */
+export const DATA_MODULE_DEFAULTS = { maxSamples: 1_000_000 };
 
 export const DEFAULT_NAME = 'run';
 export const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;

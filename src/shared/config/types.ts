@@ -97,7 +97,8 @@ export type DataSource =
   | { type: 'npy'; features: NpyFiles; labels: NpyFiles; weights?: string | null }
   // label: the label column's name; labelType default 'index'; weight: the column of per-sample weights (not a feature); absent or null: none
   | { type: 'csv'; path: string; label: string; labelType: CsvLabelType; weight?: string | null }
-  | { type: 'module'; module: string }
+  // maxSamples: the most samples read from it (validation sets the default, 1,000,000); one more is refused
+  | { type: 'module'; module: string; maxSamples?: number }
   | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' }; // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
 
 /**
@@ -149,6 +150,7 @@ export interface ReliabilityConfig {
   stallFactor: number; // once 5 steps are timed: a step may take this many times the median; default 10 (0: off)
   stallMinSeconds: number; // ... but never less than this; default 10
   onNonFinite: (typeof NONFINITE_POLICIES)[number]; // a NaN/Inf loss or gradient: stop the run, or skip the step; default 'stop'
+  maxSkippedFraction: number; // with skip: the run stops (E_NONFINITE) once more than this fraction of its steps are skipped; default 0.5 (1: never)
 }
 
 export interface CheckpointConfig {

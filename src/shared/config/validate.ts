@@ -21,6 +21,7 @@ import {
   LOG_DEFAULTS,
   METRIC_DIRECTION,
   MNIST_DEFAULTS,
+  DATA_MODULE_DEFAULTS,
   MNIST_SIZE,
   MONITORS,
   NAME_PATTERN,
@@ -121,8 +122,8 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
     );
   }
   if (type === 'module') {
-    const s = Section.open(raw, path, ['type', 'module']);
-    return { type, module: s.file('module', baseDir) };
+    const s = Section.open(raw, path, ['type', 'module', 'maxSamples']);
+    return { type, module: s.file('module', baseDir), maxSamples: s.opt('maxSamples', int(1), DATA_MODULE_DEFAULTS.maxSamples) };
   }
   const s = Section.open(raw, path, ['type', 'offset', 'count', 'labels']);
   const offset = s.opt('offset', int(0, MNIST_SIZE - 1), MNIST_DEFAULTS.offset);
@@ -902,6 +903,11 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     stallFactor: r.opt('stallFactor', nonNegative, RD.stallFactor),
     stallMinSeconds: r.opt('stallMinSeconds', positive, RD.stallMinSeconds),
     onNonFinite: r.opt('onNonFinite', oneOf(NONFINITE_POLICIES), RD.onNonFinite),
+    maxSkippedFraction: r.opt(
+      'maxSkippedFraction',
+      real('a number in [0, 1]', (x) => x >= 0 && x <= 1),
+      RD.maxSkippedFraction,
+    ),
   };
 
   checkClassLabels(data, loss);
