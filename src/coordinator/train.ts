@@ -468,6 +468,7 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
           out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
         },
         watch.baseLr(),
+        step - skippedSteps.length,
       );
       if (done === null) {
         completed = step + 1;
@@ -683,6 +684,7 @@ export async function finishStep(
   everywhere: { nonFinite: number; stateChanged: number; ranks: number },
   onSkip: (what: string, ranks: number[]) => void,
   baseLr = s.cfg.optimizer.learningRate, // the plateau schedule's rate, when it has lowered it
+  updatesBefore = step, // updates applied before this step: steps less the skipped ones
 ): Promise<{ reduced: ReduceResult; lr: number; stateChanged: boolean } | null> {
   const cfg = s.cfg;
   const c = s.cluster;
@@ -702,11 +704,14 @@ export async function finishStep(
       return null;
     }
     const lr = learningRateAt(baseLr, cfg.schedule, step);
+    // The update rules' 1-based update count (Adam's bias correction, EMA's warm-up): a skipped
+    // step applied no update, as tfjs's optimizer counts only applyGradients calls.
+    const t = updatesBefore + 1;
     const { remaining, continuing } = await early.settle();
     const reduced =
       c.size === 1
-        ? await s.pool.run(remaining, continuing, lr, step + 1)
-        : await s.pool.runCombined(remaining, continuing, lr, step + 1, async (gradSum) => {
+        ? await s.pool.run(remaining, continuing, lr, t)
+        : await s.pool.runCombined(remaining, continuing, lr, t, async (gradSum) => {
             await c.arrive(step, 1); // again before the big one: a machine that stalls in between is named too
             await c.sum(gradSum, `step ${step}: the gradient allreduce`);
           });
@@ -715,7 +720,7 @@ export async function finishStep(
     if (stateChanged !== 0 && stateChanged !== everywhere.ranks) {
       throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${everywhere.ranks} ranks changed their non-trainable weights`);
     }
-    if (stateChanged) await averageState(s, shards, n, step + 1);
+    if (stateChanged) await averageState(s, shards, n, t);
     return { reduced, lr, stateChanged: stateChanged !== 0 };
   } finally {
     await early.settle().catch(() => {}); // a no-op once reduced; a failed sum's error is the reduce's to report

@@ -283,6 +283,8 @@ export interface ReferenceOptions {
   onStep?(done: number, model: LayersModel): void;
   /** towerReferenceTrain: Math.random's seed for the shard of `rank` at (0-based) `step`, as a worker seeds it for Dropout. */
   randomSeed?(step: number, rank: number): number;
+  /** referenceTrain: (0-based) steps whose batch is not trained at all, as onNonFinite: skip leaves them. */
+  skipSteps?: ReadonlySet<number>;
 }
 
 /**
@@ -300,6 +302,7 @@ export async function referenceTrain(cfg: Config, opts: ReferenceOptions = {}): 
   // Rows are reshaped to the model's input (a conv net fed rows of pixels), as the workers do.
   const inputShape = model.inputs[0]!.shape.slice(1) as number[];
   for (let step = 0; step < plan.totalSteps; step++) {
+    if (opts.skipSteps?.has(step)) continue;
     const idx = tf.tensor1d(Array.from(plan.batchAt(step).indices), 'int32');
     const x = tf.reshape(tf.gather(data.x, idx), [-1, ...inputShape]);
     const y = tf.gather(data.y, idx);
