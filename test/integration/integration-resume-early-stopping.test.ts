@@ -31,7 +31,16 @@ test('interrupted with one evaluation of patience used and resumed: the same sto
   assert.deepEqual(resumed.stopped, full.stopped);
   assert.equal(resumed.restoredFrom, full.restoredFrom);
   assert.deepEqual(fs.readFileSync(path.join(runDir, 'final', 'weights.bin')), fs.readFileSync(path.join(full.runDir, 'final', 'weights.bin')));
-  assert.deepEqual(metricsOf(runDir).of('stop'), metricsOf(full.runDir).of('stop'));
+  // The cut run's metrics also record its interruption (a stop line of the signal, at the cut).
+  const stops = metricsOf(runDir).of('stop');
+  assert.deepEqual(
+    stops.filter((l) => !('reason' in l)).map((l) => [l.step, l.message]),
+    [[cutAt, 'stopped by SIGINT']],
+  );
+  assert.deepEqual(
+    stops.filter((l) => 'reason' in l),
+    metricsOf(full.runDir).of('stop'),
+  );
   assert.deepEqual(Buffer.from(resumed.weights.buffer), Buffer.from(full.weights.buffer));
 
   const lines = fs.readFileSync(path.join(runDir, 'metrics.jsonl'));
