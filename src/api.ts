@@ -27,7 +27,7 @@ import { launchedSize } from './shared/mpi.ts';
 import { readNpy, type NdArray } from './shared/npy.ts';
 import { CALLBACK_NAMES, type AbortSignalLike, type StopRequest, type TrainCallbacks } from './coordinator/callbacks.ts';
 import { openCluster, type Cluster } from './coordinator/cluster.ts';
-import type { EvalResult as InternalEvalResult } from './coordinator/evaluate.ts';
+import type { EvalResult as InternalEvalResult } from './coordinator/eval-result.ts';
 import {
   checkOutput,
   checkOutputFitsModel,
@@ -76,7 +76,7 @@ export type {
 
 /**
  * An evaluation: mean loss and metrics over every sample of the eval data. A copy of
- * evaluate.ts's, so that the declarations a consumer reads stay small and need no @types/node;
+ * eval-result.ts's, so that the declarations a consumer reads stay small and need no @types/node;
  * SAME_EVAL_RESULT below fails the type check when the two differ.
  */
 export interface EvalResult {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
 import { train } from '../../src/coordinator/train.ts';
-import type { TrainLine } from '../../src/coordinator/metrics-log.ts';
+import type { TrainLine } from '../../src/shared/metrics-lines.ts';
 import { syntheticMnistLike } from './synthetic.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

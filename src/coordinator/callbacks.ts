@@ -13,7 +13,7 @@
 //
 // These types are the API's: nothing here may need @types/node (or the DOM lib) in a consumer.
 import { MgpuError } from '../shared/errors.ts';
-import type { EvalLine, TrainLine } from './metrics-log.ts';
+import type { EvalLine, TrainLine } from '../shared/metrics-lines.ts';
 
 export type CallbackName = 'onStepEnd' | 'onEvalEnd' | 'onCheckpoint' | 'onEpochEnd';
 

@@ -14,51 +14,19 @@
 // size checks alone.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config, OptimizerConfig } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import type { ModelLayout, VariableSpec } from '../shared/layout.ts';
 import { flatten } from '../shared/layout.ts';
 import { DamagedFileError, verifyChecksums } from '../shared/file-integrity.ts';
 import { readFlatWeights, readLayersModel, writeLayersModel } from '../shared/model-files.ts';
 import { makeUpdateRule } from './optimizers/index.ts';
-import type { BestState, EarlyStoppingState, PlateauState } from './monitors.ts';
+import type { TrainerState } from './trainer-state.ts';
+
+// train.ts imports it from here.
+export type { StopRecord } from './trainer-state.ts';
 
 export const STATE_FILE = 'trainer-state.json';
-const FORMAT = 'mgpu-train-checkpoint';
-
-export interface TrainerState {
-  format: typeof FORMAT;
-  version: 1;
-  step: number; // updates applied: the next step to run
-  epoch: number; // the epoch of the next step
-  seed: number; // the shuffle seed: with `step`, the data cursor
-  batchSize: number;
-  workers: number; // how many workers trained it (a resume may use another number)
-  backend: string; // the tfjs backend the workers used
-  optimizer: OptimizerConfig;
-  ema: number | null;
-  skippedSteps: number[];
-  restarts: number;
-  variables: VariableSpec[];
-  config: Config;
-  savedAt: string;
-  /** What watches the evaluations (monitors.ts); absent in checkpoints older than them. */
-  monitors?: MonitorStates;
-  /** Set when early stopping ended the run at this step: a resume has nothing left to do. */
-  stopped?: StopRecord | null;
-}
-
-export interface MonitorStates {
-  best: BestState | null;
-  earlyStopping: EarlyStoppingState | null;
-  plateau: PlateauState | null;
-}
-
-export interface StopRecord {
-  step: number;
-  reason: 'early_stopping';
-  message: string;
-}
+const FORMAT: TrainerState['format'] = 'mgpu-train-checkpoint';
 
 /** Weights kept beside the master weights: checkpoint.best's and restoreBest's (and their EMA). */
 export const SNAPSHOT_FILES = ['best.bin', 'best-ema.bin', 'early-stopping-best.bin', 'early-stopping-best-ema.bin'] as const;

@@ -16,7 +16,8 @@
 // same values (evaluation sums are allreduced) and so take the same decisions.
 import type { EarlyStoppingConfig, MonitorMode, ScheduleConfig } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
-import type { EvalResult } from './evaluate.ts';
+import type { EvalResult } from './eval-result.ts';
+import type { BestState, EarlyStoppingState, JsonNumber, PlateauState } from './trainer-state.ts';
 
 /**
  * The monitored figure of an evaluation: `eval.loss` -> r.loss, `eval.f1_macro` -> the config
@@ -52,21 +53,12 @@ export function monitoredValue(r: EvalResult, monitor: string): number {
   return v ?? NaN;
 }
 
-/** ±Infinity and NaN do not survive JSON: they are written as strings. */
-type JsonNumber = number | string;
+// ±Infinity and NaN are saved as strings (JsonNumber).
 const enc = (x: number): JsonNumber => (Number.isFinite(x) ? x : String(x));
 const dec = (x: JsonNumber): number => (typeof x === 'string' ? Number(x) : x);
 
 /** Keras starts every monitor at the worst value: +Infinity for min, -Infinity for max. */
 const worst = (mode: MonitorMode) => (mode === 'min' ? Infinity : -Infinity);
-
-export interface BestState {
-  monitor: string;
-  mode: MonitorMode;
-  best: JsonNumber;
-  step: number | null; // the step of the best evaluation; null before the first improvement
-  epoch: number | null;
-}
 
 export class BestTracker {
   best: number;
@@ -95,16 +87,6 @@ export class BestTracker {
   state(): BestState {
     return { monitor: this.monitor, mode: this.mode, best: enc(this.best), step: this.step, epoch: this.epoch };
   }
-}
-
-export interface EarlyStoppingState {
-  monitor: string;
-  mode: MonitorMode;
-  best: JsonNumber;
-  bestStep: number | null; // the step of the last improvement
-  wait: number; // evaluations since the last improvement
-  evaluations: number; // evaluations seen (Keras never stops at the first)
-  snapshotStep: number | null; // restoreBest: the step of the weights kept
 }
 
 export interface EarlyStoppingDecision {
@@ -172,15 +154,6 @@ export class EarlyStopper {
       snapshotStep: this.snapshotStep,
     };
   }
-}
-
-export interface PlateauState {
-  monitor: string;
-  mode: MonitorMode;
-  lr: number; // the base rate the schedule now gives (warmup, if any, ramps up to it)
-  best: JsonNumber;
-  wait: number;
-  cooldownCounter: number;
 }
 
 export class PlateauLr {

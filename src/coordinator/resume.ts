@@ -12,7 +12,8 @@ import { applyOverrides } from '../shared/config/overrides.ts';
 import type { Config } from '../shared/config/types.ts';
 import { isMapping, validateConfig } from '../shared/config/validate.ts';
 import { MgpuError } from '../shared/errors.ts';
-import { findCheckpoint, readTrainerState, runDirOf, type TrainerState } from './checkpoint.ts';
+import { findCheckpoint, readTrainerState, runDirOf } from './checkpoint.ts';
+import type { TrainerState } from './trainer-state.ts';
 import { verifyCheckpoint } from './checkpoint-integrity.ts';
 
 /** Key paths (and the sections under them) a resume may change freely. */

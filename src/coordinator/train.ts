@@ -720,7 +720,13 @@ export async function finishStep(
     if (stateChanged !== 0 && stateChanged !== everywhere.ranks) {
       throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${everywhere.ranks} ranks changed their non-trainable weights`);
     }
-    if (stateChanged) await averageState(s, shards, n, t);
+    if (stateChanged)
+      await averageState(
+        { flat: s.flat, slab: s.slab, layout: s.layout, master: s.master, ema: s.ema, emaDecay: s.cfg.training.ema, cluster: s.cluster },
+        shards,
+        n,
+        t,
+      );
     return { reduced, lr, stateChanged: stateChanged !== 0 };
   } finally {
     await early.settle().catch(() => {}); // a no-op once reduced; a failed sum's error is the reduce's to report

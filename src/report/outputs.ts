@@ -2,7 +2,7 @@
 // fields (loss.class, accuracy.class, top_k.class, mae.box), and the keys of its metrics end in
 // `.<output>` (f1_macro.class, rmse.box, <module>.<key>.box). The report takes the output names
 // from the `loss.<output>` fields, which every such line has, and reads a metric by its base key.
-import type { EvalLine as EvalPoint } from '../coordinator/metrics-log.ts';
+import type { EvalLine as EvalPoint } from '../shared/metrics-lines.ts';
 
 export const OUTPUT_FIGURES = ['loss', 'accuracy', 'top_k', 'mae'] as const;
 export type OutputFigure = (typeof OUTPUT_FIGURES)[number];

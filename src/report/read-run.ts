@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { MgpuError } from '../shared/errors.ts';
 import { outputField } from './outputs.ts';
-import type { BestLine, EvalLine, EventLine, LrLine, RestoreLine, StopLine, TrainLine } from '../coordinator/metrics-log.ts';
+import type { BestLine, EvalLine, EventLine, LrLine, RestoreLine, StopLine, TrainLine } from '../shared/metrics-lines.ts';
 
 /** A metrics line as read back: numbers that were NaN/Infinity (JSON null) come back as NaN. */
 export type TrainPoint = TrainLine;

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { findCheckpoint, pruneCheckpoints, writeCheckpoint, type TrainerState } from '../../src/coordinator/checkpoint.ts';
+import { findCheckpoint, pruneCheckpoints, writeCheckpoint } from '../../src/coordinator/checkpoint.ts';
+import type { TrainerState } from '../../src/coordinator/trainer-state.ts';
 import type { ModelLayout } from '../../src/shared/layout.ts';
 
 const layout: ModelLayout = {

@@ -3,7 +3,7 @@
 // that the module did not return, E_METRIC naming the values it did return.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { EvalResult } from '../../src/coordinator/evaluate.ts';
+import type { EvalResult } from '../../src/coordinator/eval-result.ts';
 import { monitoredValue } from '../../src/coordinator/monitors.ts';
 
 const r: EvalResult = {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { TrainerState } from '../../src/coordinator/checkpoint.ts';
+import type { TrainerState } from '../../src/coordinator/trainer-state.ts';
 import { checkConfigChanges } from '../../src/coordinator/resume.ts';
 import { applyOverrides } from '../../src/shared/config/overrides.ts';
 import type { Config } from '../../src/shared/config/types.ts';

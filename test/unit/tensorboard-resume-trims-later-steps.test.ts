@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import protobuf from 'protobufjs';
-import { MetricsLog, type TrainLine } from '../../src/coordinator/metrics-log.ts';
+import { MetricsLog } from '../../src/coordinator/metrics-log.ts';
+import type { TrainLine } from '../../src/shared/metrics-lines.ts';
 import { readRecords } from '../../src/coordinator/tensorboard.ts';
 
 const SCHEMA = `

@@ -2,11 +2,24 @@
 // its own shard, as towers do; the new value is their average weighted by shard size n_i / B,
 // summed in rank order (on several machines, each machine's share, then summed over them). The
 // EMA, when kept, follows them like the trainable weights.
+import type { FlatLayout, SlabLayout } from '../../shared/layout.ts';
 import type { Shard } from '../../shared/shard.ts';
+import type { Slab } from '../../shared/slab.ts';
+import type { Cluster } from '../cluster.ts';
 import { emaDecayAt } from './reducer.ts';
-import type { Session } from '../session.ts';
 
-export async function averageState(s: Session, shards: Shard[], batch: number, t: number): Promise<void> {
+/** What averageState reads and writes (the session's, session.ts). */
+export interface StateInputs {
+  flat: FlatLayout; // the non-trainables are floats flat.trainable..flat.total
+  slab: Slab; // each rank's state region, and the published weights
+  layout: SlabLayout;
+  master: Float32Array; // the master weights: the statistics' average lands in their tail
+  ema: Float32Array | null;
+  emaDecay: number | null; // training.ema
+  cluster: Cluster; // sums the machines' shares
+}
+
+export async function averageState(s: StateInputs, shards: Shard[], batch: number, t: number): Promise<void> {
   const pn = s.flat.total - s.flat.trainable;
   if (pn === 0) return;
   const acc = s.master.subarray(s.flat.trainable);
@@ -22,9 +35,9 @@ export async function averageState(s: Session, shards: Shard[], batch: number, t
   });
   // Several machines: each summed its own ranks' shares; the statistics are the sum of all.
   await s.cluster.sum(acc, `step ${t - 1}: the BatchNorm statistics`);
-  if (s.ema && s.cfg.training.ema !== null) {
+  if (s.ema && s.emaDecay !== null) {
     const e = s.ema.subarray(s.flat.trainable);
-    const keep = 1 - emaDecayAt(s.cfg.training.ema, t);
+    const keep = 1 - emaDecayAt(s.emaDecay, t);
     for (let i = 0; i < pn; i++) e[i]! -= keep * (e[i]! - acc[i]!);
   }
   // Mapped, the master weights are the slab's weights region: acc is already published.
