@@ -13,8 +13,9 @@
 //                                           unless it was retired) also writes its initial
 //                                           weights into the weights region (they become the
 //                                           master weights, the same for every worker); on
-//                                           resume no rank does: the checkpoint's weights are
-//                                           written by the coordinator
+//                                           resume, and in eval and predict, no rank does: the
+//                                           coordinator writes the checkpoint's (or saved
+//                                           model's) weights
 //   d) worker → coordinator  `attached`
 // Each step:
 //   e) coordinator → worker  `step`      : this rank's shard is n rows in input buffer `slot`;
