@@ -9,9 +9,13 @@
 //                                           layout (variables, shapes, topology)
 //      The coordinator checks that every rank reported the same layout and, on GPUs, the adapter
 //      it was pinned to, then sizes the slab.
-//   c) coordinator → worker  `attach`    : the slab layout; rank 0 also writes its initial
+//   c) coordinator → worker  `attach`    : the slab layout; the lowest active rank (rank 0
+//                                           unless it was retired) also writes its initial
 //                                           weights into the weights region (they become the
-//                                           master weights, the same for every worker)
+//                                           master weights, the same for every worker); on
+//                                           resume, and in eval and predict, no rank does: the
+//                                           coordinator writes the checkpoint's (or saved
+//                                           model's) weights
 //   d) worker → coordinator  `attached`
 // Each step:
 //   e) coordinator → worker  `step`      : this rank's shard is n rows in input buffer `slot`;
@@ -98,7 +102,7 @@ export interface ReadyMessage {
 export interface AttachMessage {
   type: 'attach';
   slab: SlabLayout;
-  rows: RowFormat; // featureShape is the model's input shape: rows are reshaped to it
+  rows: RowFormat; // the parts of a shard's rows; each input part's row shape is the model's: rows are reshaped to it
   writeInitialWeights: boolean;
 }
 
@@ -113,7 +117,7 @@ export interface StepMessage {
   type: 'step';
   step: number;
   n: number; // rows in this rank's shard (never 0: a rank with none is not sent the step)
-  batch: number; // the global batch B: the loss is summed over the shard and divided by B
+  batch: number; // the step's n, its rows over every rank (B, or fewer in an epoch's short last batch): the loss is summed over the shard and divided by it
   slot: 0 | 1; // which of the rank's two input buffers holds the shard
   weightsVersion: number; // of the trainable weights
   stateVersion: number; // of the non-trainable weights (often frozen: then they never reload)
@@ -222,7 +226,7 @@ export interface ShutdownMessage {
 export interface ErrorMessage {
   type: 'error';
   rank: number;
-  phase: string; // init | attach | step <k> | eval
+  phase: string; // the worker's: init | attach | step <k> | eval | predict (the coordinator's WorkerError also names init (restart), attach (restart), attach (reshard))
   message: string;
   code?: string; // an MgpuError code, when the worker raised one
   hint?: string;
