@@ -115,7 +115,7 @@ export type DataSourceInput =
   | { type: 'module'; module: string }
   | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' };
 
-/** An experiment config as an object: the schema of the YAML file (README, "Experiment config"). */
+/** An experiment config as an object: the schema of the YAML file (docs/config.md). */
 export interface ConfigInput {
   name?: string;
   model: ({ module: string; json?: null } | { json: string; module?: null }) & { customLayers?: string | null };

@@ -62,7 +62,7 @@ const list = (cpus: number[]) => `cpu${cpus.length > 1 ? 's' : ''} ${cpus.join('
  * n workers over these cores: a core each and core 0 left to the coordinator, when there are
  * n + 1 cores. With fewer, nothing is pinned: a pinned worker could not move off the core the
  * coordinator works on, and on a 2-core machine 2 pinned workers ran at half the speed of 2 free
- * ones (README, Performance), so the OS balances them.
+ * ones (docs/performance.md), so the OS balances them.
  */
 export function placeWorkers(n: number, cores: number[][], unavailable: string | null = null): Placement {
   const none = (why: string): Placement => ({ workers: new Array<number[] | null>(n).fill(null), text: `not pinned: ${why}` });

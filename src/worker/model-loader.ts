@@ -62,7 +62,7 @@ async function fromJson(tf: TF, file: string): Promise<LayersModel> {
     const message = (err as Error).message;
     throw new MgpuError('E_MODEL', `model.json ${file} could not be loaded by tfjs: ${message}`, {
       hint: /Unknown layer/.test(message)
-        ? 'the model has layers of its own classes: set model.customLayers to a module that registers them (see "Custom layers" in the README)'
+        ? 'the model has layers of its own classes: set model.customLayers to a module that registers them (see "Custom layers" in docs/config.md)'
         : undefined,
     });
   }
