@@ -69,7 +69,7 @@ function checkMnistBatch(data: Config['data'], batchSize: number, dropLast: bool
     throw new ConfigError(
       'training.batchSize',
       `${batchSize} is more than the ${data.train.count} training samples, and dropLast drops that one short batch`,
-      'lower training.batchSize, or set dropLast: false',
+      'lower training.batchSize, or set training.dropLast: false',
     );
   }
 }
