@@ -30,33 +30,8 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   const types = oneOf(['npy', 'csv', 'module', 'mnist'] as const);
   const type = raw.type;
   if (!types.test(type)) fail(`${path}.type`, types.expected, type);
-  if (type === 'npy') {
-    const s = Section.open(raw, path, ['type', 'features', 'labels', 'weights']);
-    const weights = s.has('weights') && s.obj.weights !== null ? s.file('weights', baseDir) : null;
-    return { type, features: npyFiles(s, 'features', baseDir), labels: npyFiles(s, 'labels', baseDir), weights };
-  }
-  if (type === 'csv') {
-    const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType', 'weight']);
-    const labelTypes = oneOf(CSV_LABEL_TYPES);
-    if (s.has('labelType') && !labelTypes.test(s.obj.labelType)) {
-      fail(
-        s.at('labelType'),
-        labelTypes.expected,
-        s.obj.labelType,
-        'index: class indices 0..K-1; float: numeric targets (regression); class: class names such as cat, dog (mapped to indices, saved as labels.json)',
-      );
-    }
-    const label = s.req('label', text);
-    const weight = s.opt('weight', orNull(text), null);
-    if (weight !== null && weight === label) {
-      throw new ConfigError(
-        s.at('weight'),
-        `names the label column ${show(label)} too`,
-        'the weight column is a column of its own: one weight per row, not a feature and not the label',
-      );
-    }
-    return { type, path: s.file('path', baseDir), label, labelType: s.opt('labelType', labelTypes, 'index'), weight };
-  }
+  if (type === 'npy') return npySource(raw, path, baseDir);
+  if (type === 'csv') return csvSource(raw, path, baseDir);
   if (Object.hasOwn(raw, 'weights') || Object.hasOwn(raw, 'weight')) {
     const key = Object.hasOwn(raw, 'weights') ? 'weights' : 'weight';
     throw new ConfigError(
@@ -69,13 +44,46 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
     const s = Section.open(raw, path, ['type', 'module', 'maxSamples']);
     return { type, module: s.file('module', baseDir), maxSamples: s.opt('maxSamples', int(1), DATA_MODULE_DEFAULTS.maxSamples) };
   }
+  return mnistSource(raw, path);
+}
+
+function npySource(raw: Record<string, unknown>, path: string, baseDir: string): DataSource {
+  const s = Section.open(raw, path, ['type', 'features', 'labels', 'weights']);
+  const weights = s.has('weights') && s.obj.weights !== null ? s.file('weights', baseDir) : null;
+  return { type: 'npy', features: npyFiles(s, 'features', baseDir), labels: npyFiles(s, 'labels', baseDir), weights };
+}
+
+function csvSource(raw: Record<string, unknown>, path: string, baseDir: string): DataSource {
+  const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType', 'weight']);
+  const labelTypes = oneOf(CSV_LABEL_TYPES);
+  if (s.has('labelType') && !labelTypes.test(s.obj.labelType)) {
+    fail(
+      s.at('labelType'),
+      labelTypes.expected,
+      s.obj.labelType,
+      'index: class indices 0..K-1; float: numeric targets (regression); class: class names such as cat, dog (mapped to indices, saved as labels.json)',
+    );
+  }
+  const label = s.req('label', text);
+  const weight = s.opt('weight', orNull(text), null);
+  if (weight !== null && weight === label) {
+    throw new ConfigError(
+      s.at('weight'),
+      `names the label column ${show(label)} too`,
+      'the weight column is a column of its own: one weight per row, not a feature and not the label',
+    );
+  }
+  return { type: 'csv', path: s.file('path', baseDir), label, labelType: s.opt('labelType', labelTypes, 'index'), weight };
+}
+
+function mnistSource(raw: Record<string, unknown>, path: string): DataSource {
   const s = Section.open(raw, path, ['type', 'offset', 'count', 'labels']);
   const offset = s.opt('offset', int(0, MNIST_SIZE - 1), MNIST_DEFAULTS.offset);
   const count = s.opt('count', int(1), MNIST_SIZE - offset);
   if (offset + count > MNIST_SIZE) {
     throw new ConfigError(s.at('count'), `offset ${offset} + count ${count} is past the ${MNIST_SIZE} mnist digits`, `use count <= ${MNIST_SIZE - offset}`);
   }
-  return { type, offset, count, labels: s.opt('labels', oneOf(['onehot', 'index'] as const), MNIST_DEFAULTS.labels) };
+  return { type: 'mnist', offset, count, labels: s.opt('labels', oneOf(['onehot', 'index'] as const), MNIST_DEFAULTS.labels) };
 }
 
 /**
