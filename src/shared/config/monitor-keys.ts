@@ -74,27 +74,7 @@ export function resolveMonitor(
   outputs: OutputKind[] | null | 'unknown' = null,
   topK = 0,
 ): void {
-  const several = Array.isArray(outputs) && outputs.length > 1 ? outputs : null;
-  const known = monitorable(metricList, several, topK);
-  // A custom metric's value: eval.<name>.<key> (with several outputs, eval.<name>.<key>.<output>).
-  const custom = (metricList ?? []).find((m) => {
-    if (!('module' in m) || !w.monitor.startsWith(`eval.${m.name}.`)) return false;
-    const rest = w.monitor.slice(`eval.${m.name}.`.length);
-    return several ? several.some((o) => rest.endsWith(`.${o.name}`) && rest.length > o.name.length + 1) : rest.length > 0;
-  });
-  const found =
-    (custom ? { name: w.monitor, mode: null } : known.find((k) => k.name === w.monitor)) ?? (outputs === 'unknown' ? perOutputForm(w.monitor, known) : null);
-  if (!found) {
-    const names = known.map((k) => k.name);
-    const near = closest(w.monitor, names) ?? (metricList ? names.find((n) => n.startsWith(`eval.${w.monitor.replace(/^eval\./, '')}_`)) : undefined);
-    throw new ConfigError(
-      `${keyPath}.monitor`,
-      `expected one of ${names.map((n) => `'${n}'`).join(', ')}, got ${show(w.monitor)}`,
-      several
-        ? `${near ? `did you mean ${near}? ` : ''}with several outputs a monitor names the total eval.loss or one output's figure, eval.<figure>.<output> (add a metric to metrics: to watch it)`
-        : `${near ? `did you mean ${near}? ` : ''}a monitor names a figure of metrics.jsonl's eval line: eval.loss, eval.accuracy, eval.top_k, eval.mae, or a value of the config's metrics (add the metric to metrics: to watch it)`,
-    );
-  }
+  const found = findMonitor(keyPath, w.monitor, metricList, outputs, topK);
   const modeKey = `${keyPath}.mode`;
   if (found.mode === null) {
     if (given === null) {
@@ -115,4 +95,34 @@ export function resolveMonitor(
     );
   }
   w.mode = found.mode;
+}
+
+/** What the eval line calls `monitor` (and the way it improves), or the error naming what it can be. */
+function findMonitor(
+  keyPath: string,
+  monitor: string,
+  metricList: MetricSpec[] | null,
+  outputs: OutputKind[] | null | 'unknown',
+  topK: number,
+): { name: string; mode: MonitorMode | null } {
+  const several = Array.isArray(outputs) && outputs.length > 1 ? outputs : null;
+  const known = monitorable(metricList, several, topK);
+  // A custom metric's value: eval.<name>.<key> (with several outputs, eval.<name>.<key>.<output>).
+  const custom = (metricList ?? []).find((m) => {
+    if (!('module' in m) || !monitor.startsWith(`eval.${m.name}.`)) return false;
+    const rest = monitor.slice(`eval.${m.name}.`.length);
+    return several ? several.some((o) => rest.endsWith(`.${o.name}`) && rest.length > o.name.length + 1) : rest.length > 0;
+  });
+  const found =
+    (custom ? { name: monitor, mode: null } : known.find((k) => k.name === monitor)) ?? (outputs === 'unknown' ? perOutputForm(monitor, known) : null);
+  if (found) return found;
+  const names = known.map((k) => k.name);
+  const near = closest(monitor, names) ?? (metricList ? names.find((n) => n.startsWith(`eval.${monitor.replace(/^eval\./, '')}_`)) : undefined);
+  throw new ConfigError(
+    `${keyPath}.monitor`,
+    `expected one of ${names.map((n) => `'${n}'`).join(', ')}, got ${show(monitor)}`,
+    several
+      ? `${near ? `did you mean ${near}? ` : ''}with several outputs a monitor names the total eval.loss or one output's figure, eval.<figure>.<output> (add a metric to metrics: to watch it)`
+      : `${near ? `did you mean ${near}? ` : ''}a monitor names a figure of metrics.jsonl's eval line: eval.loss, eval.accuracy, eval.top_k, eval.mae, or a value of the config's metrics (add the metric to metrics: to watch it)`,
+  );
 }
