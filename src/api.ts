@@ -21,7 +21,8 @@ import type {
   ScheduleConfig,
   TrainingConfig,
 } from './shared/config/types.ts';
-import { isMapping, validateConfig as validateRaw } from './shared/config/validate.ts';
+import { isMapping } from './shared/config/checker.ts';
+import { validateConfig as validateRaw } from './shared/config/validate.ts';
 import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
 import { launchedSize } from './shared/mpi.ts';
 import { readNpy, type NdArray } from './shared/npy.ts';

@@ -21,8 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MgpuError } from '../shared/errors.ts';
 import { launchedSize, loadMpi, type MpiAddon } from '../shared/mpi.ts';
-import type { Shard } from '../shared/shard.ts';
-import { shardRanges } from '../shared/shard.ts';
+import { assignShards, type Shard } from '../shared/shard.ts';
 
 const ARRIVE_TAG = 0x4d41; // 'MA'
 
@@ -63,7 +62,7 @@ export function soloCluster(): Cluster {
     },
     where: () => 'this machine',
     join: async (_h, localWorkers) => void (workers = [localWorkers]),
-    shards: (batch, active) => splitShards(batch, active, 0, active.length),
+    shards: (batch, active) => assignShards(batch, active),
     sum: async () => {},
     arrive: async () => {},
     gather: async (bytes) => [bytes],
@@ -72,10 +71,9 @@ export function soloCluster(): Cluster {
   };
 }
 
-/** The rows [start, end) of a batch that each local rank computes, when the batch is split over `total` global workers. */
-export function splitShards(batch: number, active: readonly number[], offset: number, total: number): Shard[] {
-  const all = shardRanges(batch, total);
-  return active.map((rank, i) => ({ rank, start: all[offset + i]![0], end: all[offset + i]![1] })).filter((s) => s.end > s.start);
+/** How many workers a global batch is split over: every machine's, or this one's active ranks alone. */
+export function globalWorkers(c: Cluster, active: readonly number[]): number {
+  return c.size > 1 ? c.workers.reduce((a, b) => a + b, 0) : active.length;
 }
 
 /** The cluster this process belongs to: MPI's when a launcher started several, else one machine. */
@@ -146,12 +144,7 @@ class MpiCluster implements Cluster {
     if (active.length !== this.workers[this.rank]) {
       throw new MgpuError('E_INTERNAL', `this machine has ${active.length} active workers, the cluster counts ${this.workers[this.rank]}`);
     }
-    return splitShards(
-      batch,
-      active,
-      this.offset,
-      this.workers.reduce((a, b) => a + b, 0),
-    );
+    return assignShards(batch, active, this.offset, globalWorkers(this, active));
   }
 
   async sum(buffer: Float32Array | Float64Array, what: string): Promise<void> {

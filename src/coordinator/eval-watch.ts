@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config, MonitorMode } from '../shared/config/types.ts';
-import { resolveMonitor } from '../shared/config/validate.ts';
+import { resolveMonitor } from '../shared/config/monitor-keys.ts';
 import { ConfigError } from '../shared/errors.ts';
 import { outputsPerSample, type ModelLayout } from '../shared/layout.ts';
 import { writeLayersModel } from '../shared/model-files.ts';

@@ -9,7 +9,7 @@ import type { EvaluatedMessage, OutputSums, PredictedMessage } from '../shared/p
 import type { Shard } from '../shared/shard.ts';
 import type { Dataset } from './data/rows.ts';
 import { addCounts } from './metrics/counts.ts';
-import { metricSuits, type OutputKind } from '../shared/config/validate.ts';
+import { metricSuits, type OutputKind } from '../shared/config/metric-keys.ts';
 import { computeMetrics, computeOutputMetrics, outputKinds, scoreShape, workerMetrics, type EvalMetrics, type EvalTotals } from './metrics/index.ts';
 import type { EvalResult, OutputFigures, PredictedOutput } from './eval-result.ts';
 import type { Session } from './session.ts';

@@ -10,6 +10,7 @@
 // process would fail forever), and the run ends with that error.
 import type { Config } from '../shared/config/types.ts';
 import { MgpuError, WorkerError, messageOf } from '../shared/errors.ts';
+import { rowsPerRank } from '../shared/shard.ts';
 import type { WorkerDevice } from './devices.ts';
 import type { MetricsLog } from './metrics-log.ts';
 import type { Progress } from './progress.ts';
@@ -95,7 +96,7 @@ export class Recovery {
       }
       this.metrics.write({ type: 'failure', step, ranks: [f.rank], message: f.message, action: policy });
     }
-    if (policy === 'reshard') await this.s.growInputs(Math.ceil(this.maxBatch / this.s.group.active.length));
+    if (policy === 'reshard') await this.s.growInputs(rowsPerRank(this.maxBatch, this.s.group.active.length));
   }
 
   private async restart(rank: number, step: number): Promise<void> {

@@ -10,7 +10,8 @@ import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS } from '../shared/config/defaults.ts'
 import { configToRaw } from '../shared/config/load.ts';
 import { applyOverrides } from '../shared/config/overrides.ts';
 import type { Config } from '../shared/config/types.ts';
-import { isMapping, validateConfig } from '../shared/config/validate.ts';
+import { isMapping } from '../shared/config/checker.ts';
+import { validateConfig } from '../shared/config/validate.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { findCheckpoint, readTrainerState, runDirOf } from './checkpoint.ts';
 import type { TrainerState } from './trainer-state.ts';

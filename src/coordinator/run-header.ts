@@ -6,6 +6,7 @@ import type { ReadyMessage } from '../shared/protocol.ts';
 import { floatKernels, nativeKernelsUnavailableReason } from '../shared/float-kernels.ts';
 import { shardSizes } from '../shared/shard.ts';
 import type { BatchPlan } from './batch-plan.ts';
+import { globalWorkers } from './cluster.ts';
 import { describeMapping, type ClassMapping } from './data/classes.ts';
 import { inputArrays } from './data/parts.ts';
 import type { Dataset } from './data/rows.ts';
@@ -26,7 +27,7 @@ export function printHeader(
 ): void {
   const active = s.group.active; // all ranks, unless one was retired at start-up (reshard)
   const c = s.cluster;
-  const total = c.size > 1 ? c.workers.reduce((a, b) => a + b, 0) : active.length; // every machine's workers
+  const total = globalWorkers(c, active); // every machine's workers
   const sizes = shardSizes(cfg.training.batchSize, total);
   const lo = Math.min(...sizes);
   const hi = Math.max(...sizes);

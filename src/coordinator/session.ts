@@ -15,7 +15,7 @@ import {
   type SlabLayout,
 } from '../shared/layout.ts';
 import type { RowFormat, ToWorker } from '../shared/protocol.ts';
-import type { Shard } from '../shared/shard.ts';
+import { rowsPerRank, type Shard } from '../shared/shard.ts';
 import { Slab } from '../shared/slab.ts';
 import { checkClassesFitModel, type ClassMapping } from './data/classes.ts';
 import type { Dataset } from './data/rows.ts';
@@ -145,12 +145,12 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
       scoreBytesPerRow(cfg, modelLayout),
     );
     const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
-    let layout = sized(Math.ceil(opts.maxBatch / group.active.length));
+    let layout = sized(rowsPerRank(opts.maxBatch, group.active.length));
     const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
     for (;;) {
       // The lowest active rank publishes the initial weights (rank 0 unless it was retired).
       const writer = group.active[0];
-      layout = sized(Math.ceil(opts.maxBatch / group.active.length));
+      layout = sized(rowsPerRank(opts.maxBatch, group.active.length));
       slab.resize(layout, cfg.devices.shmDir);
       try {
         await group.all((rank) => attachMessage(rank === writer && initial === null), 'attach', group.active, group.startDeadlineMs);

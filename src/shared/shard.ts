@@ -22,9 +22,18 @@ export interface Shard {
   end: number;
 }
 
-/** Splits a batch over the given ranks (ascending), dropping the ranks that get no rows. */
-export function assignShards(batch: number, ranks: readonly number[]): Shard[] {
-  return shardRanges(batch, ranks.length)
-    .map(([start, end], i) => ({ rank: ranks[i]!, start, end }))
-    .filter((s) => s.end > s.start);
+/**
+ * The rows [start, end) of a batch that each of the given ranks (ascending) computes, dropping
+ * the ranks that get no rows. The batch is split over `total` workers, of which these are the
+ * ones from `offset` on (another machine's workers come before and after them); by default
+ * over these ranks alone.
+ */
+export function assignShards(batch: number, ranks: readonly number[], offset = 0, total = ranks.length): Shard[] {
+  const all = shardRanges(batch, total);
+  return ranks.map((rank, i) => ({ rank, start: all[offset + i]![0], end: all[offset + i]![1] })).filter((s) => s.end > s.start);
+}
+
+/** The most rows one of `workers` ranks gets of a batch (the first of shardSizes): what a rank's input slot must hold. */
+export function rowsPerRank(batch: number, workers: number): number {
+  return Math.ceil(batch / workers);
 }

@@ -6,11 +6,13 @@
 //   tfjsSteps()       a tf.train.* optimizer's weights and slot variables after the steps
 //   ruleSteps()       an UpdateRule's weights and slots after the same steps (t = 1, 2, ...)
 //   assertSameBits()  every float32 identical (NaN equals NaN; -0 and +0 differ)
+//   tfjsRun()         the harness in one call: seeded weights and gradients, tfjs's optimizer over them
+//   assertRuleGivesTfjsBits()  an UpdateRule over a tfjsRun's inputs gives its bits
 
 import assert from 'node:assert/strict';
 import * as tf from '@tensorflow/tfjs';
 import type { UpdateRule } from '../../src/coordinator/optimizers/update-rule.ts';
-import { makeSlots } from './close.ts';
+import { makeSlots, randomUniform, seededRandom } from './close.ts';
 
 // IS_TEST only silences tfjs's "install tfjs-node" banner on first use of the cpu backend.
 tf.env().set('IS_TEST', true);
@@ -99,4 +101,32 @@ export function assertSameTrained(actual: Trained, expected: Trained, what: stri
   assert.equal(actual.slots.length, expected.slots.length, `${what}: ${actual.slots.length} slots, tfjs has ${expected.slots.length}`);
   assertSameBits(actual.weights, expected.weights, `${what}: weights`);
   actual.slots.forEach((s, k) => assertSameBits(s, expected.slots[k]!, `${what}: slot ${k}`));
+}
+
+/** The inputs a comparison with tfjs draws (weights w0 and a gradient per learning rate), and what tfjs's optimizer made of them. */
+export interface TfjsRun {
+  w0: Float32Array;
+  grads: Float32Array[];
+  lrs: readonly number[];
+  expected: Trained;
+}
+
+/**
+ * From seededRandom(seed): w0, n values uniform in `w0Range`, then a gradient per learning rate
+ * (mixedGradients unless `grads` draws them); then tfjsSteps of `opt` over them (`before` as there).
+ */
+export async function tfjsRun(
+  opt: AnyOptimizer,
+  d: { seed: number; n: number; lrs: readonly number[]; w0Range?: [number, number]; grads?: (rand: () => number) => Float32Array[] },
+  before?: (v: tf.Variable, k: number) => void,
+): Promise<TfjsRun> {
+  const rand = seededRandom(d.seed);
+  const w0 = randomUniform(rand, d.n, ...(d.w0Range ?? [-1, 1]));
+  const grads = d.grads ? d.grads(rand) : mixedGradients(rand, d.n, d.lrs.length);
+  return { w0, grads, lrs: d.lrs, expected: await tfjsSteps(opt, w0, grads, d.lrs, before) };
+}
+
+/** `rule` run over `run`'s weights, gradients and learning rates gives tfjs's weights and slots, bit for bit. */
+export function assertRuleGivesTfjsBits(rule: UpdateRule, run: TfjsRun, what: string): void {
+  assertSameTrained(ruleSteps(rule, run.w0, run.grads, run.lrs), run.expected, what);
 }

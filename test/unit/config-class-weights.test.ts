@@ -7,32 +7,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configChecks, minimalConfig, type Raw } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-class-weights-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 for (const f of ['model.js', 'x.npy', 'y.npy', 'w.npy', 'd.csv']) fs.writeFileSync(path.join(dir, f), '');
-type Raw = Record<string, unknown>;
-const base = (training: Raw = {}, over: Raw = {}): Raw => ({
-  model: { module: 'model.js' },
-  loss: 'sparseCategoricalCrossentropy',
-  data: { train: { type: 'npy', features: 'x.npy', labels: 'y.npy' } },
-  training: { batchSize: 8, ...training },
-  optimizer: { name: 'sgd' },
-  ...over,
-});
-const validate = (raw: Raw) => validateConfig(raw, { configPath: null, cwd: dir });
-const rejects = (raw: Raw, keyPath: string, message: RegExp, hint?: RegExp) =>
-  assert.throws(
-    () => validate(raw),
-    (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
-      assert.equal(e.code, 'E_CONFIG');
-      assert.equal(e.keyPath, keyPath, e.message);
-      assert.match(e.message, message);
-      if (hint) assert.match(e.hint ?? '', hint);
-      return true;
-    },
-  );
+const base = (training: Raw = {}, over: Raw = {}): Raw =>
+  minimalConfig({
+    loss: 'sparseCategoricalCrossentropy',
+    data: { train: { type: 'npy', features: 'x.npy', labels: 'y.npy' } },
+    training: { batchSize: 8, ...training },
+    optimizer: { name: 'sgd' },
+    ...over,
+  });
+const { validate, rejects } = configChecks({ configPath: null, cwd: dir });
 
 test('a map by class index, or a list read as that map; absent: null', () => {
   assert.equal(validate(base()).training.classWeights, null);

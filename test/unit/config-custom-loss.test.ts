@@ -12,30 +12,20 @@ import { test } from 'node:test';
 import { configToRaw } from '../../src/shared/config/load.ts';
 import { isCustomLoss, lossOf, oneLoss } from '../../src/shared/config/loss.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configChecks, minimalConfig, type Raw } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-custom-loss-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 for (const f of ['model.js', 'x.npy', 'y.npy', 'huber.ts', 'box-loss.ts', 'x.csv']) fs.writeFileSync(path.join(dir, f), '');
-type Raw = Record<string, unknown>;
-const base = (over: Raw = {}): Raw => ({
-  model: { module: 'model.js' },
-  loss: { module: './huber.ts' },
-  data: { train: { type: 'npy', features: 'x.npy', labels: 'y.npy' }, eval: { type: 'npy', features: 'x.npy', labels: 'y.npy' } },
-  training: { batchSize: 8 },
-  optimizer: { name: 'sgd' },
-  ...over,
-});
-const validate = (raw: Raw) => validateConfig(raw, { configPath: path.join(dir, 'exp.yaml'), cwd: '/' });
-const rejects = (raw: Raw, keyPath: string, message: RegExp) =>
-  assert.throws(
-    () => validate(raw),
-    (e: Error & { code?: string; keyPath?: string }) => {
-      assert.equal(e.code, 'E_CONFIG');
-      assert.equal(e.keyPath, keyPath, e.message);
-      assert.match(e.message, message);
-      return true;
-    },
-  );
+const base = (over: Raw = {}): Raw =>
+  minimalConfig({
+    loss: { module: './huber.ts' },
+    data: { train: { type: 'npy', features: 'x.npy', labels: 'y.npy' }, eval: { type: 'npy', features: 'x.npy', labels: 'y.npy' } },
+    training: { batchSize: 8 },
+    optimizer: { name: 'sgd' },
+    ...over,
+  });
+const { validate, rejects } = configChecks({ configPath: path.join(dir, 'exp.yaml'), cwd: '/' });
 
 test('accepted forms: one custom loss for every output, one per output beside built-ins, an output named module', () => {
   const one = validate(base());

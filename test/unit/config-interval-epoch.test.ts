@@ -7,21 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configChecks, minimalConfig, type Raw } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-interval-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
-type Raw = Record<string, unknown>;
-const base = (over: Raw = {}, evalSet = true): Raw => ({
-  model: { module: 'model.js' },
-  loss: 'categoricalCrossentropy',
-  data: { train: { type: 'mnist', count: 900 }, ...(evalSet ? { evalFraction: 0.1 } : {}) },
-  training: { batchSize: 32 },
-  optimizer: { name: 'adam' },
-  ...over,
-});
-const validate = (raw: Raw) => validateConfig(raw, { configPath: null, cwd: dir });
+const base = (over: Raw = {}, evalSet = true): Raw =>
+  minimalConfig({ data: { train: { type: 'mnist', count: 900 }, ...(evalSet ? { evalFraction: 0.1 } : {}) }, ...over });
+const { validate, rejects } = configChecks({ configPath: null, cwd: dir });
 
 test('eval.every defaults to every epoch with an eval set, and to 0 without one', () => {
   assert.deepEqual(validate(base()).eval.every, { epochs: 1 });
@@ -37,7 +30,6 @@ test("'epoch', { epochs: k } and step counts are accepted, 'epoch' as { epochs: 
 });
 
 test('anything else is refused naming the key path', () => {
-  const rejects = (raw: Raw, keyPath: string, message: RegExp) => assert.throws(() => validate(raw), { code: 'E_CONFIG', keyPath, message });
   rejects(base({ eval: { every: 'epochs' } }), 'eval.every', /expected a step count \(an integer >= 0\), 'epoch', or \{ epochs: k \}, got "epochs"/);
   rejects(base({ checkpoint: { every: -1 } }), 'checkpoint.every', /expected a step count/);
   rejects(base({ checkpoint: { every: { epochs: 0 } } }), 'checkpoint.every.epochs', /expected a positive integer, got 0/);

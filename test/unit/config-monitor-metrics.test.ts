@@ -9,34 +9,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configChecks, minimalConfig, type Raw } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-monitor-metrics-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 for (const f of ['model.js', 'hits.mjs']) fs.writeFileSync(path.join(dir, f), 'export default () => null;\n');
-type Raw = Record<string, unknown>;
 const METRICS = ['accuracy', 'f1', { name: 'precision', average: 'micro' }, 'auc', 'rmse', { module: './hits.mjs', name: 'mine' }];
-const base = (over: Raw = {}): Raw => ({
-  model: { module: 'model.js' },
-  loss: 'categoricalCrossentropy',
-  data: { train: { type: 'mnist', count: 900 }, evalFraction: 0.1 },
-  training: { batchSize: 32 },
-  optimizer: { name: 'sgd' },
-  metrics: METRICS,
-  ...over,
-});
-const validate = (raw: Raw) => validateConfig(raw, { configPath: path.join(dir, 'exp.yaml'), cwd: dir });
-const rejects = (raw: Raw, keyPath: string, message: RegExp, hint: RegExp) =>
-  assert.throws(
-    () => validate(raw),
-    (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
-      assert.equal(e.code, 'E_CONFIG');
-      assert.equal(e.keyPath, keyPath, e.message);
-      assert.match(e.message, message);
-      assert.match(e.hint ?? '', hint);
-      return true;
-    },
-  );
+const base = (over: Raw = {}): Raw =>
+  minimalConfig({ data: { train: { type: 'mnist', count: 900 }, evalFraction: 0.1 }, optimizer: { name: 'sgd' }, metrics: METRICS, ...over });
+const { validate, rejects } = configChecks({ configPath: path.join(dir, 'exp.yaml'), cwd: dir });
 
 test('each metric of the config can be monitored, with the mode of its direction', () => {
   const modeOf = (monitor: string, mode?: string) => validate(base({ checkpoint: { best: { monitor, ...(mode ? { mode } : {}) } } })).checkpoint.best?.mode;

@@ -7,32 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configChecks, minimalConfig, type Raw } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-monitors-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
-type Raw = Record<string, unknown>;
-const base = (over: Raw = {}, evalSet = true): Raw => ({
-  model: { module: 'model.js' },
-  loss: 'categoricalCrossentropy',
-  data: { train: { type: 'mnist', count: 900 }, ...(evalSet ? { evalFraction: 0.1 } : {}) },
-  training: { batchSize: 32 },
-  optimizer: { name: 'sgd' },
-  ...over,
-});
-const validate = (raw: Raw) => validateConfig(raw, { configPath: null, cwd: dir });
-const rejects = (raw: Raw, keyPath: string, message: RegExp, hint?: RegExp) =>
-  assert.throws(
-    () => validate(raw),
-    (e: Error & { code?: string; keyPath?: string; hint?: string }) => {
-      assert.equal(e.code, 'E_CONFIG');
-      assert.equal(e.keyPath, keyPath, e.message);
-      assert.match(e.message, message);
-      if (hint) assert.match(e.hint ?? '', hint);
-      return true;
-    },
-  );
+const base = (over: Raw = {}, evalSet = true): Raw =>
+  minimalConfig({ data: { train: { type: 'mnist', count: 900 }, ...(evalSet ? { evalFraction: 0.1 } : {}) }, optimizer: { name: 'sgd' }, ...over });
+const { validate, rejects } = configChecks({ configPath: null, cwd: dir });
 
 test("defaults: Keras's, with mode from the monitor", () => {
   const c = validate(

@@ -8,31 +8,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configChecks, minimalConfig, type Raw } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-per-output-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 for (const f of ['model.js', 'a.npy', 'b.npy', 'c.npy', 'd.npy']) fs.writeFileSync(path.join(dir, f), '');
-type Raw = Record<string, unknown>;
-const base = (over: Raw = {}): Raw => ({
-  model: { module: 'model.js' },
-  loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' },
-  data: { train: { type: 'npy', features: { image: 'a.npy', meta: 'b.npy' }, labels: { class: 'c.npy', box: 'd.npy' } } },
-  training: { batchSize: 8 },
-  optimizer: { name: 'sgd' },
-  ...over,
-});
-const validate = (raw: Raw) => validateConfig(raw, { configPath: null, cwd: dir });
-const rejects = (raw: Raw, keyPath: string, message: RegExp) =>
-  assert.throws(
-    () => validate(raw),
-    (e: Error & { code?: string; keyPath?: string }) => {
-      assert.equal(e.code, 'E_CONFIG');
-      assert.equal(e.keyPath, keyPath, e.message);
-      assert.match(e.message, message);
-      return true;
-    },
-  );
+const base = (over: Raw = {}): Raw =>
+  minimalConfig({
+    loss: { class: 'sparseCategoricalCrossentropy', box: 'meanSquaredError' },
+    data: { train: { type: 'npy', features: { image: 'a.npy', meta: 'b.npy' }, labels: { class: 'c.npy', box: 'd.npy' } } },
+    training: { batchSize: 8 },
+    optimizer: { name: 'sgd' },
+    ...over,
+  });
+const { validate, rejects } = configChecks({ configPath: null, cwd: dir });
 
 test('files by input and output name, a loss per output, loss weights', () => {
   const c = validate(base({ lossWeights: { class: 1, box: 0.5 } }));

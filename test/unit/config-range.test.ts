@@ -4,21 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configChecks, minimalConfig } from '../helpers/config.ts';
 import { BACKEND_NAMES, LOSS_NAMES, OPTIMIZER_NAMES } from '../../src/shared/config/types.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-range-'));
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
-type Raw = Record<string, unknown>;
-const base = (over: Raw = {}): Raw => ({
-  model: { module: 'model.js' },
-  loss: 'categoricalCrossentropy',
-  data: { train: { type: 'mnist' } },
-  training: { batchSize: 32 },
-  optimizer: { name: 'adam' },
-  ...over,
-});
-const rejects = (raw: Raw, keyPath: string, message: RegExp) =>
-  assert.throws(() => validateConfig(raw, { configPath: null, cwd: dir }), { code: 'E_CONFIG', keyPath, message });
+const base = minimalConfig;
+const { rejects } = configChecks({ configPath: null, cwd: dir });
 
 test('batchSize must be an integer >= 1', () => {
   rejects(base({ training: { batchSize: 0 } }), 'training.batchSize', /expected a positive integer, got 0 \(number\)/);

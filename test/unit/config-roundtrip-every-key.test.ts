@@ -13,7 +13,8 @@ import { serializeConfig } from '../../src/shared/config/load.ts';
 import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS, optimizerDefaults, scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import { OPTIMIZER_NAMES, SCHEDULE_NAMES } from '../../src/shared/config/types.ts';
 import type { Config } from '../../src/shared/config/types.ts';
-import { isMapping, validateConfig } from '../../src/shared/config/validate.ts';
+import { isMapping } from '../../src/shared/config/checker.ts';
+import { validateConfig } from '../../src/shared/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-roundtrip-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

@@ -3,18 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configChecks, minimalConfig } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-unknown-'));
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
-const base = () => ({
-  model: { module: 'model.js' },
-  loss: 'categoricalCrossentropy',
-  data: { train: { type: 'mnist' } },
-  training: { batchSize: 32 },
-  optimizer: { name: 'adam' } as Record<string, unknown>,
-});
-const validate = (raw: unknown) => validateConfig(raw, { configPath: null, cwd: dir });
+const base = () => minimalConfig() as { optimizer: Record<string, unknown> };
+const { validate } = configChecks({ configPath: null, cwd: dir });
 
 test('a nested unknown key names its full path and suggests the closest known key', () => {
   const raw = base();

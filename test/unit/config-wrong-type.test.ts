@@ -4,16 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { validateConfig } from '../../src/shared/config/validate.ts';
+import { minimalConfig } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-type-'));
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
-const base = (): Record<string, unknown> => ({
-  model: { module: 'model.js' },
-  loss: 'categoricalCrossentropy',
-  data: { train: { type: 'mnist' } },
-  training: { batchSize: 32 },
-  optimizer: { name: 'adam' },
-});
+const base = () => minimalConfig();
 
 /** `base()` with `keyPath` set to `value`. */
 function withValue(keyPath: string, value: unknown): Record<string, unknown> {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
 import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
 import { optimizerConfig, randomUniform, seededRandom } from '../helpers/close.ts';
-import { assertSameTrained, mixedGradients, ruleSteps, tfjsSteps } from '../helpers/tfjs-optimizer.ts';
+import { assertRuleGivesTfjsBits, assertSameTrained, mixedGradients, ruleSteps, tfjsRun, tfjsSteps } from '../helpers/tfjs-optimizer.ts';
 
 const N = 400;
 const STEPS = 8;
@@ -23,11 +23,8 @@ const adamConfig = (c: (typeof cases)[number]) => optimizerConfig({ name: 'adam'
 
 for (const c of cases) {
   test(`adam gives the bits of tf.train.adam (${c.label})`, async () => {
-    const rand = seededRandom(37);
-    const w0 = randomUniform(rand, N);
-    const grads = mixedGradients(rand, N, STEPS);
-    const expected = await tfjsSteps(tf.train.adam(c.lrs[0], c.b1, c.b2, c.eps), w0, grads, c.lrs);
-    assertSameTrained(ruleSteps(makeUpdateRule(adamConfig(c)), w0, grads, c.lrs), expected, `adam ${c.label}`);
+    const run = await tfjsRun(tf.train.adam(c.lrs[0], c.b1, c.b2, c.eps), { seed: 37, n: N, lrs: c.lrs });
+    assertRuleGivesTfjsBits(makeUpdateRule(adamConfig(c)), run, `adam ${c.label}`);
   });
 }
 

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
 import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
-import { optimizerConfig, randomUniform, seededRandom } from '../helpers/close.ts';
-import { assertSameTrained, mixedGradients, ruleSteps, tfjsSteps } from '../helpers/tfjs-optimizer.ts';
+import { optimizerConfig } from '../helpers/close.ts';
+import { assertRuleGivesTfjsBits, tfjsRun } from '../helpers/tfjs-optimizer.ts';
 
 const N = 400;
 const STEPS = 7;
@@ -20,11 +20,8 @@ const cases = [
 
 for (const c of cases) {
   test(`momentum gives the bits of tf.train.momentum (${c.label})`, async () => {
-    const rand = seededRandom(23);
-    const w0 = randomUniform(rand, N);
-    const grads = mixedGradients(rand, N, STEPS);
-    const expected = await tfjsSteps(tf.train.momentum(c.lrs[0], c.momentum, c.nesterov), w0, grads, c.lrs);
+    const run = await tfjsRun(tf.train.momentum(c.lrs[0], c.momentum, c.nesterov), { seed: 23, n: N, lrs: c.lrs });
     const rule = makeUpdateRule(optimizerConfig({ name: 'momentum', momentum: c.momentum, nesterov: c.nesterov }));
-    assertSameTrained(ruleSteps(rule, w0, grads, c.lrs), expected, `momentum ${c.label}`);
+    assertRuleGivesTfjsBits(rule, run, `momentum ${c.label}`);
   });
 }

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
 import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
 import { jsFloatKernels } from '../../src/shared/float-kernels.ts';
-import { optimizerConfig, randomUniform, seededRandom } from '../helpers/close.ts';
-import { assertSameTrained, mixedGradients, ruleSteps, tfjsSteps } from '../helpers/tfjs-optimizer.ts';
+import { optimizerConfig } from '../helpers/close.ts';
+import { assertRuleGivesTfjsBits, tfjsRun } from '../helpers/tfjs-optimizer.ts';
 
 const N = 400;
 const STEPS = 6;
@@ -17,15 +17,12 @@ for (const [label, lrs] of [
   ['lr changing every step', [0.1, 0.05, 0.2, 0.001, 0.5, 0.07]],
 ] as const) {
   test(`sgd gives the bits of tf.train.sgd (${label})`, async () => {
-    const rand = seededRandom(11);
-    const w0 = randomUniform(rand, N);
-    const grads = mixedGradients(rand, N, STEPS);
-    const expected = await tfjsSteps(tf.train.sgd(lrs[0]), w0, grads, [...lrs]);
-    assertSameTrained(ruleSteps(makeUpdateRule(optimizerConfig({ name: 'sgd' })), w0, grads, [...lrs]), expected, `sgd ${label}`);
+    const run = await tfjsRun(tf.train.sgd(lrs[0]), { seed: 11, n: N, lrs: [...lrs] });
+    assertRuleGivesTfjsBits(makeUpdateRule(optimizerConfig({ name: 'sgd' })), run, `sgd ${label}`);
     const js = {
       ...makeUpdateRule(optimizerConfig({ name: 'sgd' })),
       apply: (w: Float32Array, g: Float32Array, _s: Float32Array[], lr: number) => jsFloatKernels.sgd(w, g, -lr),
     };
-    assertSameTrained(ruleSteps(js, w0, grads, [...lrs]), expected, `sgd ${label}, JavaScript kernel`);
+    assertRuleGivesTfjsBits(js, run, `sgd ${label}, JavaScript kernel`);
   });
 }

@@ -4,7 +4,7 @@
 // whole eval set.
 import { hasClasses, lossOf } from '../../shared/config/loss.ts';
 import type { Config, LossEntry, MetricSpec } from '../../shared/config/types.ts';
-import { metricKey, metricSuits, type OutputKind } from '../../shared/config/validate.ts';
+import { metricKey, metricSuits, type OutputKind } from '../../shared/config/metric-keys.ts';
 import { ConfigError } from '../../shared/errors.ts';
 import { sizeOf, type ModelLayout } from '../../shared/layout.ts';
 import type { WorkerMetrics } from '../../shared/protocol.ts';

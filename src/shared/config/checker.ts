@@ -1,7 +1,7 @@
 // The generic half of config validation: a Section is one mapping of the config at a key path,
 // and reading a key checks it against a Check (what it expects, and a test). Any problem is a
 // ConfigError naming the key path; an unknown key suggests the nearest known one. The schema of
-// mgpu-train's config, which uses these, is validate.ts.
+// mgpu-train's config, which uses these, is validate.ts (each section in validate/).
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';

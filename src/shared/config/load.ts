@@ -9,7 +9,8 @@ import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS } from './defaults.ts';
 import { findDuplicateJsonKey } from './json-duplicate-keys.ts';
 import { applyOverrides } from './overrides.ts';
 import type { Config } from './types.ts';
-import { isMapping, show, validateConfig } from './validate.ts';
+import { isMapping, show } from './checker.ts';
+import { validateConfig } from './validate.ts';
 
 const EXTENSIONS = ['.yaml', '.yml', '.json'];
 /** A config is a page of keys; a file over this is refused before it is parsed (a huge one took minutes). */

@@ -3,7 +3,7 @@
 
 import { parseDocument } from 'yaml';
 import { ConfigError } from '../errors.ts';
-import { isMapping, show } from './validate.ts';
+import { isMapping, show } from './checker.ts';
 
 const SET_FORM = 'write --set key.path=value, e.g. --set optimizer.learningRate=1e-3';
 

@@ -1,0 +1,129 @@
+// data: the training and eval sources (npy, csv, a module, mnist), evalFraction and the class list.
+
+import { ConfigError } from '../../errors.ts';
+import { fail, int, isMapping, oneOf, orNull, real, Section, show, text } from '../checker.ts';
+import { DATA_MODULE_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE } from '../defaults.ts';
+import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
+
+export function dataSection(raw: unknown, baseDir: string): Config['data'] {
+  const d = Section.open(raw, 'data', ['train', 'eval', 'evalFraction', 'classes']);
+  if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module' or 'mnist')");
+  const data = {
+    train: dataSource(d.obj.train, d.at('train'), baseDir),
+    eval: d.has('eval') && d.obj.eval !== null ? dataSource(d.obj.eval, d.at('eval'), baseDir) : null,
+    evalFraction: d.opt('evalFraction', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), null),
+    classes: classList(d),
+  };
+  if (data.eval !== null && data.evalFraction !== null) {
+    throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');
+  }
+  return data;
+}
+
+/** Whether there is eval data: an eval set, or a fraction of train held out. */
+export function hasEvalData(data: Config['data']): boolean {
+  return data.eval !== null || data.evalFraction !== null;
+}
+
+function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
+  if (!isMapping(raw)) fail(path, "a mapping with a type ('npy', 'csv', 'module' or 'mnist')", raw);
+  const types = oneOf(['npy', 'csv', 'module', 'mnist'] as const);
+  const type = raw.type;
+  if (!types.test(type)) fail(`${path}.type`, types.expected, type);
+  if (type === 'npy') return npySource(raw, path, baseDir);
+  if (type === 'csv') return csvSource(raw, path, baseDir);
+  if (Object.hasOwn(raw, 'weights') || Object.hasOwn(raw, 'weight')) {
+    const key = Object.hasOwn(raw, 'weights') ? 'weights' : 'weight';
+    throw new ConfigError(
+      `${path}.${key}`,
+      `sample weights are not read from a '${type}' source`,
+      'give them with an npy source (weights: w.npy) or a csv source (weight: <column>)',
+    );
+  }
+  if (type === 'module') {
+    const s = Section.open(raw, path, ['type', 'module', 'maxSamples']);
+    return { type, module: s.file('module', baseDir), maxSamples: s.opt('maxSamples', int(1), DATA_MODULE_DEFAULTS.maxSamples) };
+  }
+  return mnistSource(raw, path);
+}
+
+function npySource(raw: Record<string, unknown>, path: string, baseDir: string): DataSource {
+  const s = Section.open(raw, path, ['type', 'features', 'labels', 'weights']);
+  const weights = s.has('weights') && s.obj.weights !== null ? s.file('weights', baseDir) : null;
+  return { type: 'npy', features: npyFiles(s, 'features', baseDir), labels: npyFiles(s, 'labels', baseDir), weights };
+}
+
+function csvSource(raw: Record<string, unknown>, path: string, baseDir: string): DataSource {
+  const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType', 'weight']);
+  const labelTypes = oneOf(CSV_LABEL_TYPES);
+  if (s.has('labelType') && !labelTypes.test(s.obj.labelType)) {
+    fail(
+      s.at('labelType'),
+      labelTypes.expected,
+      s.obj.labelType,
+      'index: class indices 0..K-1; float: numeric targets (regression); class: class names such as cat, dog (mapped to indices, saved as labels.json)',
+    );
+  }
+  const label = s.req('label', text);
+  const weight = s.opt('weight', orNull(text), null);
+  if (weight !== null && weight === label) {
+    throw new ConfigError(
+      s.at('weight'),
+      `names the label column ${show(label)} too`,
+      'the weight column is a column of its own: one weight per row, not a feature and not the label',
+    );
+  }
+  return { type: 'csv', path: s.file('path', baseDir), label, labelType: s.opt('labelType', labelTypes, 'index'), weight };
+}
+
+function mnistSource(raw: Record<string, unknown>, path: string): DataSource {
+  const s = Section.open(raw, path, ['type', 'offset', 'count', 'labels']);
+  const offset = s.opt('offset', int(0, MNIST_SIZE - 1), MNIST_DEFAULTS.offset);
+  const count = s.opt('count', int(1), MNIST_SIZE - offset);
+  if (offset + count > MNIST_SIZE) {
+    throw new ConfigError(s.at('count'), `offset ${offset} + count ${count} is past the ${MNIST_SIZE} mnist digits`, `use count <= ${MNIST_SIZE - offset}`);
+  }
+  return { type: 'mnist', offset, count, labels: s.opt('labels', oneOf(['onehot', 'index'] as const), MNIST_DEFAULTS.labels) };
+}
+
+/**
+ * npy features or labels: one file, or a mapping of the model's input (output) names to files,
+ * for a model with several; which names the model has is checked once it is built.
+ */
+function npyFiles(s: Section, key: 'features' | 'labels', baseDir: string): NpyFiles {
+  const v = s.obj[key];
+  if (!isMapping(v)) return s.file(key, baseDir);
+  const names = Object.keys(v);
+  const what = key === 'features' ? 'input' : 'output';
+  if (names.length === 0) fail(s.at(key), `a file, or a mapping of the model's ${what} names to files`, v);
+  const out: Record<string, string> = {};
+  for (const name of names) out[name] = Section.open(v, s.at(key), names).file(name, baseDir);
+  return out;
+}
+
+/** data.classes: null, or a list of distinct, non-empty class names (text: quote numbers). */
+function classList(d: Section): string[] | null {
+  if (!d.has('classes') || d.obj.classes === null) return null;
+  const v = d.obj.classes;
+  const at = d.at('classes');
+  if (!Array.isArray(v) || v.length === 0)
+    fail(
+      at,
+      'a non-empty list of class names, e.g. [cat, dog, bird]',
+      v,
+      "the order is that of the model's outputs; remove data.classes to use the sorted names of data.train",
+    );
+  v.forEach((c, i) => {
+    if (typeof c !== 'string')
+      fail(
+        `${at}[${i}]`,
+        'a class name (text)',
+        c,
+        typeof c === 'number' || typeof c === 'boolean' ? `quote it as the CSV writes it: '${String(c)}'` : undefined,
+      );
+    if (c.trim() !== c || c === '')
+      fail(`${at}[${i}]`, 'a class name without spaces around it', c, 'spaces and tabs around a name in the CSV are ignored: write the name alone');
+    if (v.indexOf(c) !== i) throw new ConfigError(`${at}[${i}]`, `${JSON.stringify(c)} is listed twice (also ${at}[${v.indexOf(c)}])`, 'list each class once');
+  });
+  return [...(v as string[])];
+}
