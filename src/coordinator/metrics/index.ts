@@ -3,6 +3,7 @@
 // per-worker or per-batch ratio, so each figure is the one a single process computes over the
 // whole eval set.
 import { hasClasses, lossOf } from '../../shared/config/loss.ts';
+import { LOSSES } from '../../shared/losses-table.ts';
 import type { Config, LossEntry, MetricSpec } from '../../shared/config/types.ts';
 import { metricKey, metricSuits, type OutputKind } from '../../shared/config/validate.ts';
 import { ConfigError } from '../../shared/errors.ts';
@@ -97,6 +98,11 @@ export interface EvalTotals {
   custom: Record<string, number>[]; // per custom module, its summed named sums
 }
 
+/** How AUC reads an output's scores: one-vs-rest per class, or each output against its own 0/1 labels (the loss's table). */
+function aucLayout(loss: LossEntry): 'classes' | 'outputs' {
+  return typeof loss === 'string' && LOSSES[loss].aucLayout === 'outputs' ? 'outputs' : 'classes';
+}
+
 /** One metric's value from one output's totals. */
 function builtinValue(spec: Exclude<MetricSpec, { module: string }>, loss: LossEntry, t: EvalTotals): number | null {
   switch (spec.name) {
@@ -109,7 +115,7 @@ function builtinValue(spec: Exclude<MetricSpec, { module: string }>, loss: LossE
     case 'f1':
       return t.counts ? countMetric(spec.name, spec.average ?? 'macro', t.counts) : null;
     case 'auc':
-      return t.scores ? macroAuc(t.scores.values, t.scores.labels, t.scores.width, loss === 'binaryCrossentropy' ? 'outputs' : 'classes') : null;
+      return t.scores ? macroAuc(t.scores.values, t.scores.labels, t.scores.width, aucLayout(loss)) : null;
     case 'mae':
       return t.abs / t.n;
     case 'rmse':
@@ -160,7 +166,7 @@ export function scoreShape(loss: LossEntry, outputShape: (number | null)[]): { w
   const size = sizeOf(out);
   // A row is a position of the output (one per sample on an [n, K] output) with its last axis's K scores.
   const width = out[out.length - 1] ?? 1;
-  return { width, rowsPerSample: size / width, labelWidth: loss === 'binaryCrossentropy' ? width : 1 };
+  return { width, rowsPerSample: size / width, labelWidth: aucLayout(loss) === 'outputs' ? width : 1 };
 }
 
 /**

@@ -4,8 +4,9 @@
 
 // Each list of names is one `as const` array; the type is derived from it, and validation, the
 // CLI and the tests read the same array.
-export const LOSS_NAMES = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'] as const;
-export type LossName = (typeof LOSS_NAMES)[number];
+// The built-in losses are the keys of their table (src/shared/losses-table.ts).
+export { LOSS_NAMES, type LossName } from '../losses-table.ts';
+import type { LossName } from '../losses-table.ts';
 /** A custom loss: a module whose default export (yTrue, yPred, tf) gives each sample's loss; module: an absolute path. */
 export interface CustomLoss {
   module: string;

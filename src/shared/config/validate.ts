@@ -56,7 +56,8 @@ import {
   SCHEDULE_NAMES,
   ScheduleConfig,
 } from './types.ts';
-import { hasClasses, isCustomLoss, lossLabel, oneLoss, perOutputLosses } from './loss.ts';
+import { TOP_K_LOSSES } from '../losses-table.ts';
+import { hasClasses, hasTopK, isCustomLoss, labelsOf, lossLabel, oneLoss, perOutputLosses } from './loss.ts';
 
 const TOP_KEYS = [
   'name',
@@ -280,7 +281,7 @@ export interface OutputKind {
 
 /** Whether a built-in metric is measured for an output of this loss (its class count aside). */
 export function metricSuits(name: MetricName, loss: LossEntry): boolean {
-  if (name === 'topK') return loss === 'categoricalCrossentropy' || loss === 'sparseCategoricalCrossentropy';
+  if (name === 'topK') return hasTopK(loss);
   return !CLASS_METRICS.includes(name) || hasClasses(loss);
 }
 
@@ -429,10 +430,10 @@ function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: 
       'monitor eval.loss or eval.mae',
     );
   }
-  if (/^eval\.top_k(\.|$)/.test(monitor) && loss === 'binaryCrossentropy') {
+  if (/^eval\.top_k(\.|$)/.test(monitor) && loss !== null && !hasTopK(loss)) {
     throw new ConfigError(
       `${keyPath}.monitor`,
-      `${monitor} is not measured with loss binaryCrossentropy (one sigmoid output)`,
+      `${monitor} is not measured with loss ${lossLabel(loss)}${labelsOf(loss) === 'binary' ? ' (one sigmoid output)' : ''}`,
       'monitor eval.accuracy or eval.loss',
     );
   }
@@ -465,8 +466,8 @@ function classWeights(raw: unknown, path: string, loss: LossEntry, byName: boole
   if (!hasClasses(loss)) {
     throw new ConfigError(
       path,
-      loss === 'meanSquaredError'
-        ? "is set, but loss is 'meanSquaredError' (a regression: there are no classes to weigh)"
+      typeof loss === 'string'
+        ? `is set, but loss is '${loss}' (a regression: there are no classes to weigh)`
         : `is set, but loss is a custom module (${loss.module}): it has no classes to weigh`,
       'weigh samples with a weights file (npy: weights:) or column (csv: weight:), or use a classification loss',
     );
@@ -629,19 +630,19 @@ function metrics(raw: unknown, loss: LossEntry, baseDir: string, hasEval: boolea
       if (!hasClasses(loss) && CLASS_METRICS.includes(spec.name)) {
         throw new ConfigError(
           at,
-          loss === 'meanSquaredError'
-            ? `'${spec.name}' needs classes, but loss is 'meanSquaredError' (a regression)`
+          typeof loss === 'string'
+            ? `'${spec.name}' needs classes, but loss is '${loss}' (a regression)`
             : `'${spec.name}' needs classes, but loss is a custom module (${loss.module}), which has none`,
-          loss === 'meanSquaredError'
+          typeof loss === 'string'
             ? 'use mae or rmse for a regression, or a classification loss'
             : 'use mae, rmse or a custom metric module ({ module: ./metric.ts }) with a custom loss',
         );
       }
-      if (loss === 'binaryCrossentropy' && spec.name === 'topK') {
+      if (spec.name === 'topK' && !hasTopK(loss)) {
         throw new ConfigError(
           at,
-          "'topK' needs a score per class (a softmax), but loss is 'binaryCrossentropy'",
-          'use categoricalCrossentropy or sparseCategoricalCrossentropy, or remove topK',
+          `'topK' needs a score per class (a softmax), but loss is '${lossLabel(loss)}'`,
+          `use ${TOP_K_LOSSES.join(' or ')}, or remove topK`,
         );
       }
     }
@@ -691,7 +692,7 @@ function checkClassLabels(data: Config['data'], loss: LossEntry): void {
     ['data.train', data.train],
     ['data.eval', data.eval],
   ] as const) {
-    if (!named(src) || loss === 'sparseCategoricalCrossentropy') continue;
+    if (!named(src) || labelsOf(loss) === 'index') continue;
     throw new ConfigError(
       `${key}.labelType`,
       `'class' gives class indices, which loss ${typeof loss === 'string' ? `'${loss}'` : lossLabel(loss)} does not take`,
@@ -918,7 +919,7 @@ export function validateConfig(raw: unknown, opts: { configPath: string | null; 
     if (src?.type !== 'mnist') continue;
     // A custom loss reads either form its own way.
     if (typeof loss !== 'string') continue;
-    const fits = src.labels === 'index' ? loss === 'sparseCategoricalCrossentropy' : loss !== 'sparseCategoricalCrossentropy';
+    const fits = (src.labels === 'index') === (labelsOf(loss) === 'index');
     if (!fits) {
       throw new ConfigError(
         `${key}.labels`,
