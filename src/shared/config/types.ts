@@ -188,8 +188,9 @@ export interface DevicesConfig {
  * The eval metrics a config can name (`metrics:`). Classification ones need a classification
  * loss; `topK` needs a softmax over classes (not binaryCrossentropy).
  */
-export const METRIC_NAMES = ['accuracy', 'topK', 'precision', 'recall', 'f1', 'auc', 'mae', 'rmse'] as const;
-export type MetricName = (typeof METRIC_NAMES)[number];
+// The built-in metrics are the keys of their table (src/shared/metrics-table.ts).
+export { METRIC_NAMES, type MetricName } from '../metrics-table.ts';
+import type { MetricName } from '../metrics-table.ts';
 /** How precision, recall and f1 combine classes: the mean of per-class values, or from summed counts. */
 export type MetricAverage = 'macro' | 'micro';
 

@@ -57,6 +57,7 @@ import {
   ScheduleConfig,
 } from './types.ts';
 import { TOP_K_LOSSES } from '../losses-table.ts';
+import { metricKey, metricSuits } from '../metrics-table.ts';
 import { hasClasses, hasTopK, isCustomLoss, labelsOf, lossLabel, oneLoss, perOutputLosses } from './loss.ts';
 
 const TOP_KEYS = [
@@ -279,11 +280,9 @@ export interface OutputKind {
   classes: number | null;
 }
 
-/** Whether a built-in metric is measured for an output of this loss (its class count aside). */
-export function metricSuits(name: MetricName, loss: LossEntry): boolean {
-  if (name === 'topK') return hasTopK(loss);
-  return !CLASS_METRICS.includes(name) || hasClasses(loss);
-}
+// Whether a built-in metric is measured for an output of this loss, and the key it is logged
+// under: read from the metric table (src/shared/metrics-table.ts).
+export { metricKey, metricSuits };
 
 /**
  * What a monitor can name, with the way each improves (null: a custom metric's value, whose way
@@ -542,15 +541,7 @@ function schedule(raw: unknown, given: GivenModes): ScheduleConfig {
   };
 }
 
-const METRICS_FORM =
-  'a list of metric names (accuracy, topK, precision, recall, f1, auc, mae, rmse), { name: precision, average: micro } or { module: ./metric.ts }';
-
-/** The key a built-in metric is logged under (`precision_macro`, `top_k`, `auc`). */
-export function metricKey(m: MetricSpec): string {
-  if ('module' in m) return m.name;
-  if (m.name === 'topK') return 'top_k';
-  return m.average ? `${m.name}_${m.average}` : m.name;
-}
+const METRICS_FORM = `a list of metric names (${METRIC_NAMES.join(', ')}), { name: precision, average: micro } or { module: ./metric.ts }`;
 
 function metricName(v: unknown, keyPath: string): MetricName {
   if (METRIC_NAMES.includes(v as MetricName)) return v as MetricName;
