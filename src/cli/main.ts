@@ -7,7 +7,7 @@ import { closest } from '../shared/config/checker.ts';
 import { loadConfig } from '../shared/config/load.ts';
 import { BACKEND_NAMES } from '../shared/config/types.ts';
 import { formatError, MgpuError } from '../shared/errors.ts';
-import { machineProbes } from '../coordinator/device-plan.ts';
+import { autoTakesCuda, autoTakesWebgpu, machineProbes } from '../coordinator/device-plan.ts';
 import { discoverGpus } from '../coordinator/devices.ts';
 import { probeAdapters } from '../coordinator/webgpu-probe.ts';
 import { adapterLabel } from '../shared/adapters.ts';
@@ -198,12 +198,7 @@ async function main(): Promise<void> {
           for (const a of probe.adapters) console.log(`  Dawn lists: ${a.name} [${a.backend}]`);
           console.log(`  Vulkan device-select layer (pins one worker per GPU): ${probe.deviceSelect ? 'installed' : 'not found'}`);
         }
-        const gpu =
-          found.gpus.length > 0 && machineProbes.installed('@tensorflow/tfjs-node-gpu')
-            ? 'tfjs-node-gpu'
-            : probe.adapter && !probe.adapter.software
-              ? 'webgpu'
-              : null;
+        const gpu = autoTakesCuda(found.gpus.length, machineProbes) ? 'tfjs-node-gpu' : autoTakesWebgpu(probe) ? 'webgpu' : null;
         console.log(
           gpu
             ? `backend auto: ${gpu}, one worker per GPU`

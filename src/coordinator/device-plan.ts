@@ -61,6 +61,16 @@ export const machineProbes: PlanProbes = {
 
 const CPU_BACKENDS: readonly BackendName[] = ['auto', 'tfjs-node', 'wasm', 'cpu'];
 
+/** `auto`'s first choice: tfjs-node-gpu, when there are CUDA GPUs to use and the package is installed. */
+export function autoTakesCuda(gpus: number, probes: Pick<PlanProbes, 'installed'>): boolean {
+  return gpus > 0 && probes.installed('@tensorflow/tfjs-node-gpu');
+}
+
+/** `auto`'s second choice: webgpu, when Dawn's default adapter is a hardware one (not a CPU). */
+export function autoTakesWebgpu(probe: ProbeOutcome): boolean {
+  return !!probe.adapter && !probe.adapter.software;
+}
+
 /** What the workers are for, as the run says it: "training on 2 simulated GPUs". */
 export type Doing = 'training' | 'evaluating' | 'predicting';
 
@@ -78,11 +88,11 @@ export async function planDevices(cfg: Config, doing: Doing = 'training', probes
 
   let backend = d.backend;
   let probe: ProbeOutcome | null = null;
-  if (backend === 'auto' && cuda.length && probes.installed('@tensorflow/tfjs-node-gpu')) backend = 'tfjs-node-gpu';
+  if (backend === 'auto' && autoTakesCuda(cuda.length, probes)) backend = 'tfjs-node-gpu';
   if (backend === 'auto' || backend === 'webgpu') {
     probe = await probes.probe({});
     if (backend === 'webgpu') refuseWithoutAdapter(probe, d.allowSoftwareAdapter);
-    else if (probe.adapter && !probe.adapter.software) backend = 'webgpu';
+    else if (autoTakesWebgpu(probe)) backend = 'webgpu';
   }
   if (backend === 'webgpu') return expand(await planWebgpu(cfg, found, chosen, probe!, probes), d.workersPerGpu);
 

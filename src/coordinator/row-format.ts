@@ -2,6 +2,7 @@
 // its rows are shaped in the input buffers: one part per model input, one per output's target
 // (none when the rows have no labels: prediction), and the loss weight when rows are weighted.
 import { DataError, MgpuError } from '../shared/errors.ts';
+import { LOSSES } from '../shared/losses-table.ts';
 import { sizeOf, type ModelLayout, type ModelPort } from '../shared/layout.ts';
 import type { NdArray } from '../shared/npy.ts';
 import type { RowFormat, RowPart } from '../shared/protocol.ts';
@@ -102,11 +103,12 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
   // an [n, K] output, [n, T] or [n, T, 1] for [n, T, K]).
   const classes = outRow[outRow.length - 1] ?? 1;
   const positions = outRow.slice(0, -1);
-  if (loss === 'sparseCategoricalCrossentropy') {
+  const labels = LOSSES[loss].labels;
+  if (labels === 'index') {
     if (sizeOf(labelRow) !== sizeOf(positions)) {
       const want = positions.length ? `an index per position: rows of ${shape(positions)} or ${shape([...positions, 1])}` : 'one class index per sample';
       throw new DataError(
-        `${keyPath}: sparseCategoricalCrossentropy wants ${want} (the model's output${output} is ${shape(port.shape)}), but label rows of ${file} have shape ${shape(labelRow)}`,
+        `${keyPath}: ${loss} wants ${want} (the model's output${output} is ${shape(port.shape)}), but label rows of ${file} have shape ${shape(labelRow)}`,
         'use categoricalCrossentropy for one-hot labels',
       );
     }
@@ -120,12 +122,12 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
   } else if (sizeOf(labelRow) !== outSize) {
     throw new DataError(
       `${keyPath}: label rows of ${file} have shape ${shape(labelRow)} (${sizeOf(labelRow)} values) but the model's output${output} is ${shape(port.shape)} (${outSize} values per sample)`,
-      loss === 'categoricalCrossentropy' && sizeOf(labelRow) === 1 ? 'class-index labels need loss: sparseCategoricalCrossentropy' : undefined,
+      labels === 'onehot' && sizeOf(labelRow) === 1 ? 'class-index labels need loss: sparseCategoricalCrossentropy' : undefined,
     );
   }
-  if (loss === 'binaryCrossentropy') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
-  if (loss === 'categoricalCrossentropy') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
-  return { role: 'target', name: port.name, dtype: a.dtype, shape: loss === 'sparseCategoricalCrossentropy' ? positions : outRow.length ? outRow : labelRow };
+  if (labels === 'binary') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
+  if (labels === 'onehot') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
+  return { role: 'target', name: port.name, dtype: a.dtype, shape: labels === 'index' ? positions : outRow.length ? outRow : labelRow };
 }
 
 /** Names the first label that the loss cannot take: its sample, its value and what was expected. */

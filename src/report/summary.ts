@@ -1,5 +1,6 @@
 // The numbers of a run, computed once from what read-run.ts read, and printed as a text table.
 // The HTML page shows the same rows (html.ts), so the terminal and the page never disagree.
+import { METRICS, metricOfKey } from '../shared/metrics-table.ts';
 import { fmtInt, fmtLoss, fmtMs, fmtPct, fmtSig, listSteps } from './format.ts';
 import { metricBase, outputFigure, outputNames } from './outputs.ts';
 import type { RunData, TrainPoint } from './read-run.ts';
@@ -89,13 +90,15 @@ export function metricKeys(evals: RunData['evals']): string[] {
 export function metricBetter(key: string, outputs: readonly string[] = []): 'max' | 'min' | null {
   const base = metricBase(key, outputs).base;
   if (base.includes('.')) return null;
-  return base === 'mae' || base === 'rmse' ? 'min' : 'max';
+  const metric = metricOfKey(base);
+  return metric ? METRICS[metric].direction : 'max';
 }
 
 /** Accuracies as percentages, the other metrics as numbers. */
 export function fmtMetric(key: string, outputs: readonly string[] = []): (v: number) => string {
   const base = metricBase(key, outputs).base;
-  return base === 'accuracy' || base === 'top_k' ? (v) => fmtPct(v) : (v) => fmtSig(v, 4);
+  const metric = metricOfKey(base);
+  return metric && METRICS[metric].percent ? (v) => fmtPct(v) : (v) => fmtSig(v, 4);
 }
 
 export function median(xs: number[]): number | null {

@@ -3,7 +3,7 @@
 // row's scores and label for AUC, written to the rank's output region: the coordinator adds them
 // over ranks and chunks, so its figures are those of the whole eval set at once.
 import type { LayersModel, Tensor, TensorContainer } from '@tensorflow/tfjs';
-import { hasClasses } from '../shared/config/loss.ts';
+import { hasClasses, labelsOf } from '../shared/config/loss.ts';
 import type { LossEntry } from '../shared/config/types.ts';
 import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { RowFormat, WorkerMetrics } from '../shared/protocol.ts';
@@ -45,7 +45,7 @@ export function metricTensors(tf: TF, lossName: LossEntry, loss: LossFns, spec: 
       let guess: Tensor;
       let scores: Tensor; // [m, K]: m rows (n, or n times the positions of a >2-D output)
       let labels: Tensor; // class indices [m], or 0/1 [m, K]
-      if (lossName === 'binaryCrossentropy') {
+      if (labelsOf(lossName) === 'binary') {
         // Each unit of the last axis is a yes/no problem, thresholded at 0.5 as the shipped
         // accuracy is; on a >2-D output (a mask) each position is a row, as Keras counts them.
         classes = pred.shape[pred.shape.length - 1]!;
@@ -57,8 +57,7 @@ export function metricTensors(tf: TF, lossName: LossEntry, loss: LossFns, spec: 
         // A softmax over the last axis: the predicted class is the argmax.
         classes = pred.shape[pred.shape.length - 1]!;
         scores = tf.reshape(pred, [-1, classes]);
-        const index =
-          lossName === 'sparseCategoricalCrossentropy' ? tf.cast(tf.reshape(y, [-1]), 'int32') : tf.cast(tf.argMax(tf.reshape(y, [-1, classes]), -1), 'int32');
+        const index = labelsOf(lossName) === 'index' ? tf.cast(tf.reshape(y, [-1]), 'int32') : tf.cast(tf.argMax(tf.reshape(y, [-1, classes]), -1), 'int32');
         truth = tf.cast(tf.oneHot(index as never, classes), 'float32');
         guess = tf.cast(tf.oneHot(tf.cast(tf.argMax(scores, -1), 'int32') as never, classes), 'float32');
         labels = tf.cast(index, 'float32');

@@ -33,7 +33,19 @@ export function meanPerSample(tf: TF, v: Tensor): Tensor1D {
   );
 }
 
-export function lossFns(tf: TF, name: LossName): LossFns {
+/** The shared pieces the kernels are built of, for one tf. */
+interface Kit {
+  tf: TF;
+  per: (v: Tensor) => Tensor1D;
+  indices: (y: Tensor, pred: Tensor) => Tensor;
+  asOneHot: (y: Tensor, pred: Tensor) => Tensor;
+  argmaxEq: (a: Tensor, b: Tensor) => Tensor1D;
+  mae: (yTrue: Tensor, yPred: Tensor) => Tensor1D;
+  mse: (yTrue: Tensor, yPred: Tensor) => Tensor1D;
+  inTopK: (cls: Tensor, p: Tensor, k: number) => Tensor1D;
+}
+
+function kit(tf: TF): Kit {
   const per = (v: Tensor): Tensor1D => meanPerSample(tf, v);
   // Class indices (sparse labels [n] or [n, ...positions], possibly with a trailing 1) in the
   // shape of the output without its class axis.
@@ -49,38 +61,45 @@ export function lossFns(tf: TF, name: LossName): LossFns {
     const higher = tf.sum(tf.cast(tf.greater(p, trueScore), 'float32'), -1);
     return per(tf.cast(tf.less(higher, k), 'float32'));
   };
-  switch (name) {
-    case 'categoricalCrossentropy':
-      return {
-        perSample: (y, p) => per(tf.metrics.categoricalCrossentropy(y, p)),
-        correct: (y, p) => argmaxEq(tf.argMax(y, -1), tf.argMax(p, -1)),
-        absError: mae,
-        sqError: mse,
-        topK: (y, p, k) => inTopK(tf.cast(tf.argMax(y, -1), 'int32'), p, k),
-      };
-    case 'sparseCategoricalCrossentropy':
-      return {
-        perSample: (y, p) => per(tf.metrics.categoricalCrossentropy(asOneHot(y, p), p)),
-        correct: (y, p) => argmaxEq(indices(y, p), tf.cast(tf.argMax(p, -1), 'int32')),
-        absError: (y, p) => mae(asOneHot(y, p), p),
-        sqError: (y, p) => mse(asOneHot(y, p), p),
-        topK: (y, p, k) => inTopK(indices(y, p), p, k),
-      };
-    case 'binaryCrossentropy':
-      return {
-        perSample: (y, p) => per(tf.metrics.binaryCrossentropy(y, p)),
-        correct: (y, p) => per(tf.cast(tf.equal(tf.greater(y, 0.5), tf.greater(p, 0.5)), 'float32')),
-        absError: mae,
-        sqError: mse,
-        topK: null,
-      };
-    case 'meanSquaredError':
-      return {
-        perSample: (y, p) => mse(y, p),
-        correct: null,
-        absError: mae,
-        sqError: mse,
-        topK: null,
-      };
-  }
+  return { tf, per, indices, asOneHot, argmaxEq, mae, mse, inTopK };
+}
+
+/**
+ * Each built-in loss's kernel, keyed by the names of its table (src/shared/losses-table.ts): a
+ * name without a kernel does not compile. `correct` and `topK` are null where the table says the
+ * loss has no classes or no score per class.
+ */
+const KERNELS: Record<LossName, (k: Kit) => LossFns> = {
+  categoricalCrossentropy: ({ tf, per, argmaxEq, mae, mse, inTopK }) => ({
+    perSample: (y, p) => per(tf.metrics.categoricalCrossentropy(y, p)),
+    correct: (y, p) => argmaxEq(tf.argMax(y, -1), tf.argMax(p, -1)),
+    absError: mae,
+    sqError: mse,
+    topK: (y, p, k) => inTopK(tf.cast(tf.argMax(y, -1), 'int32'), p, k),
+  }),
+  sparseCategoricalCrossentropy: ({ tf, per, indices, asOneHot, argmaxEq, mae, mse, inTopK }) => ({
+    perSample: (y, p) => per(tf.metrics.categoricalCrossentropy(asOneHot(y, p), p)),
+    correct: (y, p) => argmaxEq(indices(y, p), tf.cast(tf.argMax(p, -1), 'int32')),
+    absError: (y, p) => mae(asOneHot(y, p), p),
+    sqError: (y, p) => mse(asOneHot(y, p), p),
+    topK: (y, p, k) => inTopK(indices(y, p), p, k),
+  }),
+  binaryCrossentropy: ({ tf, per, mae, mse }) => ({
+    perSample: (y, p) => per(tf.metrics.binaryCrossentropy(y, p)),
+    correct: (y, p) => per(tf.cast(tf.equal(tf.greater(y, 0.5), tf.greater(p, 0.5)), 'float32')),
+    absError: mae,
+    sqError: mse,
+    topK: null,
+  }),
+  meanSquaredError: ({ mae, mse }) => ({
+    perSample: (y, p) => mse(y, p),
+    correct: null,
+    absError: mae,
+    sqError: mse,
+    topK: null,
+  }),
+};
+
+export function lossFns(tf: TF, name: LossName): LossFns {
+  return KERNELS[name](kit(tf));
 }

@@ -4,6 +4,7 @@
 // (Σ w_i · l_i / B), as Keras computes it.
 import type { ClassWeights, LossName } from '../../shared/config/types.ts';
 import { ConfigError, DataError } from '../../shared/errors.ts';
+import { LOSSES } from '../../shared/losses-table.ts';
 import type { NdArray } from '../../shared/npy.ts';
 import { showClasses } from './classes.ts';
 import type { Dataset } from './rows.ts';
@@ -47,7 +48,8 @@ export function weightsFromNpy(a: NdArray, file: string, count: number, features
 /** The class of each sample whose loss classWeights weighs, as Keras takes it from the labels. */
 function classesOf(labels: NdArray, loss: LossName, count: number, keyPath: string, source: string): Int32Array | Float32Array {
   const per = count === 0 ? 0 : labels.data.length / count;
-  if (loss === 'categoricalCrossentropy') {
+  const form = LOSSES[loss].labels;
+  if (form === 'onehot') {
     // One-hot (or probability) rows: the class is the argmax, the first of equal ones (as tf.argMax).
     const out = new Int32Array(count);
     for (let i = 0; i < count; i++) {
@@ -58,8 +60,7 @@ function classesOf(labels: NdArray, loss: LossName, count: number, keyPath: stri
     return out;
   }
   if (per !== 1) {
-    const hint =
-      loss === 'binaryCrossentropy' ? 'class weights need one 0/1 label per sample; weigh multi-label samples with sample weights instead' : undefined;
+    const hint = form === 'binary' ? 'class weights need one 0/1 label per sample; weigh multi-label samples with sample weights instead' : undefined;
     throw new ConfigError(
       'training.classWeights',
       `${loss} labels of ${source} (${keyPath}) have ${per} values per sample; class weights need one class per sample`,
@@ -67,7 +68,7 @@ function classesOf(labels: NdArray, loss: LossName, count: number, keyPath: stri
     );
   }
   const out = Float32Array.from(labels.data);
-  if (loss === 'binaryCrossentropy') {
+  if (form === 'binary') {
     const bad = out.findIndex((v) => v !== 0 && v !== 1);
     if (bad >= 0) {
       throw new DataError(
@@ -111,14 +112,15 @@ export function checkClassWeightsFitModel(cw: ClassWeights | null, loss: LossNam
       'weigh samples with sample weights (npy weights: or csv weight:) instead',
     );
   }
-  if (loss === 'binaryCrossentropy' && outputs !== 1) {
+  const binary = LOSSES[loss].labels === 'binary';
+  if (binary && outputs !== 1) {
     throw new ConfigError(
       'training.classWeights',
       `is set, but the model has ${outputs} sigmoid outputs (multi-label): a sample has no one class to weigh`,
       'weigh samples with sample weights (npy weights: or csv weight:) instead',
     );
   }
-  const classes = loss === 'binaryCrossentropy' ? 2 : outputs;
+  const classes = binary ? 2 : outputs;
   for (const key of Object.keys(cw)) {
     if (Number(key) >= classes) {
       throw new ConfigError(

@@ -3,13 +3,15 @@
 // per-worker or per-batch ratio, so each figure is the one a single process computes over the
 // whole eval set.
 import { hasClasses, lossOf } from '../../shared/config/loss.ts';
+import { LOSSES } from '../../shared/losses-table.ts';
+import { METRICS, type MetricName, type MetricTraits } from '../../shared/metrics-table.ts';
 import type { Config, LossEntry, MetricSpec } from '../../shared/config/types.ts';
 import { metricKey, metricSuits, type OutputKind } from '../../shared/config/metric-keys.ts';
 import { ConfigError } from '../../shared/errors.ts';
 import { sizeOf, type ModelLayout } from '../../shared/layout.ts';
 import type { WorkerMetrics } from '../../shared/protocol.ts';
 import { macroAuc } from './auc.ts';
-import { countMetric, type ClassCounts } from './counts.ts';
+import { countMetric, type ClassCounts, type CountMetric } from './counts.ts';
 import { finalizeCustom, loadCustomMetric, type CustomMetricModule } from './custom.ts';
 
 export interface EvalMetrics {
@@ -28,10 +30,10 @@ export async function loadEvalMetrics(cfg: Config): Promise<EvalMetrics | null> 
 /** What the workers compute in `eval` for these metrics; null: only the shipped figures. */
 export function workerMetrics(specs: MetricSpec[] | null): WorkerMetrics | null {
   if (specs === null) return null;
-  const named = (...names: string[]) => specs.some((m) => !('module' in m) && names.includes(m.name));
+  const needed = (what: MetricTraits['needs']) => specs.some((m) => !('module' in m) && METRICS[m.name].needs === what);
   return {
-    counts: named('precision', 'recall', 'f1'),
-    scores: named('auc'),
+    counts: needed('counts'),
+    scores: needed('scores'),
     custom: specs.flatMap((m, i) => ('module' in m ? [{ module: m.module, keyPath: `metrics[${i}]` }] : [])),
   };
 }
@@ -97,24 +99,32 @@ export interface EvalTotals {
   custom: Record<string, number>[]; // per custom module, its summed named sums
 }
 
+/** How AUC reads an output's scores: one-vs-rest per class, or each output against its own 0/1 labels (the loss's table). */
+function aucLayout(loss: LossEntry): 'classes' | 'outputs' {
+  return typeof loss === 'string' && LOSSES[loss].aucLayout === 'outputs' ? 'outputs' : 'classes';
+}
+
+type BuiltinSpec = Exclude<MetricSpec, { module: string }>;
+const counted = (m: CountMetric, spec: BuiltinSpec, t: EvalTotals) => (t.counts ? countMetric(m, spec.average ?? 'macro', t.counts) : null);
+
+/**
+ * How each built-in metric's value comes from one output's totals, keyed by the names of the
+ * metric table (src/shared/metrics-table.ts): a metric without an entry here does not compile.
+ */
+const COMPUTE: Record<MetricName, (spec: BuiltinSpec, loss: LossEntry, t: EvalTotals) => number | null> = {
+  accuracy: (_, __, t) => t.correct / t.n,
+  topK: (_, __, t) => t.topK / t.n,
+  precision: (spec, _, t) => counted('precision', spec, t),
+  recall: (spec, _, t) => counted('recall', spec, t),
+  f1: (spec, _, t) => counted('f1', spec, t),
+  auc: (_, loss, t) => (t.scores ? macroAuc(t.scores.values, t.scores.labels, t.scores.width, aucLayout(loss)) : null),
+  mae: (_, __, t) => t.abs / t.n,
+  rmse: (_, __, t) => Math.sqrt(t.sq / t.n),
+};
+
 /** One metric's value from one output's totals. */
-function builtinValue(spec: Exclude<MetricSpec, { module: string }>, loss: LossEntry, t: EvalTotals): number | null {
-  switch (spec.name) {
-    case 'accuracy':
-      return t.correct / t.n;
-    case 'topK':
-      return t.topK / t.n;
-    case 'precision':
-    case 'recall':
-    case 'f1':
-      return t.counts ? countMetric(spec.name, spec.average ?? 'macro', t.counts) : null;
-    case 'auc':
-      return t.scores ? macroAuc(t.scores.values, t.scores.labels, t.scores.width, loss === 'binaryCrossentropy' ? 'outputs' : 'classes') : null;
-    case 'mae':
-      return t.abs / t.n;
-    case 'rmse':
-      return Math.sqrt(t.sq / t.n);
-  }
+function builtinValue(spec: BuiltinSpec, loss: LossEntry, t: EvalTotals): number | null {
+  return COMPUTE[spec.name](spec, loss, t);
 }
 
 /** Each metric's value, keyed as metrics.jsonl logs it, in the config's order. */
@@ -160,7 +170,7 @@ export function scoreShape(loss: LossEntry, outputShape: (number | null)[]): { w
   const size = sizeOf(out);
   // A row is a position of the output (one per sample on an [n, K] output) with its last axis's K scores.
   const width = out[out.length - 1] ?? 1;
-  return { width, rowsPerSample: size / width, labelWidth: loss === 'binaryCrossentropy' ? width : 1 };
+  return { width, rowsPerSample: size / width, labelWidth: aucLayout(loss) === 'outputs' ? width : 1 };
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   ScheduleConfig,
   ScheduleName,
 } from './types.ts';
+import { METRICS, METRIC_NAMES } from '../metrics-table.ts';
 
 export const OPTIMIZER_PARAMS: Record<OptimizerName, readonly (keyof OptimizerConfig)[]> = {
   sgd: ['learningRate'],
@@ -72,22 +73,21 @@ export function scheduleDefaults(name: ScheduleName): ScheduleConfig {
  * The figures a monitor (checkpoint.best, training.earlyStopping, the plateau schedule) can
  * name: fields of metrics.jsonl's eval line, and the way each improves (its default mode).
  */
-export const MONITORS: Readonly<Record<string, MonitorMode>> = { 'eval.loss': 'min', 'eval.accuracy': 'max', 'eval.top_k': 'max', 'eval.mae': 'min' };
+export const MONITORS: Readonly<Record<string, MonitorMode>> = {
+  'eval.loss': 'min',
+  'eval.accuracy': METRICS.accuracy.direction,
+  'eval.top_k': METRICS.topK.direction,
+  'eval.mae': METRICS.mae.direction,
+};
 /**
  * How each built-in metric of `metrics:` improves, when a monitor names it (`eval.<key>` as the
  * eval line logs it: eval.f1_macro, eval.auc, eval.rmse). A custom metric's values
  * (`eval.<name>.<key>`) have no known direction: their monitor needs a mode.
  */
-export const METRIC_DIRECTION: Readonly<Record<MetricName, MonitorMode>> = {
-  accuracy: 'max',
-  topK: 'max',
-  precision: 'max',
-  recall: 'max',
-  f1: 'max',
-  auc: 'max',
-  mae: 'min',
-  rmse: 'min',
-};
+export const METRIC_DIRECTION: Readonly<Record<MetricName, MonitorMode>> = Object.fromEntries(METRIC_NAMES.map((n) => [n, METRICS[n].direction])) as Record<
+  MetricName,
+  MonitorMode
+>;
 
 /** Keras's EarlyStopping defaults (its monitor val_loss is eval.loss here). */
 export const EARLY_STOPPING_DEFAULTS = { monitor: 'eval.loss', patience: 0, minDelta: 0, restoreBest: false };
@@ -119,10 +119,10 @@ export const RELIABILITY_DEFAULTS: ReliabilityConfig = {
   maxSkippedFraction: 0.5,
 };
 /** The metrics that take `average` (macro or micro), and its default. */
-export const AVERAGED_METRICS: readonly MetricName[] = ['precision', 'recall', 'f1'];
+export const AVERAGED_METRICS: readonly MetricName[] = METRIC_NAMES.filter((n) => METRICS[n].averaged);
 export const DEFAULT_AVERAGE: MetricAverage = 'macro';
 /** The metrics that need classes: refused with a regression loss (meanSquaredError). */
-export const CLASS_METRICS: readonly MetricName[] = ['accuracy', 'topK', 'precision', 'recall', 'f1', 'auc'];
+export const CLASS_METRICS: readonly MetricName[] = METRIC_NAMES.filter((n) => METRICS[n].suits !== 'any');
 /** A custom metric's name prefixes its values in the log (`<name>.<key>`): no dots in it. */
 export const METRIC_MODULE_NAME = /^[A-Za-z0-9_-]+$/;
 

@@ -2,7 +2,8 @@
 // per output name; each a built-in name or a custom module. The top-level form is decided by one
 // rule (isCustomLoss): a mapping whose only key is `module` with a string value that is not a
 // built-in name is a custom loss for every output; every other mapping is keyed by output names.
-import { LOSS_NAMES, type CustomLoss, type LossEntry, type LossName, type LossSpec } from './types.ts';
+import { LOSSES, LOSS_NAMES, type ClassLossName, type LossTraits } from '../losses-table.ts';
+import type { CustomLoss, LossEntry, LossName, LossSpec } from './types.ts';
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -32,9 +33,19 @@ export function lossOf(spec: LossSpec, output: string): LossEntry | undefined {
   return each === null ? (spec as LossEntry) : Object.hasOwn(each, output) ? each[output] : undefined;
 }
 
-/** Whether a loss has classes (accuracy, top-k, precision, ..., class weights): not mse, not a custom loss. */
-export function hasClasses(l: LossEntry): l is Exclude<LossName, 'meanSquaredError'> {
-  return typeof l === 'string' && l !== 'meanSquaredError';
+/** Whether a loss has classes (accuracy, top-k, precision, ..., class weights): a built-in one that says so, never a custom one. */
+export function hasClasses(l: LossEntry): l is ClassLossName {
+  return typeof l === 'string' && LOSSES[l].hasClasses;
+}
+
+/** Whether a loss gives a score per class (a softmax), so that top-k is measured: a built-in one that says so. */
+export function hasTopK(l: LossEntry): boolean {
+  return typeof l === 'string' && LOSSES[l].topK;
+}
+
+/** The labels a built-in loss takes (its table's `labels`); null for a custom loss, which reads its own. */
+export function labelsOf(l: LossEntry): LossTraits['labels'] | null {
+  return typeof l === 'string' ? LOSSES[l].labels : null;
 }
 
 /** How a message names a loss: its name, or `custom (<file>)`. */

@@ -4,8 +4,9 @@
 
 // Each list of names is one `as const` array; the type is derived from it, and validation, the
 // CLI and the tests read the same array.
-export const LOSS_NAMES = ['categoricalCrossentropy', 'sparseCategoricalCrossentropy', 'binaryCrossentropy', 'meanSquaredError'] as const;
-export type LossName = (typeof LOSS_NAMES)[number];
+// The built-in losses are the keys of their table (src/shared/losses-table.ts).
+export { LOSS_NAMES, type LossName } from '../losses-table.ts';
+import type { LossName } from '../losses-table.ts';
 /** A custom loss: a module whose default export (yTrue, yPred, tf) gives each sample's loss; module: an absolute path. */
 export interface CustomLoss {
   module: string;
@@ -187,8 +188,9 @@ export interface DevicesConfig {
  * The eval metrics a config can name (`metrics:`). Classification ones need a classification
  * loss; `topK` needs a softmax over classes (not binaryCrossentropy).
  */
-export const METRIC_NAMES = ['accuracy', 'topK', 'precision', 'recall', 'f1', 'auc', 'mae', 'rmse'] as const;
-export type MetricName = (typeof METRIC_NAMES)[number];
+// The built-in metrics are the keys of their table (src/shared/metrics-table.ts).
+export { METRIC_NAMES, type MetricName } from '../metrics-table.ts';
+import type { MetricName } from '../metrics-table.ts';
 /** How precision, recall and f1 combine classes: the mean of per-class values, or from summed counts. */
 export type MetricAverage = 'macro' | 'micro';
 

@@ -32,8 +32,8 @@ export function classWeights(raw: unknown, path: string, loss: LossEntry, byName
   if (!hasClasses(loss)) {
     throw new ConfigError(
       path,
-      loss === 'meanSquaredError'
-        ? "is set, but loss is 'meanSquaredError' (a regression: there are no classes to weigh)"
+      typeof loss === 'string'
+        ? `is set, but loss is '${loss}' (a regression: there are no classes to weigh)`
         : `is set, but loss is a custom module (${loss.module}): it has no classes to weigh`,
       'weigh samples with a weights file (npy: weights:) or column (csv: weight:), or use a classification loss',
     );

@@ -2,7 +2,7 @@
 // need a loss that takes them; mnist's count against a batch that dropLast would drop.
 
 import { ConfigError } from '../../errors.ts';
-import { hasClasses, lossLabel } from '../loss.ts';
+import { hasClasses, labelsOf, lossLabel } from '../loss.ts';
 import type { Config, DataSource, LossEntry } from '../types.ts';
 
 /** The checks of the data's labels against the loss and the batch, in this order. */
@@ -22,7 +22,7 @@ function checkClassLabels(data: Config['data'], loss: LossEntry): void {
     ['data.train', data.train],
     ['data.eval', data.eval],
   ] as const) {
-    if (!named(src) || loss === 'sparseCategoricalCrossentropy') continue;
+    if (!named(src) || labelsOf(loss) === 'index') continue;
     throw new ConfigError(
       `${key}.labelType`,
       `'class' gives class indices, which loss ${typeof loss === 'string' ? `'${loss}'` : lossLabel(loss)} does not take`,
@@ -51,7 +51,7 @@ function checkMnistLabels(data: Config['data'], loss: LossEntry): void {
     if (src?.type !== 'mnist') continue;
     // A custom loss reads either form its own way.
     if (typeof loss !== 'string') continue;
-    const fits = src.labels === 'index' ? loss === 'sparseCategoricalCrossentropy' : loss !== 'sparseCategoricalCrossentropy';
+    const fits = (src.labels === 'index') === (labelsOf(loss) === 'index');
     if (!fits) {
       throw new ConfigError(
         `${key}.labels`,

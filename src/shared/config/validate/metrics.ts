@@ -4,12 +4,12 @@ import { basename, extname } from 'node:path';
 import { ConfigError } from '../../errors.ts';
 import { closest, fail, isMapping, oneOf, Section, show } from '../checker.ts';
 import { AVERAGED_METRICS, CLASS_METRICS, DEFAULT_AVERAGE, METRIC_MODULE_NAME } from '../defaults.ts';
-import { hasClasses, lossLabel } from '../loss.ts';
+import { TOP_K_LOSSES } from '../../losses-table.ts';
+import { hasClasses, hasTopK, lossLabel } from '../loss.ts';
 import { metricKey, metricSuits, type OutputKind } from '../metric-keys.ts';
 import { METRIC_NAMES, type LossEntry, type MetricName, type MetricSpec } from '../types.ts';
 
-const METRICS_FORM =
-  'a list of metric names (accuracy, topK, precision, recall, f1, auc, mae, rmse), { name: precision, average: micro } or { module: ./metric.ts }';
+const METRICS_FORM = `a list of metric names (${METRIC_NAMES.join(', ')}), { name: precision, average: micro } or { module: ./metric.ts }`;
 
 function metricName(v: unknown, keyPath: string): MetricName {
   if (METRIC_NAMES.includes(v as MetricName)) return v as MetricName;
@@ -113,19 +113,19 @@ function checkMetricFits(spec: Extract<MetricSpec, { average: unknown }>, at: st
   if (!hasClasses(loss) && CLASS_METRICS.includes(spec.name)) {
     throw new ConfigError(
       at,
-      loss === 'meanSquaredError'
-        ? `'${spec.name}' needs classes, but loss is 'meanSquaredError' (a regression)`
+      typeof loss === 'string'
+        ? `'${spec.name}' needs classes, but loss is '${loss}' (a regression)`
         : `'${spec.name}' needs classes, but loss is a custom module (${loss.module}), which has none`,
-      loss === 'meanSquaredError'
+      typeof loss === 'string'
         ? 'use mae or rmse for a regression, or a classification loss'
         : 'use mae, rmse or a custom metric module ({ module: ./metric.ts }) with a custom loss',
     );
   }
-  if (loss === 'binaryCrossentropy' && spec.name === 'topK') {
+  if (spec.name === 'topK' && !hasTopK(loss)) {
     throw new ConfigError(
       at,
-      "'topK' needs a score per class (a softmax), but loss is 'binaryCrossentropy'",
-      'use categoricalCrossentropy or sparseCategoricalCrossentropy, or remove topK',
+      `'topK' needs a score per class (a softmax), but loss is '${lossLabel(loss)}'`,
+      `use ${TOP_K_LOSSES.join(' or ')}, or remove topK`,
     );
   }
 }

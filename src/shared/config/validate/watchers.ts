@@ -3,7 +3,7 @@
 
 import { ConfigError } from '../../errors.ts';
 import { oneOf, text, type Section } from '../checker.ts';
-import { hasClasses, lossLabel, oneLoss } from '../loss.ts';
+import { hasClasses, hasTopK, labelsOf, lossLabel, oneLoss } from '../loss.ts';
 import { resolveMonitor } from '../monitor-keys.ts';
 import type { Config, LossEntry, MonitorMode } from '../types.ts';
 import type { LossSection } from './loss.ts';
@@ -79,10 +79,10 @@ function checkMonitor(keyPath: string, monitor: string, hasEval: boolean, loss: 
       'monitor eval.loss or eval.mae',
     );
   }
-  if (/^eval\.top_k(\.|$)/.test(monitor) && loss === 'binaryCrossentropy') {
+  if (/^eval\.top_k(\.|$)/.test(monitor) && loss !== null && !hasTopK(loss)) {
     throw new ConfigError(
       `${keyPath}.monitor`,
-      `${monitor} is not measured with loss binaryCrossentropy (one sigmoid output)`,
+      `${monitor} is not measured with loss ${lossLabel(loss)}${labelsOf(loss) === 'binary' ? ' (one sigmoid output)' : ''}`,
       'monitor eval.accuracy or eval.loss',
     );
   }
