@@ -14,6 +14,7 @@ import { learningRateAt } from './schedules.ts';
 import type { Session } from './session.ts';
 import { stageAhead, type StageAhead } from './stage-ahead.ts';
 import type { StepDeadline } from './step-deadline.ts';
+import { checkSkipBound } from './train-checks.ts';
 import type { Run } from './train-setup.ts';
 
 export type StagedBatches = ReturnType<typeof stagedBatches>;
@@ -180,6 +181,15 @@ export async function finishStep(
   } finally {
     await early.settle().catch(() => {}); // a no-op once reduced; a failed sum's error is the reduce's to report
   }
+}
+
+/** A step skipped for a non-finite loss or gradient (onNonFinite: skip): within the bound, counted, logged and said. */
+export function skipStep(run: Run, step: number, what: string, bad: number[]): void {
+  const { skippedSteps } = run;
+  checkSkipBound(run.cfg, skippedSteps.length + 1, run.plan.totalSteps, what);
+  skippedSteps.push(step);
+  run.metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
+  run.out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
 }
 
 /** Stages a step's shards into its slot once: a batch staged ahead is not staged again. */

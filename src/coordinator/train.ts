@@ -23,13 +23,12 @@ import type { Progress } from './progress.ts';
 import type { RunDirClaim } from './run-dir.ts';
 import type { SignalWatch } from './signals.ts';
 import { StepDeadline } from './step-deadline.ts';
-import { checkSkipBound } from './train-checks.ts';
 import { byApi, bySignal, endRun, failedRun, sayLoopDone, stopAsked } from './train-end.ts';
 import { newWindow, reportStep } from './train-figures.ts';
 import { evalAndCheckpointIfDue } from './train-intervals.ts';
 import type { TrainResult } from './train-result.ts';
 import { setUpRun } from './train-setup.ts';
-import { agreeOnStep, finishStep, gatherStep, stagedBatches } from './train-step.ts';
+import { agreeOnStep, finishStep, gatherStep, skipStep, stagedBatches } from './train-step.ts';
 
 export type { TrainResult } from './train-result.ts';
 
@@ -95,24 +94,8 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
       const agreed = await agreeOnStep(run, step, replies);
       st.lastLoss = agreed.lossSum / n;
       // ---- e) reduce + apply (not when a rank's loss or gradient is NaN or infinite) ---------
-      const done = await finishStep(
-        s,
-        step,
-        n,
-        shards,
-        replies,
-        early,
-        next,
-        agreed,
-        (what, bad) => {
-          checkSkipBound(cfg, skippedSteps.length + 1, plan.totalSteps, what);
-          skippedSteps.push(step);
-          metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
-          out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
-        },
-        run.watch.baseLr(),
-        step - skippedSteps.length,
-      );
+      const skip = (what: string, bad: number[]) => skipStep(run, step, what, bad);
+      const done = await finishStep(s, step, n, shards, replies, early, next, agreed, skip, run.watch.baseLr(), step - skippedSteps.length);
       if (done === null) {
         st.completed = step + 1;
         // The weights did not change, but an evaluation or checkpoint due at this step still
