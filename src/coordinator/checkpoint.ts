@@ -23,7 +23,6 @@ import { makeUpdateRule } from './optimizers/index.ts';
 import type { TrainerState } from './trainer-state.ts';
 
 // train.ts imports it from here.
-export type { StopRecord } from './trainer-state.ts';
 
 export const STATE_FILE = 'trainer-state.json';
 const FORMAT: TrainerState['format'] = 'mgpu-train-checkpoint';

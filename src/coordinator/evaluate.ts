@@ -15,7 +15,6 @@ import type { EvalResult, OutputFigures, PredictedOutput } from './eval-result.t
 import type { Session } from './session.ts';
 
 // train.ts imports it from here.
-export type { EvalResult } from './eval-result.ts';
 
 /**
  * A model with several outputs: each output's figures as fields of the eval line (and of

@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../shared/config/types.ts';
+import { evalBatchSize } from '../shared/config/batch-sizes.ts';
 import { ConfigError, MgpuError } from '../shared/errors.ts';
 import type { ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
@@ -244,7 +245,7 @@ export async function runEval(cfg: Config, out: Progress, src: ModelSource): Pro
   verifyModelDir(modelDirOf(src)); // a damaged model is named before any worker starts
   const { eval: evalSet, classes } = await loadSplits(cfg, modelClasses(cfg, src));
   if (!evalSet) throw new MgpuError('E_CONFIG', 'data.eval: nothing to evaluate on', { hint: 'set data.eval or data.evalFraction in the config' });
-  const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
+  const batch = evalBatchSize(cfg);
   const evalMetrics = await loadEvalMetrics(cfg);
   const s = await openSession(cfg, await runDevices(cfg, out, 'evaluating'), {
     data: [evalSet],
@@ -372,7 +373,7 @@ export async function predictRows(
     count,
     source: named ? inputs.map(label).join(', ') : first.file,
   };
-  const batch = cfg.eval.batchSize ?? cfg.training.batchSize;
+  const batch = evalBatchSize(cfg);
   // Prediction computes no metric: its workers neither load metric modules nor score rows.
   const s = await openSession({ ...cfg, metrics: null }, await runDevices(cfg, out, 'predicting'), {
     data: [ds],

@@ -7,7 +7,6 @@ import type { EvalLine, EventLine, TrainLine, WatchLine } from '../shared/metric
 import { EventWriter, trimEventFiles } from './tensorboard.ts';
 
 // train.ts imports these two from here.
-export type { EvalLine, TrainLine } from '../shared/metrics-lines.ts';
 
 export class MetricsLog {
   private readonly fd: number;

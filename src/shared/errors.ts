@@ -22,6 +22,14 @@ export type ErrorCode =
   | 'E_RUN_LOCKED' // another run is running in the run directory (its .lock)
   | 'E_INTERNAL';
 
+/**
+ * Failures after which a run keeps what it trained: the last completed step goes into a
+ * checkpoint, and the message says how to continue. A custom metric that fails in an evaluation
+ * (E_METRIC) or a callback that throws (E_CALLBACK) is the user's to fix, but the steps trained
+ * before it are kept all the same.
+ */
+export const RESUMABLE_CODES: readonly ErrorCode[] = ['E_WORKER', 'E_NONFINITE', 'E_METRIC', 'E_CALLBACK'];
+
 export class MgpuError extends Error {
   readonly code: ErrorCode;
   readonly hint?: string;
@@ -33,6 +41,11 @@ export class MgpuError extends Error {
     this.hint = opts.hint;
     this.exitCode = opts.exitCode ?? (code === 'E_WORKER' || code === 'E_INTERNAL' || code === 'E_NONFINITE' || code === 'E_CALLBACK' ? 1 : 2);
   }
+}
+
+/** Whether a run that fails with `err` checkpoints its last completed step first (RESUMABLE_CODES). */
+export function isResumable(err: unknown): err is MgpuError {
+  return err instanceof MgpuError && RESUMABLE_CODES.includes(err.code);
 }
 
 /** A config error always names its key path, e.g. `optimizer.learningRate`. */

@@ -1,4 +1,4 @@
-// The end of a step (train.ts's finishStep) settles the sums begun as replies arrived on every
+// The end of a step (train-step.ts's finishStep) settles the sums begun as replies arrived on every
 // path: a skipped non-finite step (onNonFinite: skip), a stopped one (onNonFinite: stop), a
 // staging error, and a reduced one. The reduce pool is forced on (2 piscina threads, as in
 // reduce-pool-threads-equal-inline.test.ts), so the early accumulate tasks really run in other
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ArrivalSum } from '../../src/coordinator/reduce/arrival-sum.ts';
 import { ReducePool } from '../../src/coordinator/reduce/reduce-pool.ts';
 import type { Session } from '../../src/coordinator/session.ts';
-import { finishStep } from '../../src/coordinator/train.ts';
+import { finishStep } from '../../src/coordinator/train-step.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 import { soloCluster } from '../../src/coordinator/cluster.ts';
 import { MgpuError } from '../../src/shared/errors.ts';
