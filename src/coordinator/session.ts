@@ -1,6 +1,6 @@
 // Everything a run needs before its first step, set up in order and torn down in reverse:
 // devices → slab → workers (each builds the model) → layout agreement → data fits model →
-// slab sized → initial weights (rank 0's, or a checkpoint's) published → master weights and
+// slab sized → initial weights (the lowest active rank's, or a checkpoint's) published → master weights and
 // optimizer state → reduce pool. Train, eval and predict all start here.
 import os from 'node:os';
 import type { Config } from '../shared/config/types.ts';
@@ -84,7 +84,7 @@ export interface SessionOptions {
   data: Dataset[];
   dataKeys: string[]; // config key of each dataset, for messages
   maxBatch: number; // the largest global batch a step, eval or predict chunk will split
-  /** Weights to start from (a checkpoint's), given the model layout; null: rank 0's freshly built model. */
+  /** Weights to start from (a checkpoint's), given the model layout; null: the lowest active rank's freshly built model. */
   initialWeights: ((layout: ModelLayout) => Float32Array) | null;
   /** Aborted (by Ctrl-C): stop spawning, kill the workers that started, throw the abort's reason. */
   abort?: AbortSignal;

@@ -153,7 +153,7 @@ async function checkSameWeights(s: Session): Promise<void> {
   const differ = all.findIndex((h) => !Buffer.from(h).equals(Buffer.from(all[0]!)));
   if (differ > 0) {
     throw new MgpuError('E_INTERNAL', `the machines ended with different weights: ${s.cluster.where(differ)} differs from ${s.cluster.where(0)}`, {
-      hint: 'the allreduce gave ranks different sums; run with the ring algorithm (see the README, "Several machines")',
+      hint: 'the allreduce gave ranks different sums; have Open MPI use its ring allreduce, which gives every rank the same bits: mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4',
     });
   }
 }
