@@ -70,7 +70,7 @@ src/coordinator/closed-output.ts src/coordinator/console/closed-output.ts
 src/coordinator/signals.ts src/coordinator/console/signals.ts
 EOF
 # The two commands stay on top, and the eval metrics where they are (engine/, run/ and both use them).
-STAYS='src/coordinator/train.ts src/coordinator/inference.ts src/coordinator/metrics'
+STAYS='src/coordinator/train.ts src/coordinator/train-setup.ts src/coordinator/train-step.ts src/coordinator/train-intervals.ts src/coordinator/train-figures.ts src/coordinator/train-end.ts src/coordinator/train-result.ts src/coordinator/inference.ts src/coordinator/metrics'
 
 fail() {
   echo "regroup-coordinator: $1" >&2
