@@ -7,16 +7,16 @@ import path from 'node:path';
 /** The core files, relative to the repository root; `*` matches within one file name. */
 export const CORE_FILES = [
   'src/coordinator/train*.ts', // the train loop (train.ts and the train-*.ts it is split into)
-  'src/coordinator/session.ts',
-  'src/coordinator/worker-group.ts',
-  'src/coordinator/recovery.ts',
-  'src/coordinator/reduce/*.ts',
+  'src/coordinator/engine/session.ts',
+  'src/coordinator/engine/worker-group.ts',
+  'src/coordinator/run/recovery.ts',
+  'src/coordinator/engine/reduce/*.ts',
   'src/worker/main.ts',
   'src/shared/protocol.ts',
   'src/shared/slab.ts',
   'src/shared/layout.ts',
   'src/shared/channel.ts',
-  'src/coordinator/batch-plan.ts',
+  'src/data/batch-plan.ts',
   'src/shared/shard.ts',
 ];
 

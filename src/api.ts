@@ -26,9 +26,9 @@ import { validateConfig as validateRaw } from './shared/config/validate.ts';
 import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
 import { launchedSize } from './shared/mpi.ts';
 import { readNpy, type NdArray } from './shared/npy.ts';
-import { CALLBACK_NAMES, type AbortSignalLike, type StopRequest, type TrainCallbacks } from './coordinator/callbacks.ts';
-import { openCluster, type Cluster } from './coordinator/cluster.ts';
-import type { EvalResult as InternalEvalResult } from './coordinator/eval-result.ts';
+import { CALLBACK_NAMES, type AbortSignalLike, type StopRequest, type TrainCallbacks } from './coordinator/run/callbacks.ts';
+import { openCluster, type Cluster } from './coordinator/devices/cluster.ts';
+import type { EvalResult as InternalEvalResult } from './coordinator/engine/eval-result.ts';
 import {
   checkOutput,
   checkOutputFitsModel,
@@ -43,10 +43,10 @@ import {
   wantsNames,
   writePredictions,
 } from './coordinator/inference.ts';
-import type { NamedArray } from './coordinator/data/rows.ts';
-import { readLabels } from './coordinator/data/classes.ts';
-import { makeProgress, type Progress } from './coordinator/progress.ts';
-import { resumeConfig } from './coordinator/resume.ts';
+import type { NamedArray } from './data/rows.ts';
+import { readLabels } from './data/classes.ts';
+import { makeProgress, type Progress } from './coordinator/console/progress.ts';
+import { resumeConfig } from './coordinator/run/resume.ts';
 import { train as runTraining } from './coordinator/train.ts';
 
 export { MgpuError, ConfigError, formatError };
@@ -73,7 +73,7 @@ export type {
   StepFigures,
   StopRequest,
   TrainCallbacks,
-} from './coordinator/callbacks.ts';
+} from './coordinator/run/callbacks.ts';
 
 /**
  * An evaluation: mean loss and metrics over every sample of the eval data. A copy of

@@ -1,10 +1,10 @@
 // Optimizer update: the time of one update rule's apply over P floats on one thread (the
 // coordinator's step runs it per slice, in as many threads as there are cores), every rule of
-// src/coordinator/optimizers/, median of the reps, in ms and in nanoseconds per value.
+// src/coordinator/engine/optimizers/, median of the reps, in ms and in nanoseconds per value.
 //   node --import tsx scripts/bench/optimizer-update.ts [--size 4] [--reps 9]   (size: millions)
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
+import { makeUpdateRule } from '../../src/coordinator/engine/optimizers/index.ts';
 import type { OptimizerConfig, OptimizerName } from '../../src/shared/config/types.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 import { median } from './run-mgpu.ts';

@@ -12,7 +12,7 @@ import { Channel } from '../../src/shared/channel.ts';
 import { flatten, slabLayout, type SlabLayout } from '../../src/shared/layout.ts';
 import { childExecArgv } from '../../src/shared/runtime.ts';
 import { Slab } from '../../src/shared/slab.ts';
-import { ReducePool } from '../../src/coordinator/reduce/reduce-pool.ts';
+import { ReducePool } from '../../src/coordinator/engine/reduce/reduce-pool.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 import { median } from './run-mgpu.ts';
 import { printTable, saveJson } from './table.ts';

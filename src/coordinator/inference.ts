@@ -17,19 +17,19 @@ import { ConfigError, MgpuError } from '../shared/errors.ts';
 import type { ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
 import { readNpy, writeNpy } from '../shared/npy.ts';
-import { findCheckpoint, readCheckpoint, STATE_FILE } from './checkpoint.ts';
-import { verifyModelDir } from './checkpoint-integrity.ts';
-import { LABELS_FILE, readLabels, sameClasses, showClasses, type ClassMapping } from './data/classes.ts';
-import type { Dataset, NamedArray } from './data/rows.ts';
-import { loadSplits } from './data/splits.ts';
-import type { EvalResult, PredictedOutput } from './eval-result.ts';
-import { evaluate, outputFields, predict } from './evaluate.ts';
+import { findCheckpoint, readCheckpoint, STATE_FILE } from './run/checkpoint.ts';
+import { verifyModelDir } from './run/checkpoint-integrity.ts';
+import { LABELS_FILE, readLabels, sameClasses, showClasses, type ClassMapping } from '../data/classes.ts';
+import type { Dataset, NamedArray } from '../data/rows.ts';
+import { loadSplits } from '../data/splits.ts';
+import type { EvalResult, PredictedOutput } from './engine/eval-result.ts';
+import { evaluate, outputFields, predict } from './engine/evaluate.ts';
 import { metricLabel, metricValue } from './metrics/format.ts';
 import { loadEvalMetrics } from './metrics/index.ts';
-import { plural, type Progress } from './progress.ts';
-import { StartupRecovery } from './recovery.ts';
-import { openSession, runDevices } from './session.ts';
-import { unwritableDirReason } from './writable.ts';
+import { plural, type Progress } from './console/progress.ts';
+import { StartupRecovery } from './run/recovery.ts';
+import { openSession, runDevices } from './engine/session.ts';
+import { unwritableDirReason } from './run/writable.ts';
 
 export interface ModelSource {
   dir: string; // a checkpoint, a run directory (its newest checkpoint) or a LayersModel directory

@@ -1,10 +1,10 @@
 // What the loop does at its intervals and at its end: an evaluation (logged, printed and given to
 // the library API's callbacks) and a checkpoint (written by rank 0, the oldest pruned).
 import { evalBatchSize } from '../shared/config/batch-sizes.ts';
-import { checkpointDir, pruneCheckpoints, writeCheckpoint } from './checkpoint.ts';
-import type { StopRecord } from './trainer-state.ts';
-import { evaluate, outputFields } from './evaluate.ts';
-import type { EvalResult } from './eval-result.ts';
+import { checkpointDir, pruneCheckpoints, writeCheckpoint } from './run/checkpoint.ts';
+import type { StopRecord } from './run/trainer-state.ts';
+import { evaluate, outputFields } from './engine/evaluate.ts';
+import type { EvalResult } from './engine/eval-result.ts';
 import type { EvalLine } from '../shared/metrics-lines.ts';
 import { metricsInline } from './metrics/format.ts';
 import type { Run } from './train-setup.ts';

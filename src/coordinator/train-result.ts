@@ -1,8 +1,8 @@
 // What train() returns, built in one place: each way a run ends (not started, already finished,
 // stopped, failed, ended) gives only the fields in which it differs from a run that did nothing.
-import type { StopRequest } from './callbacks.ts';
-import type { StopRecord } from './trainer-state.ts';
-import type { EvalResult } from './eval-result.ts';
+import type { StopRequest } from './run/callbacks.ts';
+import type { StopRecord } from './run/trainer-state.ts';
+import type { EvalResult } from './engine/eval-result.ts';
 
 export interface TrainResult {
   runDir: string;

@@ -17,12 +17,12 @@
 // The end -- stopped, ended or failed -- is train-end.ts's; the result, train-result.ts's.
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../shared/config/types.ts';
-import type { AbortSignalLike, TrainCallbacks } from './callbacks.ts';
-import type { Cluster } from './cluster.ts';
-import type { Progress } from './progress.ts';
-import type { RunDirClaim } from './run-dir.ts';
-import type { SignalWatch } from './signals.ts';
-import { StepDeadline } from './step-deadline.ts';
+import type { AbortSignalLike, TrainCallbacks } from './run/callbacks.ts';
+import type { Cluster } from './devices/cluster.ts';
+import type { Progress } from './console/progress.ts';
+import type { RunDirClaim } from './run/run-dir.ts';
+import type { SignalWatch } from './console/signals.ts';
+import { StepDeadline } from './engine/step-deadline.ts';
 import { byApi, bySignal, endRun, failedRun, sayLoopDone, stopAsked } from './train-end.ts';
 import { newWindow, reportStep } from './train-figures.ts';
 import { evalAndCheckpointIfDue } from './train-intervals.ts';

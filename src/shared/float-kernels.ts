@@ -21,7 +21,7 @@ export interface FloatKernels {
   /** w[i] = f(f(f(c) * g[i]) + w[i]) with f = float32 rounding: SGD with c = -lr, as tfjs's add(mul(scalar(c), g), w). */
   sgd(w: Float32Array, g: Float32Array, c: number): void;
   /**
-   * The Adam update in float32 operations, tfjs's order (src/coordinator/optimizers/adam.ts), with
+   * The Adam update in float32 operations, tfjs's order (src/coordinator/engine/optimizers/adam.ts), with
    * k = [beta1, beta2, 1 - beta1, 1 - beta2, 1 - beta1^t, 1 - beta2^t, epsilon, -lr, decay] as
    * float32: m = m b1 + g c1; v = v b2 + (g g) c2; w = ((m / d1) / (sqrt(v / d2) + eps)) (-lr) + w decay.
    */

@@ -1,5 +1,5 @@
 // The lines of runs/<name>/metrics.jsonl, one JSON object a line: what the coordinator's
-// MetricsLog (src/coordinator/metrics-log.ts) writes and `mgpu-train report` reads back.
+// MetricsLog (src/coordinator/run/metrics-log.ts) writes and `mgpu-train report` reads back.
 
 export interface TrainLine {
   type: 'train';

@@ -1,6 +1,6 @@
 // The MPI binding (native/mpi, built where mpicc is found) and whether this process was started
 // by an MPI launcher (mpirun, mpiexec, srun). A run under a launcher with more than one process
-// trains as one of several machines (src/coordinator/cluster.ts).
+// trains as one of several machines (src/coordinator/devices/cluster.ts).
 import { MgpuError } from './errors.ts';
 import { loadAddon } from './native-addon.ts';
 

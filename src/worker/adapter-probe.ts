@@ -1,7 +1,7 @@
 // A short-lived process the coordinator starts before the workers, with the environment a worker
 // would get: which WebGPU adapters Dawn sees there, and which one it gives by default. It prints
 // one JSON line (an AdapterProbe) on stdout and exits; what the Vulkan layers print goes to
-// stderr, which the coordinator reads too (src/coordinator/webgpu-probe.ts). The coordinator
+// stderr, which the coordinator reads too (src/coordinator/devices/webgpu-probe.ts). The coordinator
 // itself never loads Dawn or tfjs.
 import type { AdapterProbe } from '../shared/adapters.ts';
 import { adapterInfoOf, parseDawnAdapterList } from '../shared/adapters.ts';

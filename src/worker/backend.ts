@@ -1,5 +1,5 @@
 // Picks and starts the worker's tfjs backend. The coordinator has already decided whether this
-// run uses a GPU (src/coordinator/device-plan.ts) and passes the backend by name; `auto` here
+// run uses a GPU (src/coordinator/devices/device-plan.ts) and passes the backend by name; `auto` here
 // means the best CPU backend: tfjs-node when installed, else wasm (SIMD; ships its binary in the
 // npm package), else the pure-JS cpu backend. tfjs-node(-gpu) are optional peers: they download
 // libtensorflow at install time, so a plain `npm install` never depends on them. webgpu (Dawn's

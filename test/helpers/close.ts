@@ -4,7 +4,7 @@
 // Deliberately free of tfjs, so any test may import it cheaply.
 
 import assert from 'node:assert/strict';
-import type { UpdateRule } from '../../src/coordinator/optimizers/update-rule.ts';
+import type { UpdateRule } from '../../src/coordinator/engine/optimizers/update-rule.ts';
 import type { OptimizerConfig } from '../../src/shared/config/types.ts';
 
 /**

@@ -2,11 +2,11 @@
 // schedule): one small learnable run whose eval values move enough to trigger each, its
 // metrics.jsonl read back, and Keras's rules written out again here, from Keras's code
 // (keras/src/callbacks/early_stopping.py, reduce_lr_on_plateau.py), independently of
-// src/coordinator/monitors.ts, so a test can predict from the logged eval values what the run
+// src/coordinator/run/monitors.ts, so a test can predict from the logged eval values what the run
 // must have done.
 import fs from 'node:fs';
 import path from 'node:path';
-import { noSignals, type SignalWatch } from '../../src/coordinator/signals.ts';
+import { noSignals, type SignalWatch } from '../../src/coordinator/console/signals.ts';
 import { silent, writeDataset, writeModelModule } from './train-fixture.ts';
 
 /**

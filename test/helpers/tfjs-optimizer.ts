@@ -11,7 +11,7 @@
 
 import assert from 'node:assert/strict';
 import * as tf from '@tensorflow/tfjs';
-import type { UpdateRule } from '../../src/coordinator/optimizers/update-rule.ts';
+import type { UpdateRule } from '../../src/coordinator/engine/optimizers/update-rule.ts';
 import { makeSlots, randomUniform, seededRandom } from './close.ts';
 
 // IS_TEST only silences tfjs's "install tfjs-node" banner on first use of the cpu backend.

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import type { Config } from '../../src/shared/config/types.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
-import { probeAdapters } from '../../src/coordinator/webgpu-probe.ts';
+import { probeAdapters } from '../../src/coordinator/devices/webgpu-probe.ts';
 
 let probed: Promise<string | null> | null = null;
 

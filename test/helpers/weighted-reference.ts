@@ -6,7 +6,7 @@
 // files the tests train on, and the weighted evaluation.
 import path from 'node:path';
 import type { LayersModel, Scalar, Tensor, Tensor1D, Variable } from '@tensorflow/tfjs';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import type { Config, DataSource } from '../../src/shared/config/types.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
 import { mulberry32 } from '../../src/shared/rng.ts';

@@ -111,7 +111,7 @@ validateConfig({ ...raw, loss: 'hinge' });
 test('npm pack, installed into another project: a plain .mjs script trains, evaluates and predicts with .ts modules, and a .ts consumer type-checks', async (t) => {
   const dir = tempDir('api-package');
   const { tarball, files } = pack(dir);
-  for (const f of ['lib/index.mjs', 'types/api.d.ts', 'types/coordinator/callbacks.d.ts', 'src/api.ts', 'bin/mgpu-train.mjs'])
+  for (const f of ['lib/index.mjs', 'types/api.d.ts', 'types/coordinator/run/callbacks.d.ts', 'src/api.ts', 'bin/mgpu-train.mjs'])
     assert.ok(files.includes(f), `${f} is not in the package`);
   assert.ok(!files.some((f) => f.startsWith('test/')), 'the tests are in the package');
 

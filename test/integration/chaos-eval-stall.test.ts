@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { Progress } from '../../src/coordinator/progress.ts';
+import type { Progress } from '../../src/coordinator/console/progress.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { MgpuError, messageOf } from '../../src/shared/errors.ts';
 import { checkpointSteps, runCliAsync, workerPids, writeConfigFile } from '../helpers/chaos.ts';

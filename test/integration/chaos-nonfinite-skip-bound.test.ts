@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { readNpy, writeNpy } from '../../src/shared/npy.ts';
 import { checkpointSteps, readMetrics, runCliAsync, writeConfigFile } from '../helpers/chaos.ts';
 import { FEATURES, tempDir, writeDataset } from '../helpers/train-fixture.ts';

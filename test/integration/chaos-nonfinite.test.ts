@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { readNpy, writeNpy } from '../../src/shared/npy.ts';
 import { assignShards } from '../../src/shared/shard.ts';
 import { checkpointSteps, readMetrics, runCliAsync, writeConfigFile } from '../helpers/chaos.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import type { Progress } from '../../src/coordinator/progress.ts';
+import type { Progress } from '../../src/coordinator/console/progress.ts';
 import { isAlive, processState, readMetrics, waitFor, waitForStep, workerPids } from '../helpers/chaos.ts';
 import { buildConfig, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { messageOf } from '../../src/shared/errors.ts';

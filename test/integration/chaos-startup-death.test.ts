@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { Progress } from '../../src/coordinator/progress.ts';
+import type { Progress } from '../../src/coordinator/console/progress.ts';
 import { train, type TrainResult } from '../../src/coordinator/train.ts';
 import { MgpuError, messageOf } from '../../src/shared/errors.ts';
 import { readMetrics, waitFor, workerPids } from '../helpers/chaos.ts';

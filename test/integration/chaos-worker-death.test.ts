@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { train, type TrainResult } from '../../src/coordinator/train.ts';
-import type { Progress } from '../../src/coordinator/progress.ts';
+import type { Progress } from '../../src/coordinator/console/progress.ts';
 import { MgpuError, messageOf } from '../../src/shared/errors.ts';
 import { checkpointSteps, finalWeights, readMetrics, runCliAsync, startCli, waitFor, waitForStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
 import { assertWeightsClose, buildConfig, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';

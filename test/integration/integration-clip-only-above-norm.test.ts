@@ -4,7 +4,7 @@
 // anything unless the reference has steps on both sides of it.
 import { test } from 'node:test';
 import type { Scalar, Tensor, Variable } from '@tensorflow/tfjs';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { train } from '../../src/coordinator/train.ts';
 import {
   assertWeightsClose,

@@ -2,7 +2,7 @@
 // clipNorm / max(norm, clipNorm) before the update, as tf.clip_by_global_norm does.
 import { test } from 'node:test';
 import type { Scalar, Tensor, Variable } from '@tensorflow/tfjs';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { train } from '../../src/coordinator/train.ts';
 import {
   assertWeightsClose,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Scalar, Tensor, Tensor1D, Variable } from '@tensorflow/tfjs';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { readNpy } from '../../src/shared/npy.ts';
 import { HUBER_ELEMENTS, referenceHuber, writeLossModule } from '../helpers/custom-loss.ts';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import type { Progress } from '../../src/coordinator/progress.ts';
+import type { Progress } from '../../src/coordinator/console/progress.ts';
 import { NAMES, writeClassCsv } from '../helpers/class-csv.ts';
 import { buildConfig, tempDir, writeModelModule } from '../helpers/train-fixture.ts';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Scalar, Tensor } from '@tensorflow/tfjs';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { train } from '../../src/coordinator/train.ts';
 import type { NdArray } from '../../src/shared/npy.ts';
 import { writeFeatures, writeLabels } from '../helpers/positional-output.ts';

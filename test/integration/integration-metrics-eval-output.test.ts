@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runEval } from '../../src/coordinator/inference.ts';
-import type { Progress } from '../../src/coordinator/progress.ts';
+import type { Progress } from '../../src/coordinator/console/progress.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { buildConfig, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 

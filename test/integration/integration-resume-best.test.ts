@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { readTrainerState } from '../../src/coordinator/checkpoint.ts';
+import { readTrainerState } from '../../src/coordinator/run/checkpoint.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
 import { interruptAfter, interruptAtOnce, metricsOf, scenario } from '../helpers/eval-watch-fixture.ts';

@@ -5,7 +5,7 @@
 // on the mean squared error over every pixel.
 import { test } from 'node:test';
 import type { Rank, Scalar, Tensor, Tensor4D, Variable } from '@tensorflow/tfjs';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { train } from '../../src/coordinator/train.ts';
 import type { NdArray } from '../../src/shared/npy.ts';
 import { writeFeatures, writeLabels, writeLayersModule } from '../helpers/positional-output.ts';

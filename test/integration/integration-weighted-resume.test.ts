@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { noSignals, type SignalWatch } from '../../src/coordinator/signals.ts';
+import { noSignals, type SignalWatch } from '../../src/coordinator/console/signals.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { buildConfig, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { writeWeights } from '../helpers/weighted-reference.ts';

@@ -1,4 +1,4 @@
-// How many simulated GPUs a machine holds (src/coordinator/capacity.ts): more than 4 worker
+// How many simulated GPUs a machine holds (src/coordinator/devices/capacity.ts): more than 4 worker
 // processes per core, or more than the available memory holds at 256 MiB each, is refused with
 // E_DEVICES (exit 2) before any worker starts, unless devices.oversubscribe / --oversubscribe;
 // more workers than cores is a warning. The CLI tests pin the process to one CPU (taskset), so
@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkSimulated, SIMULATED_WORKER_BYTES } from '../../src/coordinator/capacity.ts';
-import { runDevices } from '../../src/coordinator/session.ts';
+import { checkSimulated, SIMULATED_WORKER_BYTES } from '../../src/coordinator/devices/capacity.ts';
+import { runDevices } from '../../src/coordinator/engine/session.ts';
 import { MgpuError } from '../../src/shared/errors.ts';
 import { workerPids } from '../helpers/chaos.ts';
 import { buildConfig, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';

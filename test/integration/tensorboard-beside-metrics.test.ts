@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import protobuf from 'protobufjs';
-import { readRecords } from '../../src/coordinator/tensorboard.ts';
+import { readRecords } from '../../src/coordinator/run/tensorboard.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { readMetrics } from '../helpers/chaos.ts';
 import { buildConfig, silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { Progress } from '../../src/coordinator/progress.ts';
+import type { Progress } from '../../src/coordinator/console/progress.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { buildConfig, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 

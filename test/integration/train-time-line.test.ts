@@ -3,7 +3,7 @@
 // run alone. The figures of time are only checked to be there, never their values.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Progress } from '../../src/coordinator/progress.ts';
+import type { Progress } from '../../src/coordinator/console/progress.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { buildConfig, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 

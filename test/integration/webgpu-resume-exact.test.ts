@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { noSignals, type SignalWatch } from '../../src/coordinator/signals.ts';
+import { noSignals, type SignalWatch } from '../../src/coordinator/console/signals.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { silent, tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { needWebgpu, webgpuConfig } from '../helpers/webgpu.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { probeAdapters } from '../../src/coordinator/webgpu-probe.ts';
+import { probeAdapters } from '../../src/coordinator/devices/webgpu-probe.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { needWebgpu } from '../helpers/webgpu.ts';

@@ -2,8 +2,8 @@
 // it have arrived, and the last rank is always left for the final fused pass.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ArrivalSum } from '../../src/coordinator/reduce/arrival-sum.ts';
-import type { ReducePool } from '../../src/coordinator/reduce/reduce-pool.ts';
+import { ArrivalSum } from '../../src/coordinator/engine/reduce/arrival-sum.ts';
+import type { ReducePool } from '../../src/coordinator/engine/reduce/reduce-pool.ts';
 
 function fakePool() {
   const calls: Array<[number, boolean]> = [];

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { soloCluster } from '../../src/coordinator/cluster.ts';
-import { averageState } from '../../src/coordinator/reduce/average-state.ts';
+import { soloCluster } from '../../src/coordinator/devices/cluster.ts';
+import { averageState } from '../../src/coordinator/engine/reduce/average-state.ts';
 import { flatten, slabLayout } from '../../src/shared/layout.ts';
 import { Slab } from '../../src/shared/slab.ts';
 

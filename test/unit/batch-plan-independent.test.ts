@@ -4,7 +4,7 @@
 // so a plan that reused one shuffle for every epoch would pass them; not this one.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { epochPermutation } from '../../src/shared/rng.ts';
 
 interface Expected {

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { findCheckpoint, pruneCheckpoints, writeCheckpoint } from '../../src/coordinator/checkpoint.ts';
-import type { TrainerState } from '../../src/coordinator/trainer-state.ts';
+import { findCheckpoint, pruneCheckpoints, writeCheckpoint } from '../../src/coordinator/run/checkpoint.ts';
+import type { TrainerState } from '../../src/coordinator/run/trainer-state.ts';
 import type { ModelLayout } from '../../src/shared/layout.ts';
 
 const layout: ModelLayout = {

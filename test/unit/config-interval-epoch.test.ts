@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BatchPlan } from '../../src/coordinator/batch-plan.ts';
+import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { configChecks, minimalConfig, type Raw } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-interval-'));

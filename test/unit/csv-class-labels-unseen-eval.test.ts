@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadSplits } from '../../src/coordinator/data/splits.ts';
+import { loadSplits } from '../../src/data/splits.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csv-class-unseen-'));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadCsv } from '../../src/coordinator/data/csv.ts';
+import { loadCsv } from '../../src/data/csv.ts';
 import { DataError } from '../../src/shared/errors.ts';
 
 let dir: string;

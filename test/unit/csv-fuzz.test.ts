@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadCsv, parseCsv } from '../../src/coordinator/data/csv.ts';
-import type { Dataset } from '../../src/coordinator/data/dataset.ts';
+import { loadCsv, parseCsv } from '../../src/data/csv.ts';
+import type { Dataset } from '../../src/data/dataset.ts';
 import { DataError } from '../../src/shared/errors.ts';
 import { mulberry32, type Rng } from '../../src/shared/rng.ts';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadCsv } from '../../src/coordinator/data/csv.ts';
+import { loadCsv } from '../../src/data/csv.ts';
 
 test('a feature column name given twice names both columns, the name and the file', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csv-dup-header-'));

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadCsv } from '../../src/coordinator/data/csv.ts';
-import { loadDataset } from '../../src/coordinator/data/dataset.ts';
+import { loadCsv } from '../../src/data/csv.ts';
+import { loadDataset } from '../../src/data/dataset.ts';
 
 let dir: string;
 let n = 0;

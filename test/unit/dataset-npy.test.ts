@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadDataset } from '../../src/coordinator/data/dataset.ts';
+import { loadDataset } from '../../src/data/dataset.ts';
 import { DataError } from '../../src/shared/errors.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
 

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { planDevices, type PlanProbes } from '../../src/coordinator/device-plan.ts';
-import type { Discovery } from '../../src/coordinator/devices.ts';
-import type { ProbeOutcome } from '../../src/coordinator/webgpu-probe.ts';
+import { planDevices, type PlanProbes } from '../../src/coordinator/devices/device-plan.ts';
+import type { Discovery } from '../../src/coordinator/devices/devices.ts';
+import type { ProbeOutcome } from '../../src/coordinator/devices/webgpu-probe.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';
 
 const H200 = { vendor: 'nvidia', architecture: 'hopper', device: '0x2335', description: 'NVIDIA H200', software: false };

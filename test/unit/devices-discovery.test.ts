@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { discoverGpus, selectDevices } from '../../src/coordinator/devices.ts';
+import { discoverGpus, selectDevices } from '../../src/coordinator/devices/devices.ts';
 import { fakeNvidiaSmi } from '../helpers/fake-nvidia-smi.ts';
 
 // discoverGpus runs nvidia-smi from PATH, so each test swaps PATH for its duration.

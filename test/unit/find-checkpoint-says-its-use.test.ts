@@ -3,7 +3,7 @@
 // directory such as runs/<name>/final will do.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findCheckpoint } from '../../src/coordinator/checkpoint.ts';
+import { findCheckpoint } from '../../src/coordinator/run/checkpoint.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 
 test('findCheckpoint: the message names what the directory was wanted for', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Dataset } from '../../src/coordinator/data/dataset.ts';
-import { HOLDOUT_EPOCH, splitHoldout } from '../../src/coordinator/data/holdout.ts';
+import type { Dataset } from '../../src/data/dataset.ts';
+import { HOLDOUT_EPOCH, splitHoldout } from '../../src/data/holdout.ts';
 import { DataError } from '../../src/shared/errors.ts';
 import { epochPermutation } from '../../src/shared/rng.ts';
 

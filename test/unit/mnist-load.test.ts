@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/shared/errors.ts';
-import { loadMnist, MNIST_TOTAL } from '../../src/coordinator/data/mnist.ts';
+import { loadMnist, MNIST_TOTAL } from '../../src/data/mnist.ts';
 
 // Samples per class in the mnist package, 0..9.
 const PER_CLASS = [1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978];

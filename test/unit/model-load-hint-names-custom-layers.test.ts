@@ -2,7 +2,7 @@
 // own layers; with custom layer classes, which ones to register first, and how.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { howToLoad } from '../../src/coordinator/model-load-hint.ts';
+import { howToLoad } from '../../src/coordinator/run/model-load-hint.ts';
 
 test('no custom layers, custom layers with a model.customLayers module, and without one', () => {
   assert.equal(howToLoad({}, null), 'load it with tf.loadLayersModel');

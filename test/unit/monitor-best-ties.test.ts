@@ -2,7 +2,7 @@
 // better than the best so far; a tie keeps the earlier step; NaN is never a best.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BestTracker } from '../../src/coordinator/monitors.ts';
+import { BestTracker } from '../../src/coordinator/run/monitors.ts';
 
 const run = (mode: 'min' | 'max', values: number[]) => {
   const b = new BestTracker(mode === 'max' ? 'eval.accuracy' : 'eval.loss', mode);

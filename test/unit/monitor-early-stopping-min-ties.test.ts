@@ -3,7 +3,7 @@
 // the best or on it with minDelta 0, waits. The values are exact in binary, so a tie is a tie.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EarlyStopper } from '../../src/coordinator/monitors.ts';
+import { EarlyStopper } from '../../src/coordinator/run/monitors.ts';
 import type { EarlyStoppingConfig } from '../../src/shared/config/types.ts';
 
 const cfg = (minDelta: number, patience: number): EarlyStoppingConfig => ({ monitor: 'eval.loss', mode: 'min', patience, minDelta, restoreBest: false });

@@ -4,7 +4,7 @@
 // first evaluation. Expected decisions are worked out by hand below.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EarlyStopper } from '../../src/coordinator/monitors.ts';
+import { EarlyStopper } from '../../src/coordinator/run/monitors.ts';
 import type { EarlyStoppingConfig } from '../../src/shared/config/types.ts';
 
 const cfg = (over: Partial<EarlyStoppingConfig> = {}): EarlyStoppingConfig => ({

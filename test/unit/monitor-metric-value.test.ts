@@ -3,8 +3,8 @@
 // that the module did not return, E_METRIC naming the values it did return.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { EvalResult } from '../../src/coordinator/eval-result.ts';
-import { monitoredValue } from '../../src/coordinator/monitors.ts';
+import type { EvalResult } from '../../src/coordinator/engine/eval-result.ts';
+import { monitoredValue } from '../../src/coordinator/run/monitors.ts';
 
 const r: EvalResult = {
   samples: 10,

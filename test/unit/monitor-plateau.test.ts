@@ -4,7 +4,7 @@
 // leaves one evaluation uncounted. The expected rates are worked out by hand below.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PlateauLr } from '../../src/coordinator/monitors.ts';
+import { PlateauLr } from '../../src/coordinator/run/monitors.ts';
 import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import type { ScheduleConfig } from '../../src/shared/config/types.ts';
 

@@ -4,7 +4,7 @@
 // resumed run) continues with the same bits.
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
-import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
+import { makeUpdateRule } from '../../src/coordinator/engine/optimizers/index.ts';
 import { optimizerConfig, randomUniform, seededRandom } from '../helpers/close.ts';
 import { assertRuleGivesTfjsBits, assertSameTrained, mixedGradients, ruleSteps, tfjsRun, tfjsSteps } from '../helpers/tfjs-optimizer.ts';
 

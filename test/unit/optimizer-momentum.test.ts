@@ -2,7 +2,7 @@
 // accumulation slot), step by step, over fixed gradients of every kind of value.
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
-import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
+import { makeUpdateRule } from '../../src/coordinator/engine/optimizers/index.ts';
 import { optimizerConfig } from '../helpers/close.ts';
 import { assertRuleGivesTfjsBits, tfjsRun } from '../helpers/tfjs-optimizer.ts';
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as tf from '@tensorflow/tfjs';
-import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
+import { makeUpdateRule } from '../../src/coordinator/engine/optimizers/index.ts';
 import { optimizerConfig, randomSignedMagnitude } from '../helpers/close.ts';
 import { assertRuleGivesTfjsBits, tfjsRun } from '../helpers/tfjs-optimizer.ts';
 

@@ -3,7 +3,7 @@
 // JavaScript fallback.
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
-import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
+import { makeUpdateRule } from '../../src/coordinator/engine/optimizers/index.ts';
 import { jsFloatKernels } from '../../src/shared/float-kernels.ts';
 import { optimizerConfig } from '../helpers/close.ts';
 import { assertRuleGivesTfjsBits, tfjsRun } from '../helpers/tfjs-optimizer.ts';

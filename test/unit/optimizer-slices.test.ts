@@ -2,7 +2,7 @@
 // buffers, as the coordinator does) gives exactly the same bits as one call over [0,n).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeUpdateRule } from '../../src/coordinator/optimizers/index.ts';
+import { makeUpdateRule } from '../../src/coordinator/engine/optimizers/index.ts';
 import type { OptimizerConfig } from '../../src/shared/config/types.ts';
 import { makeSlots, optimizerConfig, randomSignedMagnitude, randomUniform, seededRandom } from '../helpers/close.ts';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ReducePool } from '../../src/coordinator/reduce/reduce-pool.ts';
+import { ReducePool } from '../../src/coordinator/engine/reduce/reduce-pool.ts';
 import { flatten, slabLayout } from '../../src/shared/layout.ts';
 import { Slab } from '../../src/shared/slab.ts';
 import { validateConfig } from '../../src/shared/config/validate.ts';

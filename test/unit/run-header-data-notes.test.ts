@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { dataNotes } from '../../src/coordinator/run-header.ts';
+import { dataNotes } from '../../src/coordinator/run/run-header.ts';
 import { readNpy, writeNpy } from '../../src/shared/npy.ts';
 
 /** An .npy file of `descr` written by hand (the writer only writes the dtypes it reads natively). */

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { takeRunLock } from '../../src/coordinator/run-lock.ts';
+import { takeRunLock } from '../../src/coordinator/run/run-lock.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 
 const dir = () => tempDir('lock');

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadDataset } from '../../src/coordinator/data/dataset.ts';
-import { loadSampleModule } from '../../src/coordinator/data/sample-module.ts';
+import { loadDataset } from '../../src/data/dataset.ts';
+import { loadSampleModule } from '../../src/data/sample-module.ts';
 
 let dir: string;
 let n = 0;

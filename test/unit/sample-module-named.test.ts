@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { loadSampleModule } from '../../src/coordinator/data/sample-module.ts';
+import { loadSampleModule } from '../../src/data/sample-module.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sample-module-named-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadSampleModule } from '../../src/coordinator/data/sample-module.ts';
+import { loadSampleModule } from '../../src/data/sample-module.ts';
 import { DataError } from '../../src/shared/errors.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sample-module-never-ends-'));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs';
-import { loadSampleModule } from '../../src/coordinator/data/sample-module.ts';
+import { loadSampleModule } from '../../src/data/sample-module.ts';
 
 // The module lives in a temp dir, outside node_modules' reach: it imports tfjs by resolved URL.
 const TFJS = import.meta.resolve('@tensorflow/tfjs');
@@ -57,7 +57,7 @@ test('tf.data elements { x, y } with float one-hot ys, through map()', async () 
 });
 
 test('sample-module.ts itself never imports tfjs', () => {
-  const source = fs.readFileSync(fileURLToPath(new URL('../../src/coordinator/data/sample-module.ts', import.meta.url)), 'utf8');
+  const source = fs.readFileSync(fileURLToPath(new URL('../../src/data/sample-module.ts', import.meta.url)), 'utf8');
   assert.doesNotMatch(source, /^\s*import\s[^;]*['"]@tensorflow\//m);
   assert.doesNotMatch(source, /import\(\s*['"]@tensorflow\//);
 });

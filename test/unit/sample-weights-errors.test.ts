@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadDataset } from '../../src/coordinator/data/dataset.ts';
-import { splitHoldout } from '../../src/coordinator/data/holdout.ts';
-import { checkClassWeightsFitModel, withClassWeights } from '../../src/coordinator/data/sample-weights.ts';
+import { loadDataset } from '../../src/data/dataset.ts';
+import { splitHoldout } from '../../src/data/holdout.ts';
+import { checkClassWeightsFitModel, withClassWeights } from '../../src/data/sample-weights.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-sample-weights-'));

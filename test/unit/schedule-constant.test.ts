@@ -1,7 +1,7 @@
 // constant: the base rate at every step.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { learningRateAt } from '../../src/coordinator/schedules.ts';
+import { learningRateAt } from '../../src/coordinator/engine/schedules.ts';
 import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import type { ScheduleConfig } from '../../src/shared/config/types.ts';
 

@@ -2,7 +2,7 @@
 // (tf.keras.optimizers.schedules.CosineDecay, no warmup).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { learningRateAt } from '../../src/coordinator/schedules.ts';
+import { learningRateAt } from '../../src/coordinator/engine/schedules.ts';
 import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import type { ScheduleConfig } from '../../src/shared/config/types.ts';
 import { assertClose } from '../helpers/close.ts';

@@ -1,7 +1,7 @@
 // warmup W > 0: base*(step+1)/W for step < W; from W on, the inner schedule at (step - W).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { learningRateAt } from '../../src/coordinator/schedules.ts';
+import { learningRateAt } from '../../src/coordinator/engine/schedules.ts';
 import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
 import type { ScheduleConfig } from '../../src/shared/config/types.ts';
 import { assertClose } from '../helpers/close.ts';

@@ -4,8 +4,8 @@
 // the sample. A [n, 3] output still takes one index per sample, staged as a scalar.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Dataset } from '../../src/coordinator/data/rows.ts';
-import { rowFormat } from '../../src/coordinator/row-format.ts';
+import type { Dataset } from '../../src/data/rows.ts';
+import { rowFormat } from '../../src/coordinator/engine/row-format.ts';
 import type { ModelLayout } from '../../src/shared/layout.ts';
 import type { NdArray } from '../../src/shared/npy.ts';
 

@@ -2,7 +2,7 @@
 // raised while staging from a reply handler is kept until the loop checks for it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { stageAhead } from '../../src/coordinator/stage-ahead.ts';
+import { stageAhead } from '../../src/coordinator/engine/stage-ahead.ts';
 
 test('stages nothing until run(), then once however often run() is called', () => {
   let calls = 0;

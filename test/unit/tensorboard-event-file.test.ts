@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import protobuf from 'protobufjs';
-import { EventWriter, readRecords } from '../../src/coordinator/tensorboard.ts';
+import { EventWriter, readRecords } from '../../src/coordinator/run/tensorboard.ts';
 import { crc32c } from '../../src/shared/crc32c.ts';
 
 const SCHEMA = `

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { EventWriter } from '../../src/coordinator/tensorboard.ts';
+import { EventWriter } from '../../src/coordinator/run/tensorboard.ts';
 
 /** CRC-32C bit by bit (no table), as the definition reads. */
 function crc32cBitwise(bytes: Uint8Array): number {

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import protobuf from 'protobufjs';
-import { MetricsLog } from '../../src/coordinator/metrics-log.ts';
+import { MetricsLog } from '../../src/coordinator/run/metrics-log.ts';
 import type { TrainLine } from '../../src/shared/metrics-lines.ts';
-import { readRecords } from '../../src/coordinator/tensorboard.ts';
+import { readRecords } from '../../src/coordinator/run/tensorboard.ts';
 
 const SCHEMA = `
 syntax = "proto3";

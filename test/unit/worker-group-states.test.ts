@@ -1,10 +1,10 @@
-// The worker group's state machine (src/coordinator/worker-group.ts): the table of allowed moves
+// The worker group's state machine (src/coordinator/engine/worker-group.ts): the table of allowed moves
 // is exactly the drawn one, every other move is an E_INTERNAL error, the state cannot be written
 // from outside, and restart/retire/all refuse to run from a state that does not allow them.
 // No worker process is started here.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkMove, GROUP_MOVES, WorkerGroup, type GroupState } from '../../src/coordinator/worker-group.ts';
+import { checkMove, GROUP_MOVES, WorkerGroup, type GroupState } from '../../src/coordinator/engine/worker-group.ts';
 import { MgpuError } from '../../src/shared/errors.ts';
 
 const STATES: GroupState[] = ['starting', 'ready', 'stepping', 'failed', 'stopped'];

@@ -2,7 +2,7 @@
 // '=' frame of tfjs's advice, Dawn's notes about lowered limits; the advice itself once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isNoise } from '../../src/coordinator/worker-group.ts';
+import { isNoise } from '../../src/coordinator/engine/worker-group.ts';
 
 test('blank lines, the banner frame and Dawn notes are dropped; the advice is shown once; the rest is kept', () => {
   assert.ok(isNoise(''));

@@ -160,7 +160,7 @@ export interface CheckpointConfig {
   best: BestCheckpointConfig | null; // default null (no best/)
 }
 
-/** The worker backends, in the order `auto` prefers them (see src/coordinator/device-plan.ts). */
+/** The worker backends, in the order `auto` prefers them (see src/coordinator/devices/device-plan.ts). */
 export const BACKEND_NAMES = ['auto', 'tfjs-node-gpu', 'webgpu', 'tfjs-node', 'wasm', 'cpu'] as const;
 export type BackendName = (typeof BACKEND_NAMES)[number];
 

@@ -1,0 +1,94 @@
+// A run directory holds one run. A new run (not --resume) into a directory that holds another
+// run's files is refused (E_RUN_EXISTS, exit 2), naming what is there and the three ways on:
+// --resume, another name or --run-dir, or --overwrite, which removes the earlier run's files
+// (those in RUN_ENTRIES) and leaves, and names, any others. An empty or absent directory is
+// fine. All of it happens under the run's lock (run-lock.ts), which is held until the run ends.
+import fs from 'node:fs';
+import path from 'node:path';
+import { MgpuError } from '../../shared/errors.ts';
+import { listComplete } from './checkpoint.ts';
+import { LOCK_FILE, takeRunLock } from './run-lock.ts';
+
+/** What mgpu-train writes at the top of a run directory, by name and kind (a directory named config.yaml is not its). */
+const RUN_ENTRIES: { dir: boolean; match: (name: string) => boolean }[] = [
+  { dir: false, match: (n) => n === 'config.yaml' }, // the resolved config
+  { dir: false, match: (n) => n === 'metrics.jsonl' },
+  { dir: false, match: (n) => n.startsWith('events.out.tfevents.') }, // TensorBoard's
+  { dir: true, match: (n) => n === 'checkpoints' },
+  { dir: true, match: (n) => /^(final|best)(-ema)?(\.tmp-\d+)?$/.test(n) }, // saved models, and their writes cut off
+  { dir: false, match: (n) => n === 'report.html' }, // mgpu-train report's
+];
+
+function isRunEntry(dir: string, name: string): boolean {
+  const isDir = fs.statSync(path.join(dir, name)).isDirectory();
+  return RUN_ENTRIES.some((e) => e.dir === isDir && e.match(name));
+}
+
+/** How an entry of the run directory is named in messages: checkpoints with their steps, metrics with their lines. */
+function describeEntry(dir: string, name: string): string {
+  const full = path.join(dir, name);
+  if (name === 'checkpoints') {
+    const steps = listComplete(full).map((d) => path.basename(d).slice('step-'.length));
+    return steps.length ? `checkpoints/ (${steps.length} checkpoint${steps.length > 1 ? 's' : ''} up to step ${steps[0]})` : 'checkpoints/';
+  }
+  if (name === 'metrics.jsonl') {
+    const lines = fs
+      .readFileSync(full, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim()).length;
+    return `metrics.jsonl (${lines} line${lines === 1 ? '' : 's'})`;
+  }
+  return fs.statSync(full).isDirectory() ? `${name}/` : name;
+}
+
+export interface RunDirClaim {
+  release(): void;
+}
+
+/**
+ * Takes `runDir` for this run: creates it, takes its lock, and (unless `resume`) refuses it when
+ * it holds another run, or with `overwrite` removes that run's files. `release` (on every way
+ * out of the run) removes the lock, and the directories it created when nothing was written.
+ */
+export function claimRunDir(runDir: string, opts: { resume: boolean; overwrite: boolean; say: (text: string) => void }): RunDirClaim {
+  const created = fs.mkdirSync(runDir, { recursive: true }) ?? null;
+  const lock = takeRunLock(runDir, opts.say);
+  const release = () => {
+    lock.release();
+    // A run that wrote nothing leaves nothing: the directories it created go again.
+    for (let d = path.resolve(runDir); created && d.startsWith(path.resolve(created)); d = path.dirname(d)) {
+      try {
+        fs.rmdirSync(d);
+      } catch {
+        break; // not empty (or gone): keep it and what is above it
+      }
+    }
+  };
+  try {
+    if (!opts.resume) clearEarlierRun(runDir, opts.overwrite, opts.say);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  return { release };
+}
+
+function clearEarlierRun(runDir: string, overwrite: boolean, say: (text: string) => void): void {
+  const names = fs
+    .readdirSync(runDir)
+    .filter((n) => n !== LOCK_FILE)
+    .sort();
+  const ours = names.filter((n) => isRunEntry(runDir, n));
+  if (ours.length === 0) return;
+  const listed = ours.map((n) => describeEntry(runDir, n)).join(', ');
+  if (!overwrite) {
+    throw new MgpuError('E_RUN_EXISTS', `${runDir} holds another run: ${listed}`, {
+      hint:
+        "continue it with --resume (resume: true from code); or give this run another name (the config's name, or --run-dir / runDir); " +
+        'or replace it with --overwrite (overwrite: true), which removes those files and keeps any others',
+    });
+  }
+  for (const n of ours) fs.rmSync(path.join(runDir, n), { recursive: true, force: true });
+  const others = names.filter((n) => !ours.includes(n));
+  say(`--overwrite: removed the earlier run in ${runDir} (${listed})${others.length ? `; kept what mgpu-train did not write: ${others.join(', ')}` : ''}`);
+}

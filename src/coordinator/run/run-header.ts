@@ -1,0 +1,104 @@
+// The lines a run prints before its first step, like the header of a good experiment script:
+// what trains on what, and the batch arithmetic.
+import { adapterLabel } from '../../shared/adapters.ts';
+import type { Config } from '../../shared/config/types.ts';
+import type { ReadyMessage } from '../../shared/protocol.ts';
+import { floatKernels, nativeKernelsUnavailableReason } from '../../shared/float-kernels.ts';
+import { shardSizes } from '../../shared/shard.ts';
+import type { BatchPlan } from '../../data/batch-plan.ts';
+import { globalWorkers } from '../devices/cluster.ts';
+import { describeMapping, type ClassMapping } from '../../data/classes.ts';
+import { inputArrays } from '../../data/parts.ts';
+import type { Dataset } from '../../data/rows.ts';
+import type { WorkerDevice } from '../devices/devices.ts';
+import { plural, type Progress } from '../console/progress.ts';
+import type { Session } from '../engine/session.ts';
+
+export function printHeader(
+  out: Progress,
+  cfg: Config,
+  s: Session,
+  devices: WorkerDevice[],
+  plan: BatchPlan,
+  train: Dataset,
+  evalSet: Dataset | null,
+  placement: string | null = null,
+  classes: ClassMapping | null = null,
+): void {
+  const active = s.group.active; // all ranks, unless one was retired at start-up (reshard)
+  const c = s.cluster;
+  const total = globalWorkers(c, active); // every machine's workers
+  const sizes = shardSizes(cfg.training.batchSize, total);
+  const lo = Math.min(...sizes);
+  const hi = Math.max(...sizes);
+  const per = lo === hi ? `${lo}` : `${lo}-${hi}`;
+  const params = s.flat.trainable.toLocaleString('en-US');
+  out.line(`mgpu-train: ${cfg.name}`);
+  // What each rank really computes on, as the worker reported it after starting its backend.
+  devices.forEach((d, r) => out.line(`  rank ${r}: ${d.label} -> ${active.includes(r) ? computesOn(s.group.ready[r]) : 'retired: it failed to start'}`));
+  if (placement) out.line(`  placement   ${placement}`);
+  if (c.size > 1)
+    out.line(`  machines    ${c.size} over MPI: ${c.workers.map((w, r) => `${c.where(r)} ${w} worker${w === 1 ? '' : 's'}`).join(', ')}; this is rank 0`);
+  out.line(
+    `  model       ${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`,
+  );
+  out.line(`  batch       global ${cfg.training.batchSize} = ${plural(total, 'worker')}${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
+  for (const note of dataNotes(train, evalSet, s.group.layout.inputShape)) out.line(`  data note   ${note}`);
+  out.line(
+    `  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`,
+  );
+  if (classes) out.line(`  labels      ${describeMapping(classes.classes, classes.from)}`);
+  const weights = weightsLine(cfg, evalSet);
+  if (weights) out.line(`  weights     ${weights}`);
+  out.line(
+    `  optimizer   ${cfg.optimizer.name} lr ${cfg.optimizer.learningRate}, schedule ${cfg.schedule.name}${cfg.schedule.warmupSteps ? ` after ${cfg.schedule.warmupSteps} warmup steps` : ''}`,
+  );
+  const k = floatKernels();
+  const kernels = k.kind === 'native' ? 'C kernels' : `JavaScript kernels (${nativeKernelsUnavailableReason})`;
+  out.line(
+    `  reduce      ${s.pool.threads ? `${s.pool.threads} threads` : 'on the coordinator thread'}, ${kernels}; slab ${(s.layout.size / 2 ** 20).toFixed(1)} MiB, ${s.slab.mode === 'mapped' ? 'mapped' : `positional I/O (${s.slab.fallbackReason})`}`,
+  );
+  out.line(`  run dir     ${cfg.runDir}`);
+}
+
+/** Loss weights, when any: what weighs the training loss, and whether the eval loss is weighted. */
+function weightsLine(cfg: Config, evalSet: Dataset | null): string | null {
+  const cw = cfg.training.classWeights;
+  const sw = (src: Config['data']['train'] | null) => (src?.type === 'npy' && src.weights) || (src?.type === 'csv' && src.weight) || null;
+  const trainSw = sw(cfg.data.train);
+  if (!cw && !trainSw && !evalSet?.weights) return null;
+  const parts = [
+    cw
+      ? `class weights ${Object.entries(cw)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')} (others 1)`
+      : null,
+    trainSw ? `sample weights ${trainSw}` : null,
+  ].filter(Boolean);
+  const train = parts.length ? `training: ${parts.join(' x ')}, loss Σ w·l / B` : 'training: unweighted';
+  return `${train}; eval: ${evalSet?.weights ? 'loss weighted by its sample weights' : 'unweighted'}`;
+}
+
+function computesOn(ready: ReadyMessage | undefined): string {
+  if (!ready) return 'not started';
+  return ready.adapter ? `${ready.backend} on ${adapterLabel(ready.adapter)}` : ready.backend;
+}
+
+/** What was done to the data on reading that a user would not guess: dtype conversions, reshapes. */
+export function dataNotes(train: Dataset, evalSet: Dataset | null, inputShape: readonly (number | null)[]): string[] {
+  const notes: string[] = [];
+  for (const ds of evalSet ? [train, evalSet] : [train]) {
+    for (const [what, a] of [
+      ['features', ds.features],
+      ['labels', ds.labels],
+    ] as const) {
+      if (a.storedAs) notes.push(`${what} of ${ds.source} are stored as ${a.storedAs}, read as ${a.dtype}`);
+    }
+  }
+  const row = train.features.shape.slice(1);
+  const model = inputShape.slice(1);
+  if (inputArrays(train).length === 1 && model.every((d) => d !== null) && row.join('x') !== model.join('x')) {
+    notes.push(`feature rows of shape [${row.join(', ')}] are reshaped to the model's input [${model.join(', ')}]`);
+  }
+  return notes;
+}

@@ -1,0 +1,111 @@
+// One run at a time in a run directory: <runDir>/.lock holds the pid, host and start time of the
+// run that holds it. It is created whole or not at all (written to a temporary name, then hard
+// linked to .lock, which fails when one exists; O_EXCL where hard links are not), and removed when the run ends, fails, or exits
+// on a signal. A lock whose pid no longer runs on this host (a run killed with SIGKILL, a crash)
+// is stale: the next run takes it over and says so. A live one, or one of another host whose
+// process cannot be checked from here, is refused (E_RUN_LOCKED, exit 2).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MgpuError } from '../../shared/errors.ts';
+
+export const LOCK_FILE = '.lock';
+
+interface LockInfo {
+  pid: number;
+  host: string;
+  startedAt: string;
+}
+
+/** Whether `pid` runs on this host: a zombie (killed, not yet reaped: where PID 1 reaps nothing) does not. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return true; // no /proc (not Linux): kill(0) is the answer
+  }
+}
+
+function readLock(file: string): LockInfo | null {
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockInfo>;
+    return typeof v.pid === 'number' && typeof v.host === 'string' ? { pid: v.pid, host: v.host, startedAt: String(v.startedAt) } : null;
+  } catch {
+    return null; // gone, or not a lock this project wrote
+  }
+}
+
+/** Creates `file` holding `info`, whole; false when a lock is there already. */
+function tryCreate(file: string, info: LockInfo): boolean {
+  const text = JSON.stringify(info) + '\n';
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, text);
+  try {
+    fs.linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+    return createExclusive(file, text); // a filesystem without hard links
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+function createExclusive(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
+
+export interface RunLock {
+  file: string;
+  release(): void;
+}
+
+/** Takes the lock of `runDir` (which exists); `say` gets the note when a stale lock is taken over. */
+export function takeRunLock(runDir: string, say: (text: string) => void): RunLock {
+  const file = path.join(runDir, LOCK_FILE);
+  const mine: LockInfo = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() };
+  if (!tryCreate(file, mine)) {
+    const held = readLock(file);
+    const who = held ? `pid ${held.pid} on ${held.host}, started ${held.startedAt}` : 'an unreadable lock';
+    const stale = held === null || (held.host === mine.host && !alive(held.pid));
+    if (!stale) {
+      const here = held.host === mine.host;
+      throw new MgpuError('E_RUN_LOCKED', `another run is using ${runDir}: ${who}${here ? '' : ' (another host: its process cannot be checked from here)'}`, {
+        hint: here
+          ? 'wait for that run to end (or stop it), or give this run another name or --run-dir'
+          : `wait for that run to end, or give this run another name or --run-dir; if it no longer runs, remove ${file}`,
+      });
+    }
+    fs.rmSync(file, { force: true });
+    if (!tryCreate(file, mine)) throw new MgpuError('E_RUN_LOCKED', `another run took ${file} at the same time as this one`, { hint: 'run one at a time' });
+    say(`took over the stale lock ${file} (${who}, which no longer runs)`);
+  }
+  const release = () => {
+    process.off('exit', release);
+    const now = readLock(file);
+    if (now && now.pid === mine.pid && now.host === mine.host && now.startedAt === mine.startedAt) fs.rmSync(file, { force: true });
+  };
+  // A process.exit (a second Ctrl-C) skips the finally blocks: the lock goes with the process.
+  process.on('exit', release);
+  return { file, release };
+}

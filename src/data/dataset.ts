@@ -1,0 +1,72 @@
+// Loads one split of data, whatever its source (npy, csv, a sample module, the mnist package),
+// into the typed arrays of a Dataset (rows.ts).
+
+import type { DataSource, NpyFiles } from '../shared/config/types.ts';
+import { DataError } from '../shared/errors.ts';
+import { readNpy } from '../shared/npy.ts';
+import type { ClassMapping } from './classes.ts';
+import { loadCsv } from './csv.ts';
+import { loadMnist } from './mnist.ts';
+import type { Dataset, NamedArray } from './rows.ts';
+import { loadSampleModule } from './sample-module.ts';
+import { weightsFromNpy } from './sample-weights.ts';
+
+export type { Dataset } from './rows.ts';
+
+/**
+ * Loads one split; `keyPath` (e.g. `data.train`) names its config entry in errors. `classes`:
+ * the fixed mapping of a CSV source with labelType 'class' (see classes.ts); such a split comes
+ * back with the class names its indices stand for.
+ */
+export async function loadDataset(
+  src: DataSource,
+  keyPath: string,
+  classes: ClassMapping | null = null,
+  abort: AbortSignal | null = null, // stops a data module's loading (Ctrl-C during start-up)
+): Promise<Dataset & { classes?: string[] | null; classLines?: number[] }> {
+  if (src.type === 'mnist') {
+    const { features, labels } = loadMnist(src.offset, src.count, src.labels, keyPath);
+    return { features, labels, count: src.count, source: `mnist digits [${src.offset}, ${src.offset + src.count})` };
+  }
+  if (src.type === 'csv') return loadCsv(src, keyPath, classes);
+  if (src.type === 'module') return loadSampleModule(src, keyPath, abort);
+  const inputs = readFiles(src.features, keyPath, 'features');
+  const targets = readFiles(src.labels, keyPath, 'labels');
+  const first = inputs[0]!;
+  const count = first.array.shape[0]!;
+  for (const a of [...inputs.slice(1), ...targets]) {
+    if (a.array.shape[0] !== count) {
+      const what = (b: NamedArray) => (targets.includes(b) ? 'labels' : 'features') + (b.name ? ` '${b.name}'` : '');
+      throw new DataError(
+        `${keyPath}: ${what(first)} ${first.file} hold ${count} samples but ${what(a)} ${a.file} hold ${a.array.shape[0]} (expected the same first dimension)`,
+        'each label row belongs to the feature row with the same index; check that the files come from the same split',
+      );
+    }
+  }
+  if (count === 0) throw new DataError(`${keyPath}: ${first.file} holds no samples (shape [${first.array.shape}])`, 'expected one row per sample');
+  const ds: Dataset = {
+    features: first.array,
+    labels: targets[0]!.array,
+    count,
+    source: [...inputs, ...targets].map((a) => a.file).join(' + '),
+    // Matched to the model's inputs and outputs by name (one unnamed file: the model's only one) in row-format.ts.
+    inputs,
+    targets,
+  };
+  if (src.weights) ds.weights = weightsFromNpy(readNpy(src.weights), src.weights, count, first.file, keyPath);
+  return ds;
+}
+
+/** One .npy file, or one per name, each an array with a sample dimension. */
+function readFiles(files: NpyFiles, keyPath: string, key: 'features' | 'labels'): NamedArray[] {
+  const named = typeof files === 'string' ? [['', files] as const] : Object.entries(files);
+  return named.map(([name, file]) => {
+    const array = readNpy(file);
+    if (array.shape.length === 0)
+      throw new DataError(
+        `${keyPath}${name ? `.${key}.${name}` : ''}: ${file} holds a scalar (expected an array with one row per sample)`,
+        'save it with a leading sample dimension, e.g. shape [N] or [N, ...]',
+      );
+    return { name, array, file };
+  });
+}

@@ -1,0 +1,65 @@
+// A split of data held whole by the coordinator as typed arrays, and the copy of rows out of it.
+// Row r of an array is the byte range [r * rowBytes, (r+1) * rowBytes) of its data (C order),
+// which is what makes gathering a batch a handful of memcpy-like Uint8Array.set calls.
+import type { NdArray } from '../shared/npy.ts';
+
+/** One array of a dataset, named by the model input it feeds or the output it is the target of. */
+export interface NamedArray {
+  name: string; // '' for the one array of a model with one input (output)
+  array: NdArray;
+  file: string; // where it was read from, for messages
+  /** A sample module's x or y (keyed by the model's names in each sample), not a file's array. */
+  module?: 'x' | 'y';
+}
+
+export interface Dataset {
+  features: NdArray; // the model's input (its first, when it has several)
+  labels: NdArray; // the model's output's target (its first's, when it has several)
+  /**
+   * The arrays of the model's inputs, named by input (in the config's order; row-format.ts puts
+   * them in the model's), or one array named '' for the model's only input; features is the
+   * first. Absent: features alone (csv, mnist).
+   */
+  inputs?: NamedArray[];
+  /** The same for the targets of the model's outputs; labels is the first. */
+  targets?: NamedArray[];
+  count: number; // shape[0] of both
+  source: string; // for messages, e.g. "mnist digits [0, 8000)"
+  /**
+   * Each sample's weight in the loss, float32 [count], finite and >= 0 (sample-weights.ts): the
+   * source's sample weights times, in the training set, its class's weight. Absent: all 1.
+   */
+  weights?: NdArray;
+}
+
+/** Bytes per row: the product of the shape after the first dimension, times the element size. */
+export function rowBytes(a: NdArray): number {
+  if (a.shape.length === 0) throw new RangeError('rowBytes: a scalar has no rows');
+  return a.shape.slice(1).reduce((p, d) => p * d, a.data.BYTES_PER_ELEMENT);
+}
+
+/**
+ * Copies rows `indices` of `src`, in that order, to `out` starting at byte `outOffset`; returns
+ * the bytes written. Runs of consecutive indices are copied as one range.
+ */
+export function gatherRows(src: NdArray, indices: ArrayLike<number>, out: Uint8Array, outOffset: number): number {
+  const rb = rowBytes(src);
+  const rows = src.shape[0]!;
+  const total = indices.length * rb;
+  if (!Number.isInteger(outOffset) || outOffset < 0 || outOffset + total > out.length) {
+    throw new RangeError(`gatherRows: ${indices.length} rows of ${rb} bytes at offset ${outOffset} do not fit an output of ${out.length} bytes`);
+  }
+  const bytes = new Uint8Array(src.data.buffer, src.data.byteOffset, src.data.byteLength);
+  let k = 0;
+  while (k < indices.length) {
+    const first = indices[k]!;
+    let end = k + 1;
+    while (end < indices.length && indices[end] === first + (end - k)) end++;
+    const last = first + (end - k) - 1;
+    if (!Number.isInteger(first) || first < 0 || last >= rows)
+      throw new RangeError(`gatherRows: row index ${first < 0 || !Number.isInteger(first) ? first : last} is outside [0, ${rows})`);
+    out.set(bytes.subarray(first * rb, (last + 1) * rb), outOffset + k * rb);
+    k = end;
+  }
+  return total;
+}

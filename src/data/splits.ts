@@ -1,0 +1,44 @@
+// The training and evaluation sets of a run: data.eval when given, else a seeded held-out
+// fraction of data.train (data.evalFraction), else no evaluation.
+//
+// With class-name labels (labelType: class) the splits share one mapping (classes.ts): the one
+// given (a checkpoint's or model's labels.json), else data.classes, else the sorted names of
+// data.train (the whole file: with evalFraction, the held-out rows are encoded as the rest). The
+// eval split is encoded with it, never with names of its own.
+import type { Config } from '../shared/config/types.ts';
+import type { ClassMapping } from './classes.ts';
+import { loadDataset, type Dataset } from './dataset.ts';
+import { splitHoldout } from './holdout.ts';
+
+export interface Splits {
+  train: Dataset;
+  eval: Dataset | null;
+  /** With class-name labels: the class of each output index, and where the list came from; else null. */
+  classes: ClassMapping | null;
+}
+
+/**
+ * `fixed`: the mapping class names must follow (a resumed checkpoint's, an evaluated model's);
+ * `abort`: stops the loading of a data module (Ctrl-C during start-up).
+ */
+export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null, abort: AbortSignal | null = null): Promise<Splits> {
+  const named = [cfg.data.train, cfg.data.eval].some((src) => src?.type === 'csv' && src.labelType === 'class');
+  const given = !named
+    ? null
+    : (fixed ??
+      (cfg.data.classes
+        ? { classes: cfg.data.classes, from: 'data.classes', hint: "add it to data.classes (the order is that of the model's outputs)" }
+        : null));
+  const train = await loadDataset(cfg.data.train, 'data.train', given, abort);
+  const classes: ClassMapping | null = train.classes
+    ? (given ?? {
+        classes: train.classes,
+        from: 'data.train',
+        ...(train.classLines && cfg.data.train.type === 'csv' ? { found: { file: cfg.data.train.path, lines: train.classLines } } : {}),
+        hint: 'eval names are mapped with the classes of data.train; list every class in data.classes (e.g. data.classes: [cat, dog, bird]), or drop the rows of that class',
+      })
+    : given;
+  if (cfg.data.eval) return { train, eval: await loadDataset(cfg.data.eval, 'data.eval', classes, abort), classes };
+  if (cfg.data.evalFraction !== null) return { ...splitHoldout(train, cfg.data.evalFraction, cfg.training.seed), classes };
+  return { train, eval: null, classes };
+}
