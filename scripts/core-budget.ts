@@ -25,8 +25,8 @@ export interface Budget {
   perFile: number; // lines of any one core file
 }
 
-/** 3,097 lines on 2026-12-01 (train.ts 856 of them): about 10% headroom, and train.ts fits. */
-export const CORE_BUDGET: Budget = { total: 3400, perFile: 900 };
+/** 3,341 lines on 2026-12-01 after the train.ts split, the largest file 438 (docs/design.md says why so little headroom). */
+export const CORE_BUDGET: Budget = { total: 3450, perFile: 450 };
 
 export interface BudgetReport {
   files: { file: string; lines: number }[];
