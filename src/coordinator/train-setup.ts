@@ -13,7 +13,7 @@ import { ConfigError, MgpuError } from '../shared/errors.ts';
 import { layoutHash, outputsPerSample } from '../shared/layout.ts';
 import { writeFileAtomically } from '../shared/model-files.ts';
 import { BatchPlan } from '../data/batch-plan.ts';
-import { describeStop } from './run/callbacks.ts';
+import { describeStop, type AbortSignalLike, type TrainCallbacks } from './run/callbacks.ts';
 import { findCheckpoint, readCheckpoint, readTrainerState, type Checkpoint } from './run/checkpoint.ts';
 import type { StopRecord } from './run/trainer-state.ts';
 import { verifyCheckpoint } from './run/checkpoint-integrity.ts';
@@ -35,8 +35,29 @@ import { openSession, runDevices, type Session } from './engine/session.ts';
 import { Interrupted, noSignals, type SignalWatch } from './console/signals.ts';
 import { checkMicroBatchesFitShard, checkSomethingToTrain } from './run/train-checks.ts';
 import { bestOf, trainResult, type TrainResult } from './train-result.ts';
-import type { TrainOptions } from './train.ts';
 import { unwritableDirReason } from './run/writable.ts';
+
+export interface TrainOptions {
+  /** The machines of the run (cluster.ts); default: this machine alone. */
+  cluster?: Cluster;
+  /**
+   * --resume: a run directory (its newest checkpoint) or a checkpoint directory of this run.
+   * `cfg` is checked against the checkpoint's config (resume.ts): what it fixes must not differ.
+   */
+  resume?: string | null;
+  /** --allow-changed: key prefixes whose change from the checkpoint's config is accepted. */
+  allowChanged?: readonly string[];
+  /** Ctrl-C / SIGTERM, watched by the CLI: the loop stops after the step in progress. */
+  signals?: SignalWatch;
+  /** The library API's: aborting it stops the run as Ctrl-C does (after the step, with a checkpoint). */
+  signal?: AbortSignalLike | null;
+  /** The library API's callbacks (callbacks.ts), called on rank 0. */
+  callbacks?: TrainCallbacks;
+  /** How the messages say to continue a stopped or failed run; default `--resume` (with the run directory after a failure). */
+  resumeHint?: string;
+  /** --overwrite: a new run into a directory that holds another run removes that run's files (run-dir.ts). */
+  overwrite?: boolean;
+}
 
 /** What the loop changes as it goes, step after step. */
 export interface RunState {

@@ -17,42 +17,18 @@
 // The end -- stopped, ended or failed -- is train-end.ts's; the result, train-result.ts's.
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../shared/config/types.ts';
-import type { AbortSignalLike, TrainCallbacks } from './run/callbacks.ts';
-import type { Cluster } from './devices/cluster.ts';
 import type { Progress } from './console/progress.ts';
 import type { RunDirClaim } from './run/run-dir.ts';
-import type { SignalWatch } from './console/signals.ts';
 import { StepDeadline } from './engine/step-deadline.ts';
 import { byApi, bySignal, endRun, failedRun, sayLoopDone, stopAsked } from './train-end.ts';
 import { newWindow, reportStep } from './train-figures.ts';
 import { evalAndCheckpointIfDue } from './train-intervals.ts';
 import type { TrainResult } from './train-result.ts';
-import { setUpRun } from './train-setup.ts';
+import { setUpRun, type TrainOptions } from './train-setup.ts';
 import { agreeOnStep, finishStep, gatherStep, skipStep, stagedBatches } from './train-step.ts';
 
 export type { TrainResult } from './train-result.ts';
-
-export interface TrainOptions {
-  /** The machines of the run (cluster.ts); default: this machine alone. */
-  cluster?: Cluster;
-  /**
-   * --resume: a run directory (its newest checkpoint) or a checkpoint directory of this run.
-   * `cfg` is checked against the checkpoint's config (resume.ts): what it fixes must not differ.
-   */
-  resume?: string | null;
-  /** --allow-changed: key prefixes whose change from the checkpoint's config is accepted. */
-  allowChanged?: readonly string[];
-  /** Ctrl-C / SIGTERM, watched by the CLI: the loop stops after the step in progress. */
-  signals?: SignalWatch;
-  /** The library API's: aborting it stops the run as Ctrl-C does (after the step, with a checkpoint). */
-  signal?: AbortSignalLike | null;
-  /** The library API's callbacks (callbacks.ts), called on rank 0. */
-  callbacks?: TrainCallbacks;
-  /** How the messages say to continue a stopped or failed run; default `--resume` (with the run directory after a failure). */
-  resumeHint?: string;
-  /** --overwrite: a new run into a directory that holds another run removes that run's files (run-dir.ts). */
-  overwrite?: boolean;
-}
+export type { TrainOptions } from './train-setup.ts';
 
 export async function train(cfg: Config, out: Progress, opts: TrainOptions = {}): Promise<TrainResult> {
   // The run directory is claimed (locked, and checked for another run) once setup reaches it;

@@ -4,12 +4,12 @@
 // how each value is computed from the gathered sums is src/coordinator/metrics/index.ts's table,
 // keyed by the same names (a metric without one does not compile). No tfjs here: the
 // coordinator and the report load this file.
-import { hasClasses, hasTopK } from './config/loss.ts';
-import type { LossEntry, MetricSpec, MonitorMode } from './config/types.ts';
+// It imports nothing: the config's types import its names (which metric suits which loss and the
+// key it is logged under are src/shared/config/metric-keys.ts's, over the loss table).
 
 export interface MetricTraits {
   /** Which way it improves: a monitor's default mode, the report's best value. */
-  direction: MonitorMode;
+  direction: 'min' | 'max'; // a MonitorMode
   /** The losses it is measured for: any, those with classes, those with a score per class (top-k). */
   suits: 'any' | 'classes' | 'scorePerClass';
   /** Whether it takes `average` (macro or micro) and is logged as `<key>_<average>`. */
@@ -37,19 +37,6 @@ export type MetricName = keyof typeof METRIC_TABLE;
 export const METRICS: Readonly<Record<MetricName, MetricTraits>> = METRIC_TABLE;
 /** The built-in names, in the table's order (the order messages list them in). */
 export const METRIC_NAMES = Object.keys(METRIC_TABLE) as readonly MetricName[];
-
-/** Whether a built-in metric is measured for an output of this loss (its class count aside). */
-export function metricSuits(name: MetricName, loss: LossEntry): boolean {
-  const suits = METRICS[name].suits;
-  return suits === 'any' || (suits === 'classes' ? hasClasses(loss) : hasTopK(loss));
-}
-
-/** The key a metric is logged under (`precision_macro`, `top_k`, `auc`; a custom module's name). */
-export function metricKey(m: MetricSpec): string {
-  if ('module' in m) return m.name;
-  const key = METRICS[m.name].key;
-  return m.average ? `${key}_${m.average}` : key;
-}
 
 /** The built-in metric a logged key (without its output) is of, or null (a custom metric's value, or unknown). */
 export function metricOfKey(key: string): MetricName | null {
