@@ -14,7 +14,7 @@ import { layoutHash, outputsPerSample } from '../shared/layout.ts';
 import { writeFileAtomically } from '../shared/model-files.ts';
 import { BatchPlan } from '../data/batch-plan.ts';
 import { describeStop, type AbortSignalLike, type TrainCallbacks } from './run/callbacks.ts';
-import { findCheckpoint, readCheckpoint, readTrainerState, type Checkpoint } from './run/checkpoint.ts';
+import { findCheckpoint, readCheckpoint, readTrainerState, setAsideLaterCheckpoints, type Checkpoint } from './run/checkpoint.ts';
 import type { StopRecord } from './run/trainer-state.ts';
 import { verifyCheckpoint } from './run/checkpoint-integrity.ts';
 import { configHash, soloCluster, type Cluster } from './devices/cluster.ts';
@@ -126,8 +126,10 @@ interface Prepared {
 export async function setUpRun(cfg: Config, out: Progress, opts: TrainOptions, claim: { held: RunDirClaim | null }): Promise<SetUp> {
   const p = await prepare(cfg, out, opts);
   if ('result' in p) return p;
+  let resumeStep: number | null = null;
   if (p.resumeDir) {
     const state = readTrainerState(p.resumeDir);
+    resumeStep = state.step;
     checkSameRun(p.resumeDir, state, cfg);
     const { report } = checkConfigChanges(p.resumeDir, state, cfg, opts.allowChanged ?? []);
     if (state.step >= p.plan.totalSteps || state.stopped) return { result: finished(p, p.resumeDir, state.step, state.stopped ?? null) };
@@ -143,6 +145,11 @@ export async function setUpRun(cfg: Config, out: Progress, opts: TrainOptions, c
   }
   // Rank 0 writes the run directory, so it holds the lock (one run at a time in it).
   if (p.lead) claim.held = claimRunDir(cfg.runDir, { resume: p.resumeDir !== null, overwrite: opts.overwrite ?? false, say: (text) => out.line(text) });
+  if (p.lead && resumeStep !== null) {
+    const aside = setAsideLaterCheckpoints(cfg.runDir, resumeStep);
+    if (aside)
+      out.line(`resuming from step ${resumeStep}: the later checkpoints ${aside.moved.join(', ')} (of the run as it went before) moved to ${aside.to}`);
+  }
   return startWorkers(p);
 }
 

@@ -99,6 +99,25 @@ export function listComplete(root: string): string[] {
 }
 
 /**
+ * A resume from an earlier checkpoint than the run's newest: the later ones hold the run as it
+ * was before, which the resumed run does not continue (metrics.jsonl drops their lines too). They
+ * are moved whole into checkpoints/superseded-at-step-<k>-<time>/ (nothing is deleted), so that
+ * --resume and eval --checkpoint <run dir> never take one of them for this run's newest.
+ */
+export function setAsideLaterCheckpoints(runDir: string, step: number, now = new Date()): { to: string; moved: string[] } | null {
+  const root = path.join(runDir, 'checkpoints');
+  const later = fs.existsSync(root) ? listComplete(root).filter((d) => Number(/step-(\d+)$/.exec(d)![1]) > step) : [];
+  if (later.length === 0) return null;
+  const to = path.join(root, `superseded-at-step-${step}-${now.toISOString().replace(/[:.]/g, '-')}`);
+  fs.mkdirSync(to);
+  const moved = later.reverse().map((d) => {
+    fs.renameSync(d, path.join(to, path.basename(d)));
+    return path.basename(d);
+  });
+  return { to, moved };
+}
+
+/**
  * The checkpoint --resume continues from, or (`use: 'load'`) the one eval and predict read:
  * `target` is a checkpoint directory, or a run directory whose newest complete checkpoint is taken.
  */
