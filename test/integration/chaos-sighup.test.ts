@@ -36,6 +36,11 @@ test('SIGHUP mid-run: a checkpoint, the stop in metrics.jsonl, exit 129, and --r
   assert.deepEqual(failures, [], 'a worker died of the hang-up (and was restarted)');
   const m = /stopped by SIGHUP after step (\d+); checkpoint in (\S+) \(continue with --resume\)\n/.exec(r.stdout);
   assert.ok(m, r.stdout);
+  // Nobody is at the terminal to press Ctrl-C: the line says what to send instead.
+  assert.match(
+    r.stdout,
+    new RegExp(`SIGHUP: finishing this step, then writing a checkpoint \\(send SIGHUP again \\(kill -HUP ${cli.child.pid}\\) to stop at once\\)`),
+  );
   const stoppedAt = Number(m[1]);
   assert.ok(stoppedAt >= at && stoppedAt < STEPS, `stopped after step ${stoppedAt}`);
   assert.deepEqual(checkpointSteps(runDir), [stoppedAt]);

@@ -53,7 +53,9 @@ export function watchSignals(say: (text: string, lasting?: boolean) => void): Si
         startup.c.abort(new Interrupted(signal));
         return;
       }
-      say(`${signal}: finishing this step, then writing a checkpoint (press Ctrl-C again to stop at once)`, true);
+      // After a hang-up nobody is at the terminal to press Ctrl-C: name the signal to send again.
+      const again = signal === 'SIGINT' ? 'press Ctrl-C again' : `send ${signal} again (kill -${signal.slice(3)} ${process.pid})`;
+      say(`${signal}: finishing this step, then writing a checkpoint (${again} to stop at once)`, true);
       return;
     }
     say(`${signal} again: stopping now`);
