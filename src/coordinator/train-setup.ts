@@ -29,7 +29,7 @@ import type { Progress } from './console/progress.ts';
 import { Recovery, StartupRecovery } from './run/recovery.ts';
 import { checkConfigChanges, checkSameRun } from './run/resume.ts';
 import { printHeader } from './run/run-header.ts';
-import { RunHooks } from './run/run-hooks.ts';
+import { RunHooks, startupStoppedBy, withApiAbort } from './run/run-hooks.ts';
 import { claimRunDir, type RunDirClaim } from './run/run-dir.ts';
 import { openSession, runDevices, type Session } from './engine/session.ts';
 import { Interrupted, noSignals, type SignalWatch } from './console/signals.ts';
@@ -167,11 +167,18 @@ async function prepare(cfg: Config, out: Progress, opts: TrainOptions): Promise<
   const signals = opts.signals ?? noSignals;
   let splits: Splits;
   try {
-    splits = await signals.duringStartup((abort) => loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null, abort), 'no worker has started yet');
+    splits = await signals.duringStartup(
+      (ctrlC) => withApiAbort(opts.signal ?? null, ctrlC, (abort) => loadSplits(cfg, resumeDir ? readLabels(resumeDir) : null, abort)),
+      'no worker has started yet',
+    );
   } catch (err) {
-    if (!(err instanceof Interrupted)) throw err;
-    out.line(`stopped by ${err.signal} while loading the data, before any step; no worker had started`, true);
-    return { result: trainResult(cfg.runDir, { interrupted: err.signal }) };
+    const stopped = startupStoppedBy(err);
+    if (!(err instanceof Interrupted) && !stopped) throw err;
+    out.line(
+      `stopped by ${stopped ? describeStop(stopped) : (err as Interrupted).signal} while loading the data, before any step; no worker had started`,
+      true,
+    );
+    return { result: trainResult(cfg.runDir, stopped ? { stopRequest: stopped } : { interrupted: (err as Interrupted).signal }) };
   }
   const classes = splits.classes;
   const modelFiles = labelFiles(classes?.classes ?? null);

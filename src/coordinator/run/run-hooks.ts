@@ -72,28 +72,17 @@ export class RunHooks {
    * stops it at once. `stoppedBy` then says whether it was the API's.
    */
   async duringStartup<T>(startup: AbortSignal, fn: (abort: AbortSignal) => Promise<T>): Promise<T> {
-    if (!this.signal) return fn(startup);
-    const signal = this.signal;
-    const both = new AbortController();
-    const fromSignals = () => both.abort(startup.reason);
-    const fromApi = () => both.abort(new StartupStopped(this.requested()!));
-    if (startup.aborted) fromSignals();
-    else if (signal.aborted) fromApi();
-    startup.addEventListener('abort', fromSignals, { once: true });
-    signal.addEventListener('abort', fromApi);
     this.starting = true;
     try {
-      return await fn(both.signal);
+      return await withApiAbort(this.signal, startup, fn, () => this.requested()!);
     } finally {
       this.starting = false;
-      startup.removeEventListener('abort', fromSignals);
-      signal.removeEventListener('abort', fromApi);
     }
   }
 
   /** The stop request that ended the start-up, when `err` is the abort reason duringStartup gave. */
   stoppedBy(err: unknown): StopRequest | null {
-    return err instanceof StartupStopped ? err.request : null;
+    return startupStoppedBy(err);
   }
 
   /** An evaluation's line, delivered at the step's end. */
@@ -164,5 +153,35 @@ class StartupStopped extends Error {
   constructor(readonly request: StopRequest) {
     super(`stopped by ${describeStop(request)}`);
     this.name = 'StartupStopped';
+  }
+}
+
+/** The API's stop request that ended a start-up, when `err` is the abort reason withApiAbort gave. */
+export const startupStoppedBy = (err: unknown): StopRequest | null => (err instanceof StartupStopped ? err.request : null);
+
+/**
+ * Runs `fn` with `startup` (Ctrl-C's AbortSignal) combined with the library API's: either stops
+ * it at once; an API stop's reason is a StartupStopped carrying `request()` (startupStoppedBy).
+ * Before the run's hooks exist (while the data loads) the request is the AbortSignal's own.
+ */
+export async function withApiAbort<T>(
+  signal: AbortSignalLike | null,
+  startup: AbortSignal,
+  fn: (abort: AbortSignal) => Promise<T>,
+  request: () => StopRequest = () => ({ by: 'abort', reason: abortReason(signal!) }),
+): Promise<T> {
+  if (!signal) return fn(startup);
+  const both = new AbortController();
+  const fromSignals = () => both.abort(startup.reason);
+  const fromApi = () => both.abort(new StartupStopped(request()));
+  if (startup.aborted) fromSignals();
+  else if (signal.aborted) fromApi();
+  startup.addEventListener('abort', fromSignals, { once: true });
+  signal.addEventListener('abort', fromApi);
+  try {
+    return await fn(both.signal);
+  } finally {
+    startup.removeEventListener('abort', fromSignals);
+    signal.removeEventListener('abort', fromApi);
   }
 }
