@@ -186,6 +186,10 @@ export function readCheckpoint(dir: string, layout: ModelLayout): Checkpoint {
  * optimizer.bin against the optimizer's slots, ema.bin and the kept weights against the model.
  */
 export function checkCheckpointFiles(dir: string): void {
+  // A resume checks its checkpoint where the CLI resolves it, before any worker starts and when
+  // the weights are read: its files are read and summed once, unless they changed in between.
+  const stamp = fs.existsSync(dir) ? filesStamp(dir) : null;
+  if (stamp !== null && checkedOut.get(path.resolve(dir)) === stamp) return;
   verifyChecksums(dir);
   const state = readTrainerState(dir);
   const flat = flatten(state.variables);
@@ -197,7 +201,21 @@ export function checkCheckpointFiles(dir: string): void {
   for (const name of SNAPSHOT_FILES) {
     if (fs.existsSync(path.join(dir, name))) expectBytes(dir, name, flat.total * 4, `the ${flat.total} parameters need`);
   }
+  if (stamp !== null) checkedOut.set(path.resolve(dir), stamp);
 }
+
+/** Checkpoint directories whose files checked out, with their names, sizes and mtimes then. */
+const checkedOut = new Map<string, string>();
+
+const filesStamp = (dir: string): string =>
+  fs
+    .readdirSync(dir)
+    .sort()
+    .map((name) => {
+      const st = fs.statSync(path.join(dir, name));
+      return `${name}:${st.size}:${st.mtimeMs}`;
+    })
+    .join('|');
 
 function expectBytes(dir: string, name: string, bytes: number, why: string): void {
   const file = path.join(dir, name);
