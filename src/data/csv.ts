@@ -370,24 +370,9 @@ class CsvParser {
 
   private setHeader(names: string[]): void {
     const wanted = this.src.label;
-    let at = names.indexOf(wanted);
-    if (at < 0) {
-      const trimmed = names.map((n) => n.trim());
-      if (trimmed.filter((n) => n === wanted.trim()).length === 1) at = trimmed.indexOf(wanted.trim());
-    }
     const shown = names.length > 30 ? [...names.slice(0, 30).map(quote), `... (${names.length} in all)`] : names.map(quote);
     const list = shown.join(', ');
-    if (at < 0) {
-      this.fail(
-        `line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.label); its columns are ${list}`,
-        `set ${this.keyPath}.label to the label column's name`,
-      );
-    }
-    if (names.lastIndexOf(names[at]!) !== at)
-      this.fail(
-        `line ${this.headerLine}: the header names the label column ${quote(wanted)} more than once; its columns are ${list}`,
-        'rename the duplicate columns',
-      );
+    const at = this.findColumn(names, wanted, 'label', list);
     this.labelCol = at;
     const weightCol = this.src.weight ? this.findWeightColumn(names, this.src.weight, list) : -1;
     if (names.length < (weightCol >= 0 ? 3 : 2))
@@ -415,8 +400,11 @@ class CsvParser {
     return this.columns - 1 - (this.weightCol >= 0 ? 1 : 0);
   }
 
-  /** The column `wanted` (data.<split>.weight) names, as the label column is found. */
-  private findWeightColumn(names: string[], wanted: string, list: string): number {
+  /**
+   * The column `wanted` (data.<split>.<key>) names: by its exact name, else by the one name equal
+   * to it without spaces around; absent or named more than once is an error (`list`: the columns).
+   */
+  private findColumn(names: string[], wanted: string, key: 'label' | 'weight', list: string): number {
     let at = names.indexOf(wanted);
     if (at < 0) {
       const trimmed = names.map((n) => n.trim());
@@ -424,142 +412,172 @@ class CsvParser {
     }
     if (at < 0)
       this.fail(
-        `line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.weight); its columns are ${list}`,
-        `set ${this.keyPath}.weight to the weight column's name`,
+        `line ${this.headerLine}: the header has no column ${quote(wanted)} (${this.keyPath}.${key}); its columns are ${list}`,
+        `set ${this.keyPath}.${key} to the ${key} column's name`,
       );
     if (names.lastIndexOf(names[at]!) !== at)
       this.fail(
-        `line ${this.headerLine}: the header names the weight column ${quote(wanted)} more than once; its columns are ${list}`,
+        `line ${this.headerLine}: the header names the ${key} column ${quote(wanted)} more than once; its columns are ${list}`,
         'rename the duplicate columns',
       );
+    return at;
+  }
+
+  /** The weight column, found as the label column is; it must not be the label column. */
+  private findWeightColumn(names: string[], wanted: string, list: string): number {
+    const at = this.findColumn(names, wanted, 'weight', list);
     if (at === this.labelCol) this.fail(`line ${this.headerLine}: ${this.keyPath}.weight and ${this.keyPath}.label name the same column ${quote(wanted)}`);
     return at;
   }
 
   chunk(b: Uint8Array): void {
     let i = 0;
-    let n = b.length;
     if (this.atFileStart) {
-      // A UTF-8 byte order mark (EF BB BF) is skipped; a short first chunk (a pipe) is held back
-      // until three bytes are there to look at.
-      if (this.head.length + n < 3) {
-        this.head = Buffer.concat([this.head, b]);
-        return;
-      }
-      if (this.head.length > 0) {
-        b = Buffer.concat([this.head, b]);
-        n = b.length;
-        this.head = new Uint8Array(0);
-      }
-      this.atFileStart = false;
+      const first = this.fileStart(b);
+      if (first === null) return;
+      b = first;
       if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) i = 3;
     }
-    let fieldStart = 0; // of an unquoted field in this chunk
+    const n = b.length;
     while (i < n) {
       switch (this.state) {
         case State.AfterCr:
-          this.state = State.FieldStart;
-          if (b[i] === LF) {
-            i++;
-            continue;
-          }
-        // falls through
-        case State.FieldStart: {
-          if (this.fieldIndex === 0) this.recordLine = this.line;
-          const c = b[i]!;
-          if (c === QUOTE) {
-            this.state = State.Quoted;
-            this.quotedLine = this.line;
-            this.pendingLen = 0;
-            this.prevCr = false;
-            i++;
-            continue;
-          }
-          this.state = State.Unquoted;
-          this.pendingLen = 0;
-          fieldStart = i;
-        }
-        // falls through
-        case State.Unquoted: {
-          let j = i;
-          let c = 0;
-          while (j < n) {
-            c = b[j]!;
-            if (c === COMMA || c === LF || c === CR) break;
-            j++;
-          }
-          if (j === n) {
-            this.appendPending(b, fieldStart, n);
-            i = n;
-            continue;
-          }
-          if (c !== COMMA && this.fieldIndex === 0 && this.pendingLen === 0 && j === fieldStart) {
-            // a blank line: no record at all
-          } else {
-            if (this.pendingLen > 0) {
-              this.appendPending(b, fieldStart, j);
-              this.field(this.pending, 0, this.pendingLen);
-              this.pendingLen = 0;
-            } else {
-              this.field(b, fieldStart, j);
-            }
-            if (c !== COMMA) this.endRecord();
-          }
-          i = j + 1;
-          if (c === COMMA) this.state = State.FieldStart;
-          else {
-            this.line++;
-            this.state = c === CR ? State.AfterCr : State.FieldStart;
-          }
-          continue;
-        }
-        case State.Quoted: {
-          let j = i;
-          let c = 0;
-          while (j < n) {
-            c = b[j]!;
-            if (c === QUOTE) break;
-            if (c === LF) {
-              if (!this.prevCr) this.line++;
-            } else if (c === CR) this.line++;
-            this.prevCr = c === CR;
-            j++;
-          }
-          this.appendPending(b, i, j);
-          if (j < n) {
-            this.prevCr = false;
-            this.state = State.QuoteInQuoted;
-          }
-          i = j + 1;
-          continue;
-        }
-        case State.QuoteInQuoted: {
-          const c = b[i]!;
-          if (c === QUOTE) {
-            this.pushPendingByte(QUOTE);
-            this.state = State.Quoted;
-            i++;
-            continue;
-          }
-          if (c !== COMMA && c !== LF && c !== CR) {
-            this.fail(
-              `line ${this.line}: unexpected ${quote(String.fromCharCode(c))} after the closing quote of a field (${this.columnName(this.fieldIndex)}) (expected ',' or the end of the line)`,
-              'a quote inside a quoted field is written twice: "say ""hi"""',
-            );
-          }
-          this.field(this.pending, 0, this.pendingLen);
-          this.pendingLen = 0;
-          i++;
-          if (c === COMMA) this.state = State.FieldStart;
-          else {
-            this.endRecord();
-            this.line++;
-            this.state = c === CR ? State.AfterCr : State.FieldStart;
-          }
-          continue;
-        }
+          i = this.afterCr(b, i);
+          break;
+        case State.FieldStart:
+          i = this.fieldStart(b, i);
+          break;
+        case State.Unquoted:
+          i = this.unquoted(b, i, n);
+          break;
+        case State.Quoted:
+          i = this.quoted(b, i, n);
+          break;
+        case State.QuoteInQuoted:
+          i = this.quoteInQuoted(b, i);
+          break;
       }
     }
+  }
+
+  /**
+   * The first bytes of the file, with those held back: null while fewer than three have come (a
+   * pipe's short first chunk), since a UTF-8 byte order mark (EF BB BF) is looked for in them.
+   */
+  private fileStart(b: Uint8Array): Uint8Array | null {
+    if (this.head.length + b.length < 3) {
+      this.head = Buffer.concat([this.head, b]);
+      return null;
+    }
+    if (this.head.length > 0) {
+      b = Buffer.concat([this.head, b]);
+      this.head = new Uint8Array(0);
+    }
+    this.atFileStart = false;
+    return b;
+  }
+
+  /** After a record ended with CR: a following LF belongs to it. Returns the next byte's index. */
+  private afterCr(b: Uint8Array, i: number): number {
+    this.state = State.FieldStart;
+    if (b[i] === LF) return i + 1;
+    return this.fieldStart(b, i);
+  }
+
+  /** The first byte of a field, b[i]: opens a quoted field, or reads an unquoted one. */
+  private fieldStart(b: Uint8Array, i: number): number {
+    if (this.fieldIndex === 0) this.recordLine = this.line;
+    this.pendingLen = 0;
+    if (b[i] === QUOTE) {
+      this.state = State.Quoted;
+      this.quotedLine = this.line;
+      this.prevCr = false;
+      return i + 1;
+    }
+    this.state = State.Unquoted;
+    return this.unquoted(b, i, b.length);
+  }
+
+  /**
+   * An unquoted field from b[i] (its start in this chunk) up to ',', a line break or the end of
+   * the chunk (then kept in `pending` for the next one).
+   */
+  private unquoted(b: Uint8Array, i: number, n: number): number {
+    let j = i;
+    let c = 0;
+    while (j < n) {
+      c = b[j]!;
+      if (c === COMMA || c === LF || c === CR) break;
+      j++;
+    }
+    if (j === n) {
+      this.appendPending(b, i, n);
+      return n;
+    }
+    if (c !== COMMA && this.fieldIndex === 0 && this.pendingLen === 0 && j === i) {
+      // a blank line: no record at all
+    } else {
+      if (this.pendingLen > 0) {
+        this.appendPending(b, i, j);
+        this.field(this.pending, 0, this.pendingLen);
+        this.pendingLen = 0;
+      } else {
+        this.field(b, i, j);
+      }
+      if (c !== COMMA) this.endRecord();
+    }
+    if (c === COMMA) this.state = State.FieldStart;
+    else {
+      this.line++;
+      this.state = c === CR ? State.AfterCr : State.FieldStart;
+    }
+    return j + 1;
+  }
+
+  /** Inside a quoted field: its bytes up to the next '"', counting the line breaks among them. */
+  private quoted(b: Uint8Array, i: number, n: number): number {
+    let j = i;
+    let c = 0;
+    while (j < n) {
+      c = b[j]!;
+      if (c === QUOTE) break;
+      if (c === LF) {
+        if (!this.prevCr) this.line++;
+      } else if (c === CR) this.line++;
+      this.prevCr = c === CR;
+      j++;
+    }
+    this.appendPending(b, i, j);
+    if (j < n) {
+      this.prevCr = false;
+      this.state = State.QuoteInQuoted;
+    }
+    return j + 1;
+  }
+
+  /** The byte after a '"' in a quoted field: '""' is one quote; else the field has ended. */
+  private quoteInQuoted(b: Uint8Array, i: number): number {
+    const c = b[i]!;
+    if (c === QUOTE) {
+      this.pushPendingByte(QUOTE);
+      this.state = State.Quoted;
+      return i + 1;
+    }
+    if (c !== COMMA && c !== LF && c !== CR) {
+      this.fail(
+        `line ${this.line}: unexpected ${quote(String.fromCharCode(c))} after the closing quote of a field (${this.columnName(this.fieldIndex)}) (expected ',' or the end of the line)`,
+        'a quote inside a quoted field is written twice: "say ""hi"""',
+      );
+    }
+    this.field(this.pending, 0, this.pendingLen);
+    this.pendingLen = 0;
+    if (c === COMMA) this.state = State.FieldStart;
+    else {
+      this.endRecord();
+      this.line++;
+      this.state = c === CR ? State.AfterCr : State.FieldStart;
+    }
+    return i + 1;
   }
 
   end(): CsvDataset {

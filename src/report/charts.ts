@@ -122,33 +122,53 @@ function droppedNote(what: string, dropped: { x: number; y: number }[]): string[
 export function buildCharts(run: RunData): Chart[] {
   const steps = [...run.train, ...run.evals, ...run.events].map((r) => r.step).filter(Number.isFinite);
   const xMax = steps.length ? Math.max(...steps) : 1;
-  const T = run.train;
-  const pts = (get: (t: (typeof T)[number]) => number) => T.map((t) => ({ x: t.step, y: get(t) }));
-  const charts: Chart[] = [];
-  const noTrain = 'no training line in metrics.jsonl';
+  const outputs = outputNames(run.evals);
+  return [
+    lossChart(run, xMax, outputs),
+    accuracyChart(run, xMax, outputs),
+    ...metricCharts(run, xMax),
+    lrChart(run, xMax),
+    throughputChart(run, xMax),
+    gradNormChart(run, xMax),
+    phaseChart(run, xMax),
+  ];
+}
 
-  // ---- loss ----------------------------------------------------------------------------------
-  const EVENT = { skip: ['skipped step', 'skipped'], failure: ['worker failure', 'failure'], stop: ['stop asked for', 'stopped'] } as const;
-  const markers: Marker[] = run.events.map((e) => ({
+const NO_TRAIN = 'no training line in metrics.jsonl';
+
+/** One figure of each training line, as points at its step. */
+function trainPoints(run: RunData, get: (t: RunData['train'][number]) => number): Point[] {
+  return run.train.map((t) => ({ x: t.step, y: get(t) }));
+}
+
+const EVENT = { skip: ['skipped step', 'skipped'], failure: ['worker failure', 'failure'], stop: ['stop asked for', 'stopped'] } as const;
+
+/** The run's events (skipped steps, worker failures, stops) as markers on the loss chart. */
+function eventMarkers(run: RunData): Marker[] {
+  return run.events.map((e) => ({
     x: e.type === 'skip' ? e.step + 1 : e.step,
     color: COLORS[e.type],
     legend: EVENT[e.type][0],
     label: `${EVENT[e.type][1]} at step ${e.step}${e.ranks.length ? ` (rank ${e.ranks.join(', ')})` : ''}: ${e.message}${e.action ? ` -> ${e.action}` : ''}`,
   }));
+}
+
+/** Training loss (smoothed when noisy), eval loss and each output's eval loss as points. */
+function lossChart(run: RunData, xMax: number, outputs: string[]): Chart {
+  const markers = eventMarkers(run);
   const train = noisy(
     'train loss',
     COLORS.train,
-    pts((t) => t.loss),
+    trainPoints(run, (t) => t.loss),
     fmtLoss,
   );
   const lossSeries: Series[] = [...train.series];
-  const outputs = outputNames(run.evals);
   if (run.evals.length)
     lossSeries.push({ name: 'eval loss', color: COLORS.eval, points: run.evals.map((e) => ({ x: e.step, y: e.loss })), style: 'points', format: fmtLoss });
   // Several outputs: each output's eval loss too (without its loss weight), as points.
   lossSeries.push(...perOutput(run, outputs, 'loss', 'points', fmtLoss, 3));
-  const loss = lineChart({ ...HALF, yLabel: 'loss', series: lossSeries, xMax, yScale: 'auto', logRatio: 10, markers, emptyText: noTrain });
-  charts.push({
+  const loss = lineChart({ ...HALF, yLabel: 'loss', series: lossSeries, xMax, yScale: 'auto', logRatio: 10, markers, emptyText: NO_TRAIN });
+  return {
     id: 'loss',
     size: 'half',
     title: 'Loss',
@@ -164,9 +184,11 @@ export function buildCharts(run: RunData): Chart[] {
         loss.dropped.filter((d) => d.series.startsWith('eval loss')),
       ),
     ],
-  });
+  };
+}
 
-  // ---- eval accuracy / top-k (or MAE for a regression) ---------------------------------------
+/** Eval accuracy and top-k (each output's too); for a regression, the MAE chart in its place. */
+function accuracyChart(run: RunData, xMax: number, outputs: string[]): Chart {
   const k = run.evals.find((e) => Number.isFinite(e.k))?.k;
   // Several outputs: each output's accuracy and top-k, for the outputs whose loss has classes.
   const outputAcc = [
@@ -174,74 +196,77 @@ export function buildCharts(run: RunData): Chart[] {
     ...perOutput(run, outputs, 'top_k', 'line', (v) => fmtPct(v), outputs.length, `top-${k ?? 'k'}`),
   ];
   const hasAcc = run.evals.some((e) => e.accuracy !== null) || outputAcc.length > 0;
-  if (!run.evals.length || hasAcc) {
-    const series: Series[] = [];
-    if (hasAcc)
-      series.push({
-        name: 'accuracy',
-        color: COLORS.accuracy,
-        points: run.evals.filter((e) => e.accuracy !== null).map((e) => ({ x: e.step, y: e.accuracy! })),
-        style: 'line',
-        format: (v) => fmtPct(v),
-      });
-    if (run.evals.some((e) => e.top_k !== null))
-      series.push({
-        name: `top-${k ?? 'k'} accuracy`,
-        color: COLORS.topK,
-        points: run.evals.filter((e) => e.top_k !== null).map((e) => ({ x: e.step, y: e.top_k! })),
-        style: 'line',
-        format: (v) => fmtPct(v),
-      });
-    series.push(...outputAcc);
-    const acc = lineChart({
-      ...HALF,
-      yLabel: 'accuracy',
-      series,
-      xMax,
-      yFormat: 'percent',
-      clamp: [0, 1],
-      emptyText: 'no eval in this run (set data.eval or data.evalFraction)',
+  if (run.evals.length && !hasAcc) return maeChart(run, xMax, outputs);
+  const series: Series[] = [];
+  if (hasAcc)
+    series.push({
+      name: 'accuracy',
+      color: COLORS.accuracy,
+      points: run.evals.filter((e) => e.accuracy !== null).map((e) => ({ x: e.step, y: e.accuracy! })),
+      style: 'line',
+      format: (v) => fmtPct(v),
     });
-    charts.push({
-      id: 'accuracy',
-      size: 'half',
-      title: 'Eval accuracy',
-      subtitle: run.evals.length
-        ? `on ${fmtInt(run.evals[0]!.samples)} eval samples, ${run.evals.length} eval${run.evals.length === 1 ? '' : 's'}`
-        : 'no eval lines',
-      svg: acc.svg,
-      notes: droppedNote('eval accuracy', acc.dropped),
+  if (run.evals.some((e) => e.top_k !== null))
+    series.push({
+      name: `top-${k ?? 'k'} accuracy`,
+      color: COLORS.topK,
+      points: run.evals.filter((e) => e.top_k !== null).map((e) => ({ x: e.step, y: e.top_k! })),
+      style: 'line',
+      format: (v) => fmtPct(v),
     });
-  } else {
-    const mae = lineChart({
-      ...HALF,
-      yLabel: 'mean absolute error',
-      series: outputs.length
-        ? perOutput(run, outputs, 'mae', 'line', fmtLoss, 0)
-        : [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: fmtLoss }],
-      xMax,
-      yScale: 'auto',
-    });
-    charts.push({
-      id: 'accuracy',
-      size: 'half',
-      title: 'Eval mean absolute error',
-      subtitle: outputs.length ? 'of each output; no accuracy: no output has a classification loss' : 'no accuracy: the loss is not a classification loss',
-      svg: mae.svg,
-      notes: droppedNote('eval MAE', mae.dropped),
-    });
-  }
+  series.push(...outputAcc);
+  const acc = lineChart({
+    ...HALF,
+    yLabel: 'accuracy',
+    series,
+    xMax,
+    yFormat: 'percent',
+    clamp: [0, 1],
+    emptyText: 'no eval in this run (set data.eval or data.evalFraction)',
+  });
+  return {
+    id: 'accuracy',
+    size: 'half',
+    title: 'Eval accuracy',
+    subtitle: run.evals.length
+      ? `on ${fmtInt(run.evals[0]!.samples)} eval samples, ${run.evals.length} eval${run.evals.length === 1 ? '' : 's'}`
+      : 'no eval lines',
+    svg: acc.svg,
+    notes: droppedNote('eval accuracy', acc.dropped),
+  };
+}
 
-  charts.push(...metricCharts(run, xMax));
+/** A regression's eval mean absolute error (each output's), where the accuracy chart would be. */
+function maeChart(run: RunData, xMax: number, outputs: string[]): Chart {
+  const mae = lineChart({
+    ...HALF,
+    yLabel: 'mean absolute error',
+    series: outputs.length
+      ? perOutput(run, outputs, 'mae', 'line', fmtLoss, 0)
+      : [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: fmtLoss }],
+    xMax,
+    yScale: 'auto',
+  });
+  return {
+    id: 'accuracy',
+    size: 'half',
+    title: 'Eval mean absolute error',
+    subtitle: outputs.length ? 'of each output; no accuracy: no output has a classification loss' : 'no accuracy: the loss is not a classification loss',
+    svg: mae.svg,
+    notes: droppedNote('eval MAE', mae.dropped),
+  };
+}
 
-  // ---- learning rate ------------------------------------------------------------------------
+/** The learning rate at each log line; the subtitle says its range or schedule. */
+function lrChart(run: RunData, xMax: number): Chart {
+  const T = run.train;
   const lr = lineChart({
     ...THIRD,
     yLabel: 'learning rate',
-    series: [{ name: 'learning rate', color: COLORS.lr, points: pts((t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }],
+    series: [{ name: 'learning rate', color: COLORS.lr, points: trainPoints(run, (t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }],
     xMax,
     includeZero: true,
-    emptyText: noTrain,
+    emptyText: NO_TRAIN,
   });
   const lrs = [...new Set(T.map((t) => t.lr).filter(Number.isFinite))];
   // "constant" only when the schedule is: a cosine run logged once also shows a single value.
@@ -254,55 +279,62 @@ export function buildCharts(run: RunData): Chart[] {
       : lrs.length
         ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig([...T].reverse().find((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line`
         : 'at each log line';
-  charts.push({ id: 'lr', size: 'third', title: 'Learning rate', subtitle: lrSub, svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) });
+  return { id: 'lr', size: 'third', title: 'Learning rate', subtitle: lrSub, svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) };
+}
 
-  // ---- throughput ---------------------------------------------------------------------------
+/** Training samples per second (smoothed when noisy). */
+function throughputChart(run: RunData, xMax: number): Chart {
   const sps = lineChart({
     ...THIRD,
     yLabel: 'samples / s',
     series: noisy(
       'samples/s',
       COLORS.throughput,
-      pts((t) => t.samples_per_sec),
+      trainPoints(run, (t) => t.samples_per_sec),
       fmtInt,
     ).series,
     xMax,
     includeZero: true,
-    emptyText: noTrain,
+    emptyText: NO_TRAIN,
   });
-  charts.push({
+  return {
     id: 'throughput',
     size: 'third',
     title: 'Throughput',
     subtitle: 'training samples per second of step time, all workers',
     svg: sps.svg,
     notes: droppedNote('samples/s', sps.dropped),
-  });
+  };
+}
 
-  // ---- gradient norm ------------------------------------------------------------------------
+/** The global gradient norm before clipping (smoothed when noisy). */
+function gradNormChart(run: RunData, xMax: number): Chart {
   const gn = lineChart({
     ...THIRD,
     yLabel: 'gradient norm',
     series: noisy(
       'L2 norm',
       COLORS.gradNorm,
-      pts((t) => t.grad_norm),
+      trainPoints(run, (t) => t.grad_norm),
       (v) => fmtSig(v, 4),
     ).series,
     xMax,
     yScale: 'auto',
-    emptyText: noTrain,
+    emptyText: NO_TRAIN,
   });
-  charts.push({
+  return {
     id: 'grad-norm',
     size: 'third',
     title: 'Gradient norm',
     subtitle: 'global L2 norm of the summed gradient, before clipping',
     svg: gn.svg,
     notes: droppedNote('gradient norm', gn.dropped),
-  });
+  };
+}
 
-  // ---- phase breakdown ----------------------------------------------------------------------
+/** Where a step goes: compute, sync, data and other per log interval, at most 120 bars. */
+function phaseChart(run: RunData, xMax: number): Chart {
+  const T = run.train;
   const weights = lineWeights(
     T,
     run.events.filter((e) => e.type === 'skip').map((e) => e.step),
@@ -313,13 +345,12 @@ export function buildCharts(run: RunData): Chart[] {
   const phaseRowsAll = T.map((t) => ({ cmax: t.compute_max_ms, cmin: t.compute_min_ms, sync: t.sync_ms, data: t.data_ms, other: otherMs(t) }));
   const binned = binLines(phaseRowsAll, allSpans, weights, 120);
   const P = binned.rows;
-  const spans = binned.spans;
   const stacked = stackedBarChart({
     width: 1160,
     height: 300,
     yLabel: 'ms per step',
     xMax,
-    spans,
+    spans: binned.spans,
     layers: [
       { name: 'compute (slowest worker)', color: COLORS.computeMax, values: P.map((r) => r.cmax) },
       { name: 'sync', color: COLORS.sync, values: P.map((r) => r.sync) },
@@ -327,26 +358,28 @@ export function buildCharts(run: RunData): Chart[] {
       { name: 'other', color: COLORS.other, values: P.map((r) => r.other) },
     ],
     overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, values: P.map((r) => r.cmin), dash: '5 3', width: 1.75 },
-    emptyText: noTrain,
+    emptyText: NO_TRAIN,
   });
-  const phaseNotes: string[] = [];
-  if (stacked.cappedAt !== null)
-    phaseNotes.push(
-      `The axis stops at ${fmtSig(stacked.cappedAt, 3)} ms so the typical step stays readable; bars marked ▲ are taller (hover for their values).`,
-    );
-  if (stacked.negativeOther)
-    phaseNotes.push(
-      `${stacked.negativeOther} line${stacked.negativeOther === 1 ? ' has' : 's have'} compute + sync + data above the step time (timer overlap); their "other" is drawn as 0.`,
-    );
-  charts.push({
+  return {
     id: 'phases',
     title: 'Where a step goes',
     subtitle: `mean ms per step over each ${binned.per > 1 ? `bar (${binned.per} log lines)` : 'log interval'}: slowest worker's compute, sync (reduce + update + publish), data staging, other`,
     svg: stacked.svg,
-    notes: phaseNotes,
+    notes: phaseNotes(stacked),
     size: 'full',
-  });
-  return charts;
+  };
+}
+
+/** The phase chart's notes: where its axis is cut, and lines whose phases exceed the step time. */
+function phaseNotes(stacked: { cappedAt: number | null; negativeOther: number }): string[] {
+  const notes: string[] = [];
+  if (stacked.cappedAt !== null)
+    notes.push(`The axis stops at ${fmtSig(stacked.cappedAt, 3)} ms so the typical step stays readable; bars marked ▲ are taller (hover for their values).`);
+  if (stacked.negativeOther)
+    notes.push(
+      `${stacked.negativeOther} line${stacked.negativeOther === 1 ? ' has' : 's have'} compute + sync + data above the step time (timer overlap); their "other" is drawn as 0.`,
+    );
+  return notes;
 }
 
 /**
