@@ -59,153 +59,173 @@ function withDevices<T>(y: Argv<T>) {
   );
 }
 
-async function main(): Promise<void> {
-  await yargs(hideBin(process.argv))
-    .scriptName('mgpu-train')
-    .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.')
-    .command(
-      'train <config>',
-      'train the model an experiment config describes',
-      (y) =>
-        withDevices(y)
-          .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' })
-          .option('resume', {
-            type: 'string',
-            describe: "continue from the newest checkpoint of the run (or of the directory given), with the run's own config",
-          })
-          .option('overwrite', {
-            type: 'boolean',
-            describe: "a new run into a run directory that holds another run: remove that run's files first (kept otherwise: the run is refused)",
-          })
-          .option('allow-changed', {
-            type: 'string',
-            array: true,
-            describe: 'on --resume, accept a --set that changes what the checkpoint fixes, e.g. optimizer.learningRate',
-          }),
-      async (argv) => {
-        const sets = [...(argv.set ?? []), ...flagOverrides(argv)];
-        const fileCfg = await loadConfig(argv.config, sets);
-        const allowChanged = argv.allowChanged ?? [];
-        if (allowChanged.length > 0 && argv.resume === undefined) {
-          throw new MgpuError('E_USAGE', '--allow-changed applies to --resume only', {
-            hint: 'a new run takes any config; drop --allow-changed, or add --resume',
-          });
-        }
-        if (argv.overwrite && argv.resume !== undefined) {
-          throw new MgpuError('E_USAGE', '--overwrite and --resume exclude each other: --resume continues the run in the directory, --overwrite replaces it', {
-            hint: 'drop one of them',
-          });
-        }
-        // On --resume the run goes on with its own config (saved in the checkpoint), these --set on top.
-        const resumed = argv.resume === undefined ? null : resumeConfig(argv.resume === '' ? fileCfg.runDir : path.resolve(argv.resume), fileCfg, sets);
-        const cfg = resumed?.config ?? fileCfg;
-        // Under mpirun/srun with several processes, this coordinator is one machine of several:
-        // rank 0 speaks for the run, the others print only their errors.
-        cluster = openCluster(cfg.reliability.stepTimeout * 1000);
-        const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
-        if (resumed?.notApplied) progress.line(resumed.notApplied);
-        const signals = watchSignals((text, lasting) => progress.line(text, lasting));
-        let interrupted: NodeJS.Signals | null = null;
-        try {
-          interrupted = (await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster, overwrite: argv.overwrite }))
-            .interrupted;
-        } finally {
-          signals.dispose();
-        }
-        cluster.close();
-        // Stopped by a signal: a data module's pending reads or timers must not keep the process alive.
-        if (interrupted) process.exit(exitCodeFor(interrupted));
-      },
-    )
-    .command(
-      'eval <config>',
-      'evaluate a checkpoint or model on the eval data, sharded over the workers',
-      (y) =>
-        withDevices(y)
-          .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory (its newest checkpoint) or a model directory' })
-          .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" }),
-      async (argv) => {
-        const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
-        await runEval(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
-      },
-    )
-    .command(
-      'predict <config>',
-      "write the model's outputs for the rows of .npy files (one per model input), in input order",
-      (y) =>
-        withDevices(y)
-          .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory or a model directory' })
-          .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" })
-          // One value per --input (nargs 1), repeated for a model with several inputs.
-          .option('input', {
-            type: 'string',
-            array: true,
-            nargs: 1,
-            demandOption: true,
-            describe: 'features, .npy with one row per sample; for a model with several inputs, name=file.npy once per input',
-          })
-          .option('output', {
-            type: 'string',
-            demandOption: true,
-            describe:
-              "where the predictions go: .npy (float32 outputs of a model with one), .csv (each row's class name and score; needs the model's labels.json), or a directory (one <output name>.npy per output)",
-          }),
-      async (argv) => {
-        const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
-        await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, argv.input, path.resolve(argv.output));
-      },
-    )
-    .command(
-      'report <run>',
-      'summarize a run: a table here, and <run>/report.html with its charts (opens offline)',
-      (y) =>
-        y.positional('run', { type: 'string', describe: 'a run directory: runs/<name>, or the --run-dir of the run', demandOption: true }).option('watch', {
+/** `mgpu-train train`: its flags, and the run. */
+function trainCommand<T>(y: Argv<T>) {
+  return y.command(
+    'train <config>',
+    'train the model an experiment config describes',
+    (y) =>
+      withDevices(y)
+        .option('run-dir', { type: 'string', describe: 'where metrics and the model go (default runs/<name>)' })
+        .option('resume', {
+          type: 'string',
+          describe: "continue from the newest checkpoint of the run (or of the directory given), with the run's own config",
+        })
+        .option('overwrite', {
           type: 'boolean',
-          default: false,
-          describe: 'keep rewriting report.html as the run logs (the page reloads itself) until it finishes or Ctrl-C',
+          describe: "a new run into a run directory that holds another run: remove that run's files first (kept otherwise: the run is refused)",
+        })
+        .option('allow-changed', {
+          type: 'string',
+          array: true,
+          describe: 'on --resume, accept a --set that changes what the checkpoint fixes, e.g. optimizer.learningRate',
         }),
-      async (argv) => {
-        const out = { line: (text: string) => console.log(text) };
-        if (!argv.watch) {
-          await report(argv.run, out);
-          return;
-        }
-        const stop = new AbortController();
-        const onSignal = () => stop.abort();
-        for (const sig of STOP_SIGNALS) process.once(sig, onSignal);
-        try {
-          await watchReport(argv.run, out, stop.signal);
-        } finally {
-          for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
-        }
-      },
-    )
-    .command(
-      'devices',
-      'list the GPUs and WebGPU adapters mgpu-train can use, and what `auto` picks',
-      () => {},
-      async () => {
-        const found = discoverGpus();
-        if (found.gpus.length === 0) console.log(`nvidia-smi: no GPU (${found.reason})`);
-        found.gpus.forEach((g, i) =>
-          console.log(`GPU ${i}: ${g.name}, ${g.memoryMiB} MiB (nvidia-smi index ${g.index}, ${g.uuid}${g.pciBusId ? `, PCI ${g.pciBusId}` : ''})`),
-        );
-        const probe = await probeAdapters({});
-        if (!probe.loaded) console.log(`webgpu: not available (${probe.error})`);
-        else if (!probe.adapter) console.log(`webgpu: no adapter (${probe.error})`);
-        else {
-          console.log(`webgpu: default adapter ${adapterLabel(probe.adapter)}`);
-          for (const a of probe.adapters) console.log(`  Dawn lists: ${a.name} [${a.backend}]`);
-          console.log(`  Vulkan device-select layer (pins one worker per GPU): ${probe.deviceSelect ? 'installed' : 'not found'}`);
-        }
-        const gpu = autoTakesCuda(found.gpus.length, machineProbes) ? 'tfjs-node-gpu' : autoTakesWebgpu(probe) ? 'webgpu' : null;
-        console.log(
-          gpu
-            ? `backend auto: ${gpu}, one worker per GPU`
-            : `backend auto: no GPU backend here; training runs on simulated GPUs on the CPU (--simulate N)${found.gpus.length ? '. GPUs PRESENT BUT UNUSED: see the webgpu line above' : ''}`,
-        );
-      },
-    )
+    async (argv) => {
+      const sets = [...(argv.set ?? []), ...flagOverrides(argv)];
+      const fileCfg = await loadConfig(argv.config, sets);
+      const allowChanged = argv.allowChanged ?? [];
+      if (allowChanged.length > 0 && argv.resume === undefined) {
+        throw new MgpuError('E_USAGE', '--allow-changed applies to --resume only', {
+          hint: 'a new run takes any config; drop --allow-changed, or add --resume',
+        });
+      }
+      if (argv.overwrite && argv.resume !== undefined) {
+        throw new MgpuError('E_USAGE', '--overwrite and --resume exclude each other: --resume continues the run in the directory, --overwrite replaces it', {
+          hint: 'drop one of them',
+        });
+      }
+      // On --resume the run goes on with its own config (saved in the checkpoint), these --set on top.
+      const resumed = argv.resume === undefined ? null : resumeConfig(argv.resume === '' ? fileCfg.runDir : path.resolve(argv.resume), fileCfg, sets);
+      const cfg = resumed?.config ?? fileCfg;
+      // Under mpirun/srun with several processes, this coordinator is one machine of several:
+      // rank 0 speaks for the run, the others print only their errors.
+      cluster = openCluster(cfg.reliability.stepTimeout * 1000);
+      const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
+      if (resumed?.notApplied) progress.line(resumed.notApplied);
+      const signals = watchSignals((text, lasting) => progress.line(text, lasting));
+      let interrupted: NodeJS.Signals | null = null;
+      try {
+        interrupted = (await train(cfg, progress, { resume: resumed?.checkpoint ?? null, allowChanged, signals, cluster, overwrite: argv.overwrite }))
+          .interrupted;
+      } finally {
+        signals.dispose();
+      }
+      cluster.close();
+      // Stopped by a signal: a data module's pending reads or timers must not keep the process alive.
+      if (interrupted) process.exit(exitCodeFor(interrupted));
+    },
+  );
+}
+
+/** `mgpu-train eval`: a checkpoint evaluated on the eval data. */
+function evalCommand<T>(y: Argv<T>) {
+  return y.command(
+    'eval <config>',
+    'evaluate a checkpoint or model on the eval data, sharded over the workers',
+    (y) =>
+      withDevices(y)
+        .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory (its newest checkpoint) or a model directory' })
+        .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" }),
+    async (argv) => {
+      const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
+      await runEval(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
+    },
+  );
+}
+
+/** `mgpu-train predict`: the model's outputs for rows of .npy files. */
+function predictCommand<T>(y: Argv<T>) {
+  return y.command(
+    'predict <config>',
+    "write the model's outputs for the rows of .npy files (one per model input), in input order",
+    (y) =>
+      withDevices(y)
+        .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory or a model directory' })
+        .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" })
+        // One value per --input (nargs 1), repeated for a model with several inputs.
+        .option('input', {
+          type: 'string',
+          array: true,
+          nargs: 1,
+          demandOption: true,
+          describe: 'features, .npy with one row per sample; for a model with several inputs, name=file.npy once per input',
+        })
+        .option('output', {
+          type: 'string',
+          demandOption: true,
+          describe:
+            "where the predictions go: .npy (float32 outputs of a model with one), .csv (each row's class name and score; needs the model's labels.json), or a directory (one <output name>.npy per output)",
+        }),
+    async (argv) => {
+      const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
+      await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, argv.input, path.resolve(argv.output));
+    },
+  );
+}
+
+/** `mgpu-train report`: a run summarized, once or (--watch) until it ends. */
+function reportCommand<T>(y: Argv<T>) {
+  return y.command(
+    'report <run>',
+    'summarize a run: a table here, and <run>/report.html with its charts (opens offline)',
+    (y) =>
+      y.positional('run', { type: 'string', describe: 'a run directory: runs/<name>, or the --run-dir of the run', demandOption: true }).option('watch', {
+        type: 'boolean',
+        default: false,
+        describe: 'keep rewriting report.html as the run logs (the page reloads itself) until it finishes or Ctrl-C',
+      }),
+    async (argv) => {
+      const out = { line: (text: string) => console.log(text) };
+      if (!argv.watch) {
+        await report(argv.run, out);
+        return;
+      }
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      for (const sig of STOP_SIGNALS) process.once(sig, onSignal);
+      try {
+        await watchReport(argv.run, out, stop.signal);
+      } finally {
+        for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
+      }
+    },
+  );
+}
+
+/** `mgpu-train devices`: the GPUs nvidia-smi sees, the WebGPU adapters, and what `auto` picks. */
+async function listDevices(): Promise<void> {
+  const found = discoverGpus();
+  if (found.gpus.length === 0) console.log(`nvidia-smi: no GPU (${found.reason})`);
+  found.gpus.forEach((g, i) =>
+    console.log(`GPU ${i}: ${g.name}, ${g.memoryMiB} MiB (nvidia-smi index ${g.index}, ${g.uuid}${g.pciBusId ? `, PCI ${g.pciBusId}` : ''})`),
+  );
+  const probe = await probeAdapters({});
+  if (!probe.loaded) console.log(`webgpu: not available (${probe.error})`);
+  else if (!probe.adapter) console.log(`webgpu: no adapter (${probe.error})`);
+  else {
+    console.log(`webgpu: default adapter ${adapterLabel(probe.adapter)}`);
+    for (const a of probe.adapters) console.log(`  Dawn lists: ${a.name} [${a.backend}]`);
+    console.log(`  Vulkan device-select layer (pins one worker per GPU): ${probe.deviceSelect ? 'installed' : 'not found'}`);
+  }
+  const gpu = autoTakesCuda(found.gpus.length, machineProbes) ? 'tfjs-node-gpu' : autoTakesWebgpu(probe) ? 'webgpu' : null;
+  console.log(
+    gpu
+      ? `backend auto: ${gpu}, one worker per GPU`
+      : `backend auto: no GPU backend here; training runs on simulated GPUs on the CPU (--simulate N)${found.gpus.length ? '. GPUs PRESENT BUT UNUSED: see the webgpu line above' : ''}`,
+  );
+}
+
+/** `mgpu-train devices`. */
+function devicesCommand<T>(y: Argv<T>) {
+  return y.command('devices', 'list the GPUs and WebGPU adapters mgpu-train can use, and what `auto` picks', () => {}, listDevices);
+}
+
+async function main(): Promise<void> {
+  let cli = yargs(hideBin(process.argv))
+    .scriptName('mgpu-train')
+    .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.');
+  cli = devicesCommand(reportCommand(predictCommand(evalCommand(trainCommand(cli)))));
+  await cli
     .epilogue(EXAMPLE)
     .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
     .strict()

@@ -5,7 +5,7 @@ import { hasClasses } from '../../shared/config/loss.ts';
 import type { LossSpec } from '../../shared/config/types.ts';
 import { MgpuError } from '../../shared/errors.ts';
 import { sizeOf } from '../../shared/layout.ts';
-import type { EvaluatedMessage, OutputSums, PredictedMessage } from '../../shared/protocol.ts';
+import type { EvaluatedMessage, OutputSums, PredictedMessage, WorkerMetrics } from '../../shared/protocol.ts';
 import type { Shard } from '../../shared/shard.ts';
 import type { Dataset } from '../../data/rows.ts';
 import { addCounts } from '../metrics/counts.ts';
@@ -50,6 +50,18 @@ interface OutputTotals extends EvalTotals {
   lossSum: number;
 }
 
+/** A shape of score rows: each row's scores, its labels, and how many rows a sample has (scoreShape). */
+type ScoreShape = ReturnType<typeof scoreShape>;
+
+/** What the chunks add into: the totals of the run and of each output, and what reading a reply needs. */
+interface EvalSums {
+  t: { n: number; lossSum: number };
+  heads: OutputTotals[];
+  kinds: OutputKind[];
+  shapes: ScoreShape[];
+  metrics: EvalMetrics | null;
+}
+
 /**
  * `deadlineMs`: how long each chunk may take before a worker that has not answered is called
  * stalled. `metrics`: the config's metrics (null: the shipped figures only).
@@ -65,12 +77,26 @@ export async function evaluate(
 ): Promise<EvalResult> {
   const layout = s.group.layout;
   const kinds = outputKinds({ loss: lossSpec }, layout);
-  const several = kinds.length > 1;
   const wanted = workerMetrics(metrics?.specs ?? null);
-  // Each output's totals: sums over every rank and chunk, and (auc) every row's scores, which
-  // each rank writes to its output region one output after another.
   const shapes = layout.outputs.map((o, i) => scoreShape(kinds[i]!.loss, o.shape));
-  const heads: OutputTotals[] = kinds.map((o, i) => {
+  const sums: EvalSums = { t: { n: 0, lossSum: 0 }, heads: outputTotals(ds, kinds, shapes, wanted, metrics), kinds, shapes, metrics };
+  await chunks(s, ds, batch, async (shards, start, id) => {
+    const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
+    const replies = await askEval(s, shards, byRank, id, k, deadlineMs);
+    for (const m of replies) addReply(s, sums, m, byRank.get(m.rank)!, start, id);
+  });
+  const { t, heads } = sums;
+  if (s.cluster.size > 1) await sumOverMachines(s, t, heads, wanted?.counts ? shapes.map((sh, i) => (hasClasses(kinds[i]!.loss) ? sh.width : 0)) : null);
+  for (const h of heads) h.n = t.n;
+  return kinds.length > 1 ? severalOutputsResult(sums, k) : oneOutputResult(sums, k);
+}
+
+/**
+ * Each output's totals, at zero: sums over every rank and chunk, and (auc) room for every row's
+ * scores, which each rank writes to its output region one output after another.
+ */
+function outputTotals(ds: Dataset, kinds: OutputKind[], shapes: ScoreShape[], wanted: WorkerMetrics | null, metrics: EvalMetrics | null): OutputTotals[] {
+  return kinds.map((o, i) => {
     const sh = shapes[i]!;
     const rows = ds.count * sh.rowsPerSample;
     return {
@@ -88,90 +114,111 @@ export async function evaluate(
       custom: metrics?.custom.map(() => ({})) ?? [],
     };
   });
-  const t = { n: 0, lossSum: 0 };
-  await chunks(s, ds, batch, async (shards, start, id) => {
-    const byRank = new Map(shards.map((sh) => [sh.rank, sh]));
-    const replies = await s.group.all<EvaluatedMessage>(
-      (r) => ({
-        type: 'eval',
-        id,
-        n: byRank.get(r)!.end - byRank.get(r)!.start,
-        slot: 0,
-        weightsVersion: s.weightsVersion,
-        stateVersion: s.stateVersion,
-        topK: k,
-      }),
-      'eval',
-      shards.map((sh) => sh.rank),
-      deadlineMs,
-    );
-    for (const m of replies) {
-      t.n += m.n;
-      t.lossSum += m.lossSum;
-      const each: OutputSums[] = m.outputs ?? [m];
-      if (each.length !== heads.length)
-        throw new MgpuError('E_INTERNAL', `eval chunk ${id}: rank ${m.rank} sent ${each.length} outputs' sums, expected ${heads.length}`);
-      const sh = byRank.get(m.rank)!;
-      let at = 0; // bytes of the rank's output region taken by the scores of the outputs before
-      for (const [i, o] of each.entries()) {
-        const h = heads[i]!;
-        h.lossSum += o.lossSum;
-        h.correct += o.correct;
-        h.abs += o.absErrorSum;
-        h.topK += o.topKCorrect;
-        if (!metrics) continue;
-        h.sq += o.sqErrorSum;
-        if (o.counts) h.counts = addCounts(h.counts, o.counts);
-        o.custom?.forEach((sums, c) => {
-          const into = h.custom[c]!;
-          for (const [key, v] of Object.entries(sums)) into[key] = (into[key] ?? 0) + v;
-        });
-        if (h.scores) {
-          // Rank m.rank wrote this output's rows' scores, then their labels, after the outputs
-          // before it; they go where its rows sit in the eval set.
-          const shape = shapes[i]!;
-          const rows = o.scored;
-          if (rows !== (sh.end - sh.start) * shape.rowsPerSample) {
-            throw new MgpuError(
-              'E_INTERNAL',
-              `eval chunk ${id}: rank ${m.rank} scored ${rows} rows of output '${kinds[i]!.name}', expected ${(sh.end - sh.start) * shape.rowsPerSample}`,
-            );
-          }
-          const got = new Float32Array(rows * (shape.width + shape.labelWidth));
-          s.slab.read(s.layout.output[m.rank]! + at, got);
-          at += got.byteLength;
-          const row = (start + sh.start) * shape.rowsPerSample;
-          h.scores.values.set(got.subarray(0, rows * shape.width), row * shape.width);
-          h.scores.labels.set(got.subarray(rows * shape.width), row * shape.labelWidth);
-        }
-      }
-    }
-  });
-  if (s.cluster.size > 1) await sumOverMachines(s, t, heads, wanted?.counts ? shapes.map((sh, i) => (hasClasses(kinds[i]!.loss) ? sh.width : 0)) : null);
-  for (const h of heads) h.n = t.n;
-  const figures = (h: OutputTotals, o: OutputKind): OutputFigures => ({
-    loss: h.lossSum / t.n,
-    accuracy: hasClasses(o.loss) ? h.correct / t.n : null,
-    topK: metricSuits('topK', o.loss) && (o.classes ?? 0) > k ? h.topK / t.n : null,
-    mae: h.abs / t.n,
-  });
-  if (several) {
-    // Keras has no single accuracy (nor top-k, nor mae) for a model of several outputs: each
-    // output's are in `outputs`, and the config's metrics are per output.
-    const outputs = Object.fromEntries(kinds.map((o, i) => [o.name, figures(heads[i]!, o)]));
-    return {
-      samples: t.n,
-      loss: t.lossSum / t.n,
-      accuracy: null,
-      topK: null,
-      k,
-      mae: NaN,
-      outputLosses: Object.fromEntries(kinds.map((o, i) => [o.name, heads[i]!.lossSum / t.n])),
-      outputs,
-      metrics: metrics ? computeOutputMetrics(metrics, kinds, k, heads) : null,
-    };
+}
+
+/** Chunk `id`: each rank of `shards` evaluates its rows; their sums, once every one has answered. */
+async function askEval(s: Session, shards: Shard[], byRank: Map<number, Shard>, id: number, k: number, deadlineMs: number): Promise<EvaluatedMessage[]> {
+  return s.group.all<EvaluatedMessage>(
+    (r) => ({
+      type: 'eval',
+      id,
+      n: byRank.get(r)!.end - byRank.get(r)!.start,
+      slot: 0,
+      weightsVersion: s.weightsVersion,
+      stateVersion: s.stateVersion,
+      topK: k,
+    }),
+    'eval',
+    shards.map((sh) => sh.rank),
+    deadlineMs,
+  );
+}
+
+/** One rank's reply to chunk `id` (its shard `sh`), added to the totals, output after output. */
+function addReply(s: Session, sums: EvalSums, m: EvaluatedMessage, sh: Shard, start: number, id: number): void {
+  const { t, heads, metrics } = sums;
+  t.n += m.n;
+  t.lossSum += m.lossSum;
+  const each: OutputSums[] = m.outputs ?? [m];
+  if (each.length !== heads.length)
+    throw new MgpuError('E_INTERNAL', `eval chunk ${id}: rank ${m.rank} sent ${each.length} outputs' sums, expected ${heads.length}`);
+  let at = 0; // bytes of the rank's output region taken by the scores of the outputs before
+  for (const [i, o] of each.entries()) {
+    const h = heads[i]!;
+    addOutputSums(h, o, metrics !== null);
+    if (metrics && h.scores) at += readScores(s, sums, i, o.scored, m.rank, sh, start, id, at);
   }
-  const one = figures(heads[0]!, kinds[0]!);
+}
+
+/** One output's sums from one reply, added to its totals (the config's metrics' sums with `metrics`). */
+function addOutputSums(h: OutputTotals, o: OutputSums, metrics: boolean): void {
+  h.lossSum += o.lossSum;
+  h.correct += o.correct;
+  h.abs += o.absErrorSum;
+  h.topK += o.topKCorrect;
+  if (!metrics) return;
+  h.sq += o.sqErrorSum;
+  if (o.counts) h.counts = addCounts(h.counts, o.counts);
+  o.custom?.forEach((sums, c) => {
+    const into = h.custom[c]!;
+    for (const [key, v] of Object.entries(sums)) into[key] = (into[key] ?? 0) + v;
+  });
+}
+
+/**
+ * Rank `rank` wrote output `i`'s rows' scores, then their labels, `at` bytes into its output
+ * region (after the outputs before it); they go where its rows sit in the eval set. The bytes
+ * they took.
+ */
+function readScores(s: Session, sums: EvalSums, i: number, rows: number, rank: number, sh: Shard, start: number, id: number, at: number): number {
+  const scores = sums.heads[i]!.scores!;
+  const shape = sums.shapes[i]!;
+  if (rows !== (sh.end - sh.start) * shape.rowsPerSample) {
+    throw new MgpuError(
+      'E_INTERNAL',
+      `eval chunk ${id}: rank ${rank} scored ${rows} rows of output '${sums.kinds[i]!.name}', expected ${(sh.end - sh.start) * shape.rowsPerSample}`,
+    );
+  }
+  const got = new Float32Array(rows * (shape.width + shape.labelWidth));
+  s.slab.read(s.layout.output[rank]! + at, got);
+  const row = (start + sh.start) * shape.rowsPerSample;
+  scores.values.set(got.subarray(0, rows * shape.width), row * shape.width);
+  scores.labels.set(got.subarray(rows * shape.width), row * shape.labelWidth);
+  return got.byteLength;
+}
+
+/** One output's shipped figures from its totals over the `n` samples. */
+function outputFigures(h: OutputTotals, o: OutputKind, n: number, k: number): OutputFigures {
+  return {
+    loss: h.lossSum / n,
+    accuracy: hasClasses(o.loss) ? h.correct / n : null,
+    topK: metricSuits('topK', o.loss) && (o.classes ?? 0) > k ? h.topK / n : null,
+    mae: h.abs / n,
+  };
+}
+
+/**
+ * A model of several outputs: Keras has no single accuracy (nor top-k, nor mae) for it; each
+ * output's are in `outputs`, and the config's metrics are per output.
+ */
+function severalOutputsResult({ t, heads, kinds, metrics }: EvalSums, k: number): EvalResult {
+  const outputs = Object.fromEntries(kinds.map((o, i) => [o.name, outputFigures(heads[i]!, o, t.n, k)]));
+  return {
+    samples: t.n,
+    loss: t.lossSum / t.n,
+    accuracy: null,
+    topK: null,
+    k,
+    mae: NaN,
+    outputLosses: Object.fromEntries(kinds.map((o, i) => [o.name, heads[i]!.lossSum / t.n])),
+    outputs,
+    metrics: metrics ? computeOutputMetrics(metrics, kinds, k, heads) : null,
+  };
+}
+
+/** A model of one output: its figures are the run's. */
+function oneOutputResult({ t, heads, kinds, metrics }: EvalSums, k: number): EvalResult {
+  const one = outputFigures(heads[0]!, kinds[0]!, t.n, k);
   return {
     samples: t.n,
     loss: t.lossSum / t.n,
