@@ -97,151 +97,20 @@ export interface SessionOptions {
 }
 
 export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOptions): Promise<Session> {
-  const devices = plan.devices;
   const slab = Slab.create(cfg.devices.shmDir);
   let group: WorkerGroup | null = null;
   const killAll = () => group?.killAll();
   opts.abort?.addEventListener('abort', killAll);
   try {
-    group = await WorkerGroup.start(
-      devices,
-      slab,
-      {
-        backend: plan.backend,
-        replaceWasmKernels: cfg.devices.replaceWasmKernels,
-        allowSoftwareAdapter: cfg.devices.allowSoftwareAdapter,
-        model: { module: cfg.model.module, json: cfg.model.json, customLayers: cfg.model.customLayers },
-        seed: cfg.training.seed,
-        loss: cfg.loss,
-        lossWeights: cfg.lossWeights,
-        metrics: workerMetrics(cfg.metrics),
-      },
-      cfg.reliability.stepTimeout * 1000,
-      { abort: opts.abort, onFailure: opts.onStartFailure },
-    );
-    const modelLayout = group.layout;
-    checkMetricsFit(cfg, modelLayout);
-    checkOutputFeatures(cfg, modelLayout);
-    const losses = outputLosses(cfg, modelLayout);
-    // Before the labels are checked against the model: a class too many is named as a class.
-    if (opts.classes) checkClassesFitModel(opts.classes.mapping, outputsPerSample(modelLayout), opts.classes.key);
-    // Weighted rows when any split has weights (the training set's class or sample weights, the
-    // eval set's own): a split without them is staged with weights of 1, which change nothing.
-    const weighted = opts.data.some((ds) => ds.weights !== undefined);
-    const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, losses, opts.dataKeys[i]!, weighted));
-    const rows = rowsAll[0];
-    if (!rows) throw new Error('openSession: no dataset given');
-    checkSplitRowsAgree(rowsAll, opts.data, opts.dataKeys);
-    const initial = opts.initialWeights?.(modelLayout) ?? null;
-    const flat = flatten(modelLayout.variables);
-    const hash = layoutHash(modelLayout.variables);
-    const rowIn = rowBytesOf(rows);
-    // A row's predictions, every output's (predict); with auc, its scores and then its label(s),
-    // at most as many again as the (one) output's values; several outputs with auc: every
-    // output's scores and labels, one output after another.
-    const rowOut = Math.max(
-      predictionsPerSample(modelLayout) * 4,
-      outputsPerSample(modelLayout) * 4 * (needsScores(cfg.metrics) ? 2 : 1),
-      scoreBytesPerRow(cfg, modelLayout),
-    );
-    const sized = (rowsPerRank: number) => makeSlabLayout(flat, devices.length, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
-    let layout = sized(rowsPerRank(opts.maxBatch, group.active.length));
-    const attachMessage = (writeInitialWeights = false): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
-    for (;;) {
-      // The lowest active rank publishes the initial weights (rank 0 unless it was retired).
-      const writer = group.active[0];
-      layout = sized(rowsPerRank(opts.maxBatch, group.active.length));
-      slab.resize(layout, cfg.devices.shmDir);
-      try {
-        await group.all((rank) => attachMessage(rank === writer && initial === null), 'attach', group.active, group.startDeadlineMs);
-        break;
-      } catch (err) {
-        // A worker that fails here failed to start, as in init: restarted or retired, then
-        // every rank attaches again (to a slab sized for the survivors).
-        if (!(err instanceof GroupFailure) || opts.abort?.aborted) throw err instanceof GroupFailure ? err.failures[0] : err;
-        for (const f of err.failures) await group.recoverStart(f, opts.onStartFailure, opts.abort);
-      }
-    }
+    group = await startWorkers(cfg, plan, slab, opts);
+    const rows = dataRowsFitModel(cfg, group.layout, opts);
+    const initial = opts.initialWeights?.(group.layout) ?? null;
+    const flat = flatten(group.layout.variables);
+    const sized = slabSizer(cfg, group.layout, flat, rows, plan.devices.length);
+    const layout = await attachWorkers(cfg, group, slab, sized, rows, initial === null, opts);
     opts.abort?.throwIfAborted();
-
-    const inPlace = slab.floats(layout.weights, flat.total);
-    const weights = inPlace ? null : new SharedArrayBuffer(flat.total * 4);
-    const master = inPlace ?? new Float32Array(weights!);
-    if (initial) {
-      master.set(initial);
-      if (!inPlace) slab.write(layout.weights, master);
-    } else if (!inPlace) {
-      slab.read(layout.weights, master);
-    }
-    const rule = makeUpdateRule(cfg.optimizer);
-    const slotBuffers = rule.slotInit.map(() => new SharedArrayBuffer(flat.trainable * 4));
-    const slots = slotBuffers.map((b, k) => new Float32Array(b).fill(rule.slotInit[k]!));
-    const emaBuffer = cfg.training.ema === null ? null : new SharedArrayBuffer(flat.total * 4);
-    const ema = emaBuffer ? new Float32Array(emaBuffer) : null;
-    ema?.set(master);
-    const shared: ReduceShared = {
-      fd: slab.fd,
-      slab: layout,
-      optimizer: cfg.optimizer,
-      weights,
-      slots: slotBuffers,
-      ema: emaBuffer,
-      emaDecay: cfg.training.ema ?? 0,
-      gradSum: new SharedArrayBuffer(flat.trainable * 4),
-    };
-    const pool = new ReducePool(shared, os.availableParallelism(), cfg.training.clipNorm);
-    const g = group;
-    const cluster = opts.cluster ?? soloCluster();
-    const session: Session = {
-      cfg,
-      group: g,
-      cluster,
-      slab,
-      layout,
-      flat,
-      rows,
-      stager: new Stager(slab, layout, rows),
-      master,
-      slots,
-      ema,
-      pool,
-      weightsVersion: 0,
-      stateVersion: 0,
-      shards: (n) => cluster.shards(n, g.active),
-      attachMessage: () => attachMessage(false),
-      async growInputs(rowsPerRank: number) {
-        const bigger = sized(rowsPerRank);
-        if (bigger.inputBytes <= layout.inputBytes) return;
-        // Inputs and outputs sit after the weights, gradients and state, which keep their offsets.
-        slab.resize(bigger, cfg.devices.shmDir);
-        layout = bigger;
-        session.layout = bigger;
-        session.stager = new Stager(slab, bigger, rows);
-        await g.all(() => attachMessage(false), 'attach (reshard)', g.active, g.startDeadlineMs);
-      },
-      async withWeights<T>(w: Float32Array, fn: () => Promise<T>): Promise<T> {
-        const saved = master.slice();
-        const bump = () => {
-          session.weightsVersion++;
-          session.stateVersion++;
-        };
-        slab.write(layout.weights, w);
-        bump();
-        try {
-          return await fn();
-        } finally {
-          master.set(saved);
-          if (!inPlace) slab.write(layout.weights, master);
-          bump();
-        }
-      },
-      async close() {
-        await pool.destroy();
-        await g.stop();
-        slab.close();
-      },
-    };
-    return session;
+    const weights = masterWeights(slab, layout, flat, initial);
+    return sessionOf(cfg, group, opts.cluster ?? soloCluster(), slab, layout, flat, rows, sized, weights);
   } catch (err) {
     await group?.stop();
     slab.close();
@@ -249,4 +118,175 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
   } finally {
     opts.abort?.removeEventListener('abort', killAll);
   }
+}
+
+/** Spawns a worker per device; each builds the model and reports its layout. */
+function startWorkers(cfg: Config, plan: DevicePlan, slab: Slab, opts: SessionOptions): Promise<WorkerGroup> {
+  return WorkerGroup.start(
+    plan.devices,
+    slab,
+    {
+      backend: plan.backend,
+      replaceWasmKernels: cfg.devices.replaceWasmKernels,
+      allowSoftwareAdapter: cfg.devices.allowSoftwareAdapter,
+      model: { module: cfg.model.module, json: cfg.model.json, customLayers: cfg.model.customLayers },
+      seed: cfg.training.seed,
+      loss: cfg.loss,
+      lossWeights: cfg.lossWeights,
+      metrics: workerMetrics(cfg.metrics),
+    },
+    cfg.reliability.stepTimeout * 1000,
+    { abort: opts.abort, onFailure: opts.onStartFailure },
+  );
+}
+
+/** Checks the metrics, outputs, classes and every split against the model; the first split's row format. */
+function dataRowsFitModel(cfg: Config, modelLayout: ModelLayout, opts: SessionOptions): RowFormat {
+  checkMetricsFit(cfg, modelLayout);
+  checkOutputFeatures(cfg, modelLayout);
+  const losses = outputLosses(cfg, modelLayout);
+  // Before the labels are checked against the model: a class too many is named as a class.
+  if (opts.classes) checkClassesFitModel(opts.classes.mapping, outputsPerSample(modelLayout), opts.classes.key);
+  // Weighted rows when any split has weights (the training set's class or sample weights, the
+  // eval set's own): a split without them is staged with weights of 1, which change nothing.
+  const weighted = opts.data.some((ds) => ds.weights !== undefined);
+  const rowsAll = opts.data.map((ds, i) => rowFormat(ds, modelLayout, losses, opts.dataKeys[i]!, weighted));
+  const rows = rowsAll[0];
+  if (!rows) throw new Error('openSession: no dataset given');
+  checkSplitRowsAgree(rowsAll, opts.data, opts.dataKeys);
+  return rows;
+}
+
+type Sizer = (rowsPerRank: number) => SlabLayout;
+/** The slab layout for a number of rows per rank: the weights, and each rank's rows in and out. */
+function slabSizer(cfg: Config, modelLayout: ModelLayout, flat: FlatLayout, rows: RowFormat, ranks: number): Sizer {
+  const hash = layoutHash(modelLayout.variables);
+  const rowIn = rowBytesOf(rows);
+  // A row's predictions, every output's (predict); with auc, its scores and then its label(s),
+  // at most as many again as the (one) output's values; several outputs with auc: every
+  // output's scores and labels, one output after another.
+  const rowOut = Math.max(
+    predictionsPerSample(modelLayout) * 4,
+    outputsPerSample(modelLayout) * 4 * (needsScores(cfg.metrics) ? 2 : 1),
+    scoreBytesPerRow(cfg, modelLayout),
+  );
+  return (rowsPerRank: number) => makeSlabLayout(flat, ranks, rowsPerRank * rowIn, rowsPerRank * rowOut, hash);
+}
+
+const attachOf = (layout: SlabLayout, rows: RowFormat, writeInitialWeights: boolean): ToWorker => ({ type: 'attach', slab: layout, rows, writeInitialWeights });
+
+/** Sizes the slab for the active ranks and attaches them, again after each worker that fails to start. */
+async function attachWorkers(cfg: Config, group: WorkerGroup, slab: Slab, sized: Sizer, rows: RowFormat, publish: boolean, opts: SessionOptions) {
+  for (;;) {
+    // The lowest active rank publishes the initial weights (rank 0 unless it was retired).
+    const writer = group.active[0];
+    const layout = sized(rowsPerRank(opts.maxBatch, group.active.length));
+    slab.resize(layout, cfg.devices.shmDir);
+    try {
+      await group.all((rank) => attachOf(layout, rows, rank === writer && publish), 'attach', group.active, group.startDeadlineMs);
+      return layout;
+    } catch (err) {
+      // A worker that fails here failed to start, as in init: restarted or retired, then
+      // every rank attaches again (to a slab sized for the survivors).
+      if (!(err instanceof GroupFailure) || opts.abort?.aborted) throw err instanceof GroupFailure ? err.failures[0] : err;
+      for (const f of err.failures) await group.recoverStart(f, opts.onStartFailure, opts.abort);
+    }
+  }
+}
+
+interface Master {
+  inPlace: Float32Array | null; // the slab's weights region, when mapped
+  weights: SharedArrayBuffer | null; // else the copy shared with the reduce threads
+  master: Float32Array;
+}
+
+/** The master weights, holding the initial ones (a checkpoint's, or those the writer published). */
+function masterWeights(slab: Slab, layout: SlabLayout, flat: FlatLayout, initial: Float32Array | null): Master {
+  const inPlace = slab.floats(layout.weights, flat.total);
+  const weights = inPlace ? null : new SharedArrayBuffer(flat.total * 4);
+  const master = inPlace ?? new Float32Array(weights!);
+  if (initial) {
+    master.set(initial);
+    if (!inPlace) slab.write(layout.weights, master);
+  } else if (!inPlace) {
+    slab.read(layout.weights, master);
+  }
+  return { inPlace, weights, master };
+}
+
+/** The optimizer's slots, the EMA and the reduce threads that update them with the master weights. */
+function reduceState(cfg: Config, slab: Slab, layout: SlabLayout, flat: FlatLayout, { weights, master }: Master) {
+  const rule = makeUpdateRule(cfg.optimizer);
+  const slotBuffers = rule.slotInit.map(() => new SharedArrayBuffer(flat.trainable * 4));
+  const slots = slotBuffers.map((b, k) => new Float32Array(b).fill(rule.slotInit[k]!));
+  const emaBuffer = cfg.training.ema === null ? null : new SharedArrayBuffer(flat.total * 4);
+  const ema = emaBuffer ? new Float32Array(emaBuffer) : null;
+  ema?.set(master);
+  const shared: ReduceShared = {
+    fd: slab.fd,
+    slab: layout,
+    optimizer: cfg.optimizer,
+    weights,
+    slots: slotBuffers,
+    ema: emaBuffer,
+    emaDecay: cfg.training.ema ?? 0,
+    gradSum: new SharedArrayBuffer(flat.trainable * 4),
+  };
+  return { slots, ema, pool: new ReducePool(shared, os.availableParallelism(), cfg.training.clipNorm) };
+}
+
+/** The session over what was set up: its weights, slab and workers, swapped, grown and closed together. */
+function sessionOf(cfg: Config, g: WorkerGroup, cluster: Cluster, slab: Slab, layout: SlabLayout, flat: FlatLayout, rows: RowFormat, sized: Sizer, mw: Master) {
+  const { inPlace, master } = mw;
+  const { slots, ema, pool } = reduceState(cfg, slab, layout, flat, mw);
+  const session: Session = {
+    cfg,
+    group: g,
+    cluster,
+    slab,
+    layout,
+    flat,
+    rows,
+    stager: new Stager(slab, layout, rows),
+    master,
+    slots,
+    ema,
+    pool,
+    weightsVersion: 0,
+    stateVersion: 0,
+    shards: (n) => cluster.shards(n, g.active),
+    attachMessage: () => attachOf(layout, rows, false),
+    async growInputs(rowsPerRank: number) {
+      const bigger = sized(rowsPerRank);
+      if (bigger.inputBytes <= layout.inputBytes) return;
+      // Inputs and outputs sit after the weights, gradients and state, which keep their offsets.
+      slab.resize(bigger, cfg.devices.shmDir);
+      layout = bigger;
+      session.layout = bigger;
+      session.stager = new Stager(slab, bigger, rows);
+      await g.all(() => attachOf(layout, rows, false), 'attach (reshard)', g.active, g.startDeadlineMs);
+    },
+    async withWeights<T>(w: Float32Array, fn: () => Promise<T>): Promise<T> {
+      const saved = master.slice();
+      const bump = () => {
+        session.weightsVersion++;
+        session.stateVersion++;
+      };
+      slab.write(layout.weights, w);
+      bump();
+      try {
+        return await fn();
+      } finally {
+        master.set(saved);
+        if (!inPlace) slab.write(layout.weights, master);
+        bump();
+      }
+    },
+    async close() {
+      await pool.destroy();
+      await g.stop();
+      slab.close();
+    },
+  };
+  return session;
 }
