@@ -2,7 +2,7 @@
 // into the typed arrays of a Dataset (rows.ts).
 
 import type { DataSource, NpyFiles } from '../shared/config/types.ts';
-import { DataError } from '../shared/errors.ts';
+import { ConfigError, DataError } from '../shared/errors.ts';
 import { readNpy } from '../shared/npy.ts';
 import type { ClassMapping } from './classes.ts';
 import { loadCsv } from './csv.ts';
@@ -30,6 +30,8 @@ export async function loadDataset(
   }
   if (src.type === 'csv') return loadCsv(src, keyPath, classes);
   if (src.type === 'module') return loadSampleModule(src, keyPath, abort);
+  // Wired once the training loop stages made rows (src/data/columns.ts); src/data/images/ loads them.
+  if (src.type === 'images') throw new ConfigError(`${keyPath}.type`, "'images' is not yet read by the training loop on this branch");
   const inputs = readFiles(src.features, keyPath, 'features');
   const targets = readFiles(src.labels, keyPath, 'labels');
   const first = inputs[0]!;

@@ -45,7 +45,7 @@ export class MgpuError extends Error {
 
 /** Whether a run that fails with `err` checkpoints its last completed step first (RESUMABLE_CODES). */
 export function isResumable(err: unknown): err is MgpuError {
-  return err instanceof MgpuError && RESUMABLE_CODES.includes(err.code);
+  return err instanceof MgpuError && (RESUMABLE_CODES.includes(err.code) || (err instanceof DataError && err.midRun));
 }
 
 /** A config error always names its key path, e.g. `optimizer.learningRate`. */
@@ -58,8 +58,11 @@ export class ConfigError extends MgpuError {
 }
 
 export class DataError extends MgpuError {
-  constructor(message: string, hint?: string) {
-    super('E_DATA', message, { hint });
+  /** A sample that fails while the run trains (an image that cannot be decoded): exit 1, the steps trained so far kept. */
+  readonly midRun: boolean;
+  constructor(message: string, hint?: string, opts: { midRun?: boolean } = {}) {
+    super('E_DATA', message, { hint, exitCode: opts.midRun ? 1 : 2 });
+    this.midRun = opts.midRun ?? false;
   }
 }
 

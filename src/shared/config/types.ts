@@ -100,7 +100,36 @@ export type DataSource =
   | { type: 'csv'; path: string; label: string; labelType: CsvLabelType; weight?: string | null }
   // maxSamples: the most samples read from it (validation sets the default, 1,000,000); one more is refused
   | { type: 'module'; module: string; maxSamples?: number }
-  | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' }; // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
+  | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' } // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
+  | ImageSource;
+
+/**
+ * A folder of images, one subfolder per class (`dir`), or a CSV of path,label (`list`, paths
+ * relative to it): decoded on demand in a thread pool (src/data/images/). size [h, w];
+ * channels 1 | 3; resize default 'stretch'; rescale 'unit' ([0, 1], the default) or 'none'
+ * (0-255); normalize per channel after rescale; augment: training split only. Decoded by
+ * data.threads threads, data.prefetch steps ahead.
+ */
+export interface ImageSource {
+  type: 'images';
+  dir: string | null;
+  list: string | null;
+  size: [number, number];
+  channels: 1 | 3;
+  resize: 'stretch' | 'crop' | 'pad';
+  rescale: 'unit' | 'none';
+  normalize: { mean: number[]; std: number[] } | null;
+  augment: ImageAugment | null;
+}
+
+/** Seeded per (seed, epoch, sample): flip, padded crop, random resized crop, brightness and contrast jitter. */
+export interface ImageAugment {
+  flip: 'horizontal' | null;
+  crop: { padding: number } | null;
+  randomResizedCrop: { scale: [number, number]; ratio: [number, number] } | null;
+  brightness: number | null; // factor uniform in [max(0, 1 - b), 1 + b]
+  contrast: number | null; // the same, around the image's mean grey
+}
 
 /**
  * How a CSV label column is read: 'index' class indices 0..K-1, 'float' a regression target,
@@ -117,6 +146,8 @@ export interface DataConfig {
   // labelType 'class': the class names in the order of the model's outputs; default null (the
   // sorted names of data.train)
   classes: string[] | null;
+  threads: number | null; // image decoding threads; default null: the cores the workers leave, at least 1
+  prefetch: number; // steps of images decoded ahead; default 2
 }
 
 /**

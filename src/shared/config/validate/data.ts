@@ -3,16 +3,19 @@
 import { ConfigError } from '../../errors.ts';
 import { fail, int, isMapping, oneOf, orNull, real, Section, show, text } from '../checker.ts';
 import { DATA_MODULE_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE } from '../defaults.ts';
+import { imagePool, imageSource } from './images.ts';
 import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
 
 export function dataSection(raw: unknown, baseDir: string): Config['data'] {
-  const d = Section.open(raw, 'data', ['train', 'eval', 'evalFraction', 'classes']);
-  if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module' or 'mnist')");
+  const d = Section.open(raw, 'data', ['train', 'eval', 'evalFraction', 'classes', 'threads', 'prefetch']);
+  if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module', 'mnist' or 'images')");
+  const pool = imagePool(d);
   const data = {
     train: dataSource(d.obj.train, d.at('train'), baseDir),
     eval: d.has('eval') && d.obj.eval !== null ? dataSource(d.obj.eval, d.at('eval'), baseDir) : null,
     evalFraction: d.opt('evalFraction', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), null),
     classes: classList(d),
+    ...pool,
   };
   if (data.eval !== null && data.evalFraction !== null) {
     throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');
@@ -26,12 +29,13 @@ export function hasEvalData(data: Config['data']): boolean {
 }
 
 function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
-  if (!isMapping(raw)) fail(path, "a mapping with a type ('npy', 'csv', 'module' or 'mnist')", raw);
-  const types = oneOf(['npy', 'csv', 'module', 'mnist'] as const);
+  if (!isMapping(raw)) fail(path, "a mapping with a type ('npy', 'csv', 'module', 'mnist' or 'images')", raw);
+  const types = oneOf(['npy', 'csv', 'module', 'mnist', 'images'] as const);
   const type = raw.type;
   if (!types.test(type)) fail(`${path}.type`, types.expected, type);
   if (type === 'npy') return npySource(raw, path, baseDir);
   if (type === 'csv') return csvSource(raw, path, baseDir);
+  if (type === 'images') return imageSource(raw, path, baseDir);
   if (Object.hasOwn(raw, 'weights') || Object.hasOwn(raw, 'weight')) {
     const key = Object.hasOwn(raw, 'weights') ? 'weights' : 'weight';
     throw new ConfigError(

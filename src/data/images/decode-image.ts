@@ -1,0 +1,73 @@
+// One image file to its row. sharp decodes it, drops alpha, converts it to 1 (libvips's b-w) or
+// 3 (sRGB) channels of 8 bits (from grey, RGB, RGBA, palette, 16-bit), and resizes it to the
+// split's size with bilinear interpolation (libvips's reduce, antialiased when shrinking, like
+// PIL's): `stretch` to the size, `crop` the centre at the size's aspect ratio then resize,
+// `pad` resize inside it and fill the rest with 0. An image already of the size is not resized.
+// A random resized crop cuts its box from the decoded image first, then stretches it.
+import fs from 'node:fs';
+import { DataError, messageOf } from '../../shared/errors.ts';
+import { augmentRng, drawAugment, type Draws } from './augment-draws.ts';
+import type { DecodeSpec } from './decode-spec.ts';
+import { placeRow } from './place-row.ts';
+import type { Sharp } from './sharp-module.ts';
+
+const FIT = { stretch: 'fill', crop: 'cover', pad: 'contain' } as const;
+
+/** Decodes `file` and writes its row into `out`; a file that is not a readable image is a DataError naming it. */
+export async function decodeInto(
+  sharp: Sharp,
+  file: string,
+  spec: DecodeSpec,
+  epoch: number,
+  sample: number,
+  table: Float32Array,
+  out: Uint8Array,
+): Promise<void> {
+  try {
+    let img = sharp(file, { failOn: 'warning', limitInputPixels: 1 << 28 });
+    let draws: Draws | null = null;
+    let size: { width: number; height: number } | null = null;
+    if (spec.augment) {
+      const needsSize = spec.augment.randomResizedCrop !== null;
+      if (needsSize) size = await dimensions(img);
+      draws = drawAugment(spec.augment, augmentRng(spec.seed, epoch, sample), size?.width ?? 0, size?.height ?? 0);
+      if (draws.box) img = img.extract(draws.box);
+    }
+    img = img.removeAlpha().toColourspace(spec.channels === 1 ? 'b-w' : 'srgb');
+    const sized = size && !draws?.box ? size : null;
+    if (!(sized && sized.width === spec.width && sized.height === spec.height)) {
+      img = img.resize(spec.width, spec.height, { fit: draws?.box ? 'fill' : FIT[spec.resize], kernel: 'linear', background: { r: 0, g: 0, b: 0 } });
+    }
+    const { data, info } = await img.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+    if (info.width !== spec.width || info.height !== spec.height || info.channels !== spec.channels)
+      throw new Error(`decoded to ${info.width}x${info.height}x${info.channels}, expected ${spec.width}x${spec.height}x${spec.channels}`);
+    placeRow(new Uint8Array(data.buffer, data.byteOffset, data.length), spec, draws, table, out);
+  } catch (err) {
+    throw badImage(file, err);
+  }
+}
+
+async function dimensions(img: ReturnType<Sharp>): Promise<{ width: number; height: number }> {
+  const m = await img.metadata();
+  return { width: m.width, height: m.height };
+}
+
+export function badImage(file: string, err: unknown): DataError {
+  if (err instanceof DataError) return err;
+  const said = messageOf(err)
+    .split('\n')[0]!
+    .replace(/^Input file /, '');
+  const fix = 'replace or remove that file, then run again (a run stopped by it keeps its checkpoint: --resume continues from there)';
+  let size: number | null = null;
+  try {
+    size = fs.statSync(file).size;
+  } catch (e) {
+    return new DataError(
+      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file is gone (it was there when the split was indexed)' : messageOf(e)}`,
+      fix,
+    );
+  }
+  if (size === 0) return new DataError(`cannot decode ${file}: the file is empty (0 bytes)`, fix);
+  const what = /unsupported image format/.test(said) ? 'not an image the decoder reads (sharp: unsupported image format)' : `sharp says: ${said}`;
+  return new DataError(`cannot decode ${file} (${size} bytes): ${what}`, fix);
+}

@@ -1,0 +1,50 @@
+// A piscina thread of the image pool: decodes its share of a step's files straight into the
+// shared row buffers the 'made' column copies from. sharp, the value table and the spec are set
+// up once per thread; each image then runs on one libvips thread (sharp.concurrency(1)) with
+// libvips's operation cache off (every file is read once per epoch: caching only costs).
+import { workerData } from 'piscina';
+import { decodeInto } from './decode-image.ts';
+import type { DecodeSpec } from './decode-spec.ts';
+import { valueTable } from './place-row.ts';
+import { trySharp, type Sharp } from './sharp-module.ts';
+
+export interface DecodeTask {
+  files: string[];
+  samples: number[]; // each file's sample index (its augmentation stream)
+  epoch: number;
+  buffers: SharedArrayBuffer[]; // the row buffers, [chunk]
+  at: number[]; // per file: chunk, byte offset (pairs)
+  rowBytes: number;
+}
+
+/** Per file: null (written), or the DataError's message and hint. */
+export type DecodeResult = Array<{ message: string; hint?: string } | null>;
+
+let setup: { sharp: Sharp; spec: DecodeSpec; table: Float32Array } | null = null;
+
+function init(): NonNullable<typeof setup> {
+  if (setup) return setup;
+  const sharp = trySharp();
+  if (sharp instanceof Error) throw sharp;
+  sharp.concurrency(1);
+  sharp.cache(false);
+  const spec = (workerData as { spec: DecodeSpec }).spec;
+  setup = { sharp, spec, table: valueTable(spec) };
+  return setup;
+}
+
+export default async function run(task: DecodeTask): Promise<DecodeResult> {
+  const { sharp, spec, table } = init();
+  const out: DecodeResult = [];
+  for (let i = 0; i < task.files.length; i++) {
+    const row = new Uint8Array(task.buffers[task.at[2 * i]!]!, task.at[2 * i + 1], task.rowBytes);
+    try {
+      await decodeInto(sharp, task.files[i]!, spec, task.epoch, task.samples[i]!, table, row);
+      out.push(null);
+    } catch (err) {
+      const e = err as { message: string; hint?: string };
+      out.push({ message: e.message, hint: e.hint });
+    }
+  }
+  return out;
+}

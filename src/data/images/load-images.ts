@@ -1,0 +1,56 @@
+// A `type: images` split: its index (a folder of class folders, or a CSV list), its labels
+// (class indices, int32 [count]), and its features as a 'made' column [count, h, w, c] whose
+// rows a thread pool decodes ahead of the steps that stage them.
+import os from 'node:os';
+import type { ImageSource } from '../../shared/config/types.ts';
+import type { NdArray } from '../../shared/npy.ts';
+import type { ClassMapping } from '../classes.ts';
+import { decodeSpec, rowBytesOf } from './decode-spec.ts';
+import { indexFolder, type ImageIndex } from './folder-index.ts';
+import { ImagePipeline } from './image-pipeline.ts';
+import { indexList } from './list-index.ts';
+import { MadeColumn } from './made-column.ts';
+import { imageExtensions, requireSharp } from './sharp-module.ts';
+
+/** What the loader takes from the rest of the config: data.threads, data.prefetch, training.seed, the workers on this machine. */
+export interface ImageOptions {
+  threads: number | null;
+  prefetch: number;
+  seed: number;
+  localWorkers: number;
+}
+
+export interface ImageSplit {
+  features: MadeColumn;
+  labels: NdArray;
+  count: number;
+  source: string;
+  pipeline: ImagePipeline;
+  classes: string[];
+  notes: string[]; // warnings for the header (an empty class folder)
+}
+
+/** The thread count: data.threads, else the cores the workers leave, at least 1. */
+export function imageThreads(o: ImageOptions): number {
+  return o.threads ?? Math.max(1, os.availableParallelism() - o.localWorkers);
+}
+
+export function loadImages(src: ImageSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit {
+  const sharp = requireSharp(keyPath);
+  const index: ImageIndex = src.dir !== null ? indexFolder(src.dir, keyPath, imageExtensions(sharp), classes) : indexList(src.list!, keyPath, classes);
+  const count = index.paths.count;
+  // Augmentation is for training only: data.eval and predict never augment.
+  const spec = decodeSpec(src, keyPath === 'data.train', o.seed);
+  const where = src.dir !== null ? `folder ${src.dir}` : `list ${src.list}`;
+  const header = `images ${where}: ${index.found.describe()} in ${index.classes.length} classes, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}`;
+  const pipeline = new ImagePipeline(index.paths, spec, imageThreads(o), o.prefetch, header);
+  return {
+    features: new MadeColumn(spec.dtype, [count, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec)),
+    labels: { dtype: 'int32', shape: [count], data: index.labels },
+    count,
+    source: `images ${where}`,
+    pipeline,
+    classes: index.classes,
+    notes: index.found.warnings,
+  };
+}
