@@ -22,7 +22,7 @@ export interface Splits {
  * `abort`: stops the loading of a data module (Ctrl-C during start-up).
  */
 export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null, abort: AbortSignal | null = null): Promise<Splits> {
-  const named = [cfg.data.train, cfg.data.eval].some((src) => src?.type === 'csv' && src.labelType === 'class');
+  const named = [cfg.data.train, cfg.data.eval].some((src) => (src?.type === 'csv' && src.labelType === 'class') || src?.type === 'images');
   const given = !named
     ? null
     : (fixed ??

@@ -68,6 +68,10 @@ export function badImage(file: string, err: unknown): DataError {
     );
   }
   if (size === 0) return new DataError(`cannot decode ${file}: the file is empty (0 bytes)`, fix);
-  const what = /unsupported image format/.test(said) ? 'not an image the decoder reads (sharp: unsupported image format)' : `sharp says: ${said}`;
+  const what = /unsupported image format/.test(said)
+    ? 'not an image the decoder reads (sharp: unsupported image format)'
+    : /Warning treated as error/.test(said)
+      ? 'damaged or truncated (the decoder warned while reading it)'
+      : `sharp says: ${said}`;
   return new DataError(`cannot decode ${file} (${size} bytes): ${what}`, fix);
 }

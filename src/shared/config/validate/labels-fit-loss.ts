@@ -38,8 +38,26 @@ function checkClassLabels(data: Config['data'], loss: LossEntry): void {
       'set data.train.labelType: class, or list the classes in data.classes',
     );
   }
-  if (data.classes !== null && !named(data.train) && !named(data.eval)) {
+  checkImageLabels(data, loss);
+  const images = data.train.type === 'images' || data.eval?.type === 'images';
+  if (data.classes !== null && !named(data.train) && !named(data.eval) && !images) {
     throw new ConfigError('data.classes', 'is set, but no data source reads class names', 'set labelType: class on the CSV source, or remove data.classes');
+  }
+}
+
+/** An images source labels with class indices (its folders' or list's classes): sparseCategoricalCrossentropy's labels. */
+function checkImageLabels(data: Config['data'], loss: LossEntry): void {
+  for (const [key, src] of [
+    ['data.train', data.train],
+    ['data.eval', data.eval],
+  ] as const) {
+    const takes = labelsOf(loss);
+    if (src?.type !== 'images' || takes === 'index' || takes === null) continue;
+    throw new ConfigError(
+      'loss',
+      `${key} is 'images', whose labels are class indices (one per class folder), which loss ${lossLabel(loss)} does not take`,
+      'use loss: sparseCategoricalCrossentropy (a softmax with one output per class)',
+    );
   }
 }
 
