@@ -1,5 +1,5 @@
 // From a decoded image (uint8, height x width x channels, already the split's size) to its row:
-// the padded crop (zeros outside the image), the flip, brightness then contrast jitter, and the
+// the padded crop (zeros outside the image), then the flip, brightness then contrast jitter, and the
 // pixel values: k / 255 (rescale: unit) or k (none), then (x - mean[c]) / std[c] (normalize).
 // Without jitter every value comes from a 256-entry table per channel, so a pixel k is always
 // exactly the float32 of k / 255 (what the same pixels in an .npy hold).
@@ -37,7 +37,7 @@ export function placeRow(pixels: Uint8Array, spec: DecodeSpec, draws: Draws | nu
   for (let i = 0; i < moved.length; i++) f[i] = table[(i % c) * 256 + moved[i]!]!;
 }
 
-/** out[y][x] = in[y + dy][flip ? W - 1 - (x + dx) : x + dx], zero outside. */
+/** The padded crop, then the flip: out[y][x] = in[y + dy][(flip ? W - 1 - x : x) + dx], zero outside. */
 function shifted(pixels: Uint8Array, spec: DecodeSpec, d: Draws): Uint8Array {
   const { height: H, width: W, channels: C } = spec;
   const out = new Uint8Array(pixels.length);
@@ -45,9 +45,8 @@ function shifted(pixels: Uint8Array, spec: DecodeSpec, d: Draws): Uint8Array {
     const sy = y + d.dy;
     if (sy < 0 || sy >= H) continue;
     for (let x = 0; x < W; x++) {
-      const cx = x + d.dx;
-      if (cx < 0 || cx >= W) continue;
-      const sx = d.flip ? W - 1 - cx : cx;
+      const sx = (d.flip ? W - 1 - x : x) + d.dx;
+      if (sx < 0 || sx >= W) continue;
       for (let k = 0; k < C; k++) out[(y * W + x) * C + k] = pixels[(sy * W + sx) * C + k]!;
     }
   }
