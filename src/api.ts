@@ -25,7 +25,9 @@ import { isMapping } from './shared/config/checker.ts';
 import { validateConfig as validateRaw } from './shared/config/validate.ts';
 import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
 import { launchedSize } from './shared/mpi.ts';
-import { readNpy, type NdArray } from './shared/npy.ts';
+import type { NdArray } from './shared/npy.ts';
+import { memoryColumn } from './data/columns.ts';
+import { mappedNpy } from './data/mapped-npy.ts';
 import { CALLBACK_NAMES, type AbortSignalLike, type StopRequest, type TrainCallbacks } from './coordinator/run/callbacks.ts';
 import { openCluster, type Cluster } from './coordinator/devices/cluster.ts';
 import type { EvalResult as InternalEvalResult } from './coordinator/engine/eval-result.ts';
@@ -418,9 +420,9 @@ function inputsOf(input: unknown, cwd: string): NamedArray[] {
   const one = (v: unknown, name: string, where: string): NamedArray => {
     if (typeof v === 'string') {
       const file = path.resolve(cwd, v);
-      return { name, file, array: readNpy(file) };
+      return { name, file, array: mappedNpy(file, 'predict(): input', false) };
     }
-    return { name, file: name === '' ? 'the input values' : `the values of input '${name}'`, array: rowsOf(v, where) };
+    return { name, file: name === '' ? 'the input values' : `the values of input '${name}'`, array: memoryColumn(rowsOf(v, where)) };
   };
   if (typeof input === 'string' || !isMapping(input)) return [one(input, '', 'predict(): input')];
   // Values with a shape, or a typed array as data: one set of rows; any other object names the inputs.

@@ -3,8 +3,10 @@
 // process and every worker_thread (piscina) of the same ABI: the module is context-aware
 // (NAPI_MODULE_INIT), keeps no global state, and each caller maps the descriptor itself.
 //
-//   map(fd, offset, length) -> ArrayBuffer | null
-//     MAP_SHARED, PROT_READ|PROT_WRITE; offset and length page-aligned, length > 0, and no
+//   map(fd, offset, length[, private]) -> ArrayBuffer | null
+//     MAP_SHARED, PROT_READ|PROT_WRITE (with `private` true: MAP_PRIVATE, for a data file opened
+//     read-only: its pages are the page cache's until written, and a write never reaches the
+//     file); offset and length page-aligned, length > 0, and no
 //     page wholly past the end of a regular file (touching one would raise SIGBUS and kill the
 //     process). The ArrayBuffer's finaliser munmaps. Returns null (after unmapping) when this
 //     runtime refuses or copies external buffers (V8 sandbox builds such as Electron's): the
@@ -23,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,11 +147,16 @@ static napi_value js_null(napi_env env) {
 }
 
 static napi_value Map(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value args[3];
+  size_t argc = 4;
+  napi_value args[4];
   if (napi_get_cb_info(env, info, &argc, args, NULL, NULL) != napi_ok) return NULL;
   if (argc < 3) {
     napi_throw_type_error(env, "ERR_MISSING_ARGS", "map(fd, offset, length) takes three numbers");
+    return NULL;
+  }
+  bool is_private = false;
+  if (argc > 3 && napi_get_value_bool(env, args[3], &is_private) != napi_ok) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "map: private must be a boolean");
     return NULL;
   }
   double fd_d, offset_d, length_d;
@@ -200,7 +208,7 @@ static napi_value Map(napi_env env, napi_callback_info info) {
     }
   }
 
-  void* addr = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+  void* addr = mmap(NULL, length, PROT_READ | PROT_WRITE, is_private ? MAP_PRIVATE : MAP_SHARED, fd, offset);
   if (addr == MAP_FAILED) {
     throw_errno(env, "mmap", errno, context);
     return NULL;

@@ -16,7 +16,9 @@ import { evalBatchSize } from '../shared/config/batch-sizes.ts';
 import { ConfigError, MgpuError } from '../shared/errors.ts';
 import type { ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
-import { readNpy, writeNpy } from '../shared/npy.ts';
+import { writeNpy } from '../shared/npy.ts';
+import { memoryColumn } from '../data/columns.ts';
+import { mappedNpy } from '../data/mapped-npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './run/checkpoint.ts';
 import { verifyModelDir } from './run/checkpoint-integrity.ts';
 import { LABELS_FILE, readLabels, sameClasses, showClasses, type ClassMapping } from '../data/classes.ts';
@@ -299,7 +301,11 @@ export async function runPredict(
 ): Promise<{ shape: number[]; outputs: PredictedOutput[] }> {
   checkOutput(output);
   const labels = wantsNames(output) ? labelsForNames(src, '--output', output) : null;
-  const inputs = parseInputArgs(typeof input === 'string' ? [input] : input).map(({ name, file }) => ({ name, file, array: readNpy(file) }));
+  const inputs = parseInputArgs(typeof input === 'string' ? [input] : input).map(({ name, file }) => ({
+    name,
+    file,
+    array: mappedNpy(file, '--input', false),
+  }));
   const { outputs, values, shape, workers } = await predictRows(cfg, out, src, inputs, '--input', (layout) => checkOutputFitsModel(output, layout));
   if (labels) {
     const { names, scores } = namePredictions(values, shape, labels);
@@ -369,7 +375,7 @@ export async function predictRows(
   const ds: Dataset = {
     features: first.array,
     ...(named ? { inputs: [...inputs] } : {}),
-    labels: { dtype: 'float32', shape: [count, 0], data: new Float32Array(0) },
+    labels: memoryColumn({ dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }),
     count,
     source: named ? inputs.map(label).join(', ') : first.file,
   };

@@ -115,7 +115,9 @@ export async function endRun(run: Run): Promise<TrainResult> {
  */
 export function failedRun(run: Run, err: unknown): unknown {
   run.hooks.mute();
-  if (!isResumable(err)) return err;
+  // A data error mid-run (a mapped file's NaN row, an image that does not decode) keeps the steps trained before it.
+  const dataMidRun = err instanceof MgpuError && err.code === 'E_DATA' && run.state.completed > run.startStep;
+  if (!isResumable(err) && !dataMidRun) return err;
   run.out.done();
   const completed = run.state.completed;
   const dir = saveCheckpoint(run, completed);

@@ -6,16 +6,25 @@ import type { Run } from './train-setup.ts';
 
 export type Window = ReturnType<typeof newWindow>;
 
-/** When a step began (t0), was staged (t1), gathered (t2) and published (t3): performance.now() times. */
+/** When a step began (t0), was staged (t1), gathered (t2) and published (t3): performance.now() times; `wait`: ms its rows were waited for. */
 export interface StepTimes {
   t0: number;
   t1: number;
   t2: number;
   t3: number;
+  wait: number;
 }
 
 /** g) A published step's figures: into the window, onto the progress line, and at log.every into metrics.jsonl. */
-export function reportStep(run: Run, window: Window, replies: GradsMessage[], n: number, lr: number, gradNorm: number, { t0, t1, t2, t3 }: StepTimes): void {
+export function reportStep(
+  run: Run,
+  window: Window,
+  replies: GradsMessage[],
+  n: number,
+  lr: number,
+  gradNorm: number,
+  { t0, t1, t2, t3, wait }: StepTimes,
+): void {
   const { plan, state } = run;
   const ms = replies.map((m) => m.ms);
   window.add(
@@ -28,6 +37,7 @@ export function reportStep(run: Run, window: Window, replies: GradsMessage[], n:
     t3 - t2,
     t1 - t0,
     t3 - t0,
+    wait,
   );
   state.stepMs = state.stepMs === 0 ? t3 - t0 : 0.9 * state.stepMs + 0.1 * (t3 - t0);
   // The loss shown is the one metrics.jsonl gets: the mean over the steps since its last line.
@@ -36,7 +46,7 @@ export function reportStep(run: Run, window: Window, replies: GradsMessage[], n:
   run.out.step(
     completed,
     plan.totalSteps,
-    `epoch ${state.epoch + 1} loss(mean of ${shown.steps}) ${shown.mean.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((run.cfg.training.batchSize * 1000) / state.stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * state.stepMs)}`,
+    `epoch ${state.epoch + 1} loss(mean of ${shown.steps}) ${shown.mean.toFixed(4)} lr ${lr.toPrecision(3)} ${Math.round((run.cfg.training.batchSize * 1000) / state.stepMs)} samples/s eta ${eta((plan.totalSteps - completed) * state.stepMs)}${wait > 0.1 * (t3 - t0) ? ' input-bound' : ''}`,
   );
   if (completed % run.cfg.log.every === 0 || completed === plan.totalSteps) run.metrics.write(window.flush(completed, state.epoch, lr, gradNorm));
 }
@@ -59,7 +69,7 @@ function eta(ms: number): string {
  * callbacks, over the last step alone (`lastStep`) and over the epoch so far (`flushEpoch`).
  */
 export function newWindow() {
-  const since = () => ({ steps: 0, loss: 0, samples: 0, cmax: 0, cmin: 0, refresh: 0, write: 0, sync: 0, data: 0, wall: 0 });
+  const since = () => ({ steps: 0, loss: 0, samples: 0, cmax: 0, cmin: 0, refresh: 0, write: 0, sync: 0, data: 0, wall: 0, wait: 0 });
   type Sums = ReturnType<typeof since>;
   let log = since();
   let epoch = since();
@@ -80,12 +90,13 @@ export function newWindow() {
       write_ms: r(a.write / n),
       sync_ms: r(a.sync / n),
       data_ms: r(a.data / n),
+      data_wait_ms: r(a.wait / n),
       step_ms: r(a.wall / n),
       grad_norm: gradNorm,
     };
   };
   return {
-    add(l: number, n: number, max: number, min: number, refreshMs: number, writeMs: number, syncMs: number, dataMs: number, stepMs: number) {
+    add(l: number, n: number, max: number, min: number, refreshMs: number, writeMs: number, syncMs: number, dataMs: number, stepMs: number, waitMs: number) {
       last = since();
       for (const a of [log, epoch, last]) {
         a.steps++;
@@ -98,6 +109,7 @@ export function newWindow() {
         a.sync += syncMs;
         a.data += dataMs;
         a.wall += stepMs;
+        a.wait += waitMs;
       }
     },
     loss: () => ({ mean: log.loss / log.steps, steps: log.steps }),

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { MgpuError } from '../shared/errors.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
+import type { BatchPlan } from '../data/batch-plan.ts';
 import type { Dataset } from '../data/rows.ts';
 import { plural } from './console/progress.ts';
 import { ArrivalSum } from './engine/reduce/arrival-sum.ts';
@@ -14,6 +15,7 @@ import { learningRateAt } from './engine/schedules.ts';
 import type { Session } from './engine/session.ts';
 import { stageAhead, type StageAhead } from './engine/stage-ahead.ts';
 import type { StepDeadline } from './engine/step-deadline.ts';
+import { inputFeed } from './input-feed.ts';
 import { checkSkipBound } from './run/train-checks.ts';
 import type { Run } from './train-setup.ts';
 
@@ -198,12 +200,19 @@ export function skipStep(run: Run, step: number, what: string, bad: number[]): v
   run.out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
 }
 
-/** Stages a step's shards into its slot once: a batch staged ahead is not staged again. */
-export function stagedBatches(s: Session, ds: Dataset) {
+/**
+ * Stages a step's shards into its slot once: a batch staged ahead is not staged again, nor one
+ * whose rows a pipeline has not made yet (the loop stages it once `ready` says they are).
+ */
+export function stagedBatches(s: Session, ds: Dataset, plan: BatchPlan, prefetch: number) {
   const tag = (step: number, shards: Shard[]) => `${step}|${shards.map((x) => `${x.rank}:${x.start}-${x.end}`).join(',')}`;
   const slotOf = (step: number) => (step % 2) as 0 | 1;
+  const feed = inputFeed(ds, plan, prefetch);
   return {
+    ready: (step: number) => feed.ready(step),
     matches: (step: number, shards: Shard[]) => s.stager.holds(slotOf(step), tag(step, shards)),
-    stage: (step: number, indices: Uint32Array, shards: Shard[]) => s.stager.stage(ds, indices, shards, slotOf(step), tag(step, shards)),
+    stage: (step: number, indices: Uint32Array, shards: Shard[]) => {
+      if (feed.canStage(step)) s.stager.stage(ds, indices, shards, slotOf(step), tag(step, shards), plan.batchAt(step).epoch);
+    },
   };
 }

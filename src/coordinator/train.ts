@@ -48,7 +48,7 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
   const run = setup.run;
   const { s, plan, hooks, metrics, skippedSteps, state: st } = run;
   const deadline = new StepDeadline(cfg.reliability);
-  const staged = stagedBatches(s, run.trainSet);
+  const staged = stagedBatches(s, run.trainSet, plan, cfg.data.prefetch);
   run.signals.onStopNow(() => s.group.killAll());
   const window = newWindow();
   const loopAt = performance.now();
@@ -61,6 +61,7 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
       const n = batch.indices.length;
       const planned = s.shards(n);
       // ---- b) stage (usually done already: the previous step staged this batch) -------------
+      const wait = await staged.ready(step); // rows made on demand (images): made by now, the next ones started
       if (!staged.matches(step, planned)) staged.stage(step, batch.indices, planned);
       const t1 = performance.now();
       // ---- c) dispatch + d) gather (train-step.ts); meanwhile the next batch is staged ---------
@@ -88,7 +89,7 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
       st.samplesTrained += n;
       const t3 = performance.now();
       // ---- g) log / eval / checkpoint --------------------------------------------------------
-      reportStep(run, window, replies, n, lr, reduced.gradNorm, { t0, t1, t2, t3 });
+      reportStep(run, window, replies, n, lr, reduced.gradNorm, { t0, t1, t2, t3, wait });
       st.stopped = await evalAndCheckpointIfDue(run);
       // Keep this last in the step: the API's callbacks get the step's figures, its evaluations
       // and checkpoints, then the epoch's figures when it ended one.

@@ -23,13 +23,14 @@ import fs from 'node:fs';
 import type { DataSource } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { byCodePoint, showClasses, type ClassMapping } from './classes.ts';
-import type { Dataset } from './rows.ts';
+import { memoryColumn } from './columns.ts';
+import type { HeldDataset } from './rows.ts';
 
 /**
  * A CSV split: with labelType 'class', the class names its indices stand for, and (without a
  * fixed mapping) the line each first appears on, for messages.
  */
-export type CsvDataset = Dataset & { classes: string[] | null; classLines?: number[] };
+export type CsvDataset = HeldDataset & { classes: string[] | null; classLines?: number[] };
 
 type CsvSource = Extract<DataSource, { type: 'csv' }>;
 
@@ -629,8 +630,10 @@ class CsvParser {
     const nf = this.featureCount();
     const weights = this.weights?.finish();
     return {
-      features: { dtype: 'float32', shape: [count, nf], data: features },
-      labels: labelData instanceof Int32Array ? { dtype: 'int32', shape: [count], data: labelData } : { dtype: 'float32', shape: [count, 1], data: labelData },
+      features: memoryColumn({ dtype: 'float32', shape: [count, nf], data: features }),
+      labels: memoryColumn(
+        labelData instanceof Int32Array ? { dtype: 'int32', shape: [count], data: labelData } : { dtype: 'float32', shape: [count, 1], data: labelData },
+      ),
       count,
       source: `${this.src.path} (label column ${quote(this.header[this.labelCol]!)}${weights ? `, weight column ${quote(this.header[this.weightCol]!)}` : ''})`,
       classes: this.src.labelType === 'class' ? classes : null,

@@ -1,9 +1,13 @@
 // Loads one split of data, whatever its source (npy, csv, a sample module, the mnist package),
-// into the typed arrays of a Dataset (rows.ts).
+// as the columns of a Dataset (rows.ts): .npy files are mapped, not read (mapped-npy.ts); the
+// other sources are held in memory.
 
 import type { DataSource, NpyFiles } from '../shared/config/types.ts';
 import { ConfigError, DataError } from '../shared/errors.ts';
 import { readNpy } from '../shared/npy.ts';
+import { joinedColumn, memoryColumn } from './columns.ts';
+import { isPattern, matchFiles } from './file-pattern.ts';
+import { mappedNpy } from './mapped-npy.ts';
 import type { ClassMapping } from './classes.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
@@ -26,7 +30,12 @@ export async function loadDataset(
 ): Promise<Dataset & { classes?: string[] | null; classLines?: number[] }> {
   if (src.type === 'mnist') {
     const { features, labels } = loadMnist(src.offset, src.count, src.labels, keyPath);
-    return { features, labels, count: src.count, source: `mnist digits [${src.offset}, ${src.offset + src.count})` };
+    return {
+      features: memoryColumn(features),
+      labels: memoryColumn(labels),
+      count: src.count,
+      source: `mnist digits [${src.offset}, ${src.offset + src.count})`,
+    };
   }
   if (src.type === 'csv') return loadCsv(src, keyPath, classes);
   if (src.type === 'module') return loadSampleModule(src, keyPath, abort);
@@ -36,11 +45,12 @@ export async function loadDataset(
   const targets = readFiles(src.labels, keyPath, 'labels');
   const first = inputs[0]!;
   const count = first.array.shape[0]!;
+  const fileCount = (a: NamedArray) => (a.parts ? `${a.parts.length} files ${a.file}` : a.file);
   for (const a of [...inputs.slice(1), ...targets]) {
     if (a.array.shape[0] !== count) {
       const what = (b: NamedArray) => (targets.includes(b) ? 'labels' : 'features') + (b.name ? ` '${b.name}'` : '');
       throw new DataError(
-        `${keyPath}: ${what(first)} ${first.file} hold ${count} samples but ${what(a)} ${a.file} hold ${a.array.shape[0]} (expected the same first dimension)`,
+        `${keyPath}: ${what(first)} ${fileCount(first)} hold ${count} samples but ${what(a)} ${fileCount(a)} hold ${a.array.shape[0]} (expected the same first dimension)`,
         'each label row belongs to the feature row with the same index; check that the files come from the same split',
       );
     }
@@ -59,16 +69,24 @@ export async function loadDataset(
   return ds;
 }
 
-/** One .npy file, or one per name, each an array with a sample dimension. */
+/**
+ * One .npy file, or one per name, each an array with a sample dimension; a file name with `*` or
+ * `?` (in its last part) stands for the files it matches, in sorted order, as one array.
+ */
 function readFiles(files: NpyFiles, keyPath: string, key: 'features' | 'labels'): NamedArray[] {
   const named = typeof files === 'string' ? [['', files] as const] : Object.entries(files);
   return named.map(([name, file]) => {
-    const array = readNpy(file);
-    if (array.shape.length === 0)
-      throw new DataError(
-        `${keyPath}${name ? `.${key}.${name}` : ''}: ${file} holds a scalar (expected an array with one row per sample)`,
-        'save it with a leading sample dimension, e.g. shape [N] or [N, ...]',
-      );
-    return { name, array, file };
+    const where = `${keyPath}${name ? `.${key}.${name}` : ''}`;
+    const parts = isPattern(file) ? matchFiles(file, where) : null;
+    const columns = (parts ?? [file]).map((f) => mappedNpy(f, keyPath, key === 'features'));
+    columns.forEach((c, i) => {
+      if (c.shape.length === 0)
+        throw new DataError(
+          `${where}: ${(parts ?? [file])[i]} holds a scalar (expected an array with one row per sample)`,
+          'save it with a leading sample dimension, e.g. shape [N] or [N, ...]',
+        );
+    });
+    const array = parts ? joinedColumn(columns, parts, where) : columns[0]!;
+    return { name, array, file, ...(parts ? { parts } : {}) };
   });
 }

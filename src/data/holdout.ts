@@ -10,6 +10,7 @@
 import { DataError } from '../shared/errors.ts';
 import type { NdArray } from '../shared/npy.ts';
 import { epochPermutation } from '../shared/rng.ts';
+import { pickedColumn, pickedPipeline } from './columns.ts';
 import { gatherRows, rowBytes, type Dataset } from './rows.ts';
 
 /** The epoch number of the hold-out permutation; never a training epoch. */
@@ -60,17 +61,19 @@ export function splitHoldout(ds: Dataset, fraction: number, seed: number, keyPat
   const part = (idx: Uint32Array, what: string): Dataset => {
     // Several inputs or outputs: every array is split alike; features and labels are the first
     // input's and target's, not copied twice.
-    const inputs = ds.inputs?.map((a) => ({ ...a, array: take(a.array, idx) }));
-    const targets = ds.targets?.map((a) => ({ ...a, array: take(a.array, idx) }));
+    // Views of the split's rows, no copy (a mapped file stays mapped).
+    const inputs = ds.inputs?.map((a) => ({ ...a, array: pickedColumn(a.array, idx) }));
+    const targets = ds.targets?.map((a) => ({ ...a, array: pickedColumn(a.array, idx) }));
     return {
-      features: inputs?.[0]?.array ?? take(ds.features, idx),
-      labels: targets?.[0]?.array ?? take(ds.labels, idx),
+      features: inputs?.[0]?.array ?? pickedColumn(ds.features, idx),
+      labels: targets?.[0]?.array ?? pickedColumn(ds.labels, idx),
       count: idx.length,
       source: `${ds.source}, ${what} (${keyPath} ${fraction}, seed ${seed})`,
       // Sample weights go with their samples, held out or not (as Keras's validation_split).
       ...(ds.weights ? { weights: take(ds.weights, idx) } : {}),
       ...(inputs ? { inputs } : {}),
       ...(targets ? { targets } : {}),
+      ...(ds.pipeline ? { pipeline: pickedPipeline(ds.pipeline, idx) } : {}),
     };
   };
   return { train: part(trainIdx, `without the ${k} held-out samples`), eval: part(evalIdx, `${k} held-out samples`) };

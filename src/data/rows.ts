@@ -1,20 +1,24 @@
-// A split of data held whole by the coordinator as typed arrays, and the copy of rows out of it.
-// Row r of an array is the byte range [r * rowBytes, (r+1) * rowBytes) of its data (C order),
-// which is what makes gathering a batch a handful of memcpy-like Uint8Array.set calls.
+// A split of data as columns (columns.ts: in memory, mapped from files, or made on demand), and
+// the copy of rows out of an array held in memory. Row r of an array is the byte range
+// [r * rowBytes, (r+1) * rowBytes) of its data (C order), which is what makes gathering a batch a
+// handful of memcpy-like Uint8Array.set calls.
 import type { NdArray } from '../shared/npy.ts';
+import type { Column, HeldColumn, RowPipeline } from './columns.ts';
 
 /** One array of a dataset, named by the model input it feeds or the output it is the target of. */
 export interface NamedArray {
   name: string; // '' for the one array of a model with one input (output)
-  array: NdArray;
-  file: string; // where it was read from, for messages
+  array: Column;
+  file: string; // where it was read from, for messages (a pattern: `./x-*.npy`)
+  /** The files a pattern matched, in the order their rows are joined. */
+  parts?: string[];
   /** A sample module's x or y (keyed by the model's names in each sample), not a file's array. */
   module?: 'x' | 'y';
 }
 
 export interface Dataset {
-  features: NdArray; // the model's input (its first, when it has several)
-  labels: NdArray; // the model's output's target (its first's, when it has several)
+  features: Column; // the model's input (its first, when it has several)
+  labels: Column; // the model's output's target (its first's, when it has several)
   /**
    * The arrays of the model's inputs, named by input (in the config's order; row-format.ts puts
    * them in the model's), or one array named '' for the model's only input; features is the
@@ -30,7 +34,17 @@ export interface Dataset {
    * source's sample weights times, in the training set, its class's weight. Absent: all 1.
    */
   weights?: NdArray;
+  /** Makes the rows of its 'made' columns ahead of the steps that stage them (decoded images). */
+  pipeline?: RowPipeline;
 }
+
+/** A dataset held whole in memory (CSV, mnist, a generator module): its columns are arrays too. */
+export type HeldDataset = Dataset & {
+  features: HeldColumn;
+  labels: HeldColumn;
+  inputs?: (NamedArray & { array: HeldColumn })[];
+  targets?: (NamedArray & { array: HeldColumn })[];
+};
 
 /** Bytes per row: the product of the shape after the first dimension, times the element size. */
 export function rowBytes(a: NdArray): number {

@@ -28,7 +28,8 @@ import type { DataSource } from '../shared/config/types.ts';
 import { DataError, messageOf } from '../shared/errors.ts';
 import type { NdArray } from '../shared/npy.ts';
 import { pacer } from './read-pacer.ts';
-import type { Dataset, NamedArray } from './rows.ts';
+import { memoryColumn } from './columns.ts';
+import type { HeldDataset } from './rows.ts';
 
 type ModuleSource = Extract<DataSource, { type: 'module' }>;
 
@@ -303,13 +304,13 @@ class Collector {
     for (const [k, column] of columns) column.add(this.values(v[k], column.label, index), index, this.fail);
   }
 
-  finish(source: string): Dataset {
+  finish(source: string): HeldDataset {
     if (this.count === 0) {
       throw new DataError(`${this.where}: produced no samples (expected at least one { x, y })`, EXAMPLE);
     }
     const n = this.count;
-    const arrays = (columns: Map<string, Column>, module: 'x' | 'y'): NamedArray[] =>
-      [...columns].map(([name, c]) => ({ name, array: c.finish(n), file: source, module }));
+    const arrays = (columns: Map<string, Column>, module: 'x' | 'y') =>
+      [...columns].map(([name, c]) => ({ name, array: memoryColumn(c.finish(n)), file: source, module }));
     const inputs = arrays(this.columns.x!, 'x');
     const targets = arrays(this.columns.y!, 'y');
     // Matched to the model's inputs and outputs by name (one unnamed x or y: the model's only one)
@@ -333,7 +334,7 @@ export async function loadSampleModule(
   keyPath: string,
   abort: AbortSignal | null = null,
   maxBytes: number = moduleMaxBytes(),
-): Promise<Dataset> {
+): Promise<HeldDataset> {
   const file = src.module;
   const where = `${keyPath}: module ${file}`;
   const maxSamples = src.maxSamples ?? DATA_MODULE_DEFAULTS.maxSamples;

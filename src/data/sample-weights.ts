@@ -86,7 +86,7 @@ function classesOf(labels: NdArray, loss: LossName, count: number, keyPath: stri
  */
 export function withClassWeights(ds: Dataset, cw: ClassWeights | null, loss: LossName, keyPath: string): Dataset {
   if (cw === null) return ds;
-  const classes = classesOf(ds.labels, loss, ds.count, keyPath, ds.source);
+  const classes = classesOf(ds.labels.toArray(), loss, ds.count, keyPath, ds.source);
   const w = new Float32Array(ds.count);
   const base = ds.weights?.data;
   for (let i = 0; i < ds.count; i++) {

@@ -21,6 +21,11 @@ export interface MmapAddon {
    * `code` (EBADF, EACCES, ENODEV, ...) and `errno` when the system refuses.
    */
   map(fd: number, offset: number, length: number): ArrayBuffer;
+  /**
+   * The same, MAP_PRIVATE: for a data file opened read-only (an .npy read through the page
+   * cache); a write to the buffer would stay in this process and never reach the file.
+   */
+  mapPrivate(fd: number, offset: number, length: number): ArrayBuffer;
   pageSize(): number;
   /**
    * posix_fallocate: makes the pages of [offset, offset + length) exist. On tmpfs, a store
@@ -32,7 +37,7 @@ export interface MmapAddon {
 
 /** The binary's own surface (see native/src/mmap.c). */
 interface RawAddon {
-  map(fd: number, offset: number, length: number): ArrayBuffer | null;
+  map(fd: number, offset: number, length: number, isPrivate?: boolean): ArrayBuffer | null;
   pageSize(): number;
   allocate(fd: number, offset: number, length: number): void;
   externalBuffersAllowed(): boolean;
@@ -72,6 +77,11 @@ export function loadMmap(): MmapAddon | null {
     allocate: (fd, offset, length) => raw.allocate(fd, offset, length),
     map(fd, offset, length) {
       const buffer = raw.map(fd, offset, length);
+      if (buffer === null) throw new Error('map: this runtime refused an external ArrayBuffer over the mapping');
+      return buffer;
+    },
+    mapPrivate(fd, offset, length) {
+      const buffer = raw.map(fd, offset, length, true);
       if (buffer === null) throw new Error('map: this runtime refused an external ArrayBuffer over the mapping');
       return buffer;
     },

@@ -14,6 +14,7 @@ export interface TrainLine {
   write_ms: number; // slowest worker: gradients out of tfjs into the slab
   sync_ms: number; // coordinator: reduce + optimizer + publish
   data_ms: number; // staging the next shards into the slab
+  data_wait_ms?: number; // of data_ms: waiting for rows made on demand (decoded images); 0 for arrays
   step_ms: number; // wall time of a step
   grad_norm: number; // global L2 norm of the summed gradient (before clipping), last step
 }

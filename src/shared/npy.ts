@@ -280,33 +280,9 @@ const CHUNK_BYTES = 1 << 28; // 256 MiB a read: a file's data is never held twic
  * file may be as large as the array (readFileSync stops at 2 GiB). `chunkBytes`: for tests.
  */
 export function readNpy(path: string, opts: { chunkBytes?: number } = {}): NdArray {
-  const cannot = (code: string | undefined, message: string): never => {
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, expected an .npy file' : `cannot be read (${code ?? message})`;
-    throw new DataError(`${path}: ${why}`, "check the path; relative paths in a config are resolved against the config file's directory");
-  };
-  const io = <T>(fn: () => T): T => {
-    try {
-      return fn();
-    } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      return cannot(e.code, e.message);
-    }
-  };
-  const fd = io(() => fs.openSync(path, 'r'));
+  const f = openNpy(path);
   try {
-    const st = io(() => fs.fstatSync(fd));
-    if (st.isDirectory()) cannot('EISDIR', '');
-    const size = st.size;
-    const read = (into: Uint8Array, at: number): void => {
-      for (let done = 0; done < into.length;) {
-        const n = io(() => fs.readSync(fd, into, done, into.length - done, at + done));
-        if (n === 0) throw new DataError(`${path}: the file ended at byte ${at + done} though it is ${size} bytes long (changed while being read?)`, REMAKE);
-        done += n;
-      }
-    };
-    const head = new Uint8Array(Math.min(size, 12 + MAX_HEADER));
-    read(head, 0);
-    const h = parseLayout(head, size, path);
+    const { h, read } = f;
     if (h.count > MAX_ELEMENTS)
       h.fail(
         `holds ${h.count} values (shape [${h.header.shape.join(', ')}]); one array can hold at most 2^32 values in Node.js`,
@@ -333,7 +309,60 @@ export function readNpy(path: string, opts: { chunkBytes?: number } = {}): NdArr
     }
     return finish(h, out);
   } finally {
+    fs.closeSync(f.fd);
+  }
+}
+
+/** Where an .npy file's data lies, read from its header alone (a memory-mapped column, data/mapped-npy.ts). */
+export interface NpyLayout {
+  shape: number[];
+  /** The in-memory dtype the stored bytes already are; null when they must be converted (float64, int64, ...). */
+  view: DType | null;
+  stored: string; // numpy's name of the stored dtype
+  dataAt: number; // byte offset of the data
+  fileBytes: number;
+}
+
+/** The layout of an .npy file from its header (the file's length checked against it), with the same errors as readNpy. */
+export function npyLayout(path: string): NpyLayout {
+  const f = openNpy(path);
+  fs.closeSync(f.fd);
+  const { h } = f;
+  return { shape: h.header.shape, view: h.stored.view ?? null, stored: h.stored.name, dataAt: h.dataAt, fileBytes: f.size };
+}
+
+/** An .npy file opened and its header parsed; `read` fills bytes from a position, naming the file in errors. */
+function openNpy(path: string): { fd: number; size: number; h: Layout; read: (into: Uint8Array, at: number) => void } {
+  const cannot = (code: string | undefined, message: string): never => {
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, expected an .npy file' : `cannot be read (${code ?? message})`;
+    throw new DataError(`${path}: ${why}`, "check the path; relative paths in a config are resolved against the config file's directory");
+  };
+  const io = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      return cannot(e.code, e.message);
+    }
+  };
+  const fd = io(() => fs.openSync(path, 'r'));
+  try {
+    const st = io(() => fs.fstatSync(fd));
+    if (st.isDirectory()) cannot('EISDIR', '');
+    const size = st.size;
+    const read = (into: Uint8Array, at: number): void => {
+      for (let done = 0; done < into.length;) {
+        const n = io(() => fs.readSync(fd, into, done, into.length - done, at + done));
+        if (n === 0) throw new DataError(`${path}: the file ended at byte ${at + done} though it is ${size} bytes long (changed while being read?)`, REMAKE);
+        done += n;
+      }
+    };
+    const head = new Uint8Array(Math.min(size, 12 + MAX_HEADER));
+    read(head, 0);
+    return { fd, size, h: parseLayout(head, size, path), read };
+  } catch (err) {
     fs.closeSync(fd);
+    throw err;
   }
 }
 

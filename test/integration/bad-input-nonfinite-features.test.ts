@@ -1,5 +1,6 @@
-// A NaN or infinite feature in an .npy file is named (sample, feature, file) before any step,
-// with exit code 2, instead of surfacing mid-run as a non-finite loss.
+// A NaN or infinite feature in an .npy file is named (sample, feature, file) with exit code 2,
+// instead of surfacing as a non-finite loss: the file is mapped, not read at start-up, so the
+// rows are checked as their batch is staged, before the step that would train on them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,6 @@ runDir: ${path.join(dir, 'run')}
   );
   const r = runCli(['train', path.join(dir, 'exp.yaml'), '--simulate', '1', '--backend', 'cpu']);
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /E_DATA: data\.train: feature 2 of sample 9 in .*x\.npy .* is NaN/);
+  assert.match(r.stderr, /E_DATA: data\.train: feature 2 of sample 9 in .*x\.npy is NaN/);
   assert.ok(!fs.existsSync(path.join(dir, 'run', 'metrics.jsonl')) || fs.readFileSync(path.join(dir, 'run', 'metrics.jsonl'), 'utf8') === '');
 });

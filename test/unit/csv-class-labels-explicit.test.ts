@@ -32,8 +32,8 @@ const csv = (file: string) => ({ type: 'csv', path: `./${file}`, label: 'label',
 test('data.classes: its order, not the sorted one; a class absent from train keeps its index', async () => {
   const { train, eval: ev, classes } = await loadSplits(config({ train: csv('train.csv'), eval: csv('eval.csv'), classes: ['dog', 'bird', 'cat'] }));
   assert.deepEqual(classes?.classes, ['dog', 'bird', 'cat']);
-  assert.deepEqual([...train.labels.data], [0, 2, 0]);
-  assert.deepEqual([...ev!.labels.data], [1, 2]);
+  assert.deepEqual([...train.labels.toArray().data], [0, 2, 0]);
+  assert.deepEqual([...ev!.labels.toArray().data], [1, 2]);
 });
 
 test('a train row whose class data.classes does not list: E_DATA naming file, line and class', async () => {

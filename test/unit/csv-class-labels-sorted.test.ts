@@ -50,11 +50,11 @@ test('the sorted names of data.train are the classes; labels are indices into th
   assert.equal(train.labels.dtype, 'int32');
   assert.deepEqual(train.labels.shape, [ROWS.length]);
   assert.deepEqual(
-    [...train.labels.data],
+    [...train.labels.toArray().data],
     NAME_OF_ROW.map((n) => SORTED.indexOf(n)),
   );
   assert.deepEqual(
-    [...train.features.data],
+    [...train.features.toArray().data],
     ROWS.map(([x]) => x),
   );
 });
@@ -69,8 +69,8 @@ test('evalFraction: the held-out rows are encoded with the same (whole-file) map
   // Each row's feature is its row number: its label must be its own name's sorted index.
   for (const part of [train, held!]) {
     for (let i = 0; i < part.count; i++) {
-      const row = part.features.data[i]! - 1;
-      assert.equal(part.labels.data[i], SORTED.indexOf(NAME_OF_ROW[row]!), `row ${row + 1}`);
+      const row = part.features.toArray().data[i]! - 1;
+      assert.equal(part.labels.toArray().data[i], SORTED.indexOf(NAME_OF_ROW[row]!), `row ${row + 1}`);
     }
   }
   assert.equal(train.count + held!.count, ROWS.length);

@@ -34,7 +34,7 @@ const config = (evalFile: string) =>
 test('an eval split with one class keeps the training index of that class', async () => {
   const { eval: ev, classes } = await loadSplits(config('eval.csv'));
   assert.deepEqual(classes?.classes, ['cat', 'dog', 'emu']);
-  assert.deepEqual([...ev!.labels.data], [2, 2]); // emu is class 2 of train, not class 0 of eval
+  assert.deepEqual([...ev!.labels.toArray().data], [2, 2]); // emu is class 2 of train, not class 0 of eval
 });
 
 test('an eval class that data.train never had: E_DATA naming file, line and class, with a hint', async () => {

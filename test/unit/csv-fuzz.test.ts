@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { loadCsv, parseCsv } from '../../src/data/csv.ts';
 import type { Dataset } from '../../src/data/dataset.ts';
+import type { HeldDataset } from '../../src/data/rows.ts';
 import { DataError } from '../../src/shared/errors.ts';
 import { mulberry32, type Rng } from '../../src/shared/rng.ts';
 
@@ -23,7 +24,7 @@ function run(bytes: Uint8Array, src: Src, rng: Rng, what: string): Outcome {
     at += len;
   }
   if (rng.below(4) === 0) chunks.splice(rng.below(chunks.length + 1), 0, new Uint8Array(0));
-  let ds: Dataset;
+  let ds: HeldDataset;
   try {
     ds = parseCsv(chunks, src, 'data.train');
   } catch (err) {
@@ -60,8 +61,8 @@ function same(a: Outcome, b: Outcome, what: string): void {
     assert.deepEqual(a, b, what);
     return;
   }
-  assert.deepEqual(a.ok.features, b.ok.features, what);
-  assert.deepEqual(a.ok.labels, b.ok.labels, what);
+  assert.deepEqual(a.ok.features.toArray(), b.ok.features.toArray(), what);
+  assert.deepEqual(a.ok.labels.toArray(), b.ok.labels.toArray(), what);
 }
 
 const NUMBERS = ['0', '1', '-2', '3.5', '.25', '1e3', '-4.5E-2', '007', '+8', ' 9 ', '12345.678'];
@@ -97,8 +98,8 @@ test('valid tables parse to their values however the bytes are chunked (seeded)'
     const bytes = enc(t.text);
     const a = run(bytes, SRC, rng, `table #${i}`);
     assert.ok('ok' in a, `table #${i}: ${JSON.stringify(t.text)} -> ${'error' in a ? a.error : ''}`);
-    assert.deepEqual([...a.ok.features.data], t.rows.flat(), `table #${i}: ${JSON.stringify(t.text)}`);
-    assert.deepEqual([...a.ok.labels.data], t.labels);
+    assert.deepEqual([...a.ok.features.toArray().data], t.rows.flat(), `table #${i}: ${JSON.stringify(t.text)}`);
+    assert.deepEqual([...a.ok.labels.toArray().data], t.labels);
     assert.deepEqual(a.ok.features.shape, [t.rows.length, t.cols]);
     same(a, run(bytes, SRC, rng, `table #${i} again`), `table #${i} rechunked`);
   }
@@ -121,8 +122,8 @@ test('truncated tables give a prefix of the rows or a DataError (seeded)', () =>
     const n = a.ok.count;
     assert.ok(n <= t.rows.length);
     // every row but the last, which may have lost digits, is the original
-    assert.deepEqual([...a.ok.features.data.subarray(0, (n - 1) * t.cols)], t.rows.slice(0, n - 1).flat(), `truncation #${i}`);
-    assert.deepEqual([...a.ok.labels.data.subarray(0, n - 1)], t.labels.slice(0, n - 1));
+    assert.deepEqual([...a.ok.features.toArray().data.subarray(0, (n - 1) * t.cols)], t.rows.slice(0, n - 1).flat(), `truncation #${i}`);
+    assert.deepEqual([...a.ok.labels.toArray().data.subarray(0, n - 1)], t.labels.slice(0, n - 1));
   }
   assert.ok(counts.ok > 150 && counts.error > 300, JSON.stringify(counts));
 });
@@ -162,8 +163,8 @@ test('loadCsv from a file agrees with parseCsv', async () => {
       fs.writeFileSync(file, t.text);
       const fromFile = await loadCsv({ ...SRC, path: file }, 'data.train');
       const inMemory = parseCsv([enc(t.text)], SRC, 'data.train');
-      assert.deepEqual(fromFile.features, inMemory.features);
-      assert.deepEqual(fromFile.labels, inMemory.labels);
+      assert.deepEqual(fromFile.features.toArray(), inMemory.features.toArray());
+      assert.deepEqual(fromFile.labels.toArray(), inMemory.labels.toArray());
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -25,8 +25,8 @@ const load = (text: string | Uint8Array, label = 'label', labelType: 'index' | '
 test('reads features as float32 [n, columns-1] and class indices as int32 [n]', async () => {
   const ds = await load('a,b,label\n1,2.5,0\n-3,4e-1,2\n');
   assert.equal(ds.count, 2);
-  assert.deepEqual(ds.features, { dtype: 'float32', shape: [2, 2], data: Float32Array.of(1, 2.5, -3, 0.4) });
-  assert.deepEqual(ds.labels, { dtype: 'int32', shape: [2], data: Int32Array.of(0, 2) });
+  assert.deepEqual(ds.features.toArray(), { dtype: 'float32', shape: [2, 2], data: Float32Array.of(1, 2.5, -3, 0.4) });
+  assert.deepEqual(ds.labels.toArray(), { dtype: 'int32', shape: [2], data: Int32Array.of(0, 2) });
   assert.match(ds.source, /t\d+\.csv/);
 });
 
@@ -41,7 +41,7 @@ test('the label column may be anywhere; features keep the header order without i
 
 test("labelType 'float' gives float32 [n, 1] labels", async () => {
   const ds = await load('x,target\n1,0.25\n2,-1.5e2\n3,7\n', 'target', 'float');
-  assert.deepEqual(ds.labels, { dtype: 'float32', shape: [3, 1], data: Float32Array.of(0.25, -150, 7) });
+  assert.deepEqual(ds.labels.toArray(), { dtype: 'float32', shape: [3, 1], data: Float32Array.of(0.25, -150, 7) });
   assert.deepEqual(ds.features.shape, [3, 1]);
 });
 

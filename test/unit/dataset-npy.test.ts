@@ -28,8 +28,8 @@ test(
     const ds = await loadDataset({ type: 'npy', features, labels }, 'data.train');
     assert.equal(ds.count, 5);
     assert.deepEqual(ds.features.shape, [5, 3]);
-    assert.equal(ds.features.data[14], 7);
-    assert.deepEqual(ds.labels, { dtype: 'int32', shape: [5], data: Int32Array.of(0, 1, 2, 1, 0) });
+    assert.equal(ds.features.toArray().data[14], 7);
+    assert.deepEqual(ds.labels.toArray(), { dtype: 'int32', shape: [5], data: Int32Array.of(0, 1, 2, 1, 0) });
     assert.match(ds.source, /x\.npy/);
   }),
 );

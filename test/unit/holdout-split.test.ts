@@ -4,6 +4,7 @@ import type { Dataset } from '../../src/data/dataset.ts';
 import { HOLDOUT_EPOCH, splitHoldout } from '../../src/data/holdout.ts';
 import { DataError } from '../../src/shared/errors.ts';
 import { epochPermutation } from '../../src/shared/rng.ts';
+import { memoryColumn } from '../../src/data/columns.ts';
 
 /** Row i has features [i, i + 0.5, -i] (shape [n, 3]) and label i: a row's values name it. */
 function dataset(n: number, labels: 'int32' | 'onehot' = 'int32'): Dataset {
@@ -16,16 +17,16 @@ function dataset(n: number, labels: 'int32' | 'onehot' = 'int32'): Dataset {
     labels === 'int32'
       ? { dtype: 'int32' as const, shape: [n], data: Int32Array.from({ length: n }, (_, i) => i) }
       : { dtype: 'uint8' as const, shape: [n, 2], data: Uint8Array.from({ length: 2 * n }, (_, k) => (k % 2 === 0 ? Math.floor(k / 2) % 256 : 1)) };
-  return { features, labels: lab, count: n, source: 'test data' };
+  return { features: memoryColumn(features), labels: memoryColumn(lab), count: n, source: 'test data' };
 }
 
 /** The original row indices of a part, read back from its labels, checking its features agree. */
 function rows(part: Dataset): number[] {
-  const ids = Array.from({ length: part.count }, (_, r) => part.features.data[3 * r]!);
+  const ids = Array.from({ length: part.count }, (_, r) => part.features.toArray().data[3 * r]!);
   for (let r = 0; r < part.count; r++) {
     const i = ids[r]!;
-    assert.deepEqual([...part.features.data.subarray(3 * r, 3 * r + 3)], [i, i + 0.5, -i]);
-    if (part.labels.dtype === 'int32') assert.equal(part.labels.data[r], i);
+    assert.deepEqual([...part.features.toArray().data.subarray(3 * r, 3 * r + 3)], [i, i + 0.5, -i]);
+    if (part.labels.dtype === 'int32') assert.equal(part.labels.toArray().data[r], i);
   }
   return ids;
 }
@@ -45,9 +46,9 @@ test('sizes: round(fraction * count) held out, the rest trains, shapes and dtype
     assert.deepEqual(ev.features.shape, [k, 3]);
     assert.deepEqual(train.features.shape, [n - k, 3]);
     assert.deepEqual(ev.labels.shape, [k]);
-    assert.equal(ev.features.data.length, 3 * k);
-    assert.ok(ev.features.data instanceof Float32Array && ev.labels.data instanceof Int32Array);
-    assert.ok(train.labels.data instanceof Int32Array);
+    assert.equal(ev.features.toArray().data.length, 3 * k);
+    assert.ok(ev.features.toArray().data instanceof Float32Array && ev.labels.toArray().data instanceof Int32Array);
+    assert.ok(train.labels.toArray().data instanceof Int32Array);
     assert.match(ev.source, /^test data, \d+ held-out samples \(data\.evalFraction [\d.]+, seed 0\)$/);
   }
 });
@@ -80,19 +81,19 @@ test('multi-column uint8 labels are copied row by row', () => {
   for (const part of [train, ev]) {
     assert.equal(part.labels.dtype, 'uint8');
     assert.deepEqual(part.labels.shape, [part.count, 2]);
-    rows(part).forEach((i, r) => assert.deepEqual([...part.labels.data.subarray(2 * r, 2 * r + 2)], [i, 1]));
+    rows(part).forEach((i, r) => assert.deepEqual([...part.labels.toArray().data.subarray(2 * r, 2 * r + 2)], [i, 1]));
   }
 });
 
 test('deterministic per seed; different seeds differ; the input is untouched', () => {
   const ds = dataset(500);
-  const before = Float32Array.from(ds.features.data);
+  const before = Float32Array.from(ds.features.toArray().data);
   const a = rows(splitHoldout(ds, 0.1, 7).eval);
   const b = rows(splitHoldout(ds, 0.1, 7).eval);
   assert.deepEqual(a, b);
   const others = [0, 1, 8, 2 ** 40].map((s) => rows(splitHoldout(ds, 0.1, s).eval).join());
   assert.equal(new Set([a.join(), ...others]).size, 5);
-  assert.deepEqual(ds.features.data, before);
+  assert.deepEqual(ds.features.toArray().data, before);
   assert.equal(ds.count, 500);
 });
 

@@ -32,8 +32,8 @@ test('an async generator of { x: number[], y: int } gives float32 features and i
   assert.equal(ds.count, 5);
   assert.deepEqual(ds.features.shape, [5, 3]);
   assert.equal(ds.features.dtype, 'float32');
-  assert.deepEqual([...ds.features.data.subarray(6, 9)], [2, 2.5, -2]);
-  assert.deepEqual(ds.labels, { dtype: 'int32', shape: [5], data: Int32Array.of(0, 1, 2, 0, 1) });
+  assert.deepEqual([...ds.features.toArray().data.subarray(6, 9)], [2, 2.5, -2]);
+  assert.deepEqual(ds.labels.toArray(), { dtype: 'int32', shape: [5], data: Int32Array.of(0, 1, 2, 0, 1) });
   assert.match(ds.source, /^module .*m\d+\.mjs$/);
 });
 
@@ -51,9 +51,9 @@ test('a TypeScript module gets { split } and may be an async function returning 
     'data.eval',
   );
   assert.equal(ds.count, 2);
-  assert.deepEqual(ds.features, { dtype: 'float32', shape: [2, 2], data: Float32Array.of(0, 0, 1, 1) });
+  assert.deepEqual(ds.features.toArray(), { dtype: 'float32', shape: [2, 2], data: Float32Array.of(0, 0, 1, 1) });
   // y is not an integer scalar: float32 [n, ...yShape]
-  assert.deepEqual(ds.labels, { dtype: 'float32', shape: [2, 2], data: Float32Array.of(0, 1, 0.5, 1) });
+  assert.deepEqual(ds.labels.toArray(), { dtype: 'float32', shape: [2, 2], data: Float32Array.of(0, 1, 0.5, 1) });
 });
 
 test('nested arrays keep their shape; non-integer scalar labels are float32 [n]', async () => {
@@ -64,8 +64,8 @@ test('nested arrays keep their shape; non-integer scalar labels are float32 [n]'
         { x: [Float32Array.of(7, 8, 9), [10, 11, 12]], y: 2 },
       ];
     }`);
-  assert.deepEqual(ds.features, { dtype: 'float32', shape: [2, 2, 3], data: Float32Array.from({ length: 12 }, (_, i) => i + 1) });
-  assert.deepEqual(ds.labels, { dtype: 'float32', shape: [2], data: Float32Array.of(0.5, 2) });
+  assert.deepEqual(ds.features.toArray(), { dtype: 'float32', shape: [2, 2, 3], data: Float32Array.from({ length: 12 }, (_, i) => i + 1) });
+  assert.deepEqual(ds.labels.toArray(), { dtype: 'float32', shape: [2], data: Float32Array.of(0.5, 2) });
 });
 
 test('a sync generator, { xs, ys } keys, and scalar x', async () => {
@@ -74,8 +74,8 @@ test('a sync generator, { xs, ys } keys, and scalar x', async () => {
       yield { xs: 1.5, ys: 3 };
       yield { xs: 2.5, ys: 4 };
     }`);
-  assert.deepEqual(ds.features, { dtype: 'float32', shape: [2], data: Float32Array.of(1.5, 2.5) });
-  assert.deepEqual(ds.labels, { dtype: 'int32', shape: [2], data: Int32Array.of(3, 4) });
+  assert.deepEqual(ds.features.toArray(), { dtype: 'float32', shape: [2], data: Float32Array.of(1.5, 2.5) });
+  assert.deepEqual(ds.labels.toArray(), { dtype: 'int32', shape: [2], data: Int32Array.of(3, 4) });
 });
 
 test('loadDataset dispatches type module, and a large generator is collected whole', async () => {
@@ -86,7 +86,7 @@ test('loadDataset dispatches type module, and a large generator is collected who
   const ds = await loadDataset({ type: 'module', module: file }, 'data.train');
   assert.equal(ds.count, 20000);
   assert.deepEqual(ds.features.shape, [20000, 16]);
-  assert.equal(ds.features.data.length, 20000 * 16);
-  assert.equal(ds.features.data[16 * 19999 + 15], 19999);
-  assert.equal(ds.labels.data[19999], 9);
+  assert.equal(ds.features.toArray().data.length, 20000 * 16);
+  assert.equal(ds.features.toArray().data[16 * 19999 + 15], 19999);
+  assert.equal(ds.labels.toArray().data[19999], 9);
 });

@@ -21,14 +21,14 @@ const load = (body: string) => {
 test('x and y keyed by name: one array per name, in sample 0 key order, each with its own dtype', async () => {
   const ds = await load('for (let i = 0; i < 3; i++) yield { x: { b: [i, -i], a: i / 2 }, y: { c: i, d: [i + 0.5] } };');
   assert.deepEqual(
-    ds.inputs!.map((a) => [a.name, a.array.dtype, a.array.shape, Array.from(a.array.data), a.module]),
+    ds.inputs!.map((a) => [a.name, a.array.dtype, a.array.shape, Array.from(a.array.toArray().data), a.module]),
     [
       ['b', 'float32', [3, 2], [0, -0, 1, -1, 2, -2], 'x'],
       ['a', 'float32', [3], [0, 0.5, 1], 'x'],
     ],
   );
   assert.deepEqual(
-    ds.targets!.map((a) => [a.name, a.array.dtype, a.array.shape, Array.from(a.array.data), a.module]),
+    ds.targets!.map((a) => [a.name, a.array.dtype, a.array.shape, Array.from(a.array.toArray().data), a.module]),
     [
       ['c', 'int32', [3], [0, 1, 2], 'y'],
       ['d', 'float32', [3, 1], [0.5, 1.5, 2.5], 'y'],

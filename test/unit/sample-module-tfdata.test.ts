@@ -35,7 +35,7 @@ test('a module returning a real tf.data.array of { xs, ys } tensors; every tenso
   assert.equal(ds.count, 6);
   assert.deepEqual(ds.features.shape, [6, 4]);
   assert.deepEqual([...ds.features.data.subarray(8, 12)], [2, 4, 6, 0.5]);
-  assert.deepEqual(ds.labels, { dtype: 'int32', shape: [6], data: Int32Array.of(0, 1, 0, 1, 0, 1) });
+  assert.deepEqual(ds.labels.toArray(), { dtype: 'int32', shape: [6], data: Int32Array.of(0, 1, 0, 1, 0, 1) });
   // tf.data.array clones each element on next(): the loader disposes the clones; the module's
   // own 12 source tensors stay alive (they belong to the module).
   assert.equal(tf.memory().numTensors - before, 12);
@@ -51,8 +51,8 @@ test('tf.data elements { x, y } with float one-hot ys, through map()', async () 
   );
   const before = tf.memory().numTensors;
   const ds = await loadSampleModule({ type: 'module', module: file }, 'data.eval');
-  assert.deepEqual(ds.features, { dtype: 'float32', shape: [3, 2, 2], data: Float32Array.of(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2) });
-  assert.deepEqual(ds.labels, { dtype: 'float32', shape: [3, 3], data: Float32Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1) });
+  assert.deepEqual(ds.features.toArray(), { dtype: 'float32', shape: [3, 2, 2], data: Float32Array.of(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2) });
+  assert.deepEqual(ds.labels.toArray(), { dtype: 'float32', shape: [3, 3], data: Float32Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1) });
   assert.equal(tf.memory().numTensors, before);
 });
 

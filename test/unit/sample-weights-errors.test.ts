@@ -12,6 +12,7 @@ import { loadDataset } from '../../src/data/dataset.ts';
 import { splitHoldout } from '../../src/data/holdout.ts';
 import { checkClassWeightsFitModel, withClassWeights } from '../../src/data/sample-weights.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
+import { memoryColumn } from '../../src/data/columns.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-sample-weights-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -61,7 +62,7 @@ test('class weights times sample weights; classes not named weigh 1', async () =
   assert.deepEqual(w, Float32Array.of(10, 2, 1.5, 4, 5));
   const onehot = {
     ...ds,
-    labels: { dtype: 'float32' as const, shape: [5, 3], data: Float32Array.of(0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0) },
+    labels: memoryColumn({ dtype: 'float32' as const, shape: [5, 3], data: Float32Array.of(0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0) }),
     weights: undefined,
   };
   assert.deepEqual(withClassWeights(onehot, { 0: 7, 1: 3 }, 'categoricalCrossentropy', 'data.train').weights!.data, Float32Array.of(1, 7, 3, 1, 7));
@@ -69,7 +70,7 @@ test('class weights times sample weights; classes not named weigh 1', async () =
 
 test('binary labels need classes 0 and 1 for class weights; the model must have the classes named', async () => {
   const ds = await loadDataset({ type: 'npy', features, labels }, 'data.train');
-  const soft = { ...ds, labels: { dtype: 'float32' as const, shape: [5, 1], data: Float32Array.of(0, 1, 0.7, 1, 0) } };
+  const soft = { ...ds, labels: memoryColumn({ dtype: 'float32' as const, shape: [5, 1], data: Float32Array.of(0, 1, 0.7, 1, 0) }) };
   assert.throws(
     () => withClassWeights(soft, { 1: 2 }, 'binaryCrossentropy', 'data.train'),
     /label of sample 2 .* is 0\.7; training\.classWeights needs the class of each sample, 0 or 1/,

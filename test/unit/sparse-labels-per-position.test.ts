@@ -8,6 +8,7 @@ import type { Dataset } from '../../src/data/rows.ts';
 import { rowFormat } from '../../src/coordinator/engine/row-format.ts';
 import type { ModelLayout } from '../../src/shared/layout.ts';
 import type { NdArray } from '../../src/shared/npy.ts';
+import { memoryColumn } from '../../src/data/columns.ts';
 
 const N = 4;
 
@@ -25,7 +26,12 @@ function layout(output: (number | null)[]): ModelLayout {
 }
 
 function targetShape(labels: NdArray, output: (number | null)[]): number[] {
-  const ds: Dataset = { features: { dtype: 'float32', shape: [N, 5, 2], data: new Float32Array(N * 10) }, labels, count: N, source: 'labels.npy' };
+  const ds: Dataset = {
+    features: memoryColumn({ dtype: 'float32', shape: [N, 5, 2], data: new Float32Array(N * 10) }),
+    labels: memoryColumn(labels),
+    count: N,
+    source: 'labels.npy',
+  };
   const rows = rowFormat(ds, layout(output), [{ port: { name: 'y', shape: output }, loss: 'sparseCategoricalCrossentropy', weight: 1 }], 'data.train', false);
   return rows.parts.find((p) => p.role === 'target')!.shape;
 }

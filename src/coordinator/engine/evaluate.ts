@@ -13,6 +13,7 @@ import { metricSuits, type OutputKind } from '../../shared/config/metric-keys.ts
 import { computeMetrics, computeOutputMetrics, outputKinds, scoreShape, workerMetrics, type EvalMetrics, type EvalTotals } from '../metrics/index.ts';
 import type { EvalResult, OutputFigures, PredictedOutput } from './eval-result.ts';
 import type { Session } from './session.ts';
+import { chunkRows } from '../input-feed.ts';
 
 // train.ts imports it from here.
 
@@ -36,12 +37,14 @@ export function outputFields(r: EvalResult): Record<string, number> {
 /** Runs `visit` over consecutive chunks of the dataset, each staged and split over the active ranks. */
 async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Shard[], start: number, chunk: number) => Promise<void>): Promise<void> {
   let chunk = 0;
+  const rowsFrom = (start: number) => (start < ds.count ? new Uint32Array(Math.min(batch, ds.count - start)).map((_, i) => start + i) : null);
   for (let start = 0; start < ds.count; start += batch) {
-    const size = Math.min(batch, ds.count - start);
-    const indices = new Uint32Array(size).map((_, i) => start + i);
-    const shards = s.shards(size);
+    const indices = rowsFrom(start)!;
+    const rows = await chunkRows(ds, indices, rowsFrom(start + batch)); // rows made on demand: ready, the next chunk's started
+    const shards = s.shards(indices.length);
     s.stager.stage(ds, indices, shards, 0);
     await visit(shards, start, chunk++);
+    rows.done();
   }
 }
 

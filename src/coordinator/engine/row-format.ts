@@ -7,6 +7,7 @@ import { sizeOf, type ModelLayout, type ModelPort } from '../../shared/layout.ts
 import type { NdArray } from '../../shared/npy.ts';
 import type { RowFormat, RowPart } from '../../shared/protocol.ts';
 import { inputArrays, targetArrays } from '../../data/parts.ts';
+import { heldArray, type Column } from '../../data/columns.ts';
 import type { Dataset, NamedArray } from '../../data/rows.ts';
 import { matchPorts, type OutputLoss } from './model-io.ts';
 
@@ -33,7 +34,11 @@ export function rowFormat(ds: Dataset, layout: ModelLayout, losses: OutputLoss[]
   const inputs = matched.map((a, i) => inputPart(a.array, where(a), layout.inputs[i]!, keyPath, several));
   if (unlabelled) return { parts: inputs };
   const targets = matchPorts(targetArrays(ds), layout.outputs, keyPath, 'labels').map((a, k) => targetPart(a.array, where(a), losses[k]!, keyPath, several));
-  for (const a of inputArrays(ds)) checkFinite(a.array, where(a), keyPath);
+  // Held arrays now; a mapped file's rows as they are staged (mapped-npy.ts), so start-up reads no more than the header.
+  for (const a of inputArrays(ds)) {
+    const held = heldArray(a.array);
+    if (held) checkFinite(held, where(a), keyPath);
+  }
   return { parts: [...inputs, ...targets, ...(weighted ? [WEIGHT_PART] : [])] };
 }
 
@@ -72,7 +77,7 @@ export function matchPredictInputs(arrays: NamedArray[], ports: ModelPort[], key
   return ports.map((p) => byName.get(p.name)!);
 }
 
-function inputPart(a: NdArray, file: string, port: ModelPort, keyPath: string, several: boolean): RowPart {
+function inputPart(a: Column, file: string, port: ModelPort, keyPath: string, several: boolean): RowPart {
   const modelRow = port.shape.slice(1);
   const dataRow = a.shape.slice(1);
   let featureShape = dataRow;
@@ -88,7 +93,7 @@ function inputPart(a: NdArray, file: string, port: ModelPort, keyPath: string, s
   return { role: 'input', name: port.name, dtype: a.dtype, shape: featureShape };
 }
 
-function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, several: boolean): RowPart {
+function targetPart(a: Column, file: string, out: OutputLoss, keyPath: string, several: boolean): RowPart {
   const { port, loss } = out;
   const outRow = port.shape.slice(1) as number[];
   const labelRow = a.shape.slice(1);
@@ -113,7 +118,7 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
       );
     }
     checkLabels(
-      a,
+      a.toArray(),
       file,
       keyPath,
       (v) => Number.isInteger(v) && v >= 0 && v < classes,
@@ -125,8 +130,8 @@ function targetPart(a: NdArray, file: string, out: OutputLoss, keyPath: string, 
       labels === 'onehot' && sizeOf(labelRow) === 1 ? 'class-index labels need loss: sparseCategoricalCrossentropy' : undefined,
     );
   }
-  if (labels === 'binary') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
-  if (labels === 'onehot') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
+  if (labels === 'binary') checkLabels(a.toArray(), file, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
+  if (labels === 'onehot') checkLabels(a.toArray(), file, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
   return { role: 'target', name: port.name, dtype: a.dtype, shape: labels === 'index' ? positions : outRow.length ? outRow : labelRow };
 }
 

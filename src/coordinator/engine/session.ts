@@ -110,7 +110,7 @@ export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOp
     const layout = await attachWorkers(cfg, group, slab, sized, rows, initial === null, opts);
     opts.abort?.throwIfAborted();
     const weights = masterWeights(slab, layout, flat, initial);
-    return sessionOf(cfg, group, opts.cluster ?? soloCluster(), slab, layout, flat, rows, sized, weights);
+    return sessionOf(cfg, group, opts.cluster ?? soloCluster(), slab, layout, flat, rows, sized, weights, opts.data);
   } catch (err) {
     await group?.stop();
     slab.close();
@@ -236,7 +236,18 @@ function reduceState(cfg: Config, slab: Slab, layout: SlabLayout, flat: FlatLayo
 }
 
 /** The session over what was set up: its weights, slab and workers, swapped, grown and closed together. */
-function sessionOf(cfg: Config, g: WorkerGroup, cluster: Cluster, slab: Slab, layout: SlabLayout, flat: FlatLayout, rows: RowFormat, sized: Sizer, mw: Master) {
+function sessionOf(
+  cfg: Config,
+  g: WorkerGroup,
+  cluster: Cluster,
+  slab: Slab,
+  layout: SlabLayout,
+  flat: FlatLayout,
+  rows: RowFormat,
+  sized: Sizer,
+  mw: Master,
+  data: Dataset[],
+) {
   const { inPlace, master } = mw;
   const { slots, ema, pool } = reduceState(cfg, slab, layout, flat, mw);
   const session: Session = {
@@ -283,6 +294,7 @@ function sessionOf(cfg: Config, g: WorkerGroup, cluster: Cluster, slab: Slab, la
       }
     },
     async close() {
+      await Promise.all(data.flatMap((ds) => (ds.pipeline ? [ds.pipeline.close()] : [])));
       await pool.destroy();
       await g.stop();
       slab.close();

@@ -3,12 +3,12 @@
 // what the worker's ShardReader reads.
 import { MgpuError } from '../../shared/errors.ts';
 import type { SlabLayout } from '../../shared/layout.ts';
-import type { NdArray } from '../../shared/npy.ts';
 import type { RowFormat, RowPart } from '../../shared/protocol.ts';
 import type { Shard } from '../../shared/shard.ts';
 import type { Slab } from '../../shared/slab.ts';
 import { inputArrays, targetArrays } from '../../data/parts.ts';
-import { gatherRows, type Dataset } from '../../data/rows.ts';
+import { memoryColumn, type Column } from '../../data/columns.ts';
+import type { Dataset } from '../../data/rows.ts';
 import { rowBytesOf } from './row-format.ts';
 
 const ONE = new Uint8Array(new Float32Array([1]).buffer);
@@ -17,8 +17,8 @@ const ONE = new Uint8Array(new Float32Array([1]).buffer);
  * The array that fills `part` of a dataset's rows: the one of its name (the model's input or
  * output), or the only one of a model with one; null: weights of 1 (a split without weights).
  */
-function arrayFor(ds: Dataset, part: RowPart): NdArray | null {
-  if (part.role === 'weight') return ds.weights ?? null;
+function arrayFor(ds: Dataset, part: RowPart): Column | null {
+  if (part.role === 'weight') return ds.weights ? memoryColumn(ds.weights) : null;
   const arrays = part.role === 'input' ? inputArrays(ds) : targetArrays(ds);
   const a = arrays.length === 1 && arrays[0]!.name === '' ? arrays[0] : arrays.find((x) => x.name === part.name);
   if (!a) throw new MgpuError('E_INTERNAL', `no array for the row part ${part.role} '${part.name}' in ${ds.source}`);
@@ -41,8 +41,11 @@ export class Stager {
     this.rowBytes = rowBytesOf(rows);
   }
 
-  /** `indices[s.start..s.end)` are the dataset rows of shard s; `tag` names the content. */
-  stage(ds: Dataset, indices: Uint32Array, shards: Shard[], slot: 0 | 1, tag: string | null = null): void {
+  /**
+   * `indices[s.start..s.end)` are the dataset rows of shard s; `tag` names the content; `epoch`:
+   * the epoch whose rows a pipeline made (augmented rows differ by epoch).
+   */
+  stage(ds: Dataset, indices: Uint32Array, shards: Shard[], slot: 0 | 1, tag: string | null = null, epoch = 0): void {
     this.tags[slot] = null;
     const arrays = this.rows.parts.map((p) => arrayFor(ds, p));
     for (const s of shards) {
@@ -54,7 +57,7 @@ export class Stager {
       let offset = 0;
       for (const a of arrays) {
         if (a) {
-          offset += gatherRows(a, rows, out, offset);
+          offset += a.gather(rows, out, offset, epoch);
         } else {
           for (let i = 0; i < rows.length; i++) out.set(ONE, offset + i * ONE.length);
           offset += rows.length * ONE.length;

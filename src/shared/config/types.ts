@@ -146,8 +146,10 @@ export interface DataConfig {
   // labelType 'class': the class names in the order of the model's outputs; default null (the
   // sorted names of data.train)
   classes: string[] | null;
-  threads: number | null; // image decoding threads; default null: the cores the workers leave, at least 1
-  prefetch: number; // steps of images decoded ahead; default 2
+  // Sources whose rows are made on demand (images): the threads that make them, default null (the
+  // cores the workers leave, at least 1), and how many steps ahead they work, default 2.
+  threads: number | null;
+  prefetch: number;
 }
 
 /**

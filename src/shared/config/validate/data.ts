@@ -3,19 +3,19 @@
 import { ConfigError } from '../../errors.ts';
 import { fail, int, isMapping, oneOf, orNull, real, Section, show, text } from '../checker.ts';
 import { DATA_MODULE_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE } from '../defaults.ts';
-import { imagePool, imageSource } from './images.ts';
+import { imageSource } from './images.ts';
 import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
 
 export function dataSection(raw: unknown, baseDir: string): Config['data'] {
   const d = Section.open(raw, 'data', ['train', 'eval', 'evalFraction', 'classes', 'threads', 'prefetch']);
   if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module', 'mnist' or 'images')");
-  const pool = imagePool(d);
   const data = {
     train: dataSource(d.obj.train, d.at('train'), baseDir),
     eval: d.has('eval') && d.obj.eval !== null ? dataSource(d.obj.eval, d.at('eval'), baseDir) : null,
     evalFraction: d.opt('evalFraction', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), null),
     classes: classList(d),
-    ...pool,
+    threads: d.opt('threads', orNull(int(1)), null),
+    prefetch: d.opt('prefetch', int(1), 2),
   };
   if (data.eval !== null && data.evalFraction !== null) {
     throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');

@@ -9,7 +9,7 @@ import type { ImageAugment, ImageSource } from '../types.ts';
 
 export const IMAGE_SOURCE_KEYS = ['type', 'dir', 'list', 'size', 'channels', 'resize', 'rescale', 'normalize', 'augment'] as const;
 const AUGMENT_KEYS = ['flip', 'crop', 'randomResizedCrop', 'brightness', 'contrast'];
-export const IMAGE_DEFAULTS = { channels: 3 as const, resize: 'stretch' as const, rescale: 'unit' as const, prefetch: 2 };
+export const IMAGE_DEFAULTS = { channels: 3 as const, resize: 'stretch' as const, rescale: 'unit' as const };
 
 /** One images source. */
 export function imageSource(raw: Record<string, unknown>, path: string, baseDir: string): ImageSource {
@@ -97,10 +97,4 @@ function resizedCrop(a: Section): ImageAugment['randomResizedCrop'] {
     [3 / 4, 4 / 3] as [number, number],
   );
   return { scale, ratio };
-}
-
-/** data.threads and data.prefetch. */
-export function imagePool(d: Section): { threads: number | null; prefetch: number } {
-  const threads = d.has('threads') && d.obj.threads !== null ? d.opt('threads', int(1, 1024), 1) : null;
-  return { threads, prefetch: d.opt('prefetch', int(0, 64), IMAGE_DEFAULTS.prefetch) };
 }

@@ -1,0 +1,216 @@
+// A split's arrays as columns: rows of one shape and dtype that the stager copies into the slab,
+// wherever they live. A column is held in memory (CSV, mnist, a generator module, a small array),
+// mapped from an .npy file (read through the page cache, never into the heap: a file larger than
+// memory trains), joined from several files (`features: ./x-*.npy`), a view of some rows of
+// another (the hold-out split), or made on demand by a RowPipeline (decoded images, a map-style
+// module), which prepares the rows of the next steps before they are staged.
+import fs from 'node:fs';
+import { DataError, MgpuError } from '../shared/errors.ts';
+import type { DType, NdArray } from '../shared/npy.ts';
+import { gatherRows } from './rows.ts';
+
+export type Dtype = DType;
+
+export interface Column {
+  readonly dtype: Dtype;
+  readonly shape: number[]; // [count, ...row]
+  /** memory: in the heap; mapped: pages of files; made: rows a RowPipeline produces on demand. */
+  readonly kind: 'memory' | 'mapped' | 'made';
+  /** The dtype the file stored when it was converted on reading (float64, int64, bool, ...). */
+  readonly storedAs?: string;
+  /**
+   * Copies rows `indices`, in order, into `out` from byte `offset`; returns the bytes written.
+   * Synchronous: a 'made' column copies rows its pipeline has made ready for (indices, epoch).
+   */
+  gather(indices: ArrayLike<number>, out: Uint8Array, offset: number, epoch?: number): number;
+  /** All values as one array in row order (label checks, class weights): labels and weights only. */
+  toArray(): NdArray;
+}
+
+/** Rows made on demand (decoding, augmenting): prepared ahead of the step that stages them. */
+export interface RowPipeline {
+  /** Starts making these rows (augmentation draws from (seed, epoch, row)); returns at once. */
+  prefetch(indices: Uint32Array, epoch: number): void;
+  /** Resolves when gather() can copy them; rejects with a bad row's DataError. */
+  ready(indices: Uint32Array, epoch: number): Promise<void>;
+  isReady(indices: Uint32Array, epoch: number): boolean;
+  /** They were staged: what was made for them may go. */
+  release(indices: Uint32Array, epoch: number): void;
+  /** Ends the threads that make rows; may be called more than once (a hold-out split shares its pipeline). */
+  close(): Promise<void>;
+  /** The header's line: what is read, with how many threads, how far ahead. */
+  describe(): string;
+}
+
+const VIEWS = { float32: Float32Array, int32: Int32Array, uint8: Uint8Array };
+const SIZE = { float32: 4, int32: 4, uint8: 1 } as const;
+
+/** Bytes per row of a column. */
+export function columnRowBytes(c: Pick<Column, 'dtype' | 'shape'>): number {
+  if (c.shape.length === 0) throw new RangeError('columnRowBytes: a scalar has no rows');
+  return c.shape.slice(1).reduce((p, d) => p * d, SIZE[c.dtype]);
+}
+
+/** A column held whole in memory: its array too. */
+export type HeldColumn = Column & NdArray;
+
+/** Rows held whole in memory. */
+export function memoryColumn(a: NdArray): HeldColumn {
+  return {
+    ...a,
+    kind: 'memory',
+    gather: (indices, out, offset) => gatherRows(a, indices, out, offset),
+    toArray: () => a,
+  };
+}
+
+/** The in-memory array of a column that has one without copying (memory columns), else null. */
+export function heldArray(c: Column): NdArray | null {
+  return c.kind === 'memory' ? c.toArray() : null;
+}
+
+/**
+ * Copies runs of consecutive rows: `copy(first, rows, at)` copies rows [first, first + rows) to
+ * byte `at` of the output. Checks every index against `count`; returns the bytes written.
+ */
+export function copyRuns(
+  indices: ArrayLike<number>,
+  count: number,
+  rowBytes: number,
+  out: Uint8Array,
+  offset: number,
+  copy: (first: number, rows: number, at: number) => void,
+): number {
+  const total = indices.length * rowBytes;
+  if (!Number.isInteger(offset) || offset < 0 || offset + total > out.length)
+    throw new RangeError(`gather: ${indices.length} rows of ${rowBytes} bytes at offset ${offset} do not fit an output of ${out.length} bytes`);
+  let k = 0;
+  while (k < indices.length) {
+    const first = indices[k]!;
+    let end = k + 1;
+    while (end < indices.length && indices[end] === first + (end - k)) end++;
+    const last = first + (end - k) - 1;
+    if (!Number.isInteger(first) || first < 0 || last >= count)
+      throw new RangeError(`gather: row index ${first < 0 || !Number.isInteger(first) ? first : last} is outside [0, ${count})`);
+    copy(first, end - k, offset + k * rowBytes);
+    k = end;
+  }
+  return total;
+}
+
+/**
+ * Several columns of the same row shape and dtype as one, their rows one after another (the
+ * files of `features: ./x-*.npy` in sorted order). `names` name each part in messages.
+ */
+export function joinedColumn(parts: Column[], names: string[], keyPath: string): Column {
+  const first = parts[0]!;
+  const row = first.shape.slice(1);
+  parts.forEach((p, i) => {
+    if (p.dtype !== first.dtype || p.shape.slice(1).join('x') !== row.join('x'))
+      throw new DataError(
+        `${keyPath}: ${names[i]} holds ${p.dtype} rows of shape [${p.shape.slice(1).join(', ')}] but ${names[0]} holds ${first.dtype} rows of shape [${row.join(', ')}]`,
+        'every file of one pattern must hold rows of the same shape and dtype',
+      );
+  });
+  const starts = [0];
+  for (const p of parts) starts.push(starts.at(-1)! + p.shape[0]!);
+  const count = starts.at(-1)!;
+  const rb = columnRowBytes(first);
+  // The part holding row r: binary search over the starts.
+  const partOf = (r: number): number => {
+    let lo = 0;
+    let hi = parts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= r) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  return {
+    dtype: first.dtype,
+    shape: [count, ...row],
+    kind: parts.every((p) => p.kind === 'memory') ? 'memory' : 'mapped',
+    gather: (indices, out, offset, epoch) =>
+      copyRuns(indices, count, rb, out, offset, (r, rows, at) => {
+        for (let i = 0; i < rows;) {
+          const p = partOf(r + i);
+          const inPart = Math.min(rows - i, starts[p + 1]! - (r + i));
+          const local = new Uint32Array(inPart);
+          for (let j = 0; j < inPart; j++) local[j] = r + i + j - starts[p]!;
+          parts[p]!.gather(local, out, at + i * rb, epoch);
+          i += inPart;
+        }
+      }),
+    toArray: () => {
+      const data = new VIEWS[first.dtype](count * (rb / SIZE[first.dtype]));
+      const bytes = new Uint8Array(data.buffer);
+      parts.forEach((p, i) => p.gather(range(p.shape[0]!), bytes, starts[i]! * rb));
+      return { dtype: first.dtype, shape: [count, ...row], data };
+    },
+  };
+}
+
+/** Rows `rows` of `base`, in that order, as a column of their own (the hold-out split): no copy. */
+export function pickedColumn(base: Column, rows: Uint32Array): Column {
+  const rb = columnRowBytes(base);
+  const shape = [rows.length, ...base.shape.slice(1)];
+  const picked: Column = {
+    dtype: base.dtype,
+    shape,
+    kind: base.kind,
+    gather: (indices, out, offset, epoch) => {
+      const mapped = new Uint32Array(indices.length);
+      for (let i = 0; i < indices.length; i++) {
+        const r = indices[i]!;
+        if (!Number.isInteger(r) || r < 0 || r >= rows.length) throw new RangeError(`gather: row index ${r} is outside [0, ${rows.length})`);
+        mapped[i] = rows[r]!;
+      }
+      return base.gather(mapped, out, offset, epoch);
+    },
+    toArray: () => {
+      const data = new VIEWS[base.dtype](rows.length * (rb / SIZE[base.dtype]));
+      base.gather(rows, new Uint8Array(data.buffer), 0);
+      return { dtype: base.dtype, shape, data };
+    },
+  };
+  return picked;
+}
+
+/** A pipeline seen through `pickedColumn(_, rows)`: its indices are positions in `rows`. */
+export function pickedPipeline(p: RowPipeline, rows: Uint32Array): RowPipeline {
+  const base = (indices: Uint32Array) => indices.map((i) => rows[i]!);
+  return {
+    prefetch: (indices, epoch) => p.prefetch(base(indices), epoch),
+    ready: (indices, epoch) => p.ready(base(indices), epoch),
+    isReady: (indices, epoch) => p.isReady(base(indices), epoch),
+    release: (indices, epoch) => p.release(base(indices), epoch),
+    close: () => p.close(),
+    describe: () => p.describe(),
+  };
+}
+
+/** [0, 1, ..., n - 1]. */
+export function range(n: number): Uint32Array {
+  const r = new Uint32Array(n);
+  for (let i = 0; i < n; i++) r[i] = i;
+  return r;
+}
+
+/** A column made by a pipeline has no whole array: asking for one is a bug here. */
+export function noWholeArray(what: string): never {
+  throw new MgpuError('E_INTERNAL', `${what}: a column made on demand has no whole array (only labels and weights are read whole)`);
+}
+
+/** Reads `length` bytes at `position` of `fd` into `into` (pread until done). */
+export function readFully(fd: number, into: Uint8Array, position: number, file: string): void {
+  for (let done = 0; done < into.length;) {
+    const n = fs.readSync(fd, into, done, into.length - done, position + done);
+    if (n === 0)
+      throw new DataError(
+        `${file}: the file ended at byte ${position + done} (it shrank while the run was reading it)`,
+        'do not change a data file during a run',
+      );
+    done += n;
+  }
+}
