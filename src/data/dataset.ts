@@ -3,12 +3,13 @@
 // other sources are held in memory.
 
 import type { DataSource, NpyFiles } from '../shared/config/types.ts';
-import { ConfigError, DataError } from '../shared/errors.ts';
+import { DataError } from '../shared/errors.ts';
 import { readNpy } from '../shared/npy.ts';
 import { joinedColumn, memoryColumn } from './columns.ts';
 import { isPattern, matchFiles } from './file-pattern.ts';
 import { mappedNpy } from './mapped-npy.ts';
 import type { ClassMapping } from './classes.ts';
+import { loadImages, type ImageOptions } from './images/load-images.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
 import type { Dataset, NamedArray } from './rows.ts';
@@ -27,6 +28,7 @@ export async function loadDataset(
   keyPath: string,
   classes: ClassMapping | null = null,
   abort: AbortSignal | null = null, // stops a data module's loading (Ctrl-C during start-up)
+  images: ImageOptions | null = null, // an images source's threads, prefetch and seed (imageOptions(cfg))
 ): Promise<Dataset & { classes?: string[] | null; classLines?: number[] }> {
   if (src.type === 'mnist') {
     const { features, labels } = loadMnist(src.offset, src.count, src.labels, keyPath);
@@ -39,8 +41,7 @@ export async function loadDataset(
   }
   if (src.type === 'csv') return loadCsv(src, keyPath, classes);
   if (src.type === 'module') return loadSampleModule(src, keyPath, abort);
-  // Wired once the training loop stages made rows (src/data/columns.ts); src/data/images/ loads them.
-  if (src.type === 'images') throw new ConfigError(`${keyPath}.type`, "'images' is not yet read by the training loop on this branch");
+  if (src.type === 'images') return loadImages(src, keyPath, classes, images ?? { threads: null, prefetch: 2, seed: 0, localWorkers: 1 });
   const inputs = readFiles(src.features, keyPath, 'features');
   const targets = readFiles(src.labels, keyPath, 'labels');
   const first = inputs[0]!;

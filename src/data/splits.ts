@@ -9,6 +9,7 @@ import type { Config } from '../shared/config/types.ts';
 import type { ClassMapping } from './classes.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { splitHoldout } from './holdout.ts';
+import { imageOptions } from './images/load-images.ts';
 
 export interface Splits {
   train: Dataset;
@@ -29,7 +30,7 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null,
       (cfg.data.classes
         ? { classes: cfg.data.classes, from: 'data.classes', hint: "add it to data.classes (the order is that of the model's outputs)" }
         : null));
-  const train = await loadDataset(cfg.data.train, 'data.train', given, abort);
+  const train = await loadDataset(cfg.data.train, 'data.train', given, abort, imageOptions(cfg));
   const classes: ClassMapping | null = train.classes
     ? (given ?? {
         classes: train.classes,
@@ -38,7 +39,7 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null,
         hint: 'eval names are mapped with the classes of data.train; list every class in data.classes (e.g. data.classes: [cat, dog, bird]), or drop the rows of that class',
       })
     : given;
-  if (cfg.data.eval) return { train, eval: await loadDataset(cfg.data.eval, 'data.eval', classes, abort), classes };
+  if (cfg.data.eval) return { train, eval: await loadDataset(cfg.data.eval, 'data.eval', classes, abort, imageOptions(cfg)), classes };
   if (cfg.data.evalFraction !== null) return { ...splitHoldout(train, cfg.data.evalFraction, cfg.training.seed), classes };
   return { train, eval: null, classes };
 }

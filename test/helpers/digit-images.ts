@@ -45,3 +45,14 @@ export async function writeDigitFolder(
   items.forEach((it, i) => pixels.set(it.pixels, i * SIDE * SIDE));
   return { dir, count, pixels, labels: Int32Array.from(items, (it) => it.label), files: items.map((it) => it.file) };
 }
+
+/** A tiny digit classifier module (flatten, dense 10 softmax, or a small CNN): `<dir>/<name>.mjs`. */
+export function writeDigitModel(dir: string, kind: 'dense' | 'cnn' = 'dense', channels: 1 | 3 = 1): string {
+  const file = path.join(dir, `digits-${kind}.mjs`);
+  const layers =
+    kind === 'dense'
+      ? `tf.layers.flatten({ inputShape: [28, 28, ${channels}] }), tf.layers.dense({ units: 10, activation: 'softmax' })`
+      : `tf.layers.conv2d({ inputShape: [28, 28, ${channels}], filters: 4, kernelSize: 3, strides: 2, activation: 'relu' }), tf.layers.flatten(), tf.layers.dense({ units: 10, activation: 'softmax' })`;
+  fs.writeFileSync(file, `export default (tf) => tf.sequential({ layers: [${layers}] });\n`);
+  return file;
+}

@@ -47,6 +47,8 @@ export function printHeader(
   out.line(
     `  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`,
   );
+  // Rows made on demand (an image folder): what is read, by how many threads, how far ahead.
+  for (const line of new Set([train, evalSet].flatMap((ds) => (ds?.pipeline ? [ds.pipeline.describe()] : [])))) out.line(`  input       ${line}`);
   if (classes) out.line(`  labels      ${describeMapping(classes.classes, classes.from)}`);
   const weights = weightsLine(cfg, evalSet);
   if (weights) out.line(`  weights     ${weights}`);

@@ -8,7 +8,7 @@ import { childExecArgv, projectFile } from '../../shared/runtime.ts';
 import type { DecodeResult, DecodeTask } from './decode-thread.ts';
 import { rowBytesOf, type DecodeSpec } from './decode-spec.ts';
 import type { PathTable } from './path-table.ts';
-import type { RowPipeline } from './row-contract.ts';
+import type { RowPipeline } from '../columns.ts';
 import { RowSlots } from './row-slots.ts';
 
 interface Entry {
@@ -109,8 +109,12 @@ export class ImagePipeline implements RowPipeline {
     return this.slots.bytes(e.slot);
   }
 
-  async close(): Promise<void> {
-    await this.pool.destroy();
+  private closed: Promise<void> | null = null;
+
+  /** Ends the threads; again (a hold-out split shares the pipeline) waits for the first. */
+  close(): Promise<void> {
+    this.closed ??= this.pool.destroy();
+    return this.closed;
   }
 
   describe(): string {

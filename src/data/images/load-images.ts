@@ -2,9 +2,9 @@
 // (class indices, int32 [count]), and its features as a 'made' column [count, h, w, c] whose
 // rows a thread pool decodes ahead of the steps that stage them.
 import os from 'node:os';
-import type { ImageSource } from '../../shared/config/types.ts';
-import type { NdArray } from '../../shared/npy.ts';
+import type { Config, ImageSource } from '../../shared/config/types.ts';
 import type { ClassMapping } from '../classes.ts';
+import { memoryColumn, type HeldColumn } from '../columns.ts';
 import { decodeSpec, rowBytesOf } from './decode-spec.ts';
 import { indexFolder, type ImageIndex } from './folder-index.ts';
 import { ImagePipeline } from './image-pipeline.ts';
@@ -22,12 +22,18 @@ export interface ImageOptions {
 
 export interface ImageSplit {
   features: MadeColumn;
-  labels: NdArray;
+  labels: HeldColumn;
   count: number;
   source: string;
   pipeline: ImagePipeline;
   classes: string[];
-  notes: string[]; // warnings for the header (an empty class folder)
+}
+
+/** The options of a run's images sources: data.threads, data.prefetch, training.seed, and the workers on this machine. */
+export function imageOptions(cfg: Config): ImageOptions {
+  const d = cfg.devices;
+  const gpus = d.simulate > 0 ? d.simulate : d.gpus === 'all' ? 1 : d.gpus.length;
+  return { threads: cfg.data.threads, prefetch: cfg.data.prefetch, seed: cfg.training.seed, localWorkers: gpus * d.workersPerGpu };
 }
 
 /** The thread count: data.threads, else the cores the workers leave, at least 1. */
@@ -42,15 +48,15 @@ export function loadImages(src: ImageSource, keyPath: string, classes: ClassMapp
   // Augmentation is for training only: data.eval and predict never augment.
   const spec = decodeSpec(src, keyPath === 'data.train', o.seed);
   const where = src.dir !== null ? `folder ${src.dir}` : `list ${src.list}`;
-  const header = `images ${where}: ${index.found.describe()} in ${index.classes.length} classes, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}`;
+  const warnings = index.found.warnings.map((w) => `; ${w}`).join('');
+  const header = `images ${where}: ${index.found.describe()} in ${index.classes.length} classes, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}${warnings}`;
   const pipeline = new ImagePipeline(index.paths, spec, imageThreads(o), o.prefetch, header);
   return {
     features: new MadeColumn(spec.dtype, [count, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec)),
-    labels: { dtype: 'int32', shape: [count], data: index.labels },
+    labels: memoryColumn({ dtype: 'int32', shape: [count], data: index.labels }),
     count,
     source: `images ${where}`,
     pipeline,
     classes: index.classes,
-    notes: index.found.warnings,
   };
 }

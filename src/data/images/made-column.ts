@@ -1,9 +1,8 @@
 // The features column of an image split: rows [count, height, width, channels] that exist only
 // once its pipeline has made them for (indices, epoch); gather copies them from the slots.
-import { MgpuError } from '../../shared/errors.ts';
 import type { NdArray } from '../../shared/npy.ts';
 import type { ImagePipeline } from './image-pipeline.ts';
-import type { Column, Dtype } from './row-contract.ts';
+import { noWholeArray, type Column, type Dtype } from '../columns.ts';
 
 export class MadeColumn implements Column {
   readonly kind = 'made' as const;
@@ -24,6 +23,6 @@ export class MadeColumn implements Column {
   }
 
   toArray(): NdArray {
-    throw new MgpuError('E_INTERNAL', `the decoded images (${this.shape.join(' x ')}) are made on demand, never held whole`);
+    return noWholeArray(`the decoded images [${this.shape.join(', ')}]`);
   }
 }
