@@ -45,7 +45,7 @@ export class MgpuError extends Error {
 
 /** Whether a run that fails with `err` checkpoints its last completed step first (RESUMABLE_CODES). */
 export function isResumable(err: unknown): err is MgpuError {
-  return err instanceof MgpuError && (RESUMABLE_CODES.includes(err.code) || (err instanceof DataError && err.midRun));
+  return err instanceof MgpuError && RESUMABLE_CODES.includes(err.code);
 }
 
 /** A config error always names its key path, e.g. `optimizer.learningRate`. */
@@ -58,11 +58,9 @@ export class ConfigError extends MgpuError {
 }
 
 export class DataError extends MgpuError {
-  /** A sample that fails while the run trains (an image that cannot be decoded): exit 1, the steps trained so far kept. */
-  readonly midRun: boolean;
+  /** `midRun`: a sample that fails while the run trains (an image that does not decode): exit 1, not 2. */
   constructor(message: string, hint?: string, opts: { midRun?: boolean } = {}) {
     super('E_DATA', message, { hint, exitCode: opts.midRun ? 1 : 2 });
-    this.midRun = opts.midRun ?? false;
   }
 }
 

@@ -21,7 +21,17 @@ const bits = (w: Float32Array) => Buffer.from(w.buffer);
 
 test('augmented training: the same rows on 3 workers, the same bits on a rerun and after a mid-epoch resume', async () => {
   const digits = await writeDigitFolder(path.join(dir, 'digits'), N);
-  const folder: ImageSource = { type: 'images', dir: digits.dir, list: null, size: [28, 28], channels: 1, resize: 'stretch', rescale: 'unit', normalize: null, augment };
+  const folder: ImageSource = {
+    type: 'images',
+    dir: digits.dir,
+    list: null,
+    size: [28, 28],
+    channels: 1,
+    resize: 'stretch',
+    rescale: 'unit',
+    normalize: null,
+    augment,
+  };
   const model = { module: writeDigitModel(dir) };
   const raw = (name: string, data: unknown, more: Record<string, unknown> = {}) => ({
     name,

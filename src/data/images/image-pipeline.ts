@@ -45,6 +45,7 @@ export class ImagePipeline implements RowPipeline {
   }
 
   prefetch(indices: Uint32Array, epoch: number): void {
+    if (this.closed) throw new MgpuError('E_INTERNAL', 'image rows asked for after the pipeline was closed');
     const todo: number[] = [];
     for (const i of indices) if (!this.rows.has(this.key(epoch, i))) todo.push(i);
     if (todo.length === 0) return;
@@ -66,6 +67,8 @@ export class ImagePipeline implements RowPipeline {
       const message = `the image decoding thread failed: ${messageOf(err)}`;
       return samples.map(() => ({ message }));
     });
+    this.inFlight.add(results);
+    void results.then(() => this.inFlight.delete(results));
     samples.forEach((sample, j) => {
       const entry: Entry = { slot: slots[j]!, ready: false, done: Promise.resolve() };
       entry.done = results.then((r) => {
@@ -110,10 +113,14 @@ export class ImagePipeline implements RowPipeline {
   }
 
   private closed: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<DecodeResult>>();
 
-  /** Ends the threads; again (a hold-out split shares the pipeline) waits for the first. */
+  /**
+   * Ends the threads once the tasks they run are done (a result that comes back to a destroyed
+   * pool is an uncaught error in piscina); again (a hold-out split shares it) waits for the first.
+   */
   close(): Promise<void> {
-    this.closed ??= this.pool.destroy();
+    this.closed ??= Promise.allSettled([...this.inFlight]).then(() => this.pool.destroy());
     return this.closed;
   }
 
