@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadMnist } from '../../src/data/mnist.ts';
+import type { ImageSource } from '../../src/shared/config/types.ts';
 
 const sharp = createRequire(import.meta.url)('sharp') as typeof import('sharp').default;
 
@@ -55,4 +56,9 @@ export function writeDigitModel(dir: string, kind: 'dense' | 'cnn' = 'dense', ch
       : `tf.layers.conv2d({ inputShape: [28, 28, ${channels}], filters: 4, kernelSize: 3, strides: 2, activation: 'relu' }), tf.layers.flatten(), tf.layers.dense({ units: 10, activation: 'softmax' })`;
   fs.writeFileSync(file, `export default (tf) => tf.sequential({ layers: [${layers}] });\n`);
   return file;
+}
+
+/** A validated-form images source of the 28x28 grey digits in `dir` (rescale to [0, 1], no augmentation), with `over` set. */
+export function digitSource(dir: string, over: Partial<ImageSource> = {}): ImageSource {
+  return { type: 'images', dir, list: null, size: [SIDE, SIDE], channels: 1, resize: 'stretch', rescale: 'unit', normalize: null, augment: null, ...over };
 }

@@ -7,9 +7,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { loadImages } from '../../src/data/images/load-images.ts';
 import { train } from '../../src/coordinator/train.ts';
-import type { ImageSource } from '../../src/shared/config/types.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
-import { writeDigitFolder, writeDigitModel } from '../helpers/digit-images.ts';
+import { digitSource, writeDigitFolder, writeDigitModel } from '../helpers/digit-images.ts';
 import { interruptAfter } from '../helpers/eval-watch-fixture.ts';
 import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
 
@@ -21,17 +20,7 @@ const bits = (w: Float32Array) => Buffer.from(w.buffer);
 
 test('augmented training: the same rows on 3 workers, the same bits on a rerun and after a mid-epoch resume', async () => {
   const digits = await writeDigitFolder(path.join(dir, 'digits'), N);
-  const folder: ImageSource = {
-    type: 'images',
-    dir: digits.dir,
-    list: null,
-    size: [28, 28],
-    channels: 1,
-    resize: 'stretch',
-    rescale: 'unit',
-    normalize: null,
-    augment,
-  };
+  const folder = digitSource(digits.dir, { augment });
   const model = { module: writeDigitModel(dir) };
   const raw = (name: string, data: unknown, more: Record<string, unknown> = {}) => ({
     name,

@@ -9,9 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { loadImages, type ImageSplit } from '../../src/data/images/load-images.ts';
-import type { ImageSource } from '../../src/shared/config/types.ts';
 import { mulberry32, streamState } from '../../src/shared/rng.ts';
-import { writeDigitFolder, type DigitFolder } from '../helpers/digit-images.ts';
+import { digitSource, writeDigitFolder, type DigitFolder } from '../helpers/digit-images.ts';
 import { loadTf } from '../helpers/train-fixture.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'images-augment-'));
@@ -20,17 +19,9 @@ const N = 24;
 const PAD = 4;
 const SEED = 7;
 const PX = 28 * 28;
-const src: ImageSource = {
-  type: 'images',
-  dir,
-  list: null,
-  size: [28, 28],
-  channels: 1,
-  resize: 'stretch',
-  rescale: 'unit',
-  normalize: null,
+const src = digitSource(dir, {
   augment: { flip: 'horizontal', crop: { padding: PAD }, randomResizedCrop: null, brightness: null, contrast: null },
-};
+});
 let digits: DigitFolder;
 const splits: ImageSplit[] = [];
 after(() => Promise.all(splits.map((s) => s.pipeline.close())));

@@ -8,13 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { loadImages, type ImageSplit } from '../../src/data/images/load-images.ts';
-import type { ImageSource } from '../../src/shared/config/types.ts';
-import { writeDigitFolder, type DigitFolder } from '../helpers/digit-images.ts';
+import { digitSource, writeDigitFolder, type DigitFolder } from '../helpers/digit-images.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'images-pipeline-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 const PX = 28 * 28;
-const src: ImageSource = { type: 'images', dir, list: null, size: [28, 28], channels: 1, resize: 'stretch', rescale: 'none', normalize: null, augment: null };
+const src = digitSource(dir, { rescale: 'none' });
 let digits: DigitFolder;
 let split: ImageSplit;
 after(() => split.pipeline.close());
