@@ -1,0 +1,37 @@
+// The image folders of the decode benchmark, written once into os.tmpdir() (kept between runs):
+// noisy 500x375 JPEGs (quality 90), as photos are, and noisy 32x32 PNGs, as CIFAR is; four
+// class folders each. Noise keeps the files from compressing to nothing.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { mulberry32 } from '../../src/shared/rng.ts';
+
+const sharp = createRequire(import.meta.url)('sharp') as typeof import('sharp').default;
+
+export interface BenchFolder {
+  name: string;
+  dir: string;
+  count: number;
+  width: number;
+  height: number;
+}
+
+export async function benchFolder(kind: 'jpeg' | 'png', count: number): Promise<BenchFolder> {
+  const [width, height] = kind === 'jpeg' ? [500, 375] : [32, 32];
+  const name = kind === 'jpeg' ? `${count} JPEGs 500x375 q90` : `${count} PNGs 32x32`;
+  const dir = path.join(os.tmpdir(), `mgpu-bench-images-${kind}-${count}`);
+  const done = path.join(dir, '.complete');
+  if (fs.existsSync(done)) return { name, dir, count, width, height };
+  const rng = mulberry32(kind === 'jpeg' ? 1 : 2);
+  for (let i = 0; i < count; i++) {
+    const px = new Uint8Array(width * height * 3);
+    for (let p = 0; p < px.length; p++) px[p] = Math.max(0, Math.min(255, ((p % (width * 3)) + Math.floor(p / (width * 3)) + i * 13) % 256) + (rng.float() - 0.5) * 80);
+    const file = path.join(dir, `c${i % 4}`, `${String(i).padStart(5, '0')}.${kind === 'jpeg' ? 'jpg' : 'png'}`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const img = sharp(px, { raw: { width, height, channels: 3 } });
+    await (kind === 'jpeg' ? img.jpeg({ quality: 90 }) : img.png()).toFile(file);
+  }
+  fs.writeFileSync(done, '');
+  return { name, dir, count, width, height };
+}
