@@ -15,7 +15,9 @@ import { benchFolder, type BenchFolder } from './images-folders.ts';
 import { haveTorchvision, torchvisionRate } from './images-torchvision.ts';
 import { printTable, saveJson } from './table.ts';
 
-const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, jpegs: { type: 'string', default: '400' }, pngs: { type: 'string', default: '2000' } } });
+const { values } = parseArgs({
+  options: { reps: { type: 'string', default: '3' }, jpegs: { type: 'string', default: '400' }, pngs: { type: 'string', default: '2000' } },
+});
 const REPS = Number(values.reps);
 const BATCH = 32;
 const PREFETCH = 2;

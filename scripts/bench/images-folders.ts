@@ -26,7 +26,8 @@ export async function benchFolder(kind: 'jpeg' | 'png', count: number): Promise<
   const rng = mulberry32(kind === 'jpeg' ? 1 : 2);
   for (let i = 0; i < count; i++) {
     const px = new Uint8Array(width * height * 3);
-    for (let p = 0; p < px.length; p++) px[p] = Math.max(0, Math.min(255, ((p % (width * 3)) + Math.floor(p / (width * 3)) + i * 13) % 256) + (rng.float() - 0.5) * 80);
+    for (let p = 0; p < px.length; p++)
+      px[p] = Math.max(0, Math.min(255, ((p % (width * 3)) + Math.floor(p / (width * 3)) + i * 13) % 256) + (rng.float() - 0.5) * 80);
     const file = path.join(dir, `c${i % 4}`, `${String(i).padStart(5, '0')}.${kind === 'jpeg' ? 'jpg' : 'png'}`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const img = sharp(px, { raw: { width, height, channels: 3 } });

@@ -37,7 +37,8 @@ export async function writeDigitFolder(
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const channels = opts.channels ?? 1;
     const raw = channels === 1 ? px : Uint8Array.from({ length: px.length * 3 }, (_, j) => px[Math.floor(j / 3)]!);
-    const img = sharp(Buffer.from(raw), { raw: { width: SIDE, height: SIDE, channels } });
+    const rawImg = sharp(Buffer.from(raw), { raw: { width: SIDE, height: SIDE, channels } });
+    const img = channels === 1 ? rawImg.toColourspace('b-w') : rawImg; // a grey PNG (sharp writes 1 raw channel as RGB otherwise)
     await (ext === 'png' ? img.png() : img.jpeg({ quality: 90 })).toFile(file);
     items.push({ file, label, pixels: px });
   }

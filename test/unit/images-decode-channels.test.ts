@@ -41,6 +41,7 @@ async function png(name: string, data: Uint8Array | Uint16Array, channels: 1 | 2
   const file = path.join(dir, name);
   let img = sharp(data, { raw: { width: W, height: H, channels } });
   if (opts.grey16) img = img.toColourspace('grey16');
+  else if (channels <= 2) img = img.toColourspace('b-w'); // else sharp writes grey as RGB
   await img.png({ palette: opts.palette ?? false }).toFile(file);
   return file;
 }
