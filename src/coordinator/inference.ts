@@ -17,7 +17,8 @@ import { ConfigError, MgpuError } from '../shared/errors.ts';
 import type { ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
 import { writeNpy } from '../shared/npy.ts';
-import { memoryColumn } from '../data/columns.ts';
+import { memoryColumn, type RowPipeline } from '../data/columns.ts';
+import { imageInput, imagePredictionsCsv, namesImages } from '../data/images/predict-images.ts';
 import { mappedNpy } from '../data/mapped-npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './run/checkpoint.ts';
 import { verifyModelDir } from './run/checkpoint-integrity.ts';
@@ -301,16 +302,27 @@ export async function runPredict(
 ): Promise<{ shape: number[]; outputs: PredictedOutput[] }> {
   checkOutput(output);
   const labels = wantsNames(output) ? labelsForNames(src, '--output', output) : null;
-  const inputs = parseInputArgs(typeof input === 'string' ? [input] : input).map(({ name, file }) => ({
-    name,
-    file,
-    array: mappedNpy(file, '--input', false),
-  }));
-  const { outputs, values, shape, workers } = await predictRows(cfg, out, src, inputs, '--input', (layout) => checkOutputFitsModel(output, layout));
+  const given = typeof input === 'string' ? [input] : input;
+  // An image folder or image files: decoded as the config's images source decodes (src/data/images/).
+  const images = namesImages(given) ? imageInput(cfg, given) : null;
+  const inputs = images
+    ? [images.input]
+    : parseInputArgs(given).map(({ name, file }) => ({
+        name,
+        file,
+        array: mappedNpy(file, '--input', false),
+      }));
+  const check = (layout: ModelLayout) => checkOutputFitsModel(output, layout);
+  const { outputs, values, shape, workers } = await predictRows(cfg, out, src, inputs, '--input', check, images?.pipeline).finally(() =>
+    images?.pipeline.close(),
+  );
   if (labels) {
     const { names, scores } = namePredictions(values, shape, labels);
-    fs.writeFileSync(output, predictionsCsv(names, scores));
-    out.line(`predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (class,score; ${labels.classes.length} classes from ${labels.from})`);
+    const csv = predictionsCsv(names, scores);
+    fs.writeFileSync(output, images ? imagePredictionsCsv(images.files, csv) : csv);
+    out.line(
+      `predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (${images ? 'path,' : ''}class,score; ${labels.classes.length} classes from ${labels.from})`,
+    );
     return { shape, outputs };
   }
   writePredictions(output, outputs);
@@ -325,7 +337,7 @@ export async function runPredict(
  * outputs are in that order), which data.classes, when set, must equal; else the config's.
  */
 function modelClasses(cfg: Config, src: ModelSource): ClassMapping | null {
-  const named = [cfg.data.train, cfg.data.eval].some((d) => d?.type === 'csv' && d.labelType === 'class');
+  const named = [cfg.data.train, cfg.data.eval].some((d) => (d?.type === 'csv' && d.labelType === 'class') || d?.type === 'images');
   if (!named) return null;
   const saved = readLabels(modelDirOf(src));
   if (saved && cfg.data.classes && !sameClasses(saved.classes, cfg.data.classes)) {
@@ -352,6 +364,7 @@ export async function predictRows(
   inputs: readonly NamedArray[],
   what: string,
   check: (layout: ModelLayout) => void = () => {},
+  pipeline?: RowPipeline, // makes the rows of a 'made' input (decoded images)
 ): Promise<{ outputs: PredictedOutput[]; values: Float32Array; shape: number[]; workers: number }> {
   const label = (a: NamedArray) => (a.name === '' ? a.file : `${a.name}=${a.file}`);
   const first = inputs[0];
@@ -378,6 +391,7 @@ export async function predictRows(
     labels: memoryColumn({ dtype: 'float32', shape: [count, 0], data: new Float32Array(0) }),
     count,
     source: named ? inputs.map(label).join(', ') : first.file,
+    ...(pipeline ? { pipeline } : {}),
   };
   const batch = evalBatchSize(cfg);
   // Prediction computes no metric: its workers neither load metric modules nor score rows.

@@ -1,0 +1,73 @@
+// `predict --input` with images: a folder (every image below it, at any depth, sorted by code
+// point) or image files, decoded as the config's images source decodes them (its size,
+// channels, resize, rescale, normalize; never augmented); the CSV output names each file.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config, ImageSource } from '../../shared/config/types.ts';
+import { MgpuError } from '../../shared/errors.ts';
+import { byCodePoint } from '../classes.ts';
+import type { NamedArray } from '../rows.ts';
+import { decodeSpec, rowBytesOf } from './decode-spec.ts';
+import { extOf } from './folder-index.ts';
+import { ImagePipeline } from './image-pipeline.ts';
+import { imageOptions, imageThreads } from './load-images.ts';
+import { MadeColumn } from './made-column.ts';
+import { PathTable } from './path-table.ts';
+import { imageExtensions, requireSharp } from './sharp-module.ts';
+
+export interface ImageInput {
+  input: NamedArray;
+  pipeline: ImagePipeline;
+  files: string[]; // each row's file, as given (a folder's: below it)
+}
+
+/** Whether `--input` values name images (a folder, or files with an image extension) rather than .npy files. */
+export function namesImages(values: readonly string[], cwd = process.cwd()): boolean {
+  return values.some((v) => {
+    const p = path.resolve(cwd, v);
+    return (fs.existsSync(p) && fs.statSync(p).isDirectory()) || /\.(jpe?g|png|webp|gif|tiff?|avif)$/i.test(v);
+  });
+}
+
+/** The rows of the images `values` name, decoded by the config's images source (data.train's, else data.eval's). */
+export function imageInput(cfg: Config, values: readonly string[], cwd = process.cwd()): ImageInput {
+  const src = [cfg.data.train, cfg.data.eval].find((s): s is ImageSource => s?.type === 'images');
+  if (!src)
+    throw new MgpuError('E_USAGE', `--input ${values.join(' ')}: images, but the config has no images source to say how to decode them (size, channels)`, {
+      hint: 'predict with the config the model was trained with (data.train: { type: images, ... })',
+    });
+  const exts = imageExtensions(requireSharp('--input'));
+  const files = values.flatMap((v) => imageFiles(path.resolve(cwd, v), exts));
+  if (files.length === 0) throw new MgpuError('E_DATA', `--input ${values.join(' ')}: no images (looked for ${exts.join(' ')}, any case)`);
+  const spec = decodeSpec(src, false, cfg.training.seed);
+  const pipeline = new ImagePipeline(
+    PathTable.of('', files),
+    spec,
+    imageThreads(imageOptions(cfg)),
+    cfg.data.prefetch,
+    `images ${values.join(' ')}: ${files.length} files`,
+  );
+  const column = new MadeColumn(spec.dtype, [files.length, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec));
+  return { input: { name: '', array: column, file: values.join(' ') }, pipeline, files };
+}
+
+/** A file as it is, a folder's images below it (sorted, hidden ones skipped). */
+function imageFiles(p: string, exts: readonly string[]): string[] {
+  if (!fs.existsSync(p)) throw new MgpuError('E_USAGE', `--input ${p}: no such file or folder`);
+  if (!fs.statSync(p).isDirectory()) return [p];
+  const out: string[] = [];
+  for (const e of fs.readdirSync(p, { withFileTypes: true }).sort((a, b) => byCodePoint(a.name, b.name))) {
+    if (e.name.startsWith('.')) continue;
+    const full = path.join(p, e.name);
+    if (e.isDirectory()) out.push(...imageFiles(full, exts));
+    else if (exts.includes(extOf(e.name))) out.push(full);
+  }
+  return out;
+}
+
+/** predictions.csv for images: `path,class,score`, one line per file, in input order. */
+export function imagePredictionsCsv(files: readonly string[], classCsv: string): string {
+  const field = (t: string) => (/[",\r\n]/.test(t) || t.trim() !== t ? `"${t.replace(/"/g, '""')}"` : t);
+  const lines = classCsv.trimEnd().split('\n');
+  return `${['path,class,score', ...lines.slice(1).map((l, i) => `${field(files[i]!)},${l}`)].join('\n')}\n`;
+}
