@@ -16,6 +16,7 @@ export function indexList(file: string, keyPath: string, fixed: ClassMapping | n
   const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
   const paths: string[] = [];
   const names: string[] = [];
+  const lineOf: number[] = [];
   const found = new FoundFiles();
   lines.forEach((line, i) => {
     if (line.trim() === '' || (i === 0 && /^\s*path\s*,\s*label\s*$/i.test(line))) return;
@@ -33,6 +34,7 @@ export function indexList(file: string, keyPath: string, fixed: ClassMapping | n
       throw new DataError(`${where}: image not found: ${path.resolve(root, rel)}`, `paths are relative to the CSV's folder, ${root}`);
     paths.push(rel);
     names.push(name);
+    lineOf.push(i + 1);
     found.add(found.images, extOf(rel).slice(1));
   });
   if (paths.length === 0) throw new DataError(`${keyPath}: ${file} lists no images`, 'one image per line: path,label (paths relative to the CSV)');
@@ -43,7 +45,7 @@ export function indexList(file: string, keyPath: string, fixed: ClassMapping | n
     const label = at.get(n);
     if (label === undefined)
       throw new DataError(
-        `${keyPath}: ${file}: class ${JSON.stringify(n)} (of ${paths[i]}) is not one of the ${classes.length} classes of ${fixed!.from} (${showClasses(classes)})`,
+        `${keyPath}: ${file} line ${lineOf[i]}: class ${JSON.stringify(n)} (of ${paths[i]}) is not one of the ${classes.length} classes of ${fixed!.from} (${showClasses(classes)})`,
         fixed!.hint,
       );
     labels[i] = label;
