@@ -6,7 +6,7 @@ import type { DataSource, NpyFiles } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { readNpy } from '../shared/npy.ts';
 import { joinedColumn, memoryColumn } from './columns.ts';
-import { isPattern, matchFiles } from './file-pattern.ts';
+import { isPattern, matchFiles } from '../shared/file-pattern.ts';
 import { mappedNpy } from './mapped-npy.ts';
 import type { ClassMapping } from './classes.ts';
 import { loadCsv } from './csv.ts';
@@ -84,7 +84,7 @@ function readFiles(files: NpyFiles, keyPath: string, key: 'features' | 'labels')
           'save it with a leading sample dimension, e.g. shape [N] or [N, ...]',
         );
     });
-    const array = parts ? joinedColumn(columns, parts, where) : columns[0]!;
+    const array = parts ? joinedColumn(columns, parts, `${keyPath}.${key}${name ? `.${name}` : ''}`) : columns[0]!;
     return { name, array, file, ...(parts ? { parts } : {}) };
   });
 }
