@@ -12,7 +12,9 @@ import type { ClassMapping } from './classes.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
 import type { Dataset, NamedArray } from './rows.ts';
-import { loadSampleModule } from './sample-module.ts';
+import { mapStyleDataset } from './map-module.ts';
+import { isMapStyle } from './map-style.ts';
+import { collectSamples, produceModule } from './sample-module.ts';
 import { weightsFromNpy } from './sample-weights.ts';
 
 export type { Dataset } from './rows.ts';
@@ -38,7 +40,10 @@ export async function loadDataset(
     };
   }
   if (src.type === 'csv') return loadCsv(src, keyPath, classes);
-  if (src.type === 'module') return loadSampleModule(src, keyPath, abort);
+  if (src.type === 'module') {
+    const made = await produceModule(src, keyPath, abort);
+    return isMapStyle(made.produced) ? mapStyleDataset(made.produced, made.where, keyPath, made.file) : collectSamples(made, src, keyPath, abort);
+  }
   const inputs = readFiles(src.features, keyPath, 'features');
   const targets = readFiles(src.labels, keyPath, 'labels');
   const first = inputs[0]!;
