@@ -15,6 +15,7 @@ const benches: [string, string[]][] = [
   ['big-model-step.ts', []],
   ['optimizer-update.ts', []],
   ['latency.ts', []],
+  ['data-memory.ts', ['--limit-mib', '600']],
 ];
 // Several machines (MPI ranks on this one): where mpirun and the binding are there.
 if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []]);

@@ -25,6 +25,8 @@ export interface Column {
   gather(indices: ArrayLike<number>, out: Uint8Array, offset: number, epoch?: number): number;
   /** All values as one array in row order (label checks, class weights): labels and weights only. */
   toArray(): NdArray;
+  /** A 'made' column's labels, checked as each row is made: `ok` every value, else a DataError naming `expected`. */
+  checkEach?(ok: (v: number) => boolean, expected: string): void;
 }
 
 /** Rows made on demand (decoding, augmenting): prepared ahead of the step that stages them. */
@@ -173,6 +175,7 @@ export function pickedColumn(base: Column, rows: Uint32Array): Column {
       base.gather(rows, new Uint8Array(data.buffer), 0);
       return { dtype: base.dtype, shape, data };
     },
+    ...(base.checkEach ? { checkEach: base.checkEach.bind(base) } : {}),
   };
   return picked;
 }

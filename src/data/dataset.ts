@@ -6,14 +6,16 @@ import type { DataSource, NpyFiles } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { readNpy } from '../shared/npy.ts';
 import { joinedColumn, memoryColumn } from './columns.ts';
-import { isPattern, matchFiles } from './file-pattern.ts';
+import { isPattern, matchFiles } from '../shared/file-pattern.ts';
 import { mappedNpy } from './mapped-npy.ts';
 import type { ClassMapping } from './classes.ts';
 import { loadImages, type ImageOptions } from './images/load-images.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
 import type { Dataset, NamedArray } from './rows.ts';
-import { loadSampleModule } from './sample-module.ts';
+import { mapStyleDataset } from './map-module.ts';
+import { isMapStyle } from './map-style.ts';
+import { collectSamples, produceModule } from './sample-module.ts';
 import { weightsFromNpy } from './sample-weights.ts';
 
 export type { Dataset } from './rows.ts';
@@ -40,7 +42,10 @@ export async function loadDataset(
     };
   }
   if (src.type === 'csv') return loadCsv(src, keyPath, classes);
-  if (src.type === 'module') return loadSampleModule(src, keyPath, abort);
+  if (src.type === 'module') {
+    const made = await produceModule(src, keyPath, abort);
+    return isMapStyle(made.produced) ? mapStyleDataset(made.produced, made.where, keyPath, made.file) : collectSamples(made, src, keyPath, abort);
+  }
   if (src.type === 'images') return loadImages(src, keyPath, classes, images ?? { threads: null, prefetch: 2, seed: 0, localWorkers: 1 });
   const inputs = readFiles(src.features, keyPath, 'features');
   const targets = readFiles(src.labels, keyPath, 'labels');
@@ -87,7 +92,7 @@ function readFiles(files: NpyFiles, keyPath: string, key: 'features' | 'labels')
           'save it with a leading sample dimension, e.g. shape [N] or [N, ...]',
         );
     });
-    const array = parts ? joinedColumn(columns, parts, where) : columns[0]!;
+    const array = parts ? joinedColumn(columns, parts, `${keyPath}.${key}${name ? `.${name}` : ''}`) : columns[0]!;
     return { name, array, file, ...(parts ? { parts } : {}) };
   });
 }

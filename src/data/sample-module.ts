@@ -4,7 +4,9 @@
 //
 // - an iterable or async iterable of samples `{ x, y }` (e.g. an async generator), or
 // - a tf.data.Dataset, or anything shaped like one: `iterator()` resolving to an object whose
-//   `next()` resolves to `{ value, done }`; its elements are `{ xs, ys }` or `{ x, y }`.
+//   `next()` resolves to `{ value, done }`; its elements are `{ xs, ys }` or `{ x, y }`, or
+// - a map-style object `{ length, get(i) }` (the export may be one itself): read on demand, never
+//   collected (map-module.ts); what follows is about the other two.
 //
 // A value (x or y) is a number, a typed array, a (nested) array of numbers, or a tensor. Tensors
 // are recognised by shape (`dataSync()` and a `shape` array), read with dataSync() and disposed:
@@ -27,6 +29,7 @@ import { DATA_MODULE_DEFAULTS } from '../shared/config/defaults.ts';
 import type { DataSource } from '../shared/config/types.ts';
 import { DataError, messageOf } from '../shared/errors.ts';
 import type { NdArray } from '../shared/npy.ts';
+import { isMapStyle } from './map-style.ts';
 import { pacer } from './read-pacer.ts';
 import { memoryColumn } from './columns.ts';
 import type { HeldDataset } from './rows.ts';
@@ -38,7 +41,7 @@ export interface SampleModuleContext {
   split: string;
 }
 
-interface Values {
+export interface Values {
   data: ArrayLike<unknown>;
   shape: number[];
 }
@@ -166,6 +169,52 @@ class Column {
   }
 }
 
+/** x or y as flat values and a shape; tensors are read and disposed by the caller. */
+export function valuesOf(v: unknown, name: string, index: number, fail: (index: number, message: string, hint?: string) => never): Values {
+  if (typeof v === 'number') return { data: [v], shape: [] };
+  if (isTensorLike(v)) return { data: v.dataSync(), shape: [...v.shape] };
+  if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+    if (v instanceof BigInt64Array || v instanceof BigUint64Array)
+      fail(index, `${name} is a ${v.constructor.name} (expected numbers; 64-bit integers are not supported)`);
+    return { data: v as unknown as ArrayLike<number>, shape: [(v as unknown as ArrayLike<number>).length] };
+  }
+  if (Array.isArray(v)) {
+    // The shape follows the first element at each depth; every element must agree.
+    const shape: number[] = [];
+    let probe: unknown = v;
+    while (Array.isArray(probe) || (ArrayBuffer.isView(probe) && !(probe instanceof DataView))) {
+      const a = probe as ArrayLike<unknown>;
+      shape.push(a.length);
+      if (a.length === 0) break;
+      probe = a[0];
+    }
+    const out = new Array<unknown>(sizeOf(shape));
+    let k = 0;
+    const walk = (a: unknown, depth: number, path: number[]): void => {
+      if (depth === shape.length) {
+        out[k++] = a;
+        return;
+      }
+      const isArr = Array.isArray(a) || (ArrayBuffer.isView(a) && !(a instanceof DataView));
+      const len = isArr ? (a as ArrayLike<unknown>).length : -1;
+      if (len !== shape[depth]) {
+        const at = path.length ? `${name}${path.map((p) => `[${p}]`).join('')}` : name;
+        fail(
+          index,
+          `${name} is a ragged nested array: ${at} is ${isArr ? `of length ${len}` : describe(a)} where the first element's shape says an array of length ${shape[depth]} (expected shape ${shapeText(shape)})`,
+        );
+      }
+      for (let i = 0; i < len; i++) walk((a as ArrayLike<unknown>)[i], depth + 1, [...path, i]);
+    };
+    walk(v, 0, []);
+    return { data: out, shape };
+  }
+  return fail(
+    index,
+    `${name} is ${describe(v)} (expected a number, an array of numbers, a typed array or a tensor${name.includes('.') ? '' : `, or an object of them by the model's ${name.startsWith('x') ? 'input' : 'output'} names`})`,
+  );
+}
+
 /** A plain object whose keys name a model's inputs (x) or outputs (y): not an array, a typed array or a tensor. */
 function isNamedMap(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v) || ArrayBuffer.isView(v) || isTensorLike(v)) return false;
@@ -191,50 +240,8 @@ class Collector {
     throw new DataError(`${this.where}: sample ${index}: ${message}`, hint);
   };
 
-  /** x or y as flat values and a shape; tensors are read and disposed by the caller. */
   private values(v: unknown, name: string, index: number): Values {
-    if (typeof v === 'number') return { data: [v], shape: [] };
-    if (isTensorLike(v)) return { data: v.dataSync(), shape: [...v.shape] };
-    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-      if (v instanceof BigInt64Array || v instanceof BigUint64Array)
-        this.fail(index, `${name} is a ${v.constructor.name} (expected numbers; 64-bit integers are not supported)`);
-      return { data: v as unknown as ArrayLike<number>, shape: [(v as unknown as ArrayLike<number>).length] };
-    }
-    if (Array.isArray(v)) {
-      // The shape follows the first element at each depth; every element must agree.
-      const shape: number[] = [];
-      let probe: unknown = v;
-      while (Array.isArray(probe) || (ArrayBuffer.isView(probe) && !(probe instanceof DataView))) {
-        const a = probe as ArrayLike<unknown>;
-        shape.push(a.length);
-        if (a.length === 0) break;
-        probe = a[0];
-      }
-      const out = new Array<unknown>(sizeOf(shape));
-      let k = 0;
-      const walk = (a: unknown, depth: number, path: number[]): void => {
-        if (depth === shape.length) {
-          out[k++] = a;
-          return;
-        }
-        const isArr = Array.isArray(a) || (ArrayBuffer.isView(a) && !(a instanceof DataView));
-        const len = isArr ? (a as ArrayLike<unknown>).length : -1;
-        if (len !== shape[depth]) {
-          const at = path.length ? `${name}${path.map((p) => `[${p}]`).join('')}` : name;
-          this.fail(
-            index,
-            `${name} is a ragged nested array: ${at} is ${isArr ? `of length ${len}` : describe(a)} where the first element's shape says an array of length ${shape[depth]} (expected shape ${shapeText(shape)})`,
-          );
-        }
-        for (let i = 0; i < len; i++) walk((a as ArrayLike<unknown>)[i], depth + 1, [...path, i]);
-      };
-      walk(v, 0, []);
-      return { data: out, shape };
-    }
-    return this.fail(
-      index,
-      `${name} is ${describe(v)} (expected a number, an array of numbers, a typed array or a tensor${name.includes('.') ? '' : `, or an object of them by the model's ${name.startsWith('x') ? 'input' : 'output'} names`})`,
-    );
+    return valuesOf(v, name, index, this.fail);
   }
 
   add(sample: unknown, index: number): void {
@@ -335,9 +342,22 @@ export async function loadSampleModule(
   abort: AbortSignal | null = null,
   maxBytes: number = moduleMaxBytes(),
 ): Promise<HeldDataset> {
+  const made = await produceModule(src, keyPath, abort);
+  if (isMapStyle(made.produced)) throw new DataError(`${made.where}: is map-style ({ length, get }); only the data loader of a run reads those`);
+  return collectSamples(made, src, keyPath, abort, maxBytes);
+}
+
+/** What a module's default export produced: samples to collect, or (map-style) an object to read on demand. */
+export interface ProducedModule {
+  produced: unknown;
+  where: string; // `data.train: module m.ts`
+  file: string;
+}
+
+/** Imports the module and calls its default export (a map-style object is taken as it is). */
+export async function produceModule(src: ModuleSource, keyPath: string, abort: AbortSignal | null): Promise<ProducedModule> {
   const file = src.module;
   const where = `${keyPath}: module ${file}`;
-  const maxSamples = src.maxSamples ?? DATA_MODULE_DEFAULTS.maxSamples;
   const wait = pacer(abort);
   let mod: Record<string, unknown>;
   try {
@@ -347,6 +367,7 @@ export async function loadSampleModule(
     throw new DataError(`${where} (${keyPath}.module) failed to import: ${messageOf(err)}`, 'run it with `node --import tsx <file>` to see the full error');
   }
   const make = mod.default;
+  if (isMapStyle(make)) return { produced: make, where, file };
   if (typeof make !== 'function') {
     throw new DataError(`${where} (${keyPath}.module) has no default export function (its default export is ${describe(make)})`, EXAMPLE);
   }
@@ -358,7 +379,19 @@ export async function loadSampleModule(
     if (abort?.aborted) throw err;
     throw new DataError(`${where}: its default export threw: ${messageOf(err)}`);
   }
+  return { produced, where, file };
+}
 
+/** Reads every sample of an iterable (or tf.data.Dataset) module into memory, with the bounds of maxSamples and `maxBytes`. */
+export async function collectSamples(
+  { produced, where, file }: ProducedModule,
+  src: ModuleSource,
+  keyPath: string,
+  abort: AbortSignal | null,
+  maxBytes: number = moduleMaxBytes(),
+): Promise<HeldDataset> {
+  const maxSamples = src.maxSamples ?? DATA_MODULE_DEFAULTS.maxSamples;
+  const wait = pacer(abort);
   const collector = new Collector(where);
   let index = 0;
   // Each value read: the event loop's turn first, then the module's next value.

@@ -86,6 +86,12 @@ function classesOf(labels: NdArray, loss: LossName, count: number, keyPath: stri
  */
 export function withClassWeights(ds: Dataset, cw: ClassWeights | null, loss: LossName, keyPath: string): Dataset {
   if (cw === null) return ds;
+  if (ds.labels.kind === 'made')
+    throw new ConfigError(
+      'training.classWeights',
+      `needs every label of ${ds.source} before step 0, and its labels are read on demand`,
+      'weigh the samples in the loss, or give the split as .npy or CSV',
+    );
   const classes = classesOf(ds.labels.toArray(), loss, ds.count, keyPath, ds.source);
   const w = new Float32Array(ds.count);
   const base = ds.weights?.data;

@@ -118,7 +118,7 @@ function targetPart(a: Column, file: string, out: OutputLoss, keyPath: string, s
       );
     }
     checkLabels(
-      a.toArray(),
+      a,
       file,
       keyPath,
       (v) => Number.isInteger(v) && v >= 0 && v < classes,
@@ -130,13 +130,22 @@ function targetPart(a: Column, file: string, out: OutputLoss, keyPath: string, s
       labels === 'onehot' && sizeOf(labelRow) === 1 ? 'class-index labels need loss: sparseCategoricalCrossentropy' : undefined,
     );
   }
-  if (labels === 'binary') checkLabels(a.toArray(), file, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
-  if (labels === 'onehot') checkLabels(a.toArray(), file, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
+  if (labels === 'binary') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'values in [0, 1]');
+  if (labels === 'onehot') checkLabels(a, file, keyPath, (v) => v >= 0 && v <= 1, 'one-hot or probability rows (values in [0, 1])');
   return { role: 'target', name: port.name, dtype: a.dtype, shape: labels === 'index' ? positions : outRow.length ? outRow : labelRow };
 }
 
-/** Names the first label that the loss cannot take: its sample, its value and what was expected. */
-function checkLabels(a: NdArray, file: string, keyPath: string, ok: (v: number) => boolean, expected: string): void {
+/**
+ * Names the first label that the loss cannot take: its sample, its value and what was expected.
+ * Labels made on demand (a map-style module) are checked as each row is made.
+ */
+function checkLabels(c: Column, file: string, keyPath: string, ok: (v: number) => boolean, expected: string): void {
+  if (c.kind === 'made') {
+    if (!c.checkEach) throw new MgpuError('E_INTERNAL', `${keyPath}: labels made on demand in ${file} cannot be checked`);
+    c.checkEach(ok, expected);
+    return;
+  }
+  const a = c.toArray();
   const data = a.data;
   const count = a.shape[0]!;
   const per = Math.max(1, data.length / Math.max(1, count));

@@ -45,10 +45,10 @@ export function printHeader(
   out.line(`  batch       global ${cfg.training.batchSize} = ${plural(total, 'worker')}${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
   for (const note of dataNotes(train, evalSet, s.group.layout.inputShape)) out.line(`  data note   ${note}`);
   out.line(
-    `  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps`,
+    `  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps; ${readingOf(train)}${evalSet && readingOf(evalSet) !== readingOf(train) ? ` (eval: ${readingOf(evalSet)})` : ''}`,
   );
-  // Rows made on demand (an image folder): what is read, by how many threads, how far ahead.
-  for (const line of new Set([train, evalSet].flatMap((ds) => (ds?.pipeline ? [ds.pipeline.describe()] : [])))) out.line(`  input       ${line}`);
+  for (const ds of evalSet?.pipeline && evalSet.pipeline !== train.pipeline ? [train, evalSet] : [train])
+    if (ds.pipeline) out.line(`  input       ${ds.pipeline.describe()}, ${cfg.data.prefetch} steps ahead`);
   if (classes) out.line(`  labels      ${describeMapping(classes.classes, classes.from)}`);
   const weights = weightsLine(cfg, evalSet);
   if (weights) out.line(`  weights     ${weights}`);
@@ -61,6 +61,15 @@ export function printHeader(
     `  reduce      ${s.pool.threads ? `${s.pool.threads} threads` : 'on the coordinator thread'}, ${kernels}; slab ${(s.layout.size / 2 ** 20).toFixed(1)} MiB, ${s.slab.mode === 'mapped' ? 'mapped' : `positional I/O (${s.slab.fallbackReason})`}`,
   );
   out.line(`  run dir     ${cfg.runDir}`);
+}
+
+/** How a split's features are read: held in memory, mapped from files, or made on demand. */
+function readingOf(ds: Dataset): string {
+  const kinds = new Set(inputArrays(ds).map((a) => a.array.kind));
+  if (kinds.has('made')) return 'made on demand';
+  if (kinds.has('mapped'))
+    return `mapped from ${inputArrays(ds).reduce((n, a) => n + (a.parts?.length ?? 1), 0) === 1 ? 'its file' : 'its files'} (page cache, not the heap)`;
+  return 'held in memory';
 }
 
 /** Loss weights, when any: what weighs the training loss, and whether the eval loss is weighted. */

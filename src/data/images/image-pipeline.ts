@@ -128,7 +128,7 @@ export class ImagePipeline implements RowPipeline {
     // sharp's work runs on libuv's pool, one per process, sized at start-up: fewer lanes than threads leaves threads idle.
     const uv = Number(process.env.UV_THREADPOOL_SIZE) || 4;
     const lanes = this.threads > uv ? ` (but libuv's pool has ${uv}: start with UV_THREADPOOL_SIZE=${this.threads})` : '';
-    return `${this.header}; decoded by ${this.threads} thread${this.threads === 1 ? '' : 's'}${lanes}, ${this.prefetchSteps} step${this.prefetchSteps === 1 ? '' : 's'} ahead`;
+    return `${this.header}; decoded by ${this.threads} thread${this.threads === 1 ? '' : 's'}${lanes}`;
   }
 
   /** Rows the slot buffers hold now (in flight or free): for tests of the memory bound. */

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
+import { isPattern, matchFiles } from '../file-pattern.ts';
 
 type Mapping = Record<string, unknown>;
 
@@ -134,6 +135,22 @@ export class Section {
   file(key: string, baseDir: string): string {
     const p = resolve(baseDir, this.req(key, text));
     if (!existsSync(p)) throw new ConfigError(this.at(key), `file not found: ${p}`, `relative paths are resolved against ${baseDir}`);
+    return p;
+  }
+
+  /** A file, or a pattern (`./x-*.npy`: * and ? in the file name) that matches at least one. */
+  fileOrPattern(key: string, baseDir: string): string {
+    const p = resolve(baseDir, this.req(key, text));
+    if (!isPattern(p)) return this.file(key, baseDir);
+    try {
+      matchFiles(p, this.at(key));
+    } catch (err) {
+      throw new ConfigError(
+        this.at(key),
+        (err as Error).message.replace(`${this.at(key)}: `, ''),
+        `relative paths are resolved against ${baseDir}; * matches any run of characters in the file name, ? one`,
+      );
+    }
     return p;
   }
 

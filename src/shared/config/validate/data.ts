@@ -96,12 +96,12 @@ function mnistSource(raw: Record<string, unknown>, path: string): DataSource {
  */
 function npyFiles(s: Section, key: 'features' | 'labels', baseDir: string): NpyFiles {
   const v = s.obj[key];
-  if (!isMapping(v)) return s.file(key, baseDir);
+  if (!isMapping(v)) return s.fileOrPattern(key, baseDir);
   const names = Object.keys(v);
   const what = key === 'features' ? 'input' : 'output';
   if (names.length === 0) fail(s.at(key), `a file, or a mapping of the model's ${what} names to files`, v);
   const out: Record<string, string> = {};
-  for (const name of names) out[name] = Section.open(v, s.at(key), names).file(name, baseDir);
+  for (const name of names) out[name] = Section.open(v, s.at(key), names).fileOrPattern(name, baseDir);
   return out;
 }
 

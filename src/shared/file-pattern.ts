@@ -4,9 +4,9 @@
 // only a pattern that starts with a dot.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DataError } from '../shared/errors.ts';
+import { DataError } from './errors.ts';
 
-export const isPattern = (file: string): boolean => /[*?]/.test(path.basename(file));
+export const isPattern = (file: string): boolean => /[*?]/.test(file);
 
 /** The files `pattern` matches, sorted; none is an error naming the folder. `where` names the config key. */
 export function matchFiles(pattern: string, where: string): string[] {
