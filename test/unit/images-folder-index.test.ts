@@ -35,7 +35,8 @@ test('classes sorted by code point, files at any depth sorted, labels their clas
 test('the header counts images by extension, skipped files by extension and hidden ones', () => {
   const ix = indexFolder(dir, 'data.train', EXTS, null);
   // skipped: ant/notes.txt, Zulu/README, the top-level stray.jpg (not in a class folder); hidden: ant/.DS_Store, ant/.hidden, .git
-  assert.equal(ix.found.describe(), '6 images (jpeg 1, jpg 1, png 3, webp 1); skipped 3 other files (no extension 1, jpg 1, txt 1) and 3 hidden');
+  assert.equal(ix.found.describeImages(), '6 images (jpeg 1, jpg 1, png 3, webp 1)');
+  assert.equal(ix.found.describeSkipped(), 'skipped 3 other files (no extension 1, jpg 1, txt 1) and 3 hidden');
 });
 
 test('a fixed mapping (eval: the training classes) labels by its indices, and refuses a class it lacks', () => {

@@ -30,7 +30,7 @@ test('paths relative to the CSV, class names sorted by code point, labels their 
     [0, 1, 2].map((i) => ix.paths.file(i)),
     ['img/a.png', 'img/b, c.jpg', 'img/d.JPG'].map((f) => path.join(dir, f)),
   );
-  assert.equal(ix.found.describe(), '3 images (jpg 2, png 1)');
+  assert.equal(ix.found.describeImages(), '3 images (jpg 2, png 1)');
 });
 
 test('a missing image, a line without a label, a class the training set lacks: the file and line', () => {

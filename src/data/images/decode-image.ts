@@ -78,6 +78,8 @@ export function badImage(file: string, err: unknown): DataError {
     );
   }
   if (size === 0) return new DataError(`cannot decode ${file}: the file is empty (0 bytes)`, fix);
+  const sys = (err as NodeJS.ErrnoException).code; // reading it failed (permissions, a folder, ...), not decoding
+  if (typeof sys === 'string' && sys.startsWith('E')) return new DataError(`cannot read ${file}: ${messageOf(err)}`, fix);
   const what = /unsupported image format/.test(said)
     ? 'not an image the decoder reads (sharp: unsupported image format)'
     : /Warning treated as error/.test(said)

@@ -92,7 +92,7 @@ function unknownClass(keyPath: string, dir: string, name: string, fixed: ClassMa
 }
 
 function noImages(keyPath: string, dir: string, exts: readonly string[], folders: number, found: FoundFiles): DataError {
-  const seen = found.skipped.size + found.hidden > 0 ? `; found ${found.describe().replace(/^0 images \(\); skipped /, '')}` : '';
+  const seen = found.skipped.size + found.hidden > 0 ? `; found ${found.describeSkipped().replace(/^skipped /, '')}` : '';
   return new DataError(
     `${keyPath}: no images in ${dir} (${folders} class folder${folders === 1 ? '' : 's'}; looked for ${exts.join(' ')}, any case)${seen}`,
     folders === 0

@@ -48,8 +48,13 @@ export function loadImages(src: ImageSource, keyPath: string, classes: ClassMapp
   // Augmentation is for training only: data.eval and predict never augment.
   const spec = decodeSpec(src, keyPath === 'data.train', o.seed);
   const where = src.dir !== null ? `folder ${src.dir}` : `list ${src.list}`;
-  const warnings = index.found.warnings.map((w) => `; ${w}`).join('');
-  const header = `images ${where}: ${index.found.describe()} in ${index.classes.length} classes, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}${warnings}`;
+  const header = [
+    `images ${where}: ${index.found.describeImages()} in ${index.classes.length} classes, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}`,
+    index.found.describeSkipped(),
+    ...index.found.warnings,
+  ]
+    .filter(Boolean)
+    .join('; ');
   const pipeline = new ImagePipeline(index.paths, spec, imageThreads(o), o.prefetch, header);
   return {
     features: new MadeColumn(spec.dtype, [count, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec)),
