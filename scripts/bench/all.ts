@@ -5,6 +5,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { trySharp } from '../../src/data/images/sharp-module.ts';
 
 const { values } = parseArgs({ options: { 'max-workers': { type: 'string' }, workers: { type: 'string' } } });
 const scaling = [...(values['max-workers'] ? ['--max-workers', values['max-workers']] : []), ...(values.workers ? ['--workers', values.workers] : [])];
@@ -17,6 +18,9 @@ const benches: [string, string[]][] = [
   ['latency.ts', []],
   ['data-memory.ts', ['--limit-mib', '600']],
 ];
+// Image decoding beside torchvision: where sharp loads (an optional dependency).
+if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []]);
+else console.log('\n(sharp does not load: the image decoding benchmark is left out)');
 // Several machines (MPI ranks on this one): where mpirun and the binding are there.
 if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []]);
 else console.log('\n(no mpirun: the multi-machine benchmark is left out)');

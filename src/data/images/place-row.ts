@@ -23,13 +23,16 @@ function scaled(spec: DecodeSpec, c: number, v: number): number {
 /** Writes the row of `pixels` into `out` (rowBytesOf(spec) bytes). */
 export function placeRow(pixels: Uint8Array, spec: DecodeSpec, draws: Draws | null, table: Float32Array, out: Uint8Array): void {
   const d = draws ?? NONE;
-  const moved = d.dy !== 0 || d.dx !== 0 || d.flip ? shifted(pixels, spec, d) : pixels;
-  if (d.brightness !== 1 || d.contrast !== 1) {
-    jittered(moved, spec, d, out);
+  const moves = d.dy !== 0 || d.dx !== 0 || d.flip;
+  const jitters = d.brightness !== 1 || d.contrast !== 1;
+  if (spec.dtype === 'uint8' && !jitters) {
+    if (moves) shiftInto(pixels, spec, d, out.subarray(0, pixels.length));
+    else out.set(pixels);
     return;
   }
-  if (spec.dtype === 'uint8') {
-    out.set(moved);
+  const moved = moves ? shiftInto(pixels, spec, d, new Uint8Array(pixels.length)) : pixels;
+  if (jitters) {
+    jittered(moved, spec, d, out);
     return;
   }
   const f = new Float32Array(out.buffer, out.byteOffset, moved.length);
@@ -37,20 +40,38 @@ export function placeRow(pixels: Uint8Array, spec: DecodeSpec, draws: Draws | nu
   for (let i = 0; i < moved.length; i++) f[i] = table[(i % c) * 256 + moved[i]!]!;
 }
 
-/** The padded crop, then the flip: out[y][x] = in[y + dy][(flip ? W - 1 - x : x) + dx], zero outside. */
-function shifted(pixels: Uint8Array, spec: DecodeSpec, d: Draws): Uint8Array {
+/**
+ * The padded crop, then the flip: dst[y][x] = in[y + dy][(flip ? W - 1 - x : x) + dx], zero
+ * outside. Rows are copied whole (unflipped) or pixel by pixel (flipped).
+ */
+function shiftInto(pixels: Uint8Array, spec: DecodeSpec, d: Draws, dst: Uint8Array): Uint8Array {
   const { height: H, width: W, channels: C } = spec;
-  const out = new Uint8Array(pixels.length);
+  if (d.dy !== 0 || d.dx !== 0) dst.fill(0);
+  // The columns x whose source column lies inside the image.
+  const x0 = Math.max(0, d.flip ? d.dx : -d.dx);
+  const x1 = Math.min(W, d.flip ? W + d.dx : W - d.dx);
   for (let y = 0; y < H; y++) {
     const sy = y + d.dy;
     if (sy < 0 || sy >= H) continue;
-    for (let x = 0; x < W; x++) {
-      const sx = (d.flip ? W - 1 - x : x) + d.dx;
-      if (sx < 0 || sx >= W) continue;
-      for (let k = 0; k < C; k++) out[(y * W + x) * C + k] = pixels[(sy * W + sx) * C + k]!;
+    const src = sy * W * C;
+    const row = y * W * C;
+    if (!d.flip) {
+      dst.set(pixels.subarray(src + (x0 + d.dx) * C, src + (x1 + d.dx) * C), row + x0 * C);
+      continue;
+    }
+    let s = src + (W - 1 - x0 + d.dx) * C;
+    const end = row + x1 * C;
+    if (C === 3) {
+      for (let o = row + x0 * 3; o < end; o += 3, s -= 3) {
+        dst[o] = pixels[s]!;
+        dst[o + 1] = pixels[s + 1]!;
+        dst[o + 2] = pixels[s + 2]!;
+      }
+    } else if (C === 1) {
+      for (let o = row + x0; o < end; o++, s--) dst[o] = pixels[s]!;
     }
   }
-  return out;
+  return dst;
 }
 
 /**
