@@ -67,7 +67,7 @@ function shiftInto(pixels: Uint8Array, spec: DecodeSpec, d: Draws, dst: Uint8Arr
         dst[o + 1] = pixels[s + 1]!;
         dst[o + 2] = pixels[s + 2]!;
       }
-    } else if (C === 1) {
+    } else {
       for (let o = row + x0; o < end; o++, s--) dst[o] = pixels[s]!;
     }
   }
