@@ -3,7 +3,7 @@
 // other sources are held in memory.
 
 import type { DataSource, NpyFiles } from '../shared/config/types.ts';
-import { DataError } from '../shared/errors.ts';
+import { DataError, MgpuError } from '../shared/errors.ts';
 import { readNpy } from '../shared/npy.ts';
 import { joinedColumn, memoryColumn } from './columns.ts';
 import { isPattern, matchFiles } from '../shared/file-pattern.ts';
@@ -46,7 +46,10 @@ export async function loadDataset(
     const made = await produceModule(src, keyPath, abort);
     return isMapStyle(made.produced) ? mapStyleDataset(made.produced, made.where, keyPath, made.file) : collectSamples(made, src, keyPath, abort);
   }
-  if (src.type === 'images') return loadImages(src, keyPath, classes, images ?? { threads: null, prefetch: 2, seed: 0, localWorkers: 1 });
+  if (src.type === 'images') {
+    if (!images) throw new MgpuError('E_INTERNAL', `${keyPath}: an images source needs its options (imageOptions(cfg): the seed, the threads)`);
+    return loadImages(src, keyPath, classes, images);
+  }
   const inputs = readFiles(src.features, keyPath, 'features');
   const targets = readFiles(src.labels, keyPath, 'labels');
   const first = inputs[0]!;
