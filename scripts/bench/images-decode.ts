@@ -1,9 +1,10 @@
 // Image decoding throughput: decode + resize (shorter side to the size, centre crop) + random
-// horizontal flip, uint8 rows, images/s with 1 thread and with every core, beside torchvision's
+// horizontal flip, uint8 rows, images/s with 1 thread and with every core (500x375 and
+// 2000x1500 JPEGs to 224x224, 32x32 PNGs as they are), beside torchvision's
 // ImageFolder + DataLoader doing the same on the same folder (num_workers 0 and = the threads).
 // Ours runs the training loop's way: batches of 32 in order, `prefetch` batches ahead, each
 // batch's rows copied out of the pipeline's slots. Best of the reps, after a warm pass.
-//   node --import tsx scripts/bench/images-decode.ts [--reps 3] [--jpegs 400] [--pngs 2000]
+//   node --import tsx scripts/bench/images-decode.ts [--reps 3] [--jpegs 400] [--large 100] [--pngs 2000]
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { decodeSpec } from '../../src/data/images/decode-spec.ts';
@@ -16,7 +17,12 @@ import { haveTorchvision, torchvisionRate } from './images-torchvision.ts';
 import { printTable, saveJson } from './table.ts';
 
 const { values } = parseArgs({
-  options: { reps: { type: 'string', default: '3' }, jpegs: { type: 'string', default: '400' }, pngs: { type: 'string', default: '2000' } },
+  options: {
+    reps: { type: 'string', default: '3' },
+    jpegs: { type: 'string', default: '400' },
+    pngs: { type: 'string', default: '2000' },
+    large: { type: 'string', default: '100' },
+  },
 });
 const REPS = Number(values.reps);
 const BATCH = 32;
@@ -61,6 +67,7 @@ async function ourRate(f: BenchFolder, size: number, threads: number): Promise<n
 const cores = os.availableParallelism();
 const folders: Array<[BenchFolder, number]> = [
   [await benchFolder('jpeg', Number(values.jpegs)), 224],
+  [await benchFolder('jpeg-large', Number(values.large)), 224],
   [await benchFolder('png', Number(values.pngs)), 32],
 ];
 const torch = haveTorchvision();

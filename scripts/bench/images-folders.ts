@@ -1,6 +1,7 @@
 // The image folders of the decode benchmark, written once into os.tmpdir() (kept between runs):
-// noisy 500x375 JPEGs (quality 90), as photos are, and noisy 32x32 PNGs, as CIFAR is; four
-// class folders each. Noise keeps the files from compressing to nothing.
+// noisy 500x375 JPEGs (quality 90), as ImageNet's photos are, 2000x1500 ones, as a camera's
+// are, and noisy 32x32 PNGs, as CIFAR is; four class folders each. Noise keeps the files from
+// compressing to nothing.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -17,9 +18,11 @@ export interface BenchFolder {
   height: number;
 }
 
-export async function benchFolder(kind: 'jpeg' | 'png', count: number): Promise<BenchFolder> {
-  const [width, height] = kind === 'jpeg' ? [500, 375] : [32, 32];
-  const name = kind === 'jpeg' ? `${count} JPEGs 500x375 q90` : `${count} PNGs 32x32`;
+const SIZES = { jpeg: [500, 375], 'jpeg-large': [2000, 1500], png: [32, 32] } as const;
+
+export async function benchFolder(kind: keyof typeof SIZES, count: number): Promise<BenchFolder> {
+  const [width, height] = SIZES[kind];
+  const name = `${count} ${kind === 'png' ? 'PNGs' : 'JPEGs'} ${width}x${height}${kind === 'png' ? '' : ' q90'}`;
   const dir = path.join(os.tmpdir(), `mgpu-bench-images-${kind}-${count}`);
   const done = path.join(dir, '.complete');
   if (fs.existsSync(done)) return { name, dir, count, width, height };
@@ -28,10 +31,10 @@ export async function benchFolder(kind: 'jpeg' | 'png', count: number): Promise<
     const px = new Uint8Array(width * height * 3);
     for (let p = 0; p < px.length; p++)
       px[p] = Math.max(0, Math.min(255, ((p % (width * 3)) + Math.floor(p / (width * 3)) + i * 13) % 256) + (rng.float() - 0.5) * 80);
-    const file = path.join(dir, `c${i % 4}`, `${String(i).padStart(5, '0')}.${kind === 'jpeg' ? 'jpg' : 'png'}`);
+    const file = path.join(dir, `c${i % 4}`, `${String(i).padStart(5, '0')}.${kind === 'png' ? 'png' : 'jpg'}`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const img = sharp(px, { raw: { width, height, channels: 3 } });
-    await (kind === 'jpeg' ? img.jpeg({ quality: 90 }) : img.png()).toFile(file);
+    await (kind === 'png' ? img.png() : img.jpeg({ quality: 90 })).toFile(file);
   }
   fs.writeFileSync(done, '');
   return { name, dir, count, width, height };
