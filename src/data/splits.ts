@@ -40,6 +40,12 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null,
       })
     : given;
   if (cfg.data.eval) return { train, eval: await loadDataset(cfg.data.eval, 'data.eval', classes, abort, imageOptions(cfg)), classes };
-  if (cfg.data.evalFraction !== null) return { ...splitHoldout(train, cfg.data.evalFraction, cfg.training.seed), classes };
+  if (cfg.data.evalFraction !== null) {
+    const held = splitHoldout(train, cfg.data.evalFraction, cfg.training.seed);
+    if (cfg.data.train.type !== 'images' || !cfg.data.train.augment) return { ...held, classes };
+    // Held-out images are evaluated as they are: their rows come from an unaugmented pipeline of the same folder.
+    const plain = await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg));
+    return { train: held.train, eval: splitHoldout(plain, cfg.data.evalFraction, cfg.training.seed).eval, classes };
+  }
   return { train, eval: null, classes };
 }
