@@ -13,6 +13,8 @@ import type {
   CheckpointConfig,
   Config,
   DevicesConfig,
+  ImageAugment,
+  ImageSource,
   LossSpec,
   NpyFiles,
   OptimizerConfig,
@@ -57,6 +59,8 @@ export type {
   Config,
   CustomLoss,
   DataSource,
+  ImageAugment,
+  ImageSource,
   LossEntry,
   LossName,
   LossSpec,
@@ -116,7 +120,9 @@ export type DataSourceInput =
   | { type: 'npy'; features: NpyFiles; labels: NpyFiles; weights?: string | null }
   | { type: 'csv'; path: string; label: string; labelType?: 'index' | 'float' | 'class'; weight?: string | null }
   | { type: 'module'; module: string }
-  | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' };
+  | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' }
+  // a folder of class folders (dir) or a CSV of path,label (list): docs/config.md#image-folders
+  | ({ type: 'images'; size: [number, number] } & Partial<Omit<ImageSource, 'type' | 'size' | 'augment'>> & { augment?: Partial<ImageAugment> | null });
 
 /** An experiment config as an object: the schema of the YAML file (docs/config.md). */
 export interface ConfigInput {
@@ -124,7 +130,14 @@ export interface ConfigInput {
   model: ({ module: string; json?: null } | { json: string; module?: null }) & { customLayers?: string | null };
   loss: LossSpec; // one loss, or one per output name
   lossWeights?: Record<string, number> | null;
-  data: { train: DataSourceInput; eval?: DataSourceInput | null; evalFraction?: number | null; classes?: string[] | null };
+  data: {
+    train: DataSourceInput;
+    eval?: DataSourceInput | null;
+    evalFraction?: number | null;
+    classes?: string[] | null;
+    threads?: number | null;
+    prefetch?: number;
+  };
   training: Partial<TrainingConfig> & { batchSize: number };
   optimizer: Partial<OptimizerConfig> & { name: OptimizerName };
   schedule?: Partial<ScheduleConfig>;
