@@ -2,7 +2,9 @@
 // 2 machines x 1 worker, the 83 trainable floats cut into chunks of 10 (the last one 3 floats,
 // the cuts across the layers' kernels and biases), train to the same bytes as 1 machine x
 // 2 workers, which sums on its slab and has no allreduce. A chunk reduced twice, skipped, cut at
-// the wrong offset or summed before its local sum was complete would change the weights.
+// the wrong offset or summed before its local sum was complete would change the weights. With
+// 3 machines the order of the machines' additions is the allreduce's: chunks of 10 must give
+// the bytes of one allreduce of the whole sum (MGPU_ALLREDUCE_CHUNK=0, as before the overlap).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -32,4 +34,21 @@ test('2 machines x 1 worker, allreduce in chunks of 10 floats: the bytes of 1 ma
   const s = await runCliAsync(['train', writeConfigFile(dir, 'one', { ...raw, runDir: one, devices: { simulate: 2, backend: 'cpu' } })]);
   assert.equal(s.code, 0, s.stderr);
   assert.ok(bytes(finalFloats(two)).equals(bytes(finalFloats(one))), 'M=2 x N=1 in chunks of 10 differs from M=1 x N=2');
+});
+
+test('3 machines x 1 worker: chunks of 10 floats give the bytes of one allreduce of the whole sum', async (t) => {
+  if (!needMpi(t)) return;
+  const run = async (chunk: string) => {
+    const runDir = path.join(dir, `three-${chunk}`);
+    const file = writeConfigFile(dir, `three-${chunk}`, {
+      ...raw,
+      training: { ...raw.training, batchSize: 9 },
+      runDir,
+      devices: { simulate: 1, backend: 'cpu' },
+    });
+    const r = await runMpi(3, ['train', file], { env: { MGPU_ALLREDUCE_CHUNK: chunk } });
+    assert.equal(r.code, 0, r.stderr);
+    return bytes(finalFloats(runDir));
+  };
+  assert.ok((await run('10')).equals(await run('0')), 'M=3 in chunks of 10 differs from M=3 in one allreduce');
 });
