@@ -49,23 +49,27 @@ interface Link {
   close(): void;
 }
 
+const tcp = ['--mca', 'btl', 'tcp,self'];
+const exported = (vars: Record<string, string>) => Object.keys(vars).flatMap((k) => ['-x', k]);
+
 /** The two-machine harness's namespaces, or TCP over loopback where it cannot run. */
 function openLink(): Link {
   const script = process.env.MGPU_TWO_MACHINES ?? path.join(root, 'scripts', 'two-machines.sh');
   const why = fs.existsSync(script) ? spawnSync('bash', [script, 'check'], { encoding: 'utf8' }) : null;
-  const tcp = ['--mca', 'btl', 'tcp,self'];
-  const x = (vars: Record<string, string>) => Object.keys(vars).flatMap((k) => ['-x', k]);
-  if (!why || why.status !== 0) {
-    console.log(`(no two-machine harness: ${why ? why.stdout.trim() : `${script} is not there`}; TCP over loopback, unshaped)`);
-    return {
-      name: 'TCP over loopback (one network stack)',
-      shapes: [unshaped('loopback, unshaped')],
-      mpirun: (prog, vars = {}) => ['mpirun', '-np', '2', ...tcp, ...x(vars), ...prog],
-      env,
-      shape: () => '',
-      close: () => {},
-    };
-  }
+  if (why?.status === 0) return harnessLink(script);
+  console.log(`(no two-machine harness: ${why ? why.stdout.trim() : `${script} is not there`}; TCP over loopback, unshaped)`);
+  return {
+    name: 'TCP over loopback (one network stack)',
+    shapes: [unshaped('loopback, unshaped')],
+    mpirun: (prog, vars = {}) => ['mpirun', '-np', '2', ...tcp, ...exported(vars), ...prog],
+    env,
+    shape: () => '',
+    close: () => {},
+  };
+}
+
+/** Machines node-a and node-b of scripts/two-machines.sh (its invocation, as its header gives it). */
+function harnessLink(script: string): Link {
   const netEnv = { ...env, MGPU_NET_ID: `ovb${process.pid}`, MGPU_NET_OWNER: String(process.pid) };
   const harness = (...args: string[]) => execFileSync('bash', [script, ...args], { env: netEnv, stdio: 'inherit' });
   harness('up');
@@ -80,27 +84,30 @@ function openLink(): Link {
     ],
     mpirun: (prog, vars = {}) => [
       ...['bash', script, 'run', 'node-a', 'mpirun', '-H', 'node-a,node-b', '-np', '2', '--mca', 'plm_rsh_agent', rsh, ...tcp],
-      ...['--mca', 'btl_tcp_if_include', subnet, '--mca', 'oob_tcp_if_include', subnet, ...x(vars), ...prog],
+      ...['--mca', 'btl_tcp_if_include', subnet, '--mca', 'oob_tcp_if_include', subnet, ...exported(vars), ...prog],
     ],
     env: netEnv,
-    shape: (s) => {
-      const hosts = ['node-a', 'node-b'];
-      if (!s?.rate) {
-        hosts.forEach((h) => harness('shape', h, 'none'));
-        return '';
-      }
-      const netem = ['netem', 'delay', s.delay, 'rate', s.rate];
-      const tried = spawnSync('bash', [script, 'shape', 'node-a', ...netem], { env: netEnv, encoding: 'utf8' });
-      if (tried.status === 0) {
-        harness('shape', 'node-b', ...netem);
-        return `netem delay ${s.delay} rate ${s.rate}`;
-      }
-      // This kernel has no netem ("Specified qdisc kind is unknown"): the rate alone, by tbf.
-      hosts.forEach((h) => harness('shape', h, 'tbf', 'rate', s.rate!, 'burst', s.burst, 'latency', '50ms'));
-      return `tbf rate ${s.rate}, no delay: netem failed here (${tried.stderr.trim()})`;
-    },
+    shape: (s) => shapeBoth(script, netEnv, harness, s),
     close: () => harness('down'),
   };
+}
+
+/** netem's rate and delay on both machines' eth0, or tbf's rate alone where netem is missing. */
+function shapeBoth(script: string, netEnv: NodeJS.ProcessEnv, harness: (...args: string[]) => void, s: Shape | null): string {
+  const hosts = ['node-a', 'node-b'];
+  if (!s?.rate) {
+    hosts.forEach((h) => harness('shape', h, 'none'));
+    return '';
+  }
+  const netem = ['netem', 'delay', s.delay, 'rate', s.rate];
+  const tried = spawnSync('bash', [script, 'shape', 'node-a', ...netem], { env: netEnv, encoding: 'utf8' });
+  if (tried.status === 0) {
+    harness('shape', 'node-b', ...netem);
+    return `netem delay ${s.delay} rate ${s.rate}`;
+  }
+  // This kernel has no netem ("Specified qdisc kind is unknown"): the rate alone, by tbf.
+  hosts.forEach((h) => harness('shape', h, 'tbf', 'rate', s.rate!, 'burst', s.burst, 'latency', '50ms'));
+  return `tbf rate ${s.rate}, no delay: netem failed here (${tried.stderr.trim()})`;
 }
 
 const link = openLink();
@@ -108,6 +115,7 @@ process.on('exit', () => {
   link.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.exit(130)); // tear the namespaces down
 const run = (prog: string[], vars: Record<string, string> = {}) => {
   const [cmd, ...args] = link.mpirun(prog, vars);
   return execFileSync(cmd!, args, { env: { ...link.env, ...vars }, encoding: 'utf8', maxBuffer: 1 << 24 });
