@@ -3,11 +3,12 @@
 // mpi-allreduce-floor.c, compiled here), the binding's, the machine's sum then the allreduce
 // (MGPU_ALLREDUCE_CHUNK=0) and the two overlapped in chunks; then a 2 x 1 training step of the
 // 20M-parameter MLP with and without the overlap. Tables only: nothing here asserts a time.
-//   node --import tsx scripts/bench/mpi-overlap.ts [--reps 3] [--steps 8] [--sizes 1e6,5e6,25e6]
+//   node --import tsx scripts/bench/mpi-overlap.ts [--reps 3] [--steps 8] [--sizes 1e6,5e6,25e6] [--links 10gbit,1gbit]
 // The link: the two-machine harness (scripts/two-machines.sh, or MGPU_TWO_MACHINES=<its path>:
 // two network namespaces joined by veths), unshaped and shaped by netem to 10 Gbit/s + 0.1 ms
-// and 1 Gbit/s + 1 ms (by tbf to the rate alone where the kernel has no netem); without it (not root, no script), TCP over this machine's loopback
-// (--mca btl tcp,self), unshaped only.
+// and 1 Gbit/s + 1 ms (by tbf to the rate alone where the kernel has no netem); --links picks
+// among unshaped, 10gbit, 1gbit. Without it (not root, no script), TCP over this machine's
+// loopback (--mca btl tcp,self), unshaped only.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,13 +20,18 @@ import { syntheticDataDir } from './run-mgpu.ts';
 import { printTable, saveJson } from './table.ts';
 
 const { values } = parseArgs({
-  options: { reps: { type: 'string', default: '3' }, steps: { type: 'string', default: '8' }, sizes: { type: 'string', default: '1e6,5e6,25e6' } },
+  options: {
+    reps: { type: 'string', default: '3' },
+    steps: { type: 'string', default: '8' },
+    sizes: { type: 'string', default: '1e6,5e6,25e6' },
+    links: { type: 'string', default: 'unshaped,10gbit,1gbit' }, // which of the harness's shapes
+  },
 });
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-bench-overlap-'));
 const sizes = values.sizes.split(',').map(Number);
-const chunks = [DEFAULT_CHUNK / 4, DEFAULT_CHUNK, DEFAULT_CHUNK * 4];
+const chunks = [1 << 18, 1 << 20, 1 << 22]; // 1, 4 and 16 MiB
 const env = { ...process.env, OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1', OMPI_MCA_rmaps_base_oversubscribe: '1' };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
@@ -41,6 +47,7 @@ const unshaped = (name: string): Shape => ({ name, rate: null, delay: '', burst:
 
 interface Link {
   name: string;
+  shaped: boolean; // false: loopback, its one unshaped row whatever --links says
   shapes: Shape[];
   mpirun(prog: string[], vars?: Record<string, string>): string[];
   env: NodeJS.ProcessEnv; // what mpirun runs with
@@ -60,6 +67,7 @@ function openLink(): Link {
   console.log(`(no two-machine harness: ${why ? why.stdout.trim() : `${script} is not there`}; TCP over loopback, unshaped)`);
   return {
     name: 'TCP over loopback (one network stack)',
+    shaped: false,
     shapes: [unshaped('loopback, unshaped')],
     mpirun: (prog, vars = {}) => ['mpirun', '-np', '2', ...tcp, ...exported(vars), ...prog],
     env,
@@ -77,6 +85,7 @@ function harnessLink(script: string): Link {
   const rsh = path.join(path.dirname(script), 'two-machines-rsh.sh');
   return {
     name: 'two network namespaces joined by veths (two-machines.sh)',
+    shaped: true,
     shapes: [
       unshaped('veth, unshaped'),
       { name: '10 Gbit/s + 0.1 ms', rate: '10gbit', delay: '0.1ms', burst: '2500kb', bytesPerMs: 1.25e6 },
@@ -131,7 +140,7 @@ execFileSync('mpicc', ['-O2', '-o', floor, path.join(here, 'mpi-allreduce-floor.
 const child = [process.execPath, '--import', 'tsx', path.join(here, 'mpi-overlap-child.ts'), values.reps, chunks.join(',')];
 const ms = (x: unknown) => Number(x);
 const results: Record<string, unknown> = {};
-for (const s of link.shapes) {
+for (const s of link.shapes.filter((s) => !link.shaped || values.links.split(',').includes(s.rate ?? 'unshaped'))) {
   const how = link.shape(s);
   if (how) console.log(`\n(${s.name}: ${how})`);
   const c = jsonLines(run([floor, values.reps, ...sizes.map(String)]));

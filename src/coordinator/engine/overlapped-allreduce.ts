@@ -13,8 +13,8 @@
 import { MgpuError } from '../../shared/errors.ts';
 import type { Cluster } from '../devices/cluster.ts';
 
-/** Floats per chunk by default: 4 MiB (docs/performance.md says why). */
-export const DEFAULT_CHUNK = 1 << 20;
+/** Floats per chunk by default: 1 MiB (docs/performance.md says why). */
+export const DEFAULT_CHUNK = 1 << 18;
 /** At most this many chunks in flight (the binding holds 256 operations). */
 const MAX_IN_FLIGHT = 64;
 
@@ -36,7 +36,7 @@ export function allreduceChunk(env: NodeJS.ProcessEnv = process.env): number {
       'E_CONFIG',
       `MGPU_ALLREDUCE_CHUNK=${v}: expected a whole number of floats per chunk of the gradient allreduce (0 turns the overlap off)`,
       {
-        hint: `unset it for the default (${DEFAULT_CHUNK} floats, 4 MiB)`,
+        hint: `unset it for the default (${DEFAULT_CHUNK} floats, 1 MiB)`,
       },
     );
   }
