@@ -17,9 +17,10 @@ const benches: [string, string[]][] = [
   ['latency.ts', []],
   ['data-memory.ts', ['--limit-mib', '600']],
 ];
-// Several machines (MPI ranks on this one): where mpirun and the binding are there.
-if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []]);
-else console.log('\n(no mpirun: the multi-machine benchmark is left out)');
+// Several machines (MPI ranks on this one, or in two network namespaces: mpi-overlap.ts): where
+// mpirun and the binding are there.
+if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []], ['mpi-overlap.ts', []]);
+else console.log('\n(no mpirun: the multi-machine benchmarks are left out)');
 for (const [script, args] of benches) {
   execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url)), ...args], { stdio: 'inherit' });
 }
