@@ -21,9 +21,10 @@ const benches: [string, string[]][] = [
 // Image decoding beside torchvision: where sharp loads (an optional dependency).
 if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []]);
 else console.log('\n(sharp does not load: the image decoding benchmark is left out)');
-// Several machines (MPI ranks on this one): where mpirun and the binding are there.
-if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []]);
-else console.log('\n(no mpirun: the multi-machine benchmark is left out)');
+// Several machines (MPI ranks on this one, or in two network namespaces: mpi-overlap.ts): where
+// mpirun and the binding are there.
+if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []], ['mpi-overlap.ts', []]);
+else console.log('\n(no mpirun: the multi-machine benchmarks are left out)');
 for (const [script, args] of benches) {
   execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url)), ...args], { stdio: 'inherit' });
 }

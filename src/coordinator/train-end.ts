@@ -155,7 +155,7 @@ async function checkSameWeights(s: Session): Promise<void> {
   const differ = all.findIndex((h) => !Buffer.from(h).equals(Buffer.from(all[0]!)));
   if (differ > 0) {
     throw new MgpuError('E_INTERNAL', `the machines ended with different weights: ${s.cluster.where(differ)} differs from ${s.cluster.where(0)}`, {
-      hint: 'the allreduce gave ranks different sums; have Open MPI use its ring allreduce, which gives every rank the same bits: mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4',
+      hint: "the allreduce gave ranks different sums; the gradient's MPI_Iallreduce is Open MPI's coll/libnbc, whose binomial tree gives every rank rank 0's bits: leave coll_libnbc_iallreduce_algorithm at 0 or set it to 2 (not 1, the ring); coll_tuned_* settings do not reach it",
     });
   }
 }

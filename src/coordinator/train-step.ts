@@ -10,6 +10,7 @@ import type { Dataset } from '../data/rows.ts';
 import { plural } from './console/progress.ts';
 import { ArrivalSum } from './engine/reduce/arrival-sum.ts';
 import { averageState } from './engine/reduce/average-state.ts';
+import { gradientCombine } from './engine/overlapped-allreduce.ts';
 import type { ReduceResult } from './engine/reduce/reduce-pool.ts';
 import { learningRateAt } from './engine/schedules.ts';
 import type { Session } from './engine/session.ts';
@@ -167,12 +168,7 @@ export async function finishStep(
     const t = updatesBefore + 1;
     const { remaining, continuing } = await early.settle();
     const reduced =
-      c.size === 1
-        ? await s.pool.run(remaining, continuing, lr, t)
-        : await s.pool.runCombined(remaining, continuing, lr, t, async (gradSum) => {
-            await c.arrive(step, 1); // again before the big one: a machine that stalls in between is named too
-            await c.sum(gradSum, `step ${step}: the gradient allreduce`);
-          });
+      c.size === 1 ? await s.pool.run(remaining, continuing, lr, t) : await s.pool.runCombined(remaining, continuing, lr, t, gradientCombine(c, step));
     // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
     const stateChanged = everywhere.stateChanged;
     if (stateChanged !== 0 && stateChanged !== everywhere.ranks) {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { DataError, MgpuError } from '../shared/errors.ts';
 import type { DType, NdArray } from '../shared/npy.ts';
-import { gatherRows } from './rows.ts';
+import { copyRuns, gatherRows } from './rows.ts';
 
 export type Dtype = DType;
 
@@ -69,35 +69,6 @@ export function memoryColumn(a: NdArray): HeldColumn {
 /** The in-memory array of a column that has one without copying (memory columns), else null. */
 export function heldArray(c: Column): NdArray | null {
   return c.kind === 'memory' ? c.toArray() : null;
-}
-
-/**
- * Copies runs of consecutive rows: `copy(first, rows, at)` copies rows [first, first + rows) to
- * byte `at` of the output. Checks every index against `count`; returns the bytes written.
- */
-export function copyRuns(
-  indices: ArrayLike<number>,
-  count: number,
-  rowBytes: number,
-  out: Uint8Array,
-  offset: number,
-  copy: (first: number, rows: number, at: number) => void,
-): number {
-  const total = indices.length * rowBytes;
-  if (!Number.isInteger(offset) || offset < 0 || offset + total > out.length)
-    throw new RangeError(`gather: ${indices.length} rows of ${rowBytes} bytes at offset ${offset} do not fit an output of ${out.length} bytes`);
-  let k = 0;
-  while (k < indices.length) {
-    const first = indices[k]!;
-    let end = k + 1;
-    while (end < indices.length && indices[end] === first + (end - k)) end++;
-    const last = first + (end - k) - 1;
-    if (!Number.isInteger(first) || first < 0 || last >= count)
-      throw new RangeError(`gather: row index ${first < 0 || !Number.isInteger(first) ? first : last} is outside [0, ${count})`);
-    copy(first, end - k, offset + k * rowBytes);
-    k = end;
-  }
-  return total;
 }
 
 /**

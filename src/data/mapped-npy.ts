@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import { DataError } from '../shared/errors.ts';
 import { loadMmap } from '../shared/mapped-memory.ts';
 import { npyLayout, readNpy, type NdArray } from '../shared/npy.ts';
-import { columnRowBytes, copyRuns, memoryColumn, readFully, type Column } from './columns.ts';
+import { columnRowBytes, memoryColumn, readFully, type Column } from './columns.ts';
+import { copyRuns } from './rows.ts';
 
 const VIEWS = { float32: Float32Array, int32: Int32Array, uint8: Uint8Array };
 

@@ -58,21 +58,34 @@ export function rowBytes(a: NdArray): number {
  */
 export function gatherRows(src: NdArray, indices: ArrayLike<number>, out: Uint8Array, outOffset: number): number {
   const rb = rowBytes(src);
-  const rows = src.shape[0]!;
-  const total = indices.length * rb;
-  if (!Number.isInteger(outOffset) || outOffset < 0 || outOffset + total > out.length) {
-    throw new RangeError(`gatherRows: ${indices.length} rows of ${rb} bytes at offset ${outOffset} do not fit an output of ${out.length} bytes`);
-  }
   const bytes = new Uint8Array(src.data.buffer, src.data.byteOffset, src.data.byteLength);
+  return copyRuns(indices, src.shape[0]!, rb, out, outOffset, (first, rows, at) => out.set(bytes.subarray(first * rb, (first + rows) * rb), at));
+}
+
+/**
+ * Copies runs of consecutive rows: `copy(first, rows, at)` copies rows [first, first + rows) to
+ * byte `at` of the output. Checks every index against `count`; returns the bytes written.
+ */
+export function copyRuns(
+  indices: ArrayLike<number>,
+  count: number,
+  rowBytes: number,
+  out: Uint8Array,
+  offset: number,
+  copy: (first: number, rows: number, at: number) => void,
+): number {
+  const total = indices.length * rowBytes;
+  if (!Number.isInteger(offset) || offset < 0 || offset + total > out.length)
+    throw new RangeError(`gather: ${indices.length} rows of ${rowBytes} bytes at offset ${offset} do not fit an output of ${out.length} bytes`);
   let k = 0;
   while (k < indices.length) {
     const first = indices[k]!;
     let end = k + 1;
     while (end < indices.length && indices[end] === first + (end - k)) end++;
     const last = first + (end - k) - 1;
-    if (!Number.isInteger(first) || first < 0 || last >= rows)
-      throw new RangeError(`gatherRows: row index ${first < 0 || !Number.isInteger(first) ? first : last} is outside [0, ${rows})`);
-    out.set(bytes.subarray(first * rb, (last + 1) * rb), outOffset + k * rb);
+    if (!Number.isInteger(first) || first < 0 || last >= count)
+      throw new RangeError(`gather: row index ${first < 0 || !Number.isInteger(first) ? first : last} is outside [0, ${count})`);
+    copy(first, end - k, offset + k * rowBytes);
     k = end;
   }
   return total;

@@ -1,11 +1,14 @@
 // The reduce gives the same bits whether it runs inline on the coordinator's thread or cut into
 // slices over piscina threads: the summed gradient, its norm, the SGD update (with and without
-// clipping, with and without ranks summed early as they arrive).
+// clipping, with and without ranks summed early as they arrive); and, as one of several
+// machines, with the allreduce in chunks of 40,000 floats (each cut over the threads) the bits of one
+// allreduce of the whole sum inline (a fake allreduce adds another machine's gradient).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { Combine } from '../../src/coordinator/engine/overlapped-allreduce.ts';
 import { ReducePool } from '../../src/coordinator/engine/reduce/reduce-pool.ts';
 import { flatten, slabLayout } from '../../src/shared/layout.ts';
 import { Slab } from '../../src/shared/slab.ts';
@@ -26,7 +29,24 @@ const sgd = validateConfig(
   { configPath: null, cwd: process.cwd() },
 ).optimizer;
 
-async function reduce(threads: number, clipNorm: number | null, early: boolean): Promise<{ weights: Buffer; norm: number; scale: number }> {
+/** Another machine's sum, which the fake allreduce adds to each chunk at its offset. */
+const other = randomUniform(seededRandom(12), P, -0.01, 0.01);
+const fakeCombine = (chunk: number): Combine => ({
+  chunk,
+  ready: async () => {},
+  sum: async (part) => {
+    const at = part.byteOffset / 4;
+    for (let i = 0; i < part.length; i++) part[i]! += other[at + i]!;
+  },
+});
+
+/** `chunk`: as one of several machines (runCombined), the allreduce in chunks of this many floats. */
+async function reduce(
+  threads: number,
+  clipNorm: number | null,
+  early: boolean,
+  chunk: number | null = null,
+): Promise<{ weights: Buffer; norm: number; scale: number }> {
   const slab = Slab.create(dir);
   const layout = slabLayout(flatten([{ name: 'w', shape: [P], dtype: 'float32', trainable: true }]), RANKS, 4096, 4096, 1);
   slab.resize(layout, dir);
@@ -57,7 +77,8 @@ async function reduce(threads: number, clipNorm: number | null, early: boolean):
       await pool.accumulate(0, true);
       await pool.accumulate(1, false);
     }
-    const r = await pool.run(early ? [2] : [0, 1, 2], early, 0.05, 1);
+    const ranks = early ? [2] : [0, 1, 2];
+    const r = chunk === null ? await pool.run(ranks, early, 0.05, 1) : await pool.runCombined(ranks, early, 0.05, 1, fakeCombine(chunk));
     const out = new Float32Array(P);
     if (slab.mode === 'mapped') slab.read(layout.weights, out);
     else out.set(new Float32Array(weights));
@@ -81,5 +102,15 @@ for (const [clipNorm, early] of [
     assert.equal(threaded.scale, inline.scale);
     if (clipNorm !== null) assert.ok(inline.scale < 1, `the gradient was clipped (norm ${inline.norm})`);
     assert.ok(threaded.weights.equals(inline.weights), 'the updated weights differ');
+  });
+}
+
+for (const clipNorm of [null, 0.5]) {
+  test(`several machines: 2 threads, allreduce in chunks of 40000 == inline, one allreduce, to the bit (clipNorm ${clipNorm})`, async () => {
+    const whole = await reduce(1, clipNorm, true, 0);
+    const chunked = await reduce(2, clipNorm, true, 40000);
+    assert.equal(chunked.norm, whole.norm);
+    assert.ok(chunked.weights.equals(whole.weights), 'the updated weights differ');
+    assert.ok(!whole.weights.equals((await reduce(1, clipNorm, true)).weights), 'the fake allreduce added nothing');
   });
 }

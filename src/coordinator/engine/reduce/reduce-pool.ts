@@ -4,6 +4,7 @@
 import { Piscina } from 'piscina';
 import { floatKernels } from '../../../shared/float-kernels.ts';
 import { childExecArgv, projectFile } from '../../../shared/runtime.ts';
+import { overlappedAllreduce, type Combine } from '../overlapped-allreduce.ts';
 import { CHUNK, makeReducer, type Reducer, type ReduceShared, type ReduceTask } from './reducer.ts';
 
 // Below this many trainable floats the reduce stays on the coordinator's thread: waking a
@@ -54,9 +55,11 @@ export class ReducePool {
     return this.pool ? this.ranges.length : 0;
   }
 
-  private async each(task: (start: number, end: number) => ReduceTask): Promise<number[]> {
-    if (this.inline) return this.inline(task(0, this.shared.slab.trainable));
-    const parts = await Promise.all(this.ranges.map(([s, e]) => this.pool!.run(task(s, e)) as Promise<number[]>));
+  /** `within`: only [from, to), cut over the threads (for the sum pass: its squares are not kept). */
+  private async each(task: (start: number, end: number) => ReduceTask, within?: [number, number]): Promise<number[]> {
+    if (this.inline) return this.inline(task(...(within ?? [0, this.shared.slab.trainable])));
+    const ranges = within ? cut(within, this.ranges.length) : this.ranges;
+    const parts = await Promise.all(ranges.map(([s, e]) => this.pool!.run(task(s, e)) as Promise<number[]>));
     return parts.flat();
   }
 
@@ -82,13 +85,13 @@ export class ReducePool {
   }
 
   /**
-   * Several machines: sums this machine's ranks into gradSum, lets `combine` add every machine's
-   * sum into it (the allreduce), then takes the norm of the whole and (clips,) updates and
-   * publishes, as run() does on one machine.
+   * Several machines: sums this machine's ranks into gradSum chunk by chunk, each chunk's
+   * allreduce through `combine` started as soon as it is summed (overlapped-allreduce.ts), then
+   * takes the norm of the whole and (clips,) updates and publishes, as run() does on one machine.
    */
-  async runCombined(ranks: number[], continuing: boolean, lr: number, t: number, combine: (gradSum: Float32Array) => Promise<void>): Promise<ReduceResult> {
-    await this.each((start, end) => ({ kind: 'sum', start, end, ranks, continuing }));
-    await combine(new Float32Array(this.shared.gradSum));
+  async runCombined(ranks: number[], continuing: boolean, lr: number, t: number, combine: Combine): Promise<ReduceResult> {
+    const sum = (from: number, to: number) => this.each((start, end) => ({ kind: 'sum', start, end, ranks, continuing }), [from, to]);
+    await overlappedAllreduce(new Float32Array(this.shared.gradSum), sum, combine);
     const gradNorm = Math.sqrt(sumInOrder(await this.each((start, end) => ({ kind: 'norm', start, end }))));
     const scale = this.clipNorm !== null && gradNorm > this.clipNorm ? this.clipNorm / gradNorm : 1;
     await this.each((start, end) => ({ kind: 'apply', start, end, lr, t, scale }));
@@ -98,6 +101,14 @@ export class ReducePool {
   async destroy(): Promise<void> {
     await this.pool?.destroy();
   }
+}
+
+/** [from, to) in up to `n` pieces of a multiple of CHUNK floats (the last one shorter). */
+function cut([from, to]: [number, number], n: number): Array<[number, number]> {
+  const per = Math.max(CHUNK, Math.ceil((to - from) / n / CHUNK) * CHUNK);
+  const out: Array<[number, number]> = [];
+  for (let s = from; s < to; s += per) out.push([s, Math.min(to, s + per)]);
+  return out.length ? out : [[from, to]];
 }
 
 function sumInOrder(a: number[]): number {
