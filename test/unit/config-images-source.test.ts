@@ -1,5 +1,5 @@
 // data.<split> type: images: its defaults, each bad key with its key path, the loss it needs
-// (class indices), and the resolved config written back out validating to the same source.
+// (classes), and the resolved config written back out validating to the same source.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -90,13 +90,16 @@ test('each bad key is named by its key path', () => {
   bad(base, 'data.threads', /a positive integer or null/, { threads: 0 });
 });
 
-test('the labels are class indices: a loss that takes one-hot rows is refused at loss', () => {
+test('the labels are classes: sparse and categorical cross-entropy take them, a regression loss is refused at loss', () => {
+  const withLoss = (loss: string) =>
+    validateConfig(
+      { model: { module: './model.mjs' }, loss, data: { train: base }, training: { batchSize: 2 }, optimizer: { name: 'sgd' } },
+      { configPath, cwd: dir },
+    );
+  withLoss('sparseCategoricalCrossentropy');
+  withLoss('categoricalCrossentropy');
   assert.throws(
-    () =>
-      validateConfig(
-        { model: { module: './model.mjs' }, loss: 'categoricalCrossentropy', data: { train: base }, training: { batchSize: 2 }, optimizer: { name: 'sgd' } },
-        { configPath, cwd: dir },
-      ),
-    (e: Error & { keyPath?: string }) => e.keyPath === 'loss' && /data.train is 'images', whose labels are class indices/.test(e.message),
+    () => withLoss('meanSquaredError'),
+    (e: Error & { keyPath?: string }) => e.keyPath === 'loss' && /data.train is 'images', whose labels are classes/.test(e.message),
   );
 });

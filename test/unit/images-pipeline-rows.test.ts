@@ -22,7 +22,7 @@ test('set up: 120 PNG digits, 2 threads', async () => {
   digits = await writeDigitFolder(dir, 120);
   split = loadImages(src, 'data.eval', null, { threads: 2, prefetch: 2, seed: 0, localWorkers: 1 });
   assert.deepEqual(split.features.shape, [120, 28, 28, 1]);
-  assert.deepEqual([...(split.labels.data as Int32Array)], [...digits.labels]);
+  assert.deepEqual([...(split.labels.toArray().data as Int32Array)], [...digits.labels]);
 });
 
 test('rows come back in the asked order as the exact pixels, and only once ready', async () => {

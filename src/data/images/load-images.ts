@@ -4,7 +4,9 @@
 import os from 'node:os';
 import type { Config, ImageSource } from '../../shared/config/types.ts';
 import type { ClassMapping } from '../classes.ts';
-import { memoryColumn, type HeldColumn } from '../columns.ts';
+import { memoryColumn, type Column } from '../columns.ts';
+import { labelsOf, oneLoss } from '../../shared/config/loss.ts';
+import { oneHotColumn } from './one-hot-column.ts';
 import { decodeSpec, rowBytesOf } from './decode-spec.ts';
 import { indexFolder, type ImageIndex } from './folder-index.ts';
 import { ImagePipeline } from './image-pipeline.ts';
@@ -18,11 +20,12 @@ export interface ImageOptions {
   prefetch: number;
   seed: number;
   localWorkers: number;
+  labels?: 'index' | 'onehot'; // class indices (the default), or one-hot rows: the loss decides (imageOptions)
 }
 
 export interface ImageSplit {
   features: MadeColumn;
-  labels: HeldColumn;
+  labels: Column; // int32 class indices [count], or one-hot float32 [count, classes] made as gathered
   count: number;
   source: string;
   pipeline: ImagePipeline;
@@ -33,7 +36,9 @@ export interface ImageSplit {
 export function imageOptions(cfg: Config): ImageOptions {
   const d = cfg.devices;
   const gpus = d.simulate > 0 ? d.simulate : d.gpus === 'all' ? 1 : d.gpus.length;
-  return { threads: cfg.data.threads, prefetch: cfg.data.prefetch, seed: cfg.training.seed, localWorkers: gpus * d.workersPerGpu };
+  const loss = oneLoss(cfg.loss) ?? Object.values(cfg.loss)[0];
+  const labels = loss !== undefined && labelsOf(loss) === 'onehot' ? 'onehot' : 'index';
+  return { threads: cfg.data.threads, prefetch: cfg.data.prefetch, seed: cfg.training.seed, localWorkers: gpus * d.workersPerGpu, labels };
 }
 
 /** The thread count: data.threads, else the cores the workers leave, at least 1. */
@@ -58,7 +63,7 @@ export function loadImages(src: ImageSource, keyPath: string, classes: ClassMapp
   const pipeline = new ImagePipeline(index.paths, spec, imageThreads(o), o.prefetch, header);
   return {
     features: new MadeColumn(spec.dtype, [count, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec)),
-    labels: memoryColumn({ dtype: 'int32', shape: [count], data: index.labels }),
+    labels: o.labels === 'onehot' ? oneHotColumn(index.labels, index.classes.length) : memoryColumn({ dtype: 'int32', shape: [count], data: index.labels }),
     count,
     source: `images ${where}`,
     pipeline,

@@ -45,18 +45,21 @@ function checkClassLabels(data: Config['data'], loss: LossEntry): void {
   }
 }
 
-/** An images source labels with class indices (its folders' or list's classes): sparseCategoricalCrossentropy's labels. */
+/**
+ * An images source labels with classes (its folders' or list's): class indices for
+ * sparseCategoricalCrossentropy, one-hot rows for categoricalCrossentropy; no other loss.
+ */
 function checkImageLabels(data: Config['data'], loss: LossEntry): void {
   for (const [key, src] of [
     ['data.train', data.train],
     ['data.eval', data.eval],
   ] as const) {
     const takes = labelsOf(loss);
-    if (src?.type !== 'images' || takes === 'index' || takes === null) continue;
+    if (src?.type !== 'images' || takes === 'index' || takes === 'onehot' || takes === null) continue;
     throw new ConfigError(
       'loss',
-      `${key} is 'images', whose labels are class indices (one per class folder), which loss ${lossLabel(loss)} does not take`,
-      'use loss: sparseCategoricalCrossentropy (a softmax with one output per class)',
+      `${key} is 'images', whose labels are classes (one per class folder), which loss ${lossLabel(loss)} does not take`,
+      'use loss: sparseCategoricalCrossentropy or categoricalCrossentropy (a softmax with one output per class)',
     );
   }
 }
