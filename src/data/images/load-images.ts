@@ -5,7 +5,7 @@ import os from 'node:os';
 import type { Config, ImageSource } from '../../shared/config/types.ts';
 import type { ClassMapping } from '../classes.ts';
 import { memoryColumn, type Column } from '../columns.ts';
-import { labelsOf, oneLoss } from '../../shared/config/loss.ts';
+import { labelsOf, oneLoss, perOutputLosses } from '../../shared/config/loss.ts';
 import { oneHotColumn } from './one-hot-column.ts';
 import { decodeSpec, rowBytesOf } from './decode-spec.ts';
 import { indexFolder, type ImageIndex } from './folder-index.ts';
@@ -36,7 +36,7 @@ export interface ImageSplit {
 export function imageOptions(cfg: Config): ImageOptions {
   const d = cfg.devices;
   const gpus = d.simulate > 0 ? d.simulate : d.gpus === 'all' ? 1 : d.gpus.length;
-  const loss = oneLoss(cfg.loss) ?? Object.values(cfg.loss)[0];
+  const loss = oneLoss(cfg.loss) ?? Object.values(perOutputLosses(cfg.loss) ?? {})[0]; // an image model has one output
   const labels = loss !== undefined && labelsOf(loss) === 'onehot' ? 'onehot' : 'index';
   return { threads: cfg.data.threads, prefetch: cfg.data.prefetch, seed: cfg.training.seed, localWorkers: gpus * d.workersPerGpu, labels };
 }
