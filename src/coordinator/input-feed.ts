@@ -8,44 +8,82 @@
 import { performance } from 'node:perf_hooks';
 import type { BatchPlan, PlannedBatch } from '../data/batch-plan.ts';
 import type { Dataset } from '../data/rows.ts';
+import { DataError } from '../shared/errors.ts';
 
 export interface InputFeed {
-  /** Makes step's rows ready, starting the next steps'; resolves to the milliseconds waited. */
-  ready(step: number): Promise<number>;
+  /**
+   * Makes step's rows ready, starting the next steps'; resolves to the milliseconds waited and
+   * the rows to train on: the step's own, less those that could not be made (data.onBadSample: skip).
+   */
+  ready(step: number): Promise<{ wait: number; indices: Uint32Array }>;
   /** Whether step's rows can be staged now (staging ahead skips a batch that is not). */
   canStage(step: number): boolean;
 }
 
-/** `ahead`: how many steps after the current one are being made (data.prefetch). */
-export function inputFeed(ds: Dataset, plan: BatchPlan, ahead: number): InputFeed {
+/** A sample left out of a step's batch, and why (its file, what the decoder said). */
+export interface BadSample {
+  sample: number;
+  message: string;
+}
+
+/** `ahead`: how many steps after the current one are being made (data.prefetch); `onBad`: each step's samples left out, once. */
+export function inputFeed(ds: Dataset, plan: BatchPlan, ahead: number, onBad: (step: number, epoch: number, bad: BadSample[]) => void = () => {}): InputFeed {
   const pipeline = ds.pipeline;
-  if (!pipeline) return { ready: () => Promise.resolve(0), canStage: () => true };
-  const made = new Map<number, PlannedBatch>(); // steps whose rows were asked for and not released
+  if (!pipeline) return { ready: (step) => Promise.resolve({ wait: 0, indices: plan.batchAt(step).indices }), canStage: () => true };
+  // Steps whose rows were asked for and not released; `kept`: once ready, the rows that were made.
+  const made = new Map<number, { b: PlannedBatch; kept: Uint32Array | null }>();
   const ask = (step: number) => {
     if (step >= plan.totalSteps || made.has(step)) return;
     const b = plan.batchAt(step);
-    made.set(step, b);
+    made.set(step, { b, kept: null });
     pipeline.prefetch(b.indices, b.epoch);
   };
   return {
     async ready(step) {
       for (let k = step; k <= step + ahead; k++) ask(k);
-      const b = made.get(step)!;
+      const m = made.get(step)!;
       const t = performance.now();
-      await pipeline.ready(b.indices, b.epoch);
-      const waited = performance.now() - t;
+      await pipeline.ready(m.b.indices, m.b.epoch);
+      const wait = performance.now() - t;
+      m.kept ??= keptRows(step, m.b, pipeline.failed?.(m.b.indices, m.b.epoch) ?? [], onBad);
       for (const [k, old] of made) {
         if (k >= step) continue;
-        pipeline.release(old.indices, old.epoch);
+        pipeline.release(old.b.indices, old.b.epoch);
         made.delete(k);
       }
-      return waited;
+      return { wait, indices: m.kept };
     },
     canStage(step) {
-      const b = made.get(step);
-      return b !== undefined && pipeline.isReady(b.indices, b.epoch);
+      const m = made.get(step);
+      return m !== undefined && pipeline.isReady(m.kept ?? m.b.indices, m.b.epoch);
     },
   };
+}
+
+/** The batch without the rows that could not be made, said once to `onBad`; none left is an error. */
+function keptRows(
+  step: number,
+  b: PlannedBatch,
+  failed: { at: number; message: string }[],
+  onBad: (step: number, epoch: number, bad: BadSample[]) => void,
+): Uint32Array {
+  if (failed.length === 0) return b.indices;
+  onBad(
+    step,
+    b.epoch,
+    failed.map((f) => ({ sample: b.indices[f.at]!, message: f.message })),
+  );
+  const out = new Set(failed.map((f) => f.at));
+  const kept = b.indices.filter((_, at) => !out.has(at));
+  if (kept.length === 0)
+    throw new DataError(
+      `step ${step}: none of its ${b.indices.length} samples could be made (the first: ${failed[0]!.message})`,
+      'check the data: data.onBadSample: skip leaves out a bad sample, not a whole batch',
+      {
+        midRun: true,
+      },
+    );
+  return kept;
 }
 
 /**
@@ -58,5 +96,10 @@ export async function chunkRows(ds: Dataset, indices: Uint32Array, next: Uint32A
   pipeline.prefetch(indices, 0);
   if (next) pipeline.prefetch(next, 0);
   await pipeline.ready(indices, 0);
+  const bad = pipeline.failed?.(indices, 0) ?? [];
+  if (bad.length > 0)
+    throw new DataError(bad[0]!.message, 'data.onBadSample: skip leaves bad samples out of training only: an evaluation or a prediction covers every sample', {
+      midRun: true,
+    });
   return { done: () => pipeline.release(indices, 0) };
 }

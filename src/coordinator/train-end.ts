@@ -33,6 +33,7 @@ export function byApi(run: Run): boolean {
 export function sayLoopDone(run: Run, loopAt: number): void {
   const { out, state, skippedSteps } = run;
   out.done();
+  run.badSamples.sayTotal();
   if (state.completed > run.startStep)
     out.line(timeLine(state.completed - run.startStep, state.samplesTrained, performance.now() - loopAt, loopAt - run.calledAt));
   if (skippedSteps.length > 0) {

@@ -23,6 +23,7 @@ import type { Dataset } from '../data/rows.ts';
 import { checkClassWeightsFitModel, resolveClassWeights, withClassWeights } from '../data/sample-weights.ts';
 import { loadSplits, type Splits } from '../data/splits.ts';
 import { checkMonitorsFitModel, EvalWatch } from './run/eval-watch.ts';
+import { badSamples, type BadSamples } from './run/bad-samples.ts';
 import { MetricsLog } from './run/metrics-log.ts';
 import { loadEvalMetrics } from './metrics/index.ts';
 import type { Progress } from './console/progress.ts';
@@ -94,6 +95,7 @@ export interface Run {
   watch: EvalWatch;
   startStep: number;
   skippedSteps: number[];
+  badSamples: BadSamples; // data.onBadSample: skip
   calledAt: number;
   state: RunState;
 }
@@ -330,6 +332,7 @@ async function joinRun(p: Prepared, s: Session, hooks: RunHooks, startup: Startu
     watch,
     startStep,
     skippedSteps,
+    badSamples: badSamples(metrics, out, path.join(cfg.runDir, 'metrics.jsonl')),
     calledAt,
     state,
   };

@@ -17,6 +17,7 @@ import type { Session } from './engine/session.ts';
 import { stageAhead, type StageAhead } from './engine/stage-ahead.ts';
 import type { StepDeadline } from './engine/step-deadline.ts';
 import { inputFeed } from './input-feed.ts';
+import type { BadSamples } from './run/bad-samples.ts';
 import { checkSkipBound } from './run/train-checks.ts';
 import type { Run } from './train-setup.ts';
 
@@ -200,10 +201,10 @@ export function skipStep(run: Run, step: number, what: string, bad: number[]): v
  * Stages a step's shards into its slot once: a batch staged ahead is not staged again, nor one
  * whose rows a pipeline has not made yet (the loop stages it once `ready` says they are).
  */
-export function stagedBatches(s: Session, ds: Dataset, plan: BatchPlan, prefetch: number) {
+export function stagedBatches(s: Session, ds: Dataset, plan: BatchPlan, prefetch: number, onBad: BadSamples['record']) {
   const tag = (step: number, shards: Shard[]) => `${step}|${shards.map((x) => `${x.rank}:${x.start}-${x.end}`).join(',')}`;
   const slotOf = (step: number) => (step % 2) as 0 | 1;
-  const feed = inputFeed(ds, plan, prefetch);
+  const feed = inputFeed(ds, plan, prefetch, onBad);
   return {
     ready: (step: number) => feed.ready(step),
     matches: (step: number, shards: Shard[]) => s.stager.holds(slotOf(step), tag(step, shards)),

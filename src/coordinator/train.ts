@@ -48,24 +48,23 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
   const run = setup.run;
   const { s, plan, hooks, metrics, skippedSteps, state: st } = run;
   const deadline = new StepDeadline(cfg.reliability);
-  const staged = stagedBatches(s, run.trainSet, plan, cfg.data.prefetch);
+  const staged = stagedBatches(s, run.trainSet, plan, cfg.data.prefetch, run.badSamples.record);
   run.signals.onStopNow(() => s.group.killAll());
   const window = newWindow();
   const loopAt = performance.now();
   try {
     for (let step = run.startStep; step < plan.totalSteps && !(bySignal(run) || byApi(run)) && !st.stopped; step++) {
       const t0 = performance.now();
-      // ---- a) plan ---------------------------------------------------------------------------
-      const batch = plan.batchAt(step);
-      st.epoch = batch.epoch;
-      const n = batch.indices.length;
+      // ---- a) plan: the batch's rows (made on demand: made by now, the next ones started; a bad one left out)
+      st.epoch = plan.batchAt(step).epoch;
+      const { wait, indices } = await staged.ready(step);
+      const n = indices.length;
       const planned = s.shards(n);
       // ---- b) stage (usually done already: the previous step staged this batch) -------------
-      const wait = await staged.ready(step); // rows made on demand (images): made by now, the next ones started
-      if (!staged.matches(step, planned)) staged.stage(step, batch.indices, planned);
+      if (!staged.matches(step, planned)) staged.stage(step, indices, planned);
       const t1 = performance.now();
       // ---- c) dispatch + d) gather (train-step.ts); meanwhile the next batch is staged ---------
-      const { replies, early, next, shards } = await gatherStep(run, step, batch.indices, planned, staged, deadline);
+      const { replies, early, next, shards } = await gatherStep(run, step, indices, planned, staged, deadline);
       const t2 = performance.now();
       deadline.record(t2 - t1);
       const agreed = await agreeOnStep(run, step, replies);

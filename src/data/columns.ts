@@ -36,6 +36,11 @@ export interface RowPipeline {
   /** Resolves when gather() can copy them; rejects with a bad row's DataError. */
   ready(indices: Uint32Array, epoch: number): Promise<void>;
   isReady(indices: Uint32Array, epoch: number): boolean;
+  /**
+   * With data.onBadSample: skip, ready() resolves though some rows could not be made: their
+   * positions in `indices`, each with what went wrong (a file and what its decoder said).
+   */
+  failed?(indices: Uint32Array, epoch: number): { at: number; message: string }[];
   /** They were staged: what was made for them may go. */
   release(indices: Uint32Array, epoch: number): void;
   /** Ends the threads that make rows; may be called more than once (a hold-out split shares its pipeline). */
@@ -159,6 +164,7 @@ export function pickedPipeline(p: RowPipeline, rows: Uint32Array): RowPipeline {
     ready: (indices, epoch) => p.ready(base(indices), epoch),
     isReady: (indices, epoch) => p.isReady(base(indices), epoch),
     release: (indices, epoch) => p.release(base(indices), epoch),
+    ...(p.failed ? { failed: (indices: Uint32Array, epoch: number) => p.failed!(base(indices), epoch) } : {}),
     close: () => p.close(),
     describe: () => p.describe(),
   };

@@ -107,13 +107,14 @@ export function parseMetrics(text: string): Pick<RunData, 'train' | 'evals' | 'e
     const type = obj?.type;
     if (
       !obj ||
-      (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure' && !WATCH_TYPES.includes(type as string)) ||
+      (type !== 'train' && type !== 'eval' && type !== 'skip' && type !== 'failure' && type !== 'bad-sample' && !WATCH_TYPES.includes(type as string)) ||
       !Number.isFinite(num(obj.step))
     ) {
       unreadable.push({ line: i + 1, torn: i === lastNonEmpty && !text.endsWith('\n'), text: raw.length > 80 ? raw.slice(0, 77) + '...' : raw });
       return;
     }
     lines++;
+    if (type === 'bad-sample') return; // a sample left out (data.onBadSample: skip): no figure to chart
     if (type === 'train') {
       const t = { type: 'train' } as Record<string, unknown>;
       for (const k of TRAIN_FIELDS) t[k] = num(obj[k]);

@@ -31,6 +31,15 @@ export interface EventLine {
   action: string;
 }
 
+/** A training sample left out of its batch (data.onBadSample: skip): which, in which step, and why. */
+export interface BadSampleLine {
+  type: 'bad-sample';
+  step: number;
+  epoch: number;
+  sample: number; // its index in the training split
+  message: string; // the file and what its decoder said
+}
+
 export interface EvalLine {
   type: 'eval';
   step: number;

@@ -285,6 +285,8 @@ export interface ReferenceOptions {
   randomSeed?(step: number, rank: number): number;
   /** referenceTrain: (0-based) steps whose batch is not trained at all, as onNonFinite: skip leaves them. */
   skipSteps?: ReadonlySet<number>;
+  /** referenceTrain: samples taken out of every batch that holds them, as data.onBadSample: skip leaves a bad file. */
+  leaveOut?: ReadonlySet<number>;
 }
 
 /**
@@ -303,7 +305,10 @@ export async function referenceTrain(cfg: Config, opts: ReferenceOptions = {}): 
   const inputShape = model.inputs[0]!.shape.slice(1) as number[];
   for (let step = 0; step < plan.totalSteps; step++) {
     if (opts.skipSteps?.has(step)) continue;
-    const idx = tf.tensor1d(Array.from(plan.batchAt(step).indices), 'int32');
+    const idx = tf.tensor1d(
+      Array.from(plan.batchAt(step).indices).filter((i) => !opts.leaveOut?.has(i)),
+      'int32',
+    );
     const x = tf.reshape(tf.gather(data.x, idx), [-1, ...inputShape]);
     const y = tf.gather(data.y, idx);
     optimizer.minimize(

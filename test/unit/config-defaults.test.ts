@@ -22,7 +22,15 @@ test('a minimal config gets every default', () => {
     model: { module: path.join(dir, 'model.js'), json: null, customLayers: null },
     loss: 'categoricalCrossentropy',
     lossWeights: null,
-    data: { train: { type: 'mnist', offset: 0, count: 10000, labels: 'onehot' }, eval: null, evalFraction: null, classes: null, threads: null, prefetch: 2 },
+    data: {
+      train: { type: 'mnist', offset: 0, count: 10000, labels: 'onehot' },
+      eval: null,
+      evalFraction: null,
+      classes: null,
+      threads: null,
+      prefetch: 2,
+      onBadSample: 'error',
+    },
     training: {
       batchSize: 32,
       epochs: 1,

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomically } from '../../shared/model-files.ts';
-import type { EvalLine, EventLine, TrainLine, WatchLine } from '../../shared/metrics-lines.ts';
+import type { BadSampleLine, EvalLine, EventLine, TrainLine, WatchLine } from '../../shared/metrics-lines.ts';
 import { EventWriter, trimEventFiles } from './tensorboard.ts';
 
 // train.ts imports these two from here.
@@ -34,7 +34,7 @@ export class MetricsLog {
     this.events = new EventWriter(path.dirname(file));
   }
   private readonly events: EventWriter;
-  write(line: TrainLine | EvalLine | EventLine | WatchLine): void {
+  write(line: TrainLine | EvalLine | EventLine | WatchLine | BadSampleLine): void {
     fs.writeSync(this.fd, JSON.stringify(line) + '\n');
     // The same figures for TensorBoard: every number of a train or eval line, as <type>/<field>.
     if (line.type === 'train' || line.type === 'eval') this.events.scalars(line.step, scalarsOf(line));

@@ -18,7 +18,7 @@ export interface DecodeTask {
 }
 
 /** Per file: null (written), or the DataError's message and hint. */
-export type DecodeResult = Array<{ message: string; hint?: string } | null>;
+export type DecodeResult = Array<{ message: string; hint?: string; threadFailed?: boolean } | null>;
 
 let setup: { sharp: Sharp; spec: DecodeSpec; table: Float32Array } | null = null;
 

@@ -15,6 +15,7 @@ interface Entry {
   slot: number;
   done: Promise<void>;
   ready: boolean;
+  failed: string | null; // skipBad: why the row could not be made
 }
 
 export class ImagePipeline implements RowPipeline {
@@ -28,6 +29,7 @@ export class ImagePipeline implements RowPipeline {
     readonly threads: number,
     readonly prefetchSteps: number,
     private readonly header: string,
+    private readonly skipBad = false, // data.onBadSample: skip: ready() resolves; failed() names the rows
   ) {
     this.slots = new RowSlots(rowBytesOf(spec));
     this.pool = new Piscina({
@@ -65,16 +67,17 @@ export class ImagePipeline implements RowPipeline {
     };
     const results = (this.pool.run(task) as Promise<DecodeResult>).catch((err: unknown): DecodeResult => {
       const message = `the image decoding thread failed: ${messageOf(err)}`;
-      return samples.map(() => ({ message }));
+      return samples.map(() => ({ message, threadFailed: true })); // not the file's fault: never skipped
     });
     this.inFlight.add(results);
     void results.then(() => this.inFlight.delete(results));
     samples.forEach((sample, j) => {
-      const entry: Entry = { slot: slots[j]!, ready: false, done: Promise.resolve() };
+      const entry: Entry = { slot: slots[j]!, ready: false, done: Promise.resolve(), failed: null };
       entry.done = results.then((r) => {
         const bad = r[j];
-        if (bad) throw new DataError(bad.message, bad.hint, { midRun: true });
-        entry.ready = true;
+        if (bad && this.skipBad && !bad.threadFailed) entry.failed = bad.message;
+        else if (bad) throw new DataError(bad.message, bad.hint, { midRun: true });
+        else entry.ready = true;
       });
       entry.done.catch(() => {}); // awaited by ready(); never an unhandled rejection
       this.rows.set(this.key(epoch, sample), entry);
@@ -89,6 +92,15 @@ export class ImagePipeline implements RowPipeline {
   isReady(indices: Uint32Array, epoch: number): boolean {
     for (const i of indices) if (!this.rows.get(this.key(epoch, i))?.ready) return false;
     return true;
+  }
+
+  failed(indices: Uint32Array, epoch: number): { at: number; message: string }[] {
+    const out: { at: number; message: string }[] = [];
+    indices.forEach((i, at) => {
+      const message = this.rows.get(this.key(epoch, i))?.failed;
+      if (message) out.push({ at, message });
+    });
+    return out;
   }
 
   release(indices: Uint32Array, epoch: number): void {

@@ -21,6 +21,7 @@ export interface ImageOptions {
   seed: number;
   localWorkers: number;
   labels?: 'index' | 'onehot'; // class indices (the default), or one-hot rows: the loss decides (imageOptions)
+  skipBad?: boolean; // data.onBadSample: skip, for the training split: a file that does not decode is left out
 }
 
 export interface ImageSplit {
@@ -38,7 +39,14 @@ export function imageOptions(cfg: Config): ImageOptions {
   const gpus = d.simulate > 0 ? d.simulate : d.gpus === 'all' ? 1 : d.gpus.length;
   const loss = oneLoss(cfg.loss) ?? Object.values(perOutputLosses(cfg.loss) ?? {})[0]; // an image model has one output
   const labels = loss !== undefined && labelsOf(loss) === 'onehot' ? 'onehot' : 'index';
-  return { threads: cfg.data.threads, prefetch: cfg.data.prefetch, seed: cfg.training.seed, localWorkers: gpus * d.workersPerGpu, labels };
+  return {
+    threads: cfg.data.threads,
+    prefetch: cfg.data.prefetch,
+    seed: cfg.training.seed,
+    localWorkers: gpus * d.workersPerGpu,
+    labels,
+    skipBad: cfg.data.onBadSample === 'skip',
+  };
 }
 
 /** The thread count: data.threads, else the cores the workers leave, at least 1. */
@@ -60,7 +68,8 @@ export function loadImages(src: ImageSource, keyPath: string, classes: ClassMapp
   ]
     .filter(Boolean)
     .join('; ');
-  const pipeline = new ImagePipeline(index.paths, spec, imageThreads(o), o.prefetch, header);
+  // Only training skips a bad file: an evaluation or a prediction of every sample says which one failed.
+  const pipeline = new ImagePipeline(index.paths, spec, imageThreads(o), o.prefetch, header, keyPath === 'data.train' && o.skipBad === true);
   return {
     features: new MadeColumn(spec.dtype, [count, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec)),
     labels: o.labels === 'onehot' ? oneHotColumn(index.labels, index.classes.length) : memoryColumn({ dtype: 'int32', shape: [count], data: index.labels }),

@@ -150,6 +150,9 @@ export interface DataConfig {
   // cores the workers leave, at least 1), and how many steps ahead they work, default 2.
   threads: number | null;
   prefetch: number;
+  // A training sample that cannot be made (an image that does not decode): 'error' (default) ends
+  // the run naming it, keeping a checkpoint; 'skip' leaves it out of its batch, listed in metrics.jsonl.
+  onBadSample: 'error' | 'skip';
 }
 
 /**

@@ -7,7 +7,7 @@ import { imageSource } from './images.ts';
 import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
 
 export function dataSection(raw: unknown, baseDir: string): Config['data'] {
-  const d = Section.open(raw, 'data', ['train', 'eval', 'evalFraction', 'classes', 'threads', 'prefetch']);
+  const d = Section.open(raw, 'data', ['train', 'eval', 'evalFraction', 'classes', 'threads', 'prefetch', 'onBadSample']);
   if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module', 'mnist' or 'images')");
   const data = {
     train: dataSource(d.obj.train, d.at('train'), baseDir),
@@ -16,6 +16,7 @@ export function dataSection(raw: unknown, baseDir: string): Config['data'] {
     classes: classList(d),
     threads: d.opt('threads', orNull(int(1)), null),
     prefetch: d.opt('prefetch', int(1), 2),
+    onBadSample: d.opt('onBadSample', oneOf(['error', 'skip'] as const), 'error'),
   };
   if (data.eval !== null && data.evalFraction !== null) {
     throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');
