@@ -18,12 +18,13 @@
 #   two-machines.sh run node-a mpirun -H node-a,node-b --mca plm_rsh_agent scripts/two-machines-rsh.sh \
 #     --mca btl tcp,self --mca btl_tcp_if_include 169.254.77.0/24 --mca oob_tcp_if_include 169.254.77.0/24 ...
 #
-# MGPU_NET_ID (default: this shell's parent pid) names one set-up, so several can exist at once;
-# every object made is named mgn<ID>-... and /run/mgpu-net/<ID> records its owner's pid: `up`
-# removes the set-ups whose owner is gone. Needs root, `ip`, `tc`, `unshare` and `mount`.
+# MGPU_NET_ID (default 0) names one set-up, so several can exist at once;
+# every object made is named mgn<ID>-... and /run/mgpu-net/<ID> records MGPU_NET_OWNER, the pid
+# of the process that owns it (the test helper sets it): `up` removes the set-ups whose owner is
+# gone, and namespaces named mgn*-a/-b that have no state left. Needs root, `ip`, `tc`, `unshare` and `mount`.
 set -euo pipefail
 
-ID=${MGPU_NET_ID:-$PPID}
+ID=${MGPU_NET_ID:-0}
 STATE_ROOT=/run/mgpu-net
 SUBNET=169.254.77
 HOSTS=(node-a node-b)
@@ -71,13 +72,14 @@ teardown() { # teardown ID
   rm -rf "$st"
 }
 
-reap_leftovers() { # set-ups whose owner died (a crashed test): remove them
+reap_leftovers() { # set-ups whose owning process died (a crashed test): remove them
   local d id owner ns
   for d in "$STATE_ROOT"/*/; do
     [[ -d $d ]] || continue
     id=$(basename "$d")
     owner=$(cat "$d/owner" 2>/dev/null || echo 0)
-    if [[ $id != "$ID" ]] && ! kill -0 "$owner" 2>/dev/null; then teardown "$id"; fi
+    # owner 0: set up from a shell (no MGPU_NET_OWNER); only its own `down` removes it.
+    if [[ $id != "$ID" && $owner != 0 ]] && ! kill -0 "$owner" 2>/dev/null; then teardown "$id"; fi
   done
   for ns in $(ip netns list | awk '{print $1}' | grep -E '^mgn[0-9A-Za-z_]+-[ab]$' || true); do
     id=${ns#mgn}
@@ -96,7 +98,7 @@ up() {
   teardown "$ID"
   st=$(state_of "$ID")
   mkdir -p "$st"
-  echo "${MGPU_NET_OWNER:-$PPID}" >"$st/owner"
+  echo "${MGPU_NET_OWNER:-0}" >"$st/owner"
   printf '127.0.0.1 localhost\n%s.1 node-a\n%s.2 node-b\n' "$SUBNET" "$SUBNET" >"$st/hosts"
   ip link add "mgn${ID}-br" type bridge
   quiet_ipv6 "mgn${ID}-br"

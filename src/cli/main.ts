@@ -21,6 +21,7 @@ import { train } from '../coordinator/train.ts';
 import { openCluster, type Cluster } from '../coordinator/devices/cluster.ts';
 import { launchedSize } from '../shared/mpi.ts';
 import { flagOverrides } from './flag-overrides.ts';
+import { launch as launchJob } from './launch.ts';
 
 const EXAMPLE = `Examples:
   mgpu-train train examples/mnist-mlp/experiment.yaml              train on every visible GPU
@@ -32,9 +33,10 @@ const EXAMPLE = `Examples:
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.csv   class names
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input image=a.npy --input meta=b.npy --output preds   one preds/<output>.npy per output
   mgpu-train report runs/exp                                   table + runs/exp/report.html
-  mgpu-train devices                                           what GPUs mgpu-train sees`;
+  mgpu-train devices                                           what GPUs mgpu-train sees
+  mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml   train on 2 machines (runs mpirun)`;
 
-const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices'];
+const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices', 'launch'];
 
 /** A first word that is no command (`trian`) is named, with the command it is closest to. */
 function checkCommand(word: string | undefined): void {
@@ -225,6 +227,12 @@ async function main(): Promise<void> {
     .scriptName('mgpu-train')
     .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.');
   cli = devicesCommand(reportCommand(predictCommand(evalCommand(trainCommand(cli)))));
+  cli = cli.command(
+    'launch',
+    'train on several machines: launch <mpirun arguments> -- train <config> [options] runs mpirun',
+    () => {},
+    () => {},
+  );
   await cli
     .epilogue(EXAMPLE)
     .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
@@ -252,7 +260,8 @@ try {
       hint: 'only `train` runs on several machines; run eval, predict, report and devices without mpirun',
     });
   }
-  await main();
+  if (command === 'launch') process.exitCode = await launchJob(process.argv.slice(3));
+  else await main();
 } catch (err) {
   const where = cluster && cluster.size > 1 ? ` [${cluster.where(cluster.rank)}]` : '';
   console.error(formatError(err) + where);
