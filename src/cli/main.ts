@@ -12,7 +12,7 @@ import { discoverGpus } from '../coordinator/devices/devices.ts';
 import { probeAdapters } from '../coordinator/devices/webgpu-probe.ts';
 import { adapterLabel } from '../shared/adapters.ts';
 import { runEval, runPredict } from '../coordinator/inference.ts';
-import { makeProgress } from '../coordinator/console/progress.ts';
+import { makeProgress, PROGRESS_STYLES, progressStyle, type ProgressStyle } from '../coordinator/console/progress.ts';
 import { report, watchReport } from '../report/index.ts';
 import { exitCodeFor, STOP_SIGNALS, watchSignals } from '../coordinator/console/signals.ts';
 import { keepGoingWhenOutputCloses } from '../coordinator/console/closed-output.ts';
@@ -58,7 +58,17 @@ function withDevices<T>(y: Argv<T>) {
       .option('oversubscribe', { type: 'boolean', describe: 'start more simulated GPUs than the machine holds (4 per core, ~256 MiB each)' })
       .option('backend', { type: 'string', choices: BACKEND_NAMES, describe: 'tfjs backend of the workers' })
       .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' })
+      .option('progress', {
+        type: 'string',
+        choices: PROGRESS_STYLES,
+        describe: 'a live bar or plain lines (default: the bar on a terminal, unless under mpirun/srun/Slurm)',
+      })
   );
+}
+
+/** The progress on stdout, in the style --progress asks for (or the default one). */
+function consoleProgress(every: number, asked: string | undefined) {
+  return makeProgress(every, process.stdout, process.stderr, progressStyle(asked as ProgressStyle | undefined, process.stdout));
 }
 
 /** `mgpu-train train`: its flags, and the run. */
@@ -102,7 +112,7 @@ function trainCommand<T>(y: Argv<T>) {
       // Under mpirun/srun with several processes, this coordinator is one machine of several:
       // rank 0 speaks for the run, the others print only their errors.
       cluster = openCluster(cfg.reliability.stepTimeout * 1000);
-      const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
+      const progress = cluster.rank === 0 ? consoleProgress(cfg.log.every, argv.progress) : quietProgress;
       if (resumed?.notApplied) progress.line(resumed.notApplied);
       const signals = watchSignals((text, lasting) => progress.line(text, lasting));
       let interrupted: NodeJS.Signals | null = null;
@@ -130,7 +140,7 @@ function evalCommand<T>(y: Argv<T>) {
         .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" }),
     async (argv) => {
       const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
-      await runEval(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
+      await runEval(cfg, consoleProgress(1, argv.progress), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
     },
   );
 }
@@ -160,7 +170,7 @@ function predictCommand<T>(y: Argv<T>) {
         }),
     async (argv) => {
       const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
-      await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, argv.input, path.resolve(argv.output));
+      await runPredict(cfg, consoleProgress(1, argv.progress), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, argv.input, path.resolve(argv.output));
     },
   );
 }
