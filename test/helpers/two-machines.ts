@@ -28,8 +28,9 @@ export const NET_MCA = [
 let count = 0;
 
 export interface Run extends MpiRun {
-  /** Milliseconds from the start to the end. */
-  ms: number;
+  /** When the command exited, and when the last process holding its output was gone (Date.now()). */
+  exitedAt: number;
+  closedAt: number;
 }
 
 export class TwoMachines {
@@ -66,7 +67,8 @@ export class TwoMachines {
   /** `cmd` on `host`, to its end (killed after timeoutMs); onStart gets its pid. */
   run(host: Host, cmd: string[], opts: { timeoutMs?: number; onStart?: (pid: number) => void } = {}): Promise<Run> {
     const child = spawn(SCRIPT, ['run', host, ...cmd], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const started = Date.now();
+    let exitedAt = 0;
+    child.on('exit', () => (exitedAt = Date.now()));
     opts.onStart?.(child.pid!);
     let stdout = '';
     let stderr = '';
@@ -76,7 +78,7 @@ export class TwoMachines {
     return new Promise((resolve) =>
       child.on('close', (code) => {
         clearTimeout(timer);
-        resolve({ code, stdout, stderr, ms: Date.now() - started });
+        resolve({ code, stdout, stderr, exitedAt, closedAt: Date.now() });
       }),
     );
   }
