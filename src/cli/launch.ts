@@ -95,19 +95,29 @@ export async function launch(args: readonly string[]): Promise<number> {
 }
 
 /**
- * Passes mpirun's stderr through; once it reports an MPI_Abort, gives it ABORT_GRACE_S to end,
- * then ends it; `code` is then the abort's error code.
+ * What says the job is ending on an error: a rank's own error line (it calls MPI_Abort next),
+ * Open MPI's abort banner, or mpirun's notice of a rank or daemon lost.
+ */
+const ENDING = /^error E_[A-Z_]+: |MPI_ABORT was invoked|mpirun noticed that process rank|ORTE has lost communication/m;
+
+/**
+ * Passes mpirun's stderr through; once it says the job is ending on an error, gives mpirun
+ * ABORT_GRACE_S to end, then ends it; `code` is then the abort's error code (1 when not said).
  */
 function endAfterAbort(child: ChildProcess): { ended: boolean; code: number } {
   const state = { ended: false, code: 1 };
   let timer: NodeJS.Timeout | null = null;
+  let seen = ''; // the tail of what came, so that a phrase split over two chunks is found
   child.stderr!.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
-    const text = chunk.toString('utf8');
-    if (timer || !/MPI_ABORT was invoked/.test(text)) return;
-    state.code = Number(/with errorcode (\d+)/.exec(text)?.[1] ?? 1);
+    seen = (seen + chunk.toString('utf8')).slice(-4096);
+    const code = /with errorcode (\d+)/.exec(seen);
+    if (code) state.code = Number(code[1]);
+    if (timer || !ENDING.test(seen)) return;
     timer = setTimeout(() => {
-      console.error(`mgpu-train launch: mpirun is still running ${ABORT_GRACE_S} s after the MPI_Abort (a machine it cannot reach?): ending it`);
+      console.error(
+        `mgpu-train launch: mpirun is still running ${ABORT_GRACE_S} s after the job began to end on an error (a machine it cannot reach?): ending it`,
+      );
       // Its local ranks are gone by now (it ended them first); SIGTERM or SIGINT would make this
       // mpirun crash in PMIx_Finalize with a stack trace, waiting on the lost machine again.
       state.ended = true;

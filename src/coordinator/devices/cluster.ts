@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { MgpuError } from '../../shared/errors.ts';
 import { launchedSize, loadMpi, type MpiAddon } from '../../shared/mpi.ts';
 import { assignShards, type Shard } from '../../shared/shard.ts';
-import { armAbortWatchdog } from './abort-watchdog.ts';
+import { armWatchdog } from './mpi-watchdog.ts';
 import { RollCallAnswer, ROLL_CALL_MS, silentRanks } from './roll-call.ts';
 
 const ARRIVE_TAG = 0x4d41; // 'MA'
@@ -98,7 +98,9 @@ class MpiCluster implements Cluster {
     private readonly mpi: MpiAddon,
     private readonly deadlineMs: number,
   ) {
+    const disarm = armWatchdog('init', `rank ${launchedRank()}`);
     const me = mpi.init();
+    disarm();
     this.rank = me.rank;
     this.size = me.size;
     this.hosts = new Array<string>(me.size).fill('?');
@@ -228,18 +230,25 @@ class MpiCluster implements Cluster {
   }
 
   abort(code: number): never {
-    armAbortWatchdog(this.where(this.rank));
+    armWatchdog('abort', this.where(this.rank));
     return this.mpi.abort(code);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    const disarm = armWatchdog('finalize', this.where(this.rank));
     this.mpi.finalize();
+    disarm();
   }
 }
 
 class Stalled extends Error {}
+
+/** This process's rank as the launcher numbered it (before MPI_Init has said it). */
+function launchedRank(env: NodeJS.ProcessEnv = process.env): string {
+  return env.OMPI_COMM_WORLD_RANK ?? env.PMIX_RANK ?? env.PMI_RANK ?? env.SLURM_PROCID ?? '?';
+}
 
 /** Poll at once for the first milliseconds (an allreduce is usually quick), then every millisecond. */
 function tick(waitedMs: number): Promise<void> {
