@@ -10,6 +10,7 @@
 #   two-machines.sh run HOST CMD...    run CMD on HOST (node-a or node-b), exec'd: same pid
 #   two-machines.sh link HOST up|down  plug / cut HOST's cable
 #   two-machines.sh shape HOST TC...   `tc qdisc replace dev eth0 root TC...` on HOST (none: remove)
+#   two-machines.sh stats HOST         HOST's qdisc with its counters (sent, dropped)
 #   two-machines.sh pids HOST          the processes running on HOST
 #   two-machines.sh shm HOST           the path of HOST's /dev/shm as seen from here
 #   two-machines.sh check              why it cannot run here (exit 1), or nothing (exit 0)
@@ -156,6 +157,10 @@ case $cmd in
       tc -n "$(ns_of "$ID" "$h")" qdisc del dev eth0 root 2>/dev/null || true
     else tc -n "$(ns_of "$ID" "$h")" qdisc replace dev eth0 root "$@"; fi
     ;;
+  stats)
+    host_ok "${1:-}"
+    tc -s -n "$(ns_of "$ID" "$1")" qdisc show dev eth0
+    ;;
   pids)
     host_ok "${1:-}"
     ip netns pids "$(ns_of "$ID" "$1")"
@@ -164,5 +169,5 @@ case $cmd in
     host_ok "${1:-}"
     echo "$(state_of "$ID")/shm-${1#node-}"
     ;;
-  *) die "usage: two-machines.sh up|down|run HOST CMD...|link HOST up|down|shape HOST TC...|pids HOST|shm HOST|check" ;;
+  *) die "usage: two-machines.sh up|down|run HOST CMD...|link HOST up|down|shape HOST TC...|stats HOST|pids HOST|shm HOST|check" ;;
 esac
