@@ -5,12 +5,14 @@
 # that has no address in the root namespace. Addresses are link-local (169.254.77.1 and .2/24),
 # so nothing can collide with a real network, and nothing leaves the namespaces made here.
 #
-#   two-machines.sh up                 set up (first removes leftovers of crashed earlier runs)
+#   two-machines.sh up                 set up (first removes leftovers of crashed earlier runs);
+#                                      with MGPU_NET_LOSS=0.05, node-b's cable loses 5% of the
+#                                      packets each way (scripts/lossy-wire.py: no netem here)
 #   two-machines.sh down               tear down: kill every process on both machines, remove all
 #   two-machines.sh run HOST CMD...    run CMD on HOST (node-a or node-b), exec'd: same pid
 #   two-machines.sh link HOST up|down  plug / cut HOST's cable
 #   two-machines.sh shape HOST TC...   `tc qdisc replace dev eth0 root TC...` on HOST (none: remove)
-#   two-machines.sh stats HOST         HOST's qdisc with its counters (sent, dropped)
+#   two-machines.sh stats HOST         HOST's qdisc with its counters (sent, dropped), and the lossy cable's
 #   two-machines.sh pids HOST          the processes running on HOST
 #   two-machines.sh shm HOST           the path of HOST's /dev/shm as seen from here
 #   two-machines.sh check              why it cannot run here (exit 1), or nothing (exit 0)
@@ -70,6 +72,7 @@ teardown() { # teardown ID
     if mountpoint -q "$st/shm-${h#node-}" 2>/dev/null; then umount -l "$st/shm-${h#node-}" || true; fi
   done
   ip link del "mgn${id}-br" 2>/dev/null || true
+  if [[ -f $st/wire.pid ]]; then kill -9 "$(cat "$st/wire.pid")" 2>/dev/null || true; fi
   rm -rf "$st"
 }
 
@@ -87,6 +90,19 @@ reap_leftovers() { # set-ups whose owning process died (a crashed test): remove 
     id=${id%-*}
     [[ -d $(state_of "$id") ]] || teardown "$id"
   done
+}
+
+# node-b's cable through scripts/lossy-wire.py, losing MGPU_NET_LOSS of the packets each way.
+lossy_cable() { # lossy_cable NS BRIDGE_SIDE
+  local st t
+  st=$(state_of "$ID")
+  command -v python3 >/dev/null || die "MGPU_NET_LOSS needs python3"
+  setsid python3 "$(dirname "$0")/lossy-wire.py" "mgn${ID}-lt" "$2" "$MGPU_NET_LOSS" "$st/wire.counts" </dev/null >"$st/wire.log" 2>&1 &
+  echo $! >"$st/wire.pid"
+  for t in $(seq 50); do grep -q ready "$st/wire.log" && break; sleep 0.1; done
+  grep -q ready "$st/wire.log" || die "the lossy cable did not start: $(cat "$st/wire.log")"
+  ip link set "mgn${ID}-lt" netns "$1"
+  ip -n "$1" link set "mgn${ID}-lt" name eth0
 }
 
 # No IPv6 link-local chatter: the bridge and the veths carry only the machines' IPv4.
@@ -109,7 +125,9 @@ up() {
     ns=$(ns_of "$ID" "$h")
     side="mgn${ID}-${h#node-}"
     ip netns add "$ns"
-    ip link add "$side" type veth peer name eth0 netns "$ns"
+    if [[ $h == node-b && -n ${MGPU_NET_LOSS:-} ]]; then lossy_cable "$ns" "$side"; else
+      ip link add "$side" type veth peer name eth0 netns "$ns"
+    fi
     quiet_ipv6 "$side"
     ip netns exec "$ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6' 2>/dev/null || true
     ip link set "$side" master "mgn${ID}-br" up
@@ -160,6 +178,7 @@ case $cmd in
   stats)
     host_ok "${1:-}"
     tc -s -n "$(ns_of "$ID" "$1")" qdisc show dev eth0
+    if [[ $1 == node-b && -f $(state_of "$ID")/wire.counts ]]; then echo "lossy cable: $(cat "$(state_of "$ID")/wire.counts")"; fi
     ;;
   pids)
     host_ok "${1:-}"

@@ -35,8 +35,11 @@ export interface Run extends MpiRun {
 
 export class TwoMachines {
   readonly env: NodeJS.ProcessEnv;
-  constructor(readonly id: string) {
-    this.env = { ...process.env, ...MPI_ENV, MGPU_NET_ID: id, MGPU_NET_OWNER: String(process.pid) };
+  constructor(
+    readonly id: string,
+    loss = 0,
+  ) {
+    this.env = { ...process.env, ...MPI_ENV, MGPU_NET_ID: id, MGPU_NET_OWNER: String(process.pid), MGPU_NET_LOSS: loss ? String(loss) : '' };
   }
 
   private sh(args: string[]): string {
@@ -54,6 +57,11 @@ export class TwoMachines {
   /** `tc qdisc replace dev eth0 root <qdisc>` on the host; [] removes it. */
   shape(host: Host, qdisc: string[]): void {
     this.sh(['shape', host, ...(qdisc.length ? qdisc : ['none'])]);
+  }
+  /** Frames node-b's lossy cable (MGPU_NET_LOSS) passed and dropped so far. */
+  lossyCounts(): { passed: number; dropped: number } {
+    const m = /lossy cable: passed (\d+) dropped (\d+)/.exec(this.sh(['stats', 'node-b']));
+    return { passed: Number(m?.[1] ?? 0), dropped: Number(m?.[2] ?? 0) };
   }
   /** Every process running on the host (in its network namespace). */
   pids(host: Host): number[] {
@@ -90,21 +98,25 @@ export class TwoMachines {
   }
 }
 
-export function twoMachinesUnavailable(): string | null {
+export function twoMachinesUnavailable(loss = 0): string | null {
   const r = spawnSync(SCRIPT, ['check'], { encoding: 'utf8' });
   if (r.status !== 0) return `two machines on network namespaces: ${(r.stdout || r.stderr || String(r.error)).trim()}`;
+  if (loss && spawnSync('python3', ['--version']).status !== 0) return 'a lossy cable (scripts/lossy-wire.py) needs python3';
   return mpiUnavailable();
 }
 
-/** Two fresh machines for this test, gone after it; null (skipped) where they cannot be made. */
-export function twoMachines(t: TestContext): TwoMachines | null {
-  const why = twoMachinesUnavailable();
+/**
+ * Two fresh machines for this test, gone after it; null (skipped) where they cannot be made.
+ * `loss`: node-b's cable drops that fraction of the packets each way.
+ */
+export function twoMachines(t: TestContext, opts: { loss?: number } = {}): TwoMachines | null {
+  const why = twoMachinesUnavailable(opts.loss);
   if (why !== null) {
     if (process.env.MGPU_REQUIRE_MPI === '1') throw new Error(`MGPU_REQUIRE_MPI=1 but ${why}`);
     t.skip(why);
     return null;
   }
-  const m = new TwoMachines(`${process.pid % 1_000_000}${count++}`);
+  const m = new TwoMachines(`${process.pid % 1_000_000}${count++}`, opts.loss);
   const onExit = () => m.down();
   process.on('exit', onExit);
   t.after(() => {

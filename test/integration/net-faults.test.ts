@@ -1,9 +1,9 @@
 // Network faults between two machines on separate network stacks, each started with `mgpu-train
 // launch` and `reliability.stepTimeout: 15`: a link cut mid-step, a link cut during start-up, a
-// coordinator SIGKILLed, a link slowed down. For each fault the message names the machine and
+// coordinator SIGKILLed, a link slowed down, 5% packet loss. For each fault the message names the machine and
 // what happened, every process on both machines and the launcher are gone within BOUND_S of the
 // fault, no shared memory is left, and the checkpoint written before it resumes to the bytes of
-// the uninterrupted run. A slowed link only slows the run down: it ends with the same bytes.
+// the uninterrupted run. A slowed or lossy link only slows the run down: the same bytes.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -132,4 +132,16 @@ test('link of node-b rate-limited mid-run: slower, nothing alarming, the same by
   t.diagnostic(`step_ms mean: ${before.toFixed(1)} before the shaping, ${after.toFixed(1)} after`);
   assert.ok(after > 2 * before, 'the shaping did not slow the steps down');
   assert.ok(bytes(finalFloats(path.join(dir, 'slow'))).equals(await uninterruptedBytes()), 'a slowed link changed the result');
+});
+
+test("5% of the packets lost each way on node-b's cable, from the start: TCP recovers; nothing alarming, the same bytes", async (t) => {
+  const m = twoMachines(t, { loss: 0.05 });
+  if (!m) return;
+  const r = await m.launch([], ['train', config('lossy')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /\b(?:error|warning|stalled|abort)/i);
+  const c = m.lossyCounts();
+  t.diagnostic(`the cable dropped ${c.dropped} of ${c.passed + c.dropped} frames`);
+  assert.ok(c.dropped > 0.02 * (c.passed + c.dropped), `${c.dropped} of ${c.passed + c.dropped} frames dropped`);
+  assert.ok(bytes(finalFloats(path.join(dir, 'lossy'))).equals(await uninterruptedBytes()), 'packet loss changed the result');
 });
