@@ -81,7 +81,9 @@ export async function launch(args: readonly string[]): Promise<number> {
   const { mpirun, mgpu } = splitLaunchArgs(args);
   const line = launchLine(mpirun, mgpu);
   console.log(`mgpu-train launch: mpirun ${shellLine(line)}`);
-  const child = spawn('mpirun', line, { stdio: ['inherit', 'inherit', 'pipe'] });
+  // Its own process group: a Ctrl-C reaches mpirun once, from here (a second one makes mpirun
+  // quit at once, without ending the ranks); no stdin (mgpu-train reads none).
+  const child = spawn('mpirun', line, { stdio: ['ignore', 'inherit', 'pipe'], detached: true });
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, forward);
   const abort = endAfterAbort(child);
