@@ -12,7 +12,7 @@ import { discoverGpus } from '../coordinator/devices/devices.ts';
 import { probeAdapters } from '../coordinator/devices/webgpu-probe.ts';
 import { adapterLabel } from '../shared/adapters.ts';
 import { runEval, runPredict } from '../coordinator/inference.ts';
-import { makeProgress } from '../coordinator/console/progress.ts';
+import { makeProgress, PROGRESS_STYLES, progressStyle, type ProgressStyle } from '../coordinator/console/progress.ts';
 import { report, watchReport } from '../report/index.ts';
 import { exitCodeFor, STOP_SIGNALS, watchSignals } from '../coordinator/console/signals.ts';
 import { keepGoingWhenOutputCloses } from '../coordinator/console/closed-output.ts';
@@ -21,6 +21,7 @@ import { train } from '../coordinator/train.ts';
 import { openCluster, type Cluster } from '../coordinator/devices/cluster.ts';
 import { launchedSize } from '../shared/mpi.ts';
 import { flagOverrides } from './flag-overrides.ts';
+import { launch as launchJob } from './launch.ts';
 
 const EXAMPLE = `Examples:
   mgpu-train train examples/mnist-mlp/experiment.yaml              train on every visible GPU
@@ -32,9 +33,10 @@ const EXAMPLE = `Examples:
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.csv   class names
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input image=a.npy --input meta=b.npy --output preds   one preds/<output>.npy per output
   mgpu-train report runs/exp                                   table + runs/exp/report.html
-  mgpu-train devices                                           what GPUs mgpu-train sees`;
+  mgpu-train devices                                           what GPUs mgpu-train sees
+  mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml   train on 2 machines (runs mpirun)`;
 
-const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices'];
+const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices', 'launch'];
 
 /** A first word that is no command (`trian`) is named, with the command it is closest to. */
 function checkCommand(word: string | undefined): void {
@@ -56,7 +58,17 @@ function withDevices<T>(y: Argv<T>) {
       .option('oversubscribe', { type: 'boolean', describe: 'start more simulated GPUs than the machine holds (4 per core, ~256 MiB each)' })
       .option('backend', { type: 'string', choices: BACKEND_NAMES, describe: 'tfjs backend of the workers' })
       .option('set', { type: 'string', array: true, describe: 'override a config key: --set training.batchSize=256' })
+      .option('progress', {
+        type: 'string',
+        choices: PROGRESS_STYLES,
+        describe: 'a live bar or plain lines (default: the bar on a terminal, unless under mpirun/srun/Slurm)',
+      })
   );
+}
+
+/** The progress on stdout, in the style --progress asks for (or the default one). */
+function consoleProgress(every: number, asked: string | undefined) {
+  return makeProgress(every, process.stdout, process.stderr, progressStyle(asked as ProgressStyle | undefined, process.stdout));
 }
 
 /** `mgpu-train train`: its flags, and the run. */
@@ -100,7 +112,7 @@ function trainCommand<T>(y: Argv<T>) {
       // Under mpirun/srun with several processes, this coordinator is one machine of several:
       // rank 0 speaks for the run, the others print only their errors.
       cluster = openCluster(cfg.reliability.stepTimeout * 1000);
-      const progress = cluster.rank === 0 ? makeProgress(cfg.log.every) : quietProgress;
+      const progress = cluster.rank === 0 ? consoleProgress(cfg.log.every, argv.progress) : quietProgress;
       if (resumed?.notApplied) progress.line(resumed.notApplied);
       const signals = watchSignals((text, lasting) => progress.line(text, lasting));
       let interrupted: NodeJS.Signals | null = null;
@@ -128,7 +140,7 @@ function evalCommand<T>(y: Argv<T>) {
         .option('ema', { type: 'boolean', default: false, describe: "use the checkpoint's EMA weights" }),
     async (argv) => {
       const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
-      await runEval(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
+      await runEval(cfg, consoleProgress(1, argv.progress), { dir: path.resolve(argv.checkpoint), ema: argv.ema });
     },
   );
 }
@@ -158,7 +170,7 @@ function predictCommand<T>(y: Argv<T>) {
         }),
     async (argv) => {
       const cfg = await loadConfig(argv.config, [...(argv.set ?? []), ...flagOverrides(argv)]);
-      await runPredict(cfg, makeProgress(1), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, argv.input, path.resolve(argv.output));
+      await runPredict(cfg, consoleProgress(1, argv.progress), { dir: path.resolve(argv.checkpoint), ema: argv.ema }, argv.input, path.resolve(argv.output));
     },
   );
 }
@@ -225,6 +237,12 @@ async function main(): Promise<void> {
     .scriptName('mgpu-train')
     .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.');
   cli = devicesCommand(reportCommand(predictCommand(evalCommand(trainCommand(cli)))));
+  cli = cli.command(
+    'launch',
+    'train on several machines: launch <mpirun arguments> -- train <config> [options] runs mpirun',
+    () => {},
+    () => {},
+  );
   await cli
     .epilogue(EXAMPLE)
     .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
@@ -252,7 +270,8 @@ try {
       hint: 'only `train` runs on several machines; run eval, predict, report and devices without mpirun',
     });
   }
-  await main();
+  if (command === 'launch') process.exitCode = await launchJob(process.argv.slice(3));
+  else await main();
 } catch (err) {
   const where = cluster && cluster.size > 1 ? ` [${cluster.where(cluster.rank)}]` : '';
   console.error(formatError(err) + where);

@@ -1,5 +1,19 @@
 // What a person watching the run sees: a live bar on a terminal, plain lines in a log file.
+// Under an MPI launcher or Slurm, plain lines even on a terminal: Open MPI gives each rank a
+// pseudo-terminal, and the job's log would fill with the bar's carriage returns and escape
+// codes. `--progress bar|plain` decides instead.
+import { launchedSize } from '../../shared/mpi.ts';
 import { isClosed } from './closed-output.ts';
+
+export type ProgressStyle = 'bar' | 'plain';
+export const PROGRESS_STYLES: readonly ProgressStyle[] = ['bar', 'plain'];
+
+/** The live bar on a terminal, unless under mpirun/srun/Slurm; `asked` (--progress) decides when given. */
+export function progressStyle(asked: ProgressStyle | undefined, stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): ProgressStyle {
+  if (asked) return asked;
+  const launched = launchedSize(env) !== null || env.SLURM_JOB_ID !== undefined;
+  return stream.isTTY && !launched ? 'bar' : 'plain';
+}
 
 export interface Progress {
   step(step: number, total: number, text: string): void;
@@ -13,14 +27,19 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-export function makeProgress(every: number, stream: NodeJS.WriteStream = process.stdout, fallback: NodeJS.WriteStream = process.stderr): Progress {
+export function makeProgress(
+  every: number,
+  stream: NodeJS.WriteStream = process.stdout,
+  fallback: NodeJS.WriteStream = process.stderr,
+  style: ProgressStyle = progressStyle(undefined, stream),
+): Progress {
   // A lasting line written to the fallback instead: true when stdout is closed.
   const lasting = (text: string): boolean => {
     if (!isClosed(stream)) return false;
     fallback.write(text + '\n');
     return true;
   };
-  if (!stream.isTTY) {
+  if (style === 'plain') {
     return {
       step: (step, total, text) => {
         if (step % every === 0 || step === total) stream.write(`step ${step}/${total} ${text}\n`);

@@ -22,6 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { MgpuError } from '../../shared/errors.ts';
 import { launchedSize, loadMpi, type MpiAddon } from '../../shared/mpi.ts';
 import { assignShards, type Shard } from '../../shared/shard.ts';
+import { armWatchdog } from './mpi-watchdog.ts';
+import { RollCallAnswer, ROLL_CALL_MS, silentRanks } from './roll-call.ts';
 
 const ARRIVE_TAG = 0x4d41; // 'MA'
 
@@ -90,16 +92,20 @@ class MpiCluster implements Cluster {
   workers: number[] = [];
   offset = 0;
   private closed = false;
+  private readonly answer: RollCallAnswer | null;
 
   constructor(
     private readonly mpi: MpiAddon,
     private readonly deadlineMs: number,
   ) {
+    const disarm = armWatchdog('init', `rank ${launchedRank()}`);
     const me = mpi.init();
+    disarm();
     this.rank = me.rank;
     this.size = me.size;
     this.hosts = new Array<string>(me.size).fill('?');
     this.hosts[me.rank] = me.host;
+    this.answer = me.rank === 0 ? null : new RollCallAnswer(mpi);
   }
 
   where(rank: number): string {
@@ -190,8 +196,19 @@ class MpiCluster implements Cluster {
   }
 
   private async wait(id: number, what: string): Promise<void> {
-    await this.poll(id, this.deadlineMs).catch((err: unknown) => {
+    // The other ranks wait a little longer, so that rank 0 has called the roll and named the
+    // machine before one of them ends the job.
+    const deadline = this.rank === 0 ? this.deadlineMs : this.deadlineMs + ROLL_CALL_MS + 1000;
+    await this.poll(id, deadline).catch(async (err: unknown) => {
       if (!(err instanceof Stalled)) throw err;
+      const silent = this.rank === 0 ? await silentRanks(this.mpi, this.size) : [];
+      if (silent.length > 0) {
+        throw new MgpuError(
+          'E_WORKER',
+          `${what}: ${silent.map((r) => this.where(r)).join(', ')} did not take part within ${(this.deadlineMs / 1000).toFixed(0)} s and does not answer: that machine stalled, died or lost its network`,
+          { hint: 'see its own output; the job ends, and --resume continues from the last checkpoint' },
+        );
+      }
       throw new MgpuError(
         'E_WORKER',
         `${what} did not complete within ${(this.deadlineMs / 1000).toFixed(0)} s on ${this.where(this.rank)}: another machine stalled or died`,
@@ -205,6 +222,7 @@ class MpiCluster implements Cluster {
   private async poll(id: number, deadlineMs: number): Promise<void> {
     const started = performance.now();
     while (!this.mpi.test(id)) {
+      this.answer?.poll();
       const waited = performance.now() - started;
       if (waited > deadlineMs) throw new Stalled();
       await tick(waited);
@@ -212,17 +230,25 @@ class MpiCluster implements Cluster {
   }
 
   abort(code: number): never {
+    armWatchdog('abort', this.where(this.rank));
     return this.mpi.abort(code);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    const disarm = armWatchdog('finalize', this.where(this.rank));
     this.mpi.finalize();
+    disarm();
   }
 }
 
 class Stalled extends Error {}
+
+/** This process's rank as the launcher numbered it (before MPI_Init has said it). */
+function launchedRank(env: NodeJS.ProcessEnv = process.env): string {
+  return env.OMPI_COMM_WORLD_RANK ?? env.PMIX_RANK ?? env.PMI_RANK ?? env.SLURM_PROCID ?? '?';
+}
 
 /** Poll at once for the first milliseconds (an allreduce is usually quick), then every millisecond. */
 function tick(waitedMs: number): Promise<void> {
