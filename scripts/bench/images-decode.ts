@@ -43,7 +43,7 @@ async function ourRate(f: BenchFolder, size: number, threads: number): Promise<n
     augment: { flip: 'horizontal', crop: null, randomResizedCrop: null, brightness: null, contrast: null },
   };
   const spec = decodeSpec(src, true, 0);
-  const pipeline = new ImagePipeline(ix.paths, spec, threads, PREFETCH, 'bench');
+  const pipeline = new ImagePipeline(ix.paths, spec, threads, 'bench');
   const n = ix.paths.count;
   const batches = Array.from({ length: Math.ceil(n / BATCH) }, (_, b) => Uint32Array.from({ length: Math.min(BATCH, n - b * BATCH) }, (_, k) => b * BATCH + k));
   const out = new Uint8Array(BATCH * size * size * 3);

@@ -6,8 +6,8 @@
 // module), which prepares the rows of the next steps before they are staged.
 import fs from 'node:fs';
 import { DataError, MgpuError } from '../shared/errors.ts';
-import type { DType, NdArray } from '../shared/npy.ts';
-import { copyRuns, gatherRows } from './rows.ts';
+import { VIEWS, type DType, type NdArray } from '../shared/npy.ts';
+import { copyRuns, gatherRows, rowBytes } from './rows.ts';
 
 export type Dtype = DType;
 
@@ -49,15 +49,6 @@ export interface RowPipeline {
   describe(): string;
 }
 
-const VIEWS = { float32: Float32Array, int32: Int32Array, uint8: Uint8Array };
-const SIZE = { float32: 4, int32: 4, uint8: 1 } as const;
-
-/** Bytes per row of a column. */
-export function columnRowBytes(c: Pick<Column, 'dtype' | 'shape'>): number {
-  if (c.shape.length === 0) throw new RangeError('columnRowBytes: a scalar has no rows');
-  return c.shape.slice(1).reduce((p, d) => p * d, SIZE[c.dtype]);
-}
-
 /** A column held whole in memory: its array too. */
 export type HeldColumn = Column & NdArray;
 
@@ -93,7 +84,8 @@ export function joinedColumn(parts: Column[], names: string[], keyPath: string):
   const starts = [0];
   for (const p of parts) starts.push(starts.at(-1)! + p.shape[0]!);
   const count = starts.at(-1)!;
-  const rb = columnRowBytes(first);
+  const rb = rowBytes(first);
+  let scratch = new Uint32Array(64); // the local indices of one piece, reused from call to call
   // The part holding row r: binary search over the starts.
   const partOf = (r: number): number => {
     let lo = 0;
@@ -111,17 +103,19 @@ export function joinedColumn(parts: Column[], names: string[], keyPath: string):
     kind: parts.every((p) => p.kind === 'memory') ? 'memory' : 'mapped',
     gather: (indices, out, offset, epoch) =>
       copyRuns(indices, count, rb, out, offset, (r, rows, at) => {
+        // A run of rows, cut where the parts meet; each piece a range of its part's own rows.
         for (let i = 0; i < rows;) {
           const p = partOf(r + i);
           const inPart = Math.min(rows - i, starts[p + 1]! - (r + i));
-          const local = new Uint32Array(inPart);
+          if (scratch.length < inPart) scratch = new Uint32Array(inPart);
+          const local = scratch.subarray(0, inPart);
           for (let j = 0; j < inPart; j++) local[j] = r + i + j - starts[p]!;
           parts[p]!.gather(local, out, at + i * rb, epoch);
           i += inPart;
         }
       }),
     toArray: () => {
-      const data = new VIEWS[first.dtype](count * (rb / SIZE[first.dtype]));
+      const data = new VIEWS[first.dtype](count * (rb / VIEWS[first.dtype].BYTES_PER_ELEMENT));
       const bytes = new Uint8Array(data.buffer);
       parts.forEach((p, i) => p.gather(range(p.shape[0]!), bytes, starts[i]! * rb));
       return { dtype: first.dtype, shape: [count, ...row], data };
@@ -131,7 +125,7 @@ export function joinedColumn(parts: Column[], names: string[], keyPath: string):
 
 /** Rows `rows` of `base`, in that order, as a column of their own (the hold-out split): no copy. */
 export function pickedColumn(base: Column, rows: Uint32Array): Column {
-  const rb = columnRowBytes(base);
+  const rb = rowBytes(base);
   const shape = [rows.length, ...base.shape.slice(1)];
   const picked: Column = {
     dtype: base.dtype,
@@ -147,7 +141,7 @@ export function pickedColumn(base: Column, rows: Uint32Array): Column {
       return base.gather(mapped, out, offset, epoch);
     },
     toArray: () => {
-      const data = new VIEWS[base.dtype](rows.length * (rb / SIZE[base.dtype]));
+      const data = new VIEWS[base.dtype](rows.length * (rb / VIEWS[base.dtype].BYTES_PER_ELEMENT));
       base.gather(rows, new Uint8Array(data.buffer), 0);
       return { dtype: base.dtype, shape, data };
     },

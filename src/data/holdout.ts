@@ -8,15 +8,13 @@
 // original relative order; the training order is then shuffled per epoch as usual.
 
 import { DataError } from '../shared/errors.ts';
-import type { NdArray } from '../shared/npy.ts';
+import { VIEWS, type NdArray } from '../shared/npy.ts';
 import { epochPermutation } from '../shared/rng.ts';
 import { pickedColumn, pickedPipeline } from './columns.ts';
 import { gatherRows, rowBytes, type Dataset } from './rows.ts';
 
 /** The epoch number of the hold-out permutation; never a training epoch. */
 export const HOLDOUT_EPOCH = -1;
-
-const VIEWS = { float32: Float32Array, int32: Int32Array, uint8: Uint8Array };
 
 function take(src: NdArray, indices: Uint32Array): NdArray {
   const rb = rowBytes(src);

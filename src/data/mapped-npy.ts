@@ -12,11 +12,9 @@
 import fs from 'node:fs';
 import { DataError } from '../shared/errors.ts';
 import { loadMmap } from '../shared/mapped-memory.ts';
-import { npyLayout, readNpy, type NdArray } from '../shared/npy.ts';
-import { columnRowBytes, memoryColumn, readFully, type Column } from './columns.ts';
-import { copyRuns } from './rows.ts';
-
-const VIEWS = { float32: Float32Array, int32: Int32Array, uint8: Uint8Array };
+import { npyLayout, readNpy, VIEWS, type NdArray } from '../shared/npy.ts';
+import { memoryColumn, readFully, type Column } from './columns.ts';
+import { copyRuns, rowBytes } from './rows.ts';
 
 /** `file` as a column; `keyPath` (e.g. `data.train`) names it in errors; `features`: check its rows for NaN. */
 export function mappedNpy(file: string, keyPath: string, features: boolean): Column {
@@ -25,9 +23,9 @@ export function mappedNpy(file: string, keyPath: string, features: boolean): Col
   if (dtype === null || layout.shape.length === 0) return memoryColumn(readNpy(file));
   const shape = layout.shape;
   const count = shape[0]!;
-  const rb = columnRowBytes({ dtype, shape });
+  const rb = rowBytes({ dtype, shape });
   const bytes = mappedBytes(file, layout.fileBytes);
-  const checkRows = features && dtype === 'float32' ? finiteCheck(file, keyPath, rb / 4) : null;
+  const checkRows = features && dtype === 'float32' ? finiteCheck(file, keyPath, count, rb / 4) : null;
   const gather = (indices: ArrayLike<number>, out: Uint8Array, offset: number): number =>
     copyRuns(indices, count, rb, out, offset, (first, rows, at) => {
       const dest = out.subarray(at, at + rows * rb);
@@ -81,18 +79,26 @@ function readRows(file: string, dest: Uint8Array, position: number): void {
   }
 }
 
-/** Checks the float32 rows just copied (`bytes`, rows from `first`) for NaN and infinities. */
-function finiteCheck(file: string, keyPath: string, perRow: number): (bytes: Uint8Array, first: number) => void {
+/**
+ * Checks the float32 rows just copied (`bytes`, rows from `first`) for NaN and infinities, each
+ * row once in the run (a bit per row remembers it): after the first epoch the check is a bit test.
+ */
+function finiteCheck(file: string, keyPath: string, count: number, perRow: number): (bytes: Uint8Array, first: number) => void {
+  const checked = new Uint8Array(Math.ceil(count / 8));
   return (bytes, first) => {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = 0; i < bytes.byteLength; i += 4) {
-      const v = view.getFloat32(i, true);
-      if (Number.isFinite(v)) continue;
-      const k = i / 4;
-      throw new DataError(
-        `${keyPath}: feature ${k % perRow} of sample ${first + Math.floor(k / perRow)} in ${file} is ${v}`,
-        'clean or impute the features before training',
-      );
+    const aligned = bytes.byteOffset % 4 === 0;
+    const floats = aligned ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4) : null;
+    const view = aligned ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const rows = bytes.byteLength / 4 / perRow;
+    for (let r = 0; r < rows; r++) {
+      const row = first + r;
+      if (checked[row >> 3]! & (1 << (row & 7))) continue;
+      for (let k = r * perRow; k < (r + 1) * perRow; k++) {
+        const v = floats ? floats[k]! : view!.getFloat32(k * 4, true);
+        if (!Number.isFinite(v))
+          throw new DataError(`${keyPath}: feature ${k % perRow} of sample ${row} in ${file} is ${v}`, 'clean or impute the features before training');
+      }
+      checked[row >> 3]! |= 1 << (row & 7);
     }
   };
 }

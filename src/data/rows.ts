@@ -2,7 +2,7 @@
 // the copy of rows out of an array held in memory. Row r of an array is the byte range
 // [r * rowBytes, (r+1) * rowBytes) of its data (C order), which is what makes gathering a batch a
 // handful of memcpy-like Uint8Array.set calls.
-import type { NdArray } from '../shared/npy.ts';
+import { VIEWS, type NdArray } from '../shared/npy.ts';
 import type { Column, HeldColumn, RowPipeline } from './columns.ts';
 
 /** One array of a dataset, named by the model input it feeds or the output it is the target of. */
@@ -46,10 +46,10 @@ export type HeldDataset = Dataset & {
   targets?: (NamedArray & { array: HeldColumn })[];
 };
 
-/** Bytes per row: the product of the shape after the first dimension, times the element size. */
-export function rowBytes(a: NdArray): number {
+/** Bytes per row (of an array or a column): the product of the shape after the first dimension, times the element size. */
+export function rowBytes(a: Pick<NdArray, 'dtype' | 'shape'> & { data?: NdArray['data'] }): number {
   if (a.shape.length === 0) throw new RangeError('rowBytes: a scalar has no rows');
-  return a.shape.slice(1).reduce((p, d) => p * d, a.data.BYTES_PER_ELEMENT);
+  return a.shape.slice(1).reduce((p, d) => p * d, VIEWS[a.dtype].BYTES_PER_ELEMENT);
 }
 
 /**

@@ -95,7 +95,8 @@ const STORED: Record<string, Stored> = {
   },
 };
 
-const VIEWS = { float32: Float32Array, int32: Int32Array, uint8: Uint8Array };
+/** The typed array of each in-memory dtype. */
+export const VIEWS = { float32: Float32Array, int32: Int32Array, uint8: Uint8Array } as const;
 
 const SUPPORTED = "'<f4', '<i4', '|u1', '|b1', '|i1', '<i2', '<u2', '<f2', '<f8', '<u4', '<i8', '<u8'";
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"

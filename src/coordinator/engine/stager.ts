@@ -31,6 +31,8 @@ export class Stager {
   // What each slot holds, so a batch staged ahead is not staged twice; eval and predict chunks
   // overwrite a slot and leave no tag, so a staged batch can never be mistaken for another.
   private readonly tags: [string | null, string | null] = [null, null];
+  // Each dataset's column per row part, found once (a split's columns never change), not at every step.
+  private readonly columns = new WeakMap<Dataset, (Column | null)[]>();
 
   constructor(
     private readonly slab: Slab,
@@ -47,7 +49,8 @@ export class Stager {
    */
   stage(ds: Dataset, indices: Uint32Array, shards: Shard[], slot: 0 | 1, tag: string | null = null, epoch = 0): void {
     this.tags[slot] = null;
-    const arrays = this.rows.parts.map((p) => arrayFor(ds, p));
+    let arrays = this.columns.get(ds);
+    if (!arrays) this.columns.set(ds, (arrays = this.rows.parts.map((p) => arrayFor(ds, p))));
     for (const s of shards) {
       const rows = indices.subarray(s.start, s.end);
       const at = this.layout.input[s.rank]![slot];

@@ -27,7 +27,6 @@ export class ImagePipeline implements RowPipeline {
     private readonly paths: PathTable,
     private readonly spec: DecodeSpec,
     readonly threads: number,
-    readonly prefetchSteps: number,
     private readonly header: string,
     private readonly skipBad = false, // data.onBadSample: skip: ready() resolves; failed() names the rows
   ) {

@@ -69,7 +69,7 @@ export function loadImages(src: ImageSource, keyPath: string, classes: ClassMapp
     .filter(Boolean)
     .join('; ');
   // Only training skips a bad file: an evaluation or a prediction of every sample says which one failed.
-  const pipeline = new ImagePipeline(index.paths, spec, imageThreads(o), o.prefetch, header, keyPath === 'data.train' && o.skipBad === true);
+  const pipeline = new ImagePipeline(index.paths, spec, imageThreads(o), header, keyPath === 'data.train' && o.skipBad === true);
   return {
     features: new MadeColumn(spec.dtype, [count, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec)),
     labels: o.labels === 'onehot' ? oneHotColumn(index.labels, index.classes.length) : memoryColumn({ dtype: 'int32', shape: [count], data: index.labels }),
