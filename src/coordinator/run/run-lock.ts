@@ -2,7 +2,8 @@
 // run that holds it. It is created whole or not at all (written to a temporary name, then hard
 // linked to .lock, which fails when one exists; O_EXCL where hard links are not), and removed when the run ends, fails, or exits
 // on a signal. A lock whose pid no longer runs on this host (a run killed with SIGKILL, a crash)
-// is stale: the next run takes it over and says so. A live one, or one of another host whose
+// is stale: the next run takes it over and says so (under a second lock, so that of two runs
+// that find it stale at once only one takes it). A live one, or one of another host whose
 // process cannot be checked from here, is refused (E_RUN_LOCKED, exit 2).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -75,6 +76,59 @@ function createExclusive(file: string, text: string): boolean {
   return true;
 }
 
+function describe(held: LockInfo | null): string {
+  return held ? `pid ${held.pid} on ${held.host}, started ${held.startedAt}` : 'an unreadable lock';
+}
+
+function sameLock(a: LockInfo | null, b: LockInfo | null): boolean {
+  return a === b || (a !== null && b !== null && a.pid === b.pid && a.host === b.host && a.startedAt === b.startedAt);
+}
+
+/** E_RUN_LOCKED unless `held` is stale: unreadable, or its pid no longer runs on this host. */
+function refuseUnlessStale(file: string, runDir: string, held: LockInfo | null, host: string): void {
+  if (held === null || (held.host === host && !alive(held.pid))) return;
+  const here = held.host === host;
+  throw new MgpuError(
+    'E_RUN_LOCKED',
+    `another run is using ${runDir}: ${describe(held)}${here ? '' : ' (another host: its process cannot be checked from here)'}`,
+    {
+      hint: here
+        ? 'wait for that run to end (or stop it), or give this run another name or --run-dir'
+        : `wait for that run to end, or give this run another name or --run-dir; if it no longer runs, remove ${file}`,
+    },
+  );
+}
+
+/**
+ * Replaces the stale lock `held` with `mine`. Two runs that both found it stale must not both
+ * remove "the" lock: the second would remove the first one's fresh lock and take it too. So the
+ * removal is done only under a second lock, <lock>.takeover (created whole, as the lock is), and
+ * only if the lock is still the very one judged stale; a run that finds the takeover lock taken,
+ * or the stale lock replaced, lost the race and is refused.
+ */
+function takeOver(file: string, held: LockInfo | null, mine: LockInfo): void {
+  const guard = `${file}.takeover`;
+  if (!tryCreate(guard, mine)) {
+    const other = readLock(guard);
+    const dead = other !== null && other.host === mine.host && !alive(other.pid);
+    throw new MgpuError(
+      'E_RUN_LOCKED',
+      dead ? `a run that was taking over ${file} died doing it (${describe(other)})` : `another run is taking over ${file} at the same time as this one`,
+      {
+        hint: dead ? `if no run uses ${path.dirname(file)}, remove ${guard} and ${file}` : 'run one at a time',
+      },
+    );
+  }
+  try {
+    const now = readLock(file);
+    if (!sameLock(now, held)) refuseUnlessStale(file, path.dirname(file), now, mine.host);
+    fs.rmSync(file, { force: true });
+    if (!tryCreate(file, mine)) throw new MgpuError('E_RUN_LOCKED', `another run took ${file} at the same time as this one`, { hint: 'run one at a time' });
+  } finally {
+    fs.rmSync(guard, { force: true });
+  }
+}
+
 export interface RunLock {
   file: string;
   release(): void;
@@ -86,24 +140,14 @@ export function takeRunLock(runDir: string, say: (text: string) => void): RunLoc
   const mine: LockInfo = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() };
   if (!tryCreate(file, mine)) {
     const held = readLock(file);
-    const who = held ? `pid ${held.pid} on ${held.host}, started ${held.startedAt}` : 'an unreadable lock';
-    const stale = held === null || (held.host === mine.host && !alive(held.pid));
-    if (!stale) {
-      const here = held.host === mine.host;
-      throw new MgpuError('E_RUN_LOCKED', `another run is using ${runDir}: ${who}${here ? '' : ' (another host: its process cannot be checked from here)'}`, {
-        hint: here
-          ? 'wait for that run to end (or stop it), or give this run another name or --run-dir'
-          : `wait for that run to end, or give this run another name or --run-dir; if it no longer runs, remove ${file}`,
-      });
-    }
-    fs.rmSync(file, { force: true });
-    if (!tryCreate(file, mine)) throw new MgpuError('E_RUN_LOCKED', `another run took ${file} at the same time as this one`, { hint: 'run one at a time' });
-    say(`took over the stale lock ${file} (${who}, which no longer runs)`);
+    refuseUnlessStale(file, runDir, held, mine.host);
+    takeOver(file, held, mine);
+    say(`took over the stale lock ${file} (${describe(held)}, which no longer runs)`);
   }
   const release = () => {
     process.off('exit', release);
     const now = readLock(file);
-    if (now && now.pid === mine.pid && now.host === mine.host && now.startedAt === mine.startedAt) fs.rmSync(file, { force: true });
+    if (sameLock(now, mine)) fs.rmSync(file, { force: true });
   };
   // A process.exit (a second Ctrl-C) skips the finally blocks: the lock goes with the process.
   process.on('exit', release);
