@@ -8,16 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { EventWriter } from '../../src/coordinator/run/tensorboard.ts';
-
-/** CRC-32C bit by bit (no table), as the definition reads. */
-function crc32cBitwise(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
+import { crc32cBitwise } from '../helpers/crc32c-reference.ts';
 
 const tfMask = (crc: number): number => ((((crc >>> 15) | (crc << 17)) >>> 0) + 0xa282ead8) >>> 0;
 
