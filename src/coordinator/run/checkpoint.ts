@@ -19,6 +19,7 @@ import type { ModelLayout, VariableSpec } from '../../shared/layout.ts';
 import { flatten } from '../../shared/layout.ts';
 import { DamagedFileError, verifyChecksums } from '../../shared/file-integrity.ts';
 import { readFlatWeights, readLayersModel, writeLayersModel } from '../../shared/model-files.ts';
+import { processAlive } from '../../shared/process-alive.ts';
 import { makeUpdateRule } from '../engine/optimizers/index.ts';
 import type { TrainerState } from './trainer-state.ts';
 
@@ -75,16 +76,7 @@ export function pruneCheckpoints(runDir: string, keep: number): void {
   for (const dir of listComplete(root).slice(keep)) fs.rmSync(dir, { recursive: true, force: true });
   for (const name of fs.readdirSync(root)) {
     const m = /\.tmp-(\d+)$/.exec(name);
-    if (m && !alive(Number(m[1]))) fs.rmSync(path.join(root, name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if (m && !processAlive(Number(m[1]))) fs.rmSync(path.join(root, name), { recursive: true, force: true });
   }
 }
 

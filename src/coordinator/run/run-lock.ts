@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MgpuError } from '../../shared/errors.ts';
+import { processAlive as alive } from '../../shared/process-alive.ts';
 
 export const LOCK_FILE = '.lock';
 
@@ -16,21 +17,6 @@ interface LockInfo {
   pid: number;
   host: string;
   startedAt: string;
-}
-
-/** Whether `pid` runs on this host: a zombie (killed, not yet reaped: where PID 1 reaps nothing) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return true; // no /proc (not Linux): kill(0) is the answer
-  }
 }
 
 function readLock(file: string): LockInfo | null {
