@@ -79,9 +79,6 @@ function keptRows(
     throw new DataError(
       `step ${step}: none of its ${b.indices.length} samples could be made (the first: ${failed[0]!.message})`,
       'check the data: data.onBadSample: skip leaves out a bad sample, not a whole batch',
-      {
-        midRun: true,
-      },
     );
   return kept;
 }
@@ -98,8 +95,6 @@ export async function chunkRows(ds: Dataset, indices: Uint32Array, next: Uint32A
   await pipeline.ready(indices, 0);
   const bad = pipeline.failed?.(indices, 0) ?? [];
   if (bad.length > 0)
-    throw new DataError(bad[0]!.message, 'data.onBadSample: skip leaves bad samples out of training only: an evaluation or a prediction covers every sample', {
-      midRun: true,
-    });
+    throw new DataError(bad[0]!.message, 'data.onBadSample: skip leaves bad samples out of training only: an evaluation or a prediction covers every sample');
   return { done: () => pipeline.release(indices, 0) };
 }

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isResumable, MgpuError } from '../shared/errors.ts';
+import { exitCodeAfter, isResumable, MgpuError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import { describeStop, type StopRequest } from './run/callbacks.ts';
 import { checkpointDir } from './run/checkpoint.ts';
@@ -111,22 +111,21 @@ export async function endRun(run: Run): Promise<TrainResult> {
 
 /**
  * What a failed run throws. Nothing trained is lost: after a failure that allows a resume
- * (RESUMABLE_CODES), the last completed step goes into a checkpoint before the error, whose hint
- * says where it is and how to continue.
+ * (isResumable: RESUMABLE_CODES, a data error after steps trained), the last completed step goes
+ * into a checkpoint before the error, whose hint says where it is and how to continue.
  */
 export function failedRun(run: Run, err: unknown): unknown {
   run.hooks.mute();
-  // A data error mid-run (a mapped file's NaN row, an image that does not decode) keeps the steps trained before it.
-  const dataMidRun = err instanceof MgpuError && err.code === 'E_DATA' && run.state.completed > run.startStep;
-  if (!isResumable(err) && !dataMidRun) return err;
-  run.out.done();
   const completed = run.state.completed;
+  const trained = completed - run.startStep;
+  if (!isResumable(err, trained)) return err;
+  run.out.done();
   const dir = saveCheckpoint(run, completed);
   return new MgpuError(err.code, err.message, {
     hint: [err.hint, `the last completed step (${completed}) is in ${dir}; continue with ${run.resumeHint ?? `--resume ${run.cfg.runDir}`}`]
       .filter(Boolean)
       .join('\n  hint: '),
-    exitCode: err.exitCode,
+    exitCode: exitCodeAfter(err, trained),
     cause: err.cause,
   });
 }

@@ -4,7 +4,6 @@
 // memory trains), joined from several files (`features: ./x-*.npy`), a view of some rows of
 // another (the hold-out split), or made on demand by a RowPipeline (decoded images, a map-style
 // module), which prepares the rows of the next steps before they are staged.
-import fs from 'node:fs';
 import { DataError, MgpuError } from '../shared/errors.ts';
 import { VIEWS, type DType, type NdArray } from '../shared/npy.ts';
 import { copyRuns, gatherRows, rowBytes } from './rows.ts';
@@ -174,17 +173,4 @@ export function range(n: number): Uint32Array {
 /** A column made by a pipeline has no whole array: asking for one is a bug here. */
 export function noWholeArray(what: string): never {
   throw new MgpuError('E_INTERNAL', `${what}: a column made on demand has no whole array (only labels and weights are read whole)`);
-}
-
-/** Reads `length` bytes at `position` of `fd` into `into` (pread until done). */
-export function readFully(fd: number, into: Uint8Array, position: number, file: string): void {
-  for (let done = 0; done < into.length;) {
-    const n = fs.readSync(fd, into, done, into.length - done, position + done);
-    if (n === 0)
-      throw new DataError(
-        `${file}: the file ended at byte ${position + done} (it shrank while the run was reading it)`,
-        'do not change a data file during a run',
-      );
-    done += n;
-  }
 }

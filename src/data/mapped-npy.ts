@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import { DataError } from '../shared/errors.ts';
 import { loadMmap } from '../shared/mapped-memory.ts';
 import { npyLayout, readNpy, VIEWS, type NdArray } from '../shared/npy.ts';
-import { memoryColumn, readFully, type Column } from './columns.ts';
+import { readFully } from '../shared/read-fully.ts';
+import { memoryColumn, type Column } from './columns.ts';
 import { copyRuns, rowBytes } from './rows.ts';
 
 /** `file` as a column; `keyPath` (e.g. `data.train`) names it in errors; `features`: check its rows for NaN. */
@@ -73,7 +74,11 @@ function readRows(file: string, dest: Uint8Array, position: number): void {
     );
   }
   try {
-    readFully(fd, dest, position, file);
+    readFully(fd, dest, position, {
+      file,
+      why: 'it shrank while the run was reading it',
+      error: (m) => new DataError(m, 'do not change a data file during a run'),
+    });
   } finally {
     fs.closeSync(fd);
   }

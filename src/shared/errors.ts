@@ -30,6 +30,28 @@ export type ErrorCode =
  */
 export const RESUMABLE_CODES: readonly ErrorCode[] = ['E_WORKER', 'E_NONFINITE', 'E_METRIC', 'E_CALLBACK'];
 
+/**
+ * A data error (E_DATA) met after the run trained steps (a mapped file's NaN row, an image that
+ * stops decoding, a batch with no sample left) is a failure during the run: its steps are kept
+ * as after RESUMABLE_CODES, and it exits 1. Met before the run's first step, it is an input
+ * error: exit 2, nothing to keep.
+ */
+const DATA_MID_RUN_EXIT = 1;
+
+function isDataMidRun(err: MgpuError, trained: number): boolean {
+  return err.code === 'E_DATA' && trained > 0;
+}
+
+/** Whether a run that fails with `err` after `trained` steps of its own checkpoints the last one first. */
+export function isResumable(err: unknown, trained: number): err is MgpuError {
+  return err instanceof MgpuError && (RESUMABLE_CODES.includes(err.code) || isDataMidRun(err, trained));
+}
+
+/** The exit code of a run that fails with `err` after `trained` steps of its own. */
+export function exitCodeAfter(err: MgpuError, trained: number): number {
+  return isDataMidRun(err, trained) ? DATA_MID_RUN_EXIT : err.exitCode;
+}
+
 export class MgpuError extends Error {
   readonly code: ErrorCode;
   readonly hint?: string;
@@ -43,11 +65,6 @@ export class MgpuError extends Error {
   }
 }
 
-/** Whether a run that fails with `err` checkpoints its last completed step first (RESUMABLE_CODES). */
-export function isResumable(err: unknown): err is MgpuError {
-  return err instanceof MgpuError && RESUMABLE_CODES.includes(err.code);
-}
-
 /** A config error always names its key path, e.g. `optimizer.learningRate`. */
 export class ConfigError extends MgpuError {
   readonly keyPath: string;
@@ -57,10 +74,10 @@ export class ConfigError extends MgpuError {
   }
 }
 
+/** Exit 2, an input error; met after the run trained steps, exit 1 (exitCodeAfter). */
 export class DataError extends MgpuError {
-  /** `midRun`: a sample that fails while the run trains (an image that does not decode): exit 1, not 2. */
-  constructor(message: string, hint?: string, opts: { midRun?: boolean } = {}) {
-    super('E_DATA', message, { hint, exitCode: opts.midRun ? 1 : 2 });
+  constructor(message: string, hint?: string) {
+    super('E_DATA', message, { hint });
   }
 }
 

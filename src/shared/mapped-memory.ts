@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import { MgpuError } from './errors.ts';
 import { loadAddon } from './native-addon.ts';
+import { MAX_IO, readFully } from './read-fully.ts';
 
 /** What the addon offers once it has loaded and passed its probe. */
 export interface MmapAddon {
@@ -105,8 +106,8 @@ export interface SlabAccess {
   float32(position: number, count: number): Float32Array | null;
 }
 
-// fs.readSync/writeSync move at most 2 GiB - 1 per call.
-const MAX_IO = 0x40000000;
+/** The slab is never shorter than its size: a read past its end is a bug here. */
+const SLAB_ENDED = { file: 'the slab', why: 'a read past its end', error: (m: string) => new MgpuError('E_INTERNAL', m) };
 
 function asBytes(view: ArrayBufferView): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
@@ -127,12 +128,7 @@ class PositionalAccess implements SlabAccess {
   ) {}
 
   read(position: number, into: ArrayBufferView): void {
-    const bytes = asBytes(into);
-    for (let done = 0; done < bytes.length;) {
-      const n = fs.readSync(this.fd, bytes, done, Math.min(MAX_IO, bytes.length - done), position + done);
-      if (n === 0) throw new MgpuError('E_INTERNAL', `slab read past its end at byte ${position + done}`);
-      done += n;
-    }
+    readFully(this.fd, asBytes(into), position, SLAB_ENDED);
   }
 
   write(position: number, from: ArrayBufferView): void {

@@ -6,6 +6,7 @@
 
 import fs from 'node:fs';
 import { DataError } from './errors.ts';
+import { readFully } from './read-fully.ts';
 
 export type DType = 'float32' | 'int32' | 'uint8';
 
@@ -342,6 +343,7 @@ function openNpy(path: string): { fd: number; size: number; h: Layout; read: (in
     try {
       return fn();
     } catch (err) {
+      if (err instanceof DataError) throw err; // the file ended (readFully)
       const e = err as NodeJS.ErrnoException;
       return cannot(e.code, e.message);
     }
@@ -351,13 +353,8 @@ function openNpy(path: string): { fd: number; size: number; h: Layout; read: (in
     const st = io(() => fs.fstatSync(fd));
     if (st.isDirectory()) cannot('EISDIR', '');
     const size = st.size;
-    const read = (into: Uint8Array, at: number): void => {
-      for (let done = 0; done < into.length;) {
-        const n = io(() => fs.readSync(fd, into, done, into.length - done, at + done));
-        if (n === 0) throw new DataError(`${path}: the file ended at byte ${at + done} though it is ${size} bytes long (changed while being read?)`, REMAKE);
-        done += n;
-      }
-    };
+    const ended = { file: path, why: `it is ${size} bytes long: changed while being read?`, error: (m: string) => new DataError(m, REMAKE) };
+    const read = (into: Uint8Array, at: number): void => io(() => readFully(fd, into, at, ended));
     const head = new Uint8Array(Math.min(size, 12 + MAX_HEADER));
     read(head, 0);
     return { fd, size, h: parseLayout(head, size, path), read };

@@ -5,23 +5,15 @@
 // M x N towers; a rerun gives the same bytes, and so does 1 machine x 2 workers.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import { runCliAsync, writeConfigFile } from '../helpers/chaos.ts';
-import {
-  assertWeightsClose,
-  buildConfig,
-  referenceTrain,
-  savedOrder,
-  tempDir,
-  towerReferenceTrain,
-  writeDataset,
-  writeModelModule,
-} from '../helpers/train-fixture.ts';
+import { matchesTfjs, parityRuns } from '../helpers/machine-parity.ts';
 import { finalFloats } from '../helpers/mpi.ts';
+import { tempDir } from '../helpers/train-fixture.ts';
 import { twoMachines, type TwoMachines } from '../helpers/two-machines.ts';
 
 const dir = tempDir('net-parity');
-const data = writeDataset(dir, 'train', 42, 'onehot', 11);
+const { sgd, adam, uneven, bn } = parityRuns(dir);
 const bytes = (w: Float32Array) => Buffer.from(w.buffer, w.byteOffset, w.byteLength);
 
 async function onTwo(m: TwoMachines, name: string, perMachine: number, raw: Record<string, unknown>) {
@@ -33,22 +25,6 @@ async function onTwo(m: TwoMachines, name: string, perMachine: number, raw: Reco
   return { r, weights: finalFloats(runDir) };
 }
 
-async function matchesTfjs(t: TestContext, got: Float32Array, raw: Record<string, unknown>, what: string, towers = 0) {
-  const cfg = buildConfig(dir, raw, 1);
-  const ref = towers ? await towerReferenceTrain(cfg, towers) : await referenceTrain(cfg);
-  assertWeightsClose(t, got, savedOrder(ref.model), what);
-  ref.model.dispose();
-}
-
-const sgd = {
-  name: 'sgd',
-  model: { module: writeModelModule(dir, 'mlp') },
-  loss: 'categoricalCrossentropy',
-  data: { train: data },
-  training: { batchSize: 10, steps: 8, seed: 3 },
-  optimizer: { name: 'sgd', learningRate: 0.5 },
-};
-
 test('sgd, M = 2 x N = 1 over TCP: plain tfjs, the same bytes on a rerun and on 1 machine x 2 workers', async (t) => {
   const m = twoMachines(t);
   if (!m) return;
@@ -57,7 +33,7 @@ test('sgd, M = 2 x N = 1 over TCP: plain tfjs, the same bytes on a rerun and on 
   assert.match(a.r.stdout, /machines\s+2 over MPI: rank 0 \(node-a\) 1 worker, rank 1 \(node-b\) 1 worker/);
   // Under a launcher the progress is plain lines: no carriage return, no escape code.
   assert.ok(!a.r.stdout.includes('\r') && !a.r.stdout.includes(String.fromCharCode(27)), JSON.stringify(a.r.stdout.slice(-300)));
-  await matchesTfjs(t, a.weights, sgd, 'sgd M=2 N=1 over TCP');
+  await matchesTfjs(t, dir, a.weights, sgd, 'sgd M=2 N=1 over TCP');
   const again = await onTwo(m, 'sgd-again', 1, sgd);
   assert.ok(bytes(again.weights).equals(bytes(a.weights)), 'a rerun over TCP gives other bytes');
   const oneRunDir = path.join(dir, 'sgd-one-machine');
@@ -70,22 +46,7 @@ test('adam (a short last batch machine 1 sits out, uneven splits) and BatchNorm,
   const m = twoMachines(t);
   if (!m) return;
   // 42 samples, batch 8: 5 batches of 8 and a last one of 2 (split 1,1,0,0): machine 1 has no rows.
-  const adam = {
-    ...sgd,
-    name: 'adam',
-    model: { module: writeModelModule(dir, 'l2') },
-    training: { batchSize: 8, epochs: 1, seed: 5 },
-    optimizer: { name: 'adam', learningRate: 0.02 },
-  };
-  await matchesTfjs(t, (await onTwo(m, 'adam', 2, adam)).weights, adam, 'adam M=2 N=2 over TCP');
-  const uneven = { ...adam, name: 'uneven', training: { batchSize: 7, steps: 6, seed: 5 } };
-  await matchesTfjs(t, (await onTwo(m, 'uneven', 2, uneven)).weights, uneven, 'adam, batch 7 over 4 workers, over TCP');
-  const bn = {
-    ...sgd,
-    name: 'bn',
-    model: { module: writeModelModule(dir, 'batchnorm') },
-    training: { batchSize: 12, steps: 6, seed: 2 },
-    optimizer: { name: 'sgd', learningRate: 0.2 },
-  };
-  await matchesTfjs(t, (await onTwo(m, 'bn', 2, bn)).weights, bn, 'BatchNorm M=2 N=2 over TCP', 4);
+  await matchesTfjs(t, dir, (await onTwo(m, 'adam', 2, adam)).weights, adam, 'adam M=2 N=2 over TCP');
+  await matchesTfjs(t, dir, (await onTwo(m, 'uneven', 2, uneven)).weights, uneven, 'adam, batch 7 over 4 workers, over TCP');
+  await matchesTfjs(t, dir, (await onTwo(m, 'bn', 2, bn)).weights, bn, 'BatchNorm M=2 N=2 over TCP', 4);
 });

@@ -1,6 +1,7 @@
 // A file that cannot be decoded fails the step that needs it with an E_DATA error naming the
-// file and what the decoder said: exit 1 (mid-run: the loop keeps its checkpoint), never a
-// hang. 0 bytes, a text file named .png, a truncated JPEG and PNG, a file gone since indexing.
+// file and what the decoder said, never a hang: exit 2, an input error (a run that trained steps
+// first turns it into exit 1 and keeps them: data-error-mid-run-same-exit). 0 bytes, a text file
+// named .png, a truncated JPEG and PNG, a file gone since indexing.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -42,7 +43,7 @@ test('set up: one good image and five bad ones', async () => {
   fs.rmSync(path.join(dir, 'a/gone.png'));
 });
 
-test('each bad file fails its step naming the file and the decoder, exit 1', async () => {
+test('each bad file fails its step naming the file and the decoder, exit 2', async () => {
   for (const [name, message] of Object.entries(EXPECT)) {
     const i = FILES.indexOf(name);
     const good = FILES.indexOf('a/good.png');
@@ -50,7 +51,7 @@ test('each bad file fails its step naming the file and the decoder, exit 1', asy
     await assert.rejects(split.pipeline.ready(step, 0), (e: Error & { code?: string; exitCode?: number; hint?: string }) => {
       assert.equal(e.code, 'E_DATA', name);
       assert.match(e.message, message);
-      assert.equal(e.exitCode, 1);
+      assert.equal(e.exitCode, 2);
       assert.match(e.hint ?? '', /--resume/);
       return true;
     });

@@ -75,7 +75,7 @@ export class ImagePipeline implements RowPipeline {
       entry.done = results.then((r) => {
         const bad = r[j];
         if (bad && this.skipBad && !bad.threadFailed) entry.failed = bad.message;
-        else if (bad) throw new DataError(bad.message, bad.hint, { midRun: true });
+        else if (bad) throw new DataError(bad.message, bad.hint);
         else entry.ready = true;
       });
       entry.done.catch(() => {}); // awaited by ready(); never an unhandled rejection
