@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { exitCodeAfter, isResumable, MgpuError } from '../shared/errors.ts';
+import { isResumable, MgpuError } from '../shared/errors.ts';
 import { writeLayersModel } from '../shared/model-files.ts';
 import { describeStop, type StopRequest } from './run/callbacks.ts';
 import { checkpointDir } from './run/checkpoint.ts';
@@ -125,7 +125,7 @@ export function failedRun(run: Run, err: unknown): unknown {
     hint: [err.hint, `the last completed step (${completed}) is in ${dir}; continue with ${run.resumeHint ?? `--resume ${run.cfg.runDir}`}`]
       .filter(Boolean)
       .join('\n  hint: '),
-    exitCode: exitCodeAfter(err, trained),
+    exitCode: err.exitCode,
     cause: err.cause,
   });
 }

@@ -1,6 +1,8 @@
 // Every failure a user can cause or meet is one of these: a stable code to grep for, a message
 // that says what is wrong and where (key path, file, rank), and a hint that says what to do.
-// Exit codes: 2 for usage, config and input errors (found before any training step); 1 otherwise.
+// Exit codes say whose the fix is: 2 for usage, config and input errors (a flag, a key, a data
+// file, a module of the user's), whether met before the first step or while the run trains (the
+// steps trained before it are then kept: isResumable); 1 for failures of the run itself.
 
 export type ErrorCode =
   | 'E_CONFIG' // a config key is unknown, missing, of the wrong type or out of range
@@ -31,25 +33,14 @@ export type ErrorCode =
 export const RESUMABLE_CODES: readonly ErrorCode[] = ['E_WORKER', 'E_NONFINITE', 'E_METRIC', 'E_CALLBACK'];
 
 /**
- * A data error (E_DATA) met after the run trained steps (a mapped file's NaN row, an image that
- * stops decoding, a batch with no sample left) is a failure during the run: its steps are kept
- * as after RESUMABLE_CODES, and it exits 1. Met before the run's first step, it is an input
- * error: exit 2, nothing to keep.
+ * Whether a run that fails with `err` after `trained` steps of its own checkpoints the last one
+ * first: after RESUMABLE_CODES, and after a data error (E_DATA) met while the run trains (a
+ * mapped file's NaN row, an image that stops decoding, a batch with no sample left), whose
+ * steps are kept as well. Its exit code stays the error's own (2 for a data error: the data is
+ * the user's to fix, as a custom metric that fails at an evaluation is).
  */
-const DATA_MID_RUN_EXIT = 1;
-
-function isDataMidRun(err: MgpuError, trained: number): boolean {
-  return err.code === 'E_DATA' && trained > 0;
-}
-
-/** Whether a run that fails with `err` after `trained` steps of its own checkpoints the last one first. */
 export function isResumable(err: unknown, trained: number): err is MgpuError {
-  return err instanceof MgpuError && (RESUMABLE_CODES.includes(err.code) || isDataMidRun(err, trained));
-}
-
-/** The exit code of a run that fails with `err` after `trained` steps of its own. */
-export function exitCodeAfter(err: MgpuError, trained: number): number {
-  return isDataMidRun(err, trained) ? DATA_MID_RUN_EXIT : err.exitCode;
+  return err instanceof MgpuError && (RESUMABLE_CODES.includes(err.code) || (err.code === 'E_DATA' && trained > 0));
 }
 
 export class MgpuError extends Error {
@@ -74,7 +65,7 @@ export class ConfigError extends MgpuError {
   }
 }
 
-/** Exit 2, an input error; met after the run trained steps, exit 1 (exitCodeAfter). */
+/** An input error (exit 2): a data file missing, malformed or not fitting the model, whenever it is met. */
 export class DataError extends MgpuError {
   constructor(message: string, hint?: string) {
     super('E_DATA', message, { hint });

@@ -1,6 +1,6 @@
 // A data error met after steps have trained ends the run the same way whatever found it: a
 // mapped .npy row with a NaN (found as its batch is staged) and an image that does not decode
-// (found by the decoding thread) both exit 1, E_DATA, with the steps trained kept in a
+// (found by the decoding thread) both exit 2 (an input error, whenever it is met), E_DATA, with the steps trained kept in a
 // checkpoint that the hint names. Each bad sample sits in step 2's batch (steps 0 and 1 train).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -74,5 +74,5 @@ test('a NaN row of a mapped .npy and a bad image, both met at step 2: the same e
     assert.ok(fs.existsSync(path.join(f.checkpoint, 'weights.bin')), `${f.checkpoint} holds no weights`);
   }
   assert.equal(mapped.exitCode, image.exitCode, 'the same kind of event, the same exit code');
-  assert.equal(mapped.exitCode, 1, 'a failure during the run exits 1');
+  assert.equal(mapped.exitCode, 2, 'a data error is an input error: exit 2, also while the run trains');
 });

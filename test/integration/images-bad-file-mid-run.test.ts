@@ -33,7 +33,7 @@ test('a file truncated mid-run: exit 1 naming it, checkpoint kept, resumed to th
   };
   await assert.rejects(train(cfg, breaksAfter2), (e: Error & { code?: string; exitCode?: number; hint?: string }) => {
     assert.equal(e.code, 'E_DATA');
-    assert.equal(e.exitCode, 1);
+    assert.equal(e.exitCode, 2);
     assert.match(e.message, new RegExp(`^cannot decode ${victim} \\(40 bytes\\): `));
     assert.match(e.hint ?? '', /the last completed step \(\d\) is in .*checkpoints.*--resume/s);
     return true;
