@@ -6,7 +6,7 @@
 // module), which prepares the rows of the next steps before they are staged.
 import { DataError, MgpuError } from '../shared/errors.ts';
 import { VIEWS, type DType, type NdArray } from '../shared/npy.ts';
-import { copyRuns, gatherRows, rowBytes } from './rows.ts';
+import { copyRuns, gatherRows, rowBytes } from './row-copy.ts';
 
 export type Dtype = DType;
 

@@ -11,7 +11,8 @@ import { DataError } from '../shared/errors.ts';
 import { VIEWS, type NdArray } from '../shared/npy.ts';
 import { epochPermutation } from '../shared/rng.ts';
 import { pickedColumn, pickedPipeline } from './columns.ts';
-import { gatherRows, rowBytes, type Dataset } from './rows.ts';
+import { gatherRows, rowBytes } from './row-copy.ts';
+import { type Dataset } from './rows.ts';
 
 /** The epoch number of the hold-out permutation; never a training epoch. */
 export const HOLDOUT_EPOCH = -1;

@@ -15,7 +15,7 @@ import { loadMmap } from '../shared/mapped-memory.ts';
 import { npyLayout, readNpy, VIEWS, type NdArray } from '../shared/npy.ts';
 import { readFully } from '../shared/read-fully.ts';
 import { memoryColumn, type Column } from './columns.ts';
-import { copyRuns, rowBytes } from './rows.ts';
+import { copyRuns, rowBytes } from './row-copy.ts';
 
 /** `file` as a column; `keyPath` (e.g. `data.train`) names it in errors; `features`: check its rows for NaN. */
 export function mappedNpy(file: string, keyPath: string, features: boolean): Column {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { gatherRows, rowBytes } from '../../src/data/rows.ts';
+import { gatherRows, rowBytes } from '../../src/data/row-copy.ts';
 import type { NdArray } from '../../src/shared/npy.ts';
 
 const matrix: NdArray = { dtype: 'float32', shape: [6, 3], data: Float32Array.from({ length: 18 }, (_, i) => i) };
