@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../shared/config/types.ts';
+import { readsClassNames } from '../shared/data-sources-table.ts';
 import { evalBatchSize } from '../shared/config/batch-sizes.ts';
 import { ConfigError, MgpuError } from '../shared/errors.ts';
 import type { ModelLayout } from '../shared/layout.ts';
@@ -337,8 +338,7 @@ export async function runPredict(
  * outputs are in that order), which data.classes, when set, must equal; else the config's.
  */
 function modelClasses(cfg: Config, src: ModelSource): ClassMapping | null {
-  const named = [cfg.data.train, cfg.data.eval].some((d) => (d?.type === 'csv' && d.labelType === 'class') || d?.type === 'images');
-  if (!named) return null;
+  if (!readsClassNames(cfg.data)) return null;
   const saved = readLabels(modelDirOf(src));
   if (saved && cfg.data.classes && !sameClasses(saved.classes, cfg.data.classes)) {
     throw new ConfigError(

@@ -1,8 +1,10 @@
-// Loads one split of data, whatever its source (npy, csv, a sample module, the mnist package),
-// as the columns of a Dataset (rows.ts): .npy files are mapped, not read (mapped-npy.ts); the
-// other sources are held in memory.
+// Loads one split of data, whatever its source (npy, csv, a sample module, the mnist package, an
+// image folder), as the columns of a Dataset (rows.ts): .npy files are mapped, not read
+// (mapped-npy.ts); images are decoded on demand (images/); the other sources are held in memory.
+// Each source type's reader is READERS's entry.
 
 import type { DataSource, NpyFiles } from '../shared/config/types.ts';
+import type { SourceType } from '../shared/data-sources-table.ts';
 import { DataError, MgpuError } from '../shared/errors.ts';
 import { readNpy } from '../shared/npy.ts';
 import { joinedColumn, memoryColumn } from './columns.ts';
@@ -20,10 +22,43 @@ import { weightsFromNpy } from './sample-weights.ts';
 
 export type { Dataset } from './rows.ts';
 
+type Loaded = Dataset & { classes?: string[] | null; classLines?: number[] };
+/** What a reader may need besides its source: see loadDataset. */
+interface ReadContext {
+  keyPath: string;
+  classes: ClassMapping | null;
+  abort: AbortSignal | null;
+  images: ImageOptions | null;
+}
+type Reader<T extends SourceType> = (src: Extract<DataSource, { type: T }>, at: ReadContext) => Loaded | Promise<Loaded>;
+
+/** How each source type is read, keyed by the source table's types (src/shared/data-sources-table.ts). */
+const READERS: { [T in SourceType]: Reader<T> } = {
+  npy: (src, at) => loadNpy(src, at.keyPath),
+  csv: (src, at) => loadCsv(src, at.keyPath, at.classes),
+  module: async (src, at) => {
+    const made = await produceModule(src, at.keyPath, at.abort);
+    return isMapStyle(made.produced) ? mapStyleDataset(made.produced, made.where, at.keyPath, made.file) : collectSamples(made, src, at.keyPath, at.abort);
+  },
+  mnist: (src, at) => {
+    const { features, labels } = loadMnist(src.offset, src.count, src.labels, at.keyPath);
+    return {
+      features: memoryColumn(features),
+      labels: memoryColumn(labels),
+      count: src.count,
+      source: `mnist digits [${src.offset}, ${src.offset + src.count})`,
+    };
+  },
+  images: (src, at) => {
+    if (!at.images) throw new MgpuError('E_INTERNAL', `${at.keyPath}: an images source needs its options (imageOptions(cfg): the seed, the threads)`);
+    return loadImages(src, at.keyPath, at.classes, at.images);
+  },
+};
+
 /**
  * Loads one split; `keyPath` (e.g. `data.train`) names its config entry in errors. `classes`:
- * the fixed mapping of a CSV source with labelType 'class' (see classes.ts); such a split comes
- * back with the class names its indices stand for.
+ * the fixed mapping of a source with class names (a CSV with labelType 'class', images; see
+ * classes.ts); such a split comes back with the class names its indices stand for.
  */
 export async function loadDataset(
   src: DataSource,
@@ -31,25 +66,13 @@ export async function loadDataset(
   classes: ClassMapping | null = null,
   abort: AbortSignal | null = null, // stops a data module's loading (Ctrl-C during start-up)
   images: ImageOptions | null = null, // an images source's threads, prefetch and seed (imageOptions(cfg))
-): Promise<Dataset & { classes?: string[] | null; classLines?: number[] }> {
-  if (src.type === 'mnist') {
-    const { features, labels } = loadMnist(src.offset, src.count, src.labels, keyPath);
-    return {
-      features: memoryColumn(features),
-      labels: memoryColumn(labels),
-      count: src.count,
-      source: `mnist digits [${src.offset}, ${src.offset + src.count})`,
-    };
-  }
-  if (src.type === 'csv') return loadCsv(src, keyPath, classes);
-  if (src.type === 'module') {
-    const made = await produceModule(src, keyPath, abort);
-    return isMapStyle(made.produced) ? mapStyleDataset(made.produced, made.where, keyPath, made.file) : collectSamples(made, src, keyPath, abort);
-  }
-  if (src.type === 'images') {
-    if (!images) throw new MgpuError('E_INTERNAL', `${keyPath}: an images source needs its options (imageOptions(cfg): the seed, the threads)`);
-    return loadImages(src, keyPath, classes, images);
-  }
+): Promise<Loaded> {
+  const read = READERS[src.type] as (src: DataSource, at: ReadContext) => Loaded | Promise<Loaded>;
+  return read(src, { keyPath, classes, abort, images });
+}
+
+/** An npy source: its files mapped, not read; every features and labels file holds the same samples. */
+function loadNpy(src: Extract<DataSource, { type: 'npy' }>, keyPath: string): Dataset {
   const inputs = readFiles(src.features, keyPath, 'features');
   const targets = readFiles(src.labels, keyPath, 'labels');
   const first = inputs[0]!;

@@ -152,7 +152,7 @@ export function resolveClassWeights(cw: ClassWeights | null, classes: readonly s
       throw new ConfigError(
         `training.classWeights.${name}`,
         `${JSON.stringify(name)} is not one of the ${classes.length} classes (${showClasses(classes)})`,
-        'name a class as the label column writes it',
+        "name a class as the data names it (a CSV label column's text, an image class folder's name)",
       );
     }
     out[String(at)] = w;

@@ -6,6 +6,7 @@
 // data.train (the whole file: with evalFraction, the held-out rows are encoded as the rest). The
 // eval split is encoded with it, never with names of its own.
 import type { Config } from '../shared/config/types.ts';
+import { readsClassNames } from '../shared/data-sources-table.ts';
 import type { ClassMapping } from './classes.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { splitHoldout } from './holdout.ts';
@@ -23,8 +24,7 @@ export interface Splits {
  * `abort`: stops the loading of a data module (Ctrl-C during start-up).
  */
 export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null, abort: AbortSignal | null = null): Promise<Splits> {
-  const named = [cfg.data.train, cfg.data.eval].some((src) => (src?.type === 'csv' && src.labelType === 'class') || src?.type === 'images');
-  const given = !named
+  const given = !readsClassNames(cfg.data)
     ? null
     : (fixed ??
       (cfg.data.classes

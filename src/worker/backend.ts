@@ -4,7 +4,7 @@
 // npm package), else the pure-JS cpu backend. tfjs-node(-gpu) are optional peers: they download
 // libtensorflow at install time, so a plain `npm install` never depends on them. webgpu (Dawn's
 // Node binding) is a dependency; on a platform without its prebuilt binary it fails to load here.
-import type { BackendName } from '../shared/config/types.ts';
+import { BACKENDS, type BackendName } from '../shared/backends-table.ts';
 import { adapterInfoOf, type AdapterInfo } from '../shared/adapters.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { registerCpuKernels } from './cpu-kernels/index.ts';
@@ -18,15 +18,6 @@ export interface LoadedBackend {
   /** webgpu: the adapter this process computes on. */
   adapter: AdapterInfo | null;
 }
-
-const INSTALL_HINT: Record<BackendName, string> = {
-  'tfjs-node-gpu': 'npm install @tensorflow/tfjs-node-gpu (needs CUDA and cuDNN, see its README)',
-  webgpu: 'npm install webgpu @tensorflow/tfjs-backend-webgpu, and a Vulkan driver (see the README, "GPUs")',
-  'tfjs-node': 'npm install @tensorflow/tfjs-node',
-  wasm: 'npm install @tensorflow/tfjs-backend-wasm',
-  cpu: 'npm install @tensorflow/tfjs',
-  auto: 'try --backend wasm or --backend cpu',
-};
 
 async function tryNative(pkg: '@tensorflow/tfjs-node-gpu' | '@tensorflow/tfjs-node'): Promise<TF | null> {
   try {
@@ -110,7 +101,7 @@ export async function loadBackend(requested: BackendName, opts: BackendOptions =
       case 'tfjs-node': {
         const tf = await tryNative(`@tensorflow/${requested}`);
         if (tf) return named(requested, tf);
-        throw new MgpuError('E_BACKEND', `backend ${requested} is not installed`, { hint: INSTALL_HINT[requested] });
+        throw new MgpuError('E_BACKEND', `backend ${requested} is not installed`, { hint: BACKENDS[requested].install });
       }
       case 'webgpu': {
         const { tf, adapter } = await startWebgpu(opts);
@@ -131,6 +122,6 @@ export async function loadBackend(requested: BackendName, opts: BackendOptions =
     }
   } catch (err) {
     if (err instanceof MgpuError) throw err;
-    throw new MgpuError('E_BACKEND', `backend ${requested} failed to start: ${(err as Error).message}`, { hint: INSTALL_HINT[requested] });
+    throw new MgpuError('E_BACKEND', `backend ${requested} failed to start: ${(err as Error).message}`, { hint: BACKENDS[requested].install });
   }
 }

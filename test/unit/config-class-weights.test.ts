@@ -43,7 +43,7 @@ test('keys are class indices; an empty map or list, or another shape, is refused
     base({ classWeights: { cat: 2 } }),
     'training.classWeights.cat',
     /"cat" \(string\) is not a class index/,
-    /class names are keys when data\.train has labelType: class/,
+    /class names are keys when data\.train reads them \(a csv labelType: class, an images source\)/,
   );
   rejects(base({ classWeights: { '01': 2 } }), 'training.classWeights.01', /not a class index/);
   rejects(base({ classWeights: {} }), 'training.classWeights', /naming at least one class/);

@@ -94,6 +94,18 @@ test('auto with tfjs-node-gpu installed and GPUs: tfjs-node-gpu, one worker per 
   assert.equal(l.calls.length, 0);
 });
 
+test('auto with tfjs-node-gpu installed but no GPU: not tfjs-node-gpu; webgpu is probed, and the CPU takes the workers', async () => {
+  let probed = 0;
+  const counted: PlanProbes['probe'] = async () => (probed++, software());
+  const plan = await planDevices(cfg(), 'training', probes(gpus(0), counted, ['@tensorflow/tfjs-node-gpu']));
+  assert.equal(plan.backend, 'auto');
+  assert.equal(probed, 1);
+  assert.deepEqual(
+    plan.devices.map((d) => d.simulated),
+    [true, true],
+  );
+});
+
 test('auto with GPUs and a hardware webgpu adapter: webgpu, each worker pinned by PCI address and checked', async () => {
   const l = layerProbe(3);
   const plan = await planDevices(cfg({ gpus: [2, 0] }), 'training', probes(gpus(3), l.probe));

@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { adapterLabel, checkPinned, pciAddress, pinningEnv, type AdapterInfo } from '../../shared/adapters.ts';
 import type { BackendName, Config } from '../../shared/config/types.ts';
 import { placeOnThisMachine, type Placement } from '../../shared/cpu-affinity.ts';
+import { BACKENDS, CPU_BACKEND_NAMES } from '../../shared/backends-table.ts';
 import { MgpuError } from '../../shared/errors.ts';
 import { plural } from '../console/progress.ts';
 import { discoverGpus, selectDevices, type Discovery, type Gpu, type WorkerDevice } from './devices.ts';
@@ -59,11 +60,9 @@ export const machineProbes: PlanProbes = {
   place: (n) => placeOnThisMachine(n),
 };
 
-const CPU_BACKENDS: readonly BackendName[] = ['auto', 'tfjs-node', 'wasm', 'cpu'];
-
 /** `auto`'s first choice: tfjs-node-gpu, when there are CUDA GPUs to use and the package is installed. */
 export function autoTakesCuda(gpus: number, probes: Pick<PlanProbes, 'installed'>): boolean {
-  return gpus > 0 && probes.installed('@tensorflow/tfjs-node-gpu');
+  return gpus > 0 && probes.installed(BACKENDS['tfjs-node-gpu'].package!);
 }
 
 /** `auto`'s second choice: webgpu, when Dawn's default adapter is a hardware one (not a CPU). */
@@ -97,7 +96,7 @@ export async function planDevices(cfg: Config, doing: Doing = 'training', probes
   if (backend === 'webgpu') return expand(await planWebgpu(cfg, found, chosen, probe!, probes), d.workersPerGpu);
 
   const plan: DevicePlan = { backend, devices: cuda, notes: [], warnings: [], placement: null };
-  if (cuda.length && CPU_BACKENDS.includes(backend)) {
+  if (cuda.length && CPU_BACKEND_NAMES.includes(backend)) {
     plan.warnings.push(unusedGpus(chosen, backend, probe));
     plan.devices = cuda.map((w, i) => ({ ...w, label: `CPU worker (in place of ${w.label})`, simulated: true, cudaVisibleDevices: String(i) }));
   }

@@ -2,6 +2,7 @@
 // what trains on what, and the batch arithmetic.
 import { adapterLabel } from '../../shared/adapters.ts';
 import type { Config } from '../../shared/config/types.ts';
+import { sampleWeightsOf } from '../../shared/data-sources-table.ts';
 import type { ReadyMessage } from '../../shared/protocol.ts';
 import { floatKernels, nativeKernelsUnavailableReason } from '../../shared/float-kernels.ts';
 import { shardSizes } from '../../shared/shard.ts';
@@ -75,8 +76,7 @@ function readingOf(ds: Dataset): string {
 /** Loss weights, when any: what weighs the training loss, and whether the eval loss is weighted. */
 function weightsLine(cfg: Config, evalSet: Dataset | null): string | null {
   const cw = cfg.training.classWeights;
-  const sw = (src: Config['data']['train'] | null) => (src?.type === 'npy' && src.weights) || (src?.type === 'csv' && src.weight) || null;
-  const trainSw = sw(cfg.data.train);
+  const trainSw = sampleWeightsOf(cfg.data.train);
   if (!cw && !trainSw && !evalSet?.weights) return null;
   const parts = [
     cw

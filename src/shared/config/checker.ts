@@ -56,6 +56,14 @@ export const nonNegative = real('a finite number >= 0', (x) => x >= 0);
 export const fraction = real('a number in [0, 1)', (x) => x >= 0 && x < 1);
 export const bool: Check<boolean> = { expected: 'true or false', test: (v): v is boolean => typeof v === 'boolean' };
 export const text: Check<string> = { expected: 'a non-empty string', test: (v): v is string => typeof v === 'string' && v !== '' };
+/** Names quoted, as a message lists the choices: `'a', 'b' or 'c'`. */
+export const quotedChoices = (values: readonly string[]): string =>
+  values.length < 2
+    ? values.map((v) => `'${v}'`).join('')
+    : `${values
+        .slice(0, -1)
+        .map((v) => `'${v}'`)
+        .join(', ')} or '${values.at(-1)}'`;
 export const oneOf = <T extends string>(values: readonly T[]): Check<T> => ({
   expected: `one of ${values.map((v) => `'${v}'`).join(', ')}`,
   test: (v): v is T => values.includes(v as T),

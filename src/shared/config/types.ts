@@ -196,9 +196,9 @@ export interface CheckpointConfig {
   best: BestCheckpointConfig | null; // default null (no best/)
 }
 
-/** The worker backends, in the order `auto` prefers them (see src/coordinator/devices/device-plan.ts). */
-export const BACKEND_NAMES = ['auto', 'tfjs-node-gpu', 'webgpu', 'tfjs-node', 'wasm', 'cpu'] as const;
-export type BackendName = (typeof BACKEND_NAMES)[number];
+// The worker backends are the keys of their table (src/shared/backends-table.ts), in the order `auto` prefers them.
+export { BACKEND_NAMES, type BackendName } from '../backends-table.ts';
+import type { BackendName } from '../backends-table.ts';
 
 export interface DevicesConfig {
   gpus: 'all' | number[]; // physical GPU ids to use (after CUDA_VISIBLE_DEVICES); default 'all'

@@ -10,15 +10,15 @@ const classWeight = real('a finite number >= 0', (x) => x >= 0);
 
 /**
  * training.classWeights: { <class index>: weight } or a list by index, read as the map; with
- * class names in data.train, { <class name>: weight }; null when absent. Only a classification
- * loss has classes to weigh.
+ * class names in data.train (`byName`: where it takes them from, e.g. labelType: class),
+ * { <class name>: weight }; null when absent. Only a classification loss has classes to weigh.
  */
-export function classWeights(raw: unknown, path: string, loss: LossEntry, byName: boolean): ClassWeights | null {
+export function classWeights(raw: unknown, path: string, loss: LossEntry, byName: string | null): ClassWeights | null {
   if (raw === undefined || raw === null) return null;
   if (byName && Array.isArray(raw)) {
     throw new ConfigError(
       path,
-      'is a list, but data.train reads class names (labelType: class)',
+      `is a list, but data.train reads class names (${byName})`,
       'name the classes: e.g. { cat: 1, dog: 4 }; a class not named weighs 1',
     );
   }
@@ -40,13 +40,13 @@ export function classWeights(raw: unknown, path: string, loss: LossEntry, byName
   }
   const out: ClassWeights = {};
   for (const [key, v, at] of entries) {
-    // With class names (labelType: class) a key is a name, matched to its index once the
-    // classes are known (resolveClassWeights); otherwise an index, as the labels give it.
+    // With class names (csv labelType: class, images) a key is a name, matched to its index once
+    // the classes are known (resolveClassWeights); otherwise an index, as the labels give it.
     if (!byName && !CLASS_INDEX.test(key)) {
       throw new ConfigError(
         at,
         `${show(key)} is not a class index (expected 0, 1, 2, ...)`,
-        'name classes by their index, as the labels give it; class names are keys when data.train has labelType: class',
+        'name classes by their index, as the labels give it; class names are keys when data.train reads them (a csv labelType: class, an images source)',
       );
     }
     if (!classWeight.test(v))

@@ -1,14 +1,22 @@
-// data: the training and eval sources (npy, csv, a module, mnist), evalFraction and the class list.
+// data: the training and eval sources (npy, csv, a module, mnist, images), evalFraction and the
+// class list. Each source type's check is SOURCE_CHECKS's entry, keyed by the source table's types
+// (src/shared/data-sources-table.ts).
 
 import { ConfigError } from '../../errors.ts';
-import { fail, int, isMapping, oneOf, orNull, real, Section, show, text } from '../checker.ts';
+import { fail, int, isMapping, oneOf, orNull, quotedChoices, real, Section, show, text } from '../checker.ts';
 import { DATA_MODULE_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE } from '../defaults.ts';
 import { imageSource } from './images.ts';
 import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
+import { SOURCE_TYPES, type SourceType } from '../../data-sources-table.ts';
+
+type SourceOf<T extends SourceType> = Extract<DataSource, { type: T }>;
+type SourceCheck<T extends SourceType> = (raw: Record<string, unknown>, path: string, baseDir: string) => SourceOf<T>;
+/** The types as messages list them: 'npy', 'csv', ... or 'images'. */
+const TYPE_LIST = quotedChoices(SOURCE_TYPES);
 
 export function dataSection(raw: unknown, baseDir: string): Config['data'] {
   const d = Section.open(raw, 'data', ['train', 'eval', 'evalFraction', 'classes', 'threads', 'prefetch', 'onBadSample']);
-  if (!d.has('train')) throw new ConfigError(d.at('train'), "missing; expected a data source (type 'npy', 'csv', 'module', 'mnist' or 'images')");
+  if (!d.has('train')) throw new ConfigError(d.at('train'), `missing; expected a data source (type ${TYPE_LIST})`);
   const data = {
     train: dataSource(d.obj.train, d.at('train'), baseDir),
     eval: d.has('eval') && d.obj.eval !== null ? dataSource(d.obj.eval, d.at('eval'), baseDir) : null,
@@ -29,36 +37,46 @@ export function hasEvalData(data: Config['data']): boolean {
   return data.eval !== null || data.evalFraction !== null;
 }
 
+const SOURCE_CHECKS: { [T in SourceType]: SourceCheck<T> } = {
+  npy: npySource,
+  csv: csvSource,
+  module: moduleSource,
+  mnist: mnistSource,
+  images: imageSource,
+};
+
 function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
-  if (!isMapping(raw)) fail(path, "a mapping with a type ('npy', 'csv', 'module', 'mnist' or 'images')", raw);
-  const types = oneOf(['npy', 'csv', 'module', 'mnist', 'images'] as const);
+  if (!isMapping(raw)) fail(path, `a mapping with a type (${TYPE_LIST})`, raw);
+  const types = oneOf(SOURCE_TYPES);
   const type = raw.type;
   if (!types.test(type)) fail(`${path}.type`, types.expected, type);
-  if (type === 'npy') return npySource(raw, path, baseDir);
-  if (type === 'csv') return csvSource(raw, path, baseDir);
-  if (type === 'images') return imageSource(raw, path, baseDir);
-  if (Object.hasOwn(raw, 'weights') || Object.hasOwn(raw, 'weight')) {
-    const key = Object.hasOwn(raw, 'weights') ? 'weights' : 'weight';
-    throw new ConfigError(
-      `${path}.${key}`,
-      `sample weights are not read from a '${type}' source`,
-      'give them with an npy source (weights: w.npy) or a csv source (weight: <column>)',
-    );
-  }
-  if (type === 'module') {
-    const s = Section.open(raw, path, ['type', 'module', 'maxSamples']);
-    return { type, module: s.file('module', baseDir), maxSamples: s.opt('maxSamples', int(1), DATA_MODULE_DEFAULTS.maxSamples) };
-  }
-  return mnistSource(raw, path);
+  return SOURCE_CHECKS[type](raw, path, baseDir);
 }
 
-function npySource(raw: Record<string, unknown>, path: string, baseDir: string): DataSource {
+/** A source that takes no sample weights: a weights key (npy's) or weight key (csv's) on it is refused. */
+function noSampleWeights(raw: Record<string, unknown>, path: string): void {
+  if (!Object.hasOwn(raw, 'weights') && !Object.hasOwn(raw, 'weight')) return;
+  const key = Object.hasOwn(raw, 'weights') ? 'weights' : 'weight';
+  throw new ConfigError(
+    `${path}.${key}`,
+    `sample weights are not read from a '${String(raw.type)}' source`,
+    'give them with an npy source (weights: w.npy) or a csv source (weight: <column>)',
+  );
+}
+
+function moduleSource(raw: Record<string, unknown>, path: string, baseDir: string): SourceOf<'module'> {
+  noSampleWeights(raw, path);
+  const s = Section.open(raw, path, ['type', 'module', 'maxSamples']);
+  return { type: 'module', module: s.file('module', baseDir), maxSamples: s.opt('maxSamples', int(1), DATA_MODULE_DEFAULTS.maxSamples) };
+}
+
+function npySource(raw: Record<string, unknown>, path: string, baseDir: string): SourceOf<'npy'> {
   const s = Section.open(raw, path, ['type', 'features', 'labels', 'weights']);
   const weights = s.has('weights') && s.obj.weights !== null ? s.file('weights', baseDir) : null;
   return { type: 'npy', features: npyFiles(s, 'features', baseDir), labels: npyFiles(s, 'labels', baseDir), weights };
 }
 
-function csvSource(raw: Record<string, unknown>, path: string, baseDir: string): DataSource {
+function csvSource(raw: Record<string, unknown>, path: string, baseDir: string): SourceOf<'csv'> {
   const s = Section.open(raw, path, ['type', 'path', 'label', 'labelType', 'weight']);
   const labelTypes = oneOf(CSV_LABEL_TYPES);
   if (s.has('labelType') && !labelTypes.test(s.obj.labelType)) {
@@ -81,7 +99,8 @@ function csvSource(raw: Record<string, unknown>, path: string, baseDir: string):
   return { type: 'csv', path: s.file('path', baseDir), label, labelType: s.opt('labelType', labelTypes, 'index'), weight };
 }
 
-function mnistSource(raw: Record<string, unknown>, path: string): DataSource {
+function mnistSource(raw: Record<string, unknown>, path: string): SourceOf<'mnist'> {
+  noSampleWeights(raw, path);
   const s = Section.open(raw, path, ['type', 'offset', 'count', 'labels']);
   const offset = s.opt('offset', int(0, MNIST_SIZE - 1), MNIST_DEFAULTS.offset);
   const count = s.opt('count', int(1), MNIST_SIZE - offset);

@@ -2,9 +2,10 @@
 
 import { resolve } from 'node:path';
 import { ConfigError } from '../../errors.ts';
-import { bool, fail, int, oneOf, Section, text } from '../checker.ts';
+import { bool, fail, int, oneOf, quotedChoices, Section, text } from '../checker.ts';
 import { DEVICES_DEFAULTS } from '../defaults.ts';
 import { BACKEND_NAMES, type Config } from '../types.ts';
+import { BACKENDS, CPU_BACKEND_NAMES } from '../../backends-table.ts';
 
 export function devicesSection(raw: unknown, baseDir: string): Config['devices'] {
   const dev = Section.open(raw, 'devices', Object.keys(DEVICES_DEFAULTS));
@@ -23,14 +24,12 @@ export function devicesSection(raw: unknown, baseDir: string): Config['devices']
   if (devices.simulate > 0 && devices.gpus !== 'all') {
     throw new ConfigError('devices.gpus', 'lists GPUs, but devices.simulate runs simulated ones', 'remove devices.gpus, or set devices.simulate to 0');
   }
-  if (devices.simulate > 0 && devices.backend === 'tfjs-node-gpu') {
-    throw new ConfigError('devices.backend', "is 'tfjs-node-gpu', but devices.simulate runs on a CPU backend", "use 'auto', 'tfjs-node', 'wasm' or 'cpu'");
-  }
-  if (devices.simulate > 0 && devices.backend === 'webgpu') {
+  const backend = BACKENDS[devices.backend];
+  if (devices.simulate > 0 && backend.kind === 'gpu') {
     throw new ConfigError(
       'devices.backend',
-      "is 'webgpu', but devices.simulate runs simulated GPUs on a CPU backend",
-      'set devices.simulate to 0: webgpu runs on the adapters it finds (devices.allowSoftwareAdapter: true for a software one, devices.workersPerGpu: k to share it)',
+      `is '${devices.backend}', but devices.simulate runs simulated GPUs on a CPU backend`,
+      backend.insteadOfSimulate ?? `use ${quotedChoices(CPU_BACKEND_NAMES)}`,
     );
   }
   if (devices.simulate > 0 && devices.workersPerGpu > 1) {

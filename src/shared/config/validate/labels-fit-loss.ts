@@ -1,6 +1,7 @@
 // The data's labels against the loss: class names (csv labelType: class) and mnist's label form
 // need a loss that takes them; mnist's count against a batch that dropLast would drop.
 
+import { readsClassNames } from '../../data-sources-table.ts';
 import { ConfigError } from '../../errors.ts';
 import { hasClasses, labelsOf, lossLabel } from '../loss.ts';
 import type { Config, DataSource, LossEntry } from '../types.ts';
@@ -39,8 +40,7 @@ function checkClassLabels(data: Config['data'], loss: LossEntry): void {
     );
   }
   checkImageLabels(data, loss);
-  const images = data.train.type === 'images' || data.eval?.type === 'images';
-  if (data.classes !== null && !named(data.train) && !named(data.eval) && !images) {
+  if (data.classes !== null && !readsClassNames(data)) {
     throw new ConfigError('data.classes', 'is set, but no data source reads class names', 'set labelType: class on the CSV source, or remove data.classes');
   }
 }

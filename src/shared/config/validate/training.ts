@@ -5,6 +5,7 @@ import { ConfigError } from '../../errors.ts';
 import { bool, int, nonNegative, orNull, positive, real, Section } from '../checker.ts';
 import { DEFAULT_EPOCHS, EARLY_STOPPING_DEFAULTS, TRAINING_DEFAULTS } from '../defaults.ts';
 import type { Config, EarlyStoppingConfig, LossEntry } from '../types.ts';
+import { namesClasses, sourceTraits } from '../../data-sources-table.ts';
 import { classWeights } from './class-weights.ts';
 import { monitorAndMode, type GivenModes } from './watchers.ts';
 
@@ -37,7 +38,7 @@ export function trainingSection(raw: unknown, loss: LossEntry, data: Config['dat
     clipNorm: t.opt('clipNorm', orNull(positive), TRAINING_DEFAULTS.clipNorm),
     ema: t.opt('ema', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), TRAINING_DEFAULTS.ema),
     earlyStopping: earlyStopping(t.obj.earlyStopping, t.at('earlyStopping'), givenModes),
-    classWeights: classWeights(t.obj.classWeights, t.at('classWeights'), loss, data.train.type === 'csv' && data.train.labelType === 'class'),
+    classWeights: classWeights(t.obj.classWeights, t.at('classWeights'), loss, namesClasses(data.train) ? sourceTraits(data.train).classNamesFrom : null),
   };
 }
 

@@ -1,0 +1,53 @@
+// One entry per data source type (`type:` of data.train and data.eval): what the parts of a run
+// know of a source besides how its config is checked (src/shared/config/validate/data.ts) and
+// how it is read (src/data/dataset.ts), both keyed by the same names (a type without one does
+// not compile). The config's checks of labels and class weights, the class mapping of the splits
+// and of eval/predict, and the run header read this table, so adding a source is its config type
+// (types.ts, and api.ts's input form), one entry here, its check there and its reader.
+// It imports only types: the config's validation and the coordinator both load it.
+import type { DataSource } from './config/types.ts';
+
+export type SourceType = DataSource['type'];
+
+export interface SourceTraits<S extends DataSource = DataSource> {
+  /**
+   * Whether its labels are class names: mapped to indices with data.classes or the names it reads,
+   * saved beside the model as labels.json, and the keys of training.classWeights.
+   */
+  namesClasses: (src: S) => boolean;
+  /** Where its class names come from, for messages (when namesClasses). */
+  classNamesFrom: string | null;
+  /** The file or column of its per-sample weights, or null (none given, or a source that takes none). */
+  sampleWeights: (src: S) => string | null;
+}
+
+const SOURCE_TABLE: { [T in SourceType]: SourceTraits<Extract<DataSource, { type: T }>> } = {
+  npy: { namesClasses: () => false, classNamesFrom: null, sampleWeights: (s) => s.weights ?? null },
+  csv: { namesClasses: (s) => s.labelType === 'class', classNamesFrom: 'labelType: class', sampleWeights: (s) => s.weight ?? null },
+  module: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null },
+  mnist: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null },
+  images: { namesClasses: () => true, classNamesFrom: "its class folders' names, or its list's labels", sampleWeights: () => null },
+};
+
+/** The source types, in the table's order (the order messages list them in). */
+export const SOURCE_TYPES = Object.keys(SOURCE_TABLE) as readonly SourceType[];
+
+/** The traits of a source's type. */
+export function sourceTraits(src: DataSource): SourceTraits {
+  return SOURCE_TABLE[src.type] as SourceTraits;
+}
+
+/** Whether a source (null: none) labels with class names. */
+export function namesClasses(src: DataSource | null): boolean {
+  return src !== null && sourceTraits(src).namesClasses(src);
+}
+
+/** Whether data.train or data.eval labels with class names: the splits then share one class mapping. */
+export function readsClassNames(data: { train: DataSource; eval: DataSource | null }): boolean {
+  return namesClasses(data.train) || namesClasses(data.eval);
+}
+
+/** A source's per-sample weights file or column, or null (src null: no source). */
+export function sampleWeightsOf(src: DataSource | null): string | null {
+  return src === null ? null : sourceTraits(src).sampleWeights(src);
+}
