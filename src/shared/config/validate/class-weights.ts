@@ -9,18 +9,15 @@ const CLASS_INDEX = /^(0|[1-9][0-9]*)$/;
 const classWeight = real('a finite number >= 0', (x) => x >= 0);
 
 /**
- * training.classWeights: { <class index>: weight } or a list by index, read as the map; with
- * class names in data.train (`byName`: where it takes them from, e.g. labelType: class),
- * { <class name>: weight }; null when absent. Only a classification loss has classes to weigh.
+ * training.classWeights: { <class index>: weight } or a list by index, read as the map; when the
+ * run's classes have names, { <class name>: weight } (`byName` says which split reads them and
+ * how, e.g. "data.train reads class names (labelType: class)"); null when absent. Only a
+ * classification loss has classes to weigh.
  */
 export function classWeights(raw: unknown, path: string, loss: LossEntry, byName: string | null): ClassWeights | null {
   if (raw === undefined || raw === null) return null;
   if (byName && Array.isArray(raw)) {
-    throw new ConfigError(
-      path,
-      `is a list, but data.train reads class names (${byName})`,
-      'name the classes: e.g. { cat: 1, dog: 4 }; a class not named weighs 1',
-    );
+    throw new ConfigError(path, `is a list, but ${byName}`, 'name the classes: e.g. { cat: 1, dog: 4 }; a class not named weighs 1');
   }
   const form = byName ? 'a mapping { <class name>: weight }' : 'a mapping { <class index>: weight } or a list of weights by class index';
   const entries: Array<[string, unknown, string]> = Array.isArray(raw)

@@ -38,7 +38,7 @@ export function trainingSection(raw: unknown, loss: LossEntry, data: Config['dat
     clipNorm: t.opt('clipNorm', orNull(positive), TRAINING_DEFAULTS.clipNorm),
     ema: t.opt('ema', orNull(real('a number in (0, 1)', (x) => x > 0 && x < 1)), TRAINING_DEFAULTS.ema),
     earlyStopping: earlyStopping(t.obj.earlyStopping, t.at('earlyStopping'), givenModes),
-    classWeights: classWeights(t.obj.classWeights, t.at('classWeights'), loss, namesClasses(data.train) ? sourceTraits(data.train).classNamesFrom : null),
+    classWeights: classWeights(t.obj.classWeights, t.at('classWeights'), loss, classNamesGiver(data)),
   };
 }
 
@@ -52,4 +52,18 @@ function earlyStopping(raw: unknown, path: string, given: GivenModes): EarlyStop
     minDelta: s.opt('minDelta', nonNegative, d.minDelta),
     restoreBest: s.opt('restoreBest', bool, d.restoreBest),
   };
+}
+
+/**
+ * Which split gives the run's class names, and how (for messages), or null: class weights are
+ * keyed by name whenever the run has a class mapping (data.train's names, or data.eval's with
+ * data.classes), as the run resolves them (resolveClassWeights).
+ */
+function classNamesGiver(data: Config['data']): string | null {
+  for (const [key, src] of [
+    ['data.train', data.train],
+    ['data.eval', data.eval],
+  ] as const)
+    if (src && namesClasses(src)) return `${key} reads class names (${sourceTraits(src).classNamesFrom})`;
+  return null;
 }
