@@ -41,6 +41,8 @@ export function show(v: unknown): string {
 export interface Check<T> {
   expected: string;
   test(v: unknown): v is T;
+  /** A hint for a value that fails the test (a near miss of a name: "did you mean 'images'?"). */
+  hint?: (v: unknown) => string | undefined;
 }
 
 export const int = (min: number, max = Number.MAX_SAFE_INTEGER): Check<number> => ({
@@ -67,10 +69,15 @@ export const quotedChoices = (values: readonly string[]): string =>
 export const oneOf = <T extends string>(values: readonly T[]): Check<T> => ({
   expected: `one of ${values.map((v) => `'${v}'`).join(', ')}`,
   test: (v): v is T => values.includes(v as T),
+  hint: (v) => {
+    const near = typeof v === 'string' ? closest(v, values) : undefined;
+    return near === undefined ? undefined : `did you mean '${near}'?`;
+  },
 });
 export const orNull = <T>(c: Check<T>): Check<T | null> => ({
   expected: `${c.expected} or null`,
   test: (v): v is T | null => v === null || c.test(v),
+  hint: c.hint,
 });
 
 export function fail(keyPath: string, expected: string, got: unknown, hint?: string): never {
@@ -135,7 +142,7 @@ export class Section {
   opt<T>(key: string, check: Check<T>, fallback: T): T {
     if (!this.has(key)) return fallback;
     const v = this.obj[key];
-    if (!check.test(v)) fail(this.at(key), check.expected, v);
+    if (!check.test(v)) fail(this.at(key), check.expected, v, check.hint?.(v));
     return v;
   }
 

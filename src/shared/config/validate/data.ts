@@ -49,7 +49,7 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   if (!isMapping(raw)) fail(path, `a mapping with a type (${TYPE_LIST})`, raw);
   const types = oneOf(SOURCE_TYPES);
   const type = raw.type;
-  if (!types.test(type)) fail(`${path}.type`, types.expected, type);
+  if (!types.test(type)) fail(`${path}.type`, types.expected, type, types.hint?.(type));
   return SOURCE_CHECKS[type](raw, path, baseDir);
 }
 
