@@ -89,9 +89,13 @@ export function checkClassesFitModel(mapping: ClassMapping | null, outputs: numb
   }
   throw new MgpuError(
     'E_DATA',
-    `${what}: ${n} classes (${mapping.from}: ${showClasses(mapping.classes)}) but the model has ${outputs} output${outputs === 1 ? '' : 's'} (expected one per class)`,
+    `${what}: ${n} class${n === 1 ? '' : 'es'} (${mapping.from}: ${showClasses(mapping.classes)}) but the model has ${units} (expected one per class)`,
     {
-      hint: `give the model's last layer ${n} units (softmax), or list the model's ${outputs} classes in data.classes`,
+      // One class is no classification: a softmax of one unit always says 1.
+      hint:
+        n === 1
+          ? `a classifier needs at least 2 classes: add the others' data (an image folder per class), or list the model's ${outputs} classes in data.classes`
+          : `give the model's last layer ${n} units (softmax), or list the model's ${outputs} classes in data.classes`,
     },
   );
 }
