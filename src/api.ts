@@ -5,8 +5,8 @@
 // by the same validation), and returns its result instead of printing it alone. Failures are
 // MgpuError (ConfigError for the config) with a stable code and a hint; formatError prints one
 // as the command does.
-import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomically } from './shared/atomic-write.ts';
 import { loadConfig as loadConfigFile, configToRaw } from './shared/config/load.ts';
 import { applyOverrides } from './shared/config/overrides.ts';
 import type {
@@ -414,7 +414,7 @@ export async function predict(config: string | ConfigInput | Config, options: Pr
   // Class names are those of a model with one output.
   const labels = named ?? (outputs.length === 1 ? readLabels(modelDirOf(src)) : null);
   const predicted = labels ? namePredictions(values, shape, labels) : null;
-  if (output && named) fs.writeFileSync(output, predictionsCsv(predicted!.names, predicted!.scores));
+  if (output && named) writeFileAtomically(output, predictionsCsv(predicted!.names, predicted!.scores));
   else if (output) writePredictions(output, outputs);
   out.line(
     `predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (${describeOutputs(outputs, outputs.length > 1 || (output !== null && outputKind(output) === 'dir'))}${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`,

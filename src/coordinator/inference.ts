@@ -10,6 +10,7 @@
 // one (data.classes, if set, must list the same); `predict --output x.csv` writes the name of
 // each row's highest output, and needs that labels.json.
 import fs from 'node:fs';
+import { writeFileAtomically } from '../shared/atomic-write.ts';
 import path from 'node:path';
 import type { Config } from '../shared/config/types.ts';
 import { readsClassNames } from '../shared/data-sources-table.ts';
@@ -320,7 +321,7 @@ export async function runPredict(
   if (labels) {
     const { names, scores } = namePredictions(values, shape, labels);
     const csv = predictionsCsv(names, scores);
-    fs.writeFileSync(output, images ? imagePredictionsCsv(images.files, csv) : csv);
+    writeFileAtomically(output, images ? imagePredictionsCsv(images.files, csv) : csv);
     out.line(
       `predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (${images ? 'path,' : ''}class,score; ${labels.classes.length} classes from ${labels.from})`,
     );

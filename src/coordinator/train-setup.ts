@@ -11,7 +11,7 @@ import { oneLoss } from '../shared/config/loss.ts';
 import type { Config, LossName } from '../shared/config/types.ts';
 import { ConfigError, MgpuError } from '../shared/errors.ts';
 import { layoutHash, outputsPerSample } from '../shared/layout.ts';
-import { writeFileAtomically } from '../shared/model-files.ts';
+import { writeFileAtomically } from '../shared/atomic-write.ts';
 import { BatchPlan } from '../data/batch-plan.ts';
 import { describeStop, type AbortSignalLike, type TrainCallbacks } from './run/callbacks.ts';
 import { findCheckpoint, readCheckpoint, readTrainerState, setAsideLaterCheckpoints, type Checkpoint } from './run/checkpoint.ts';

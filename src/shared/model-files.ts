@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MgpuError } from './errors.ts';
 import { bytesPerValue, CHECKSUM_FILE, checksumsJson, DamagedFileError, verifyChecksums } from './file-integrity.ts';
+import { syncDir, writeDurably } from './atomic-write.ts';
 import { flatten, type ModelLayout } from './layout.ts';
 
 interface WeightSpec {
@@ -65,40 +66,6 @@ export function writeLayersModel(dir: string, layout: ModelLayout, weights: Floa
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
   syncDir(path.dirname(dir));
-}
-
-/** Writes a file and flushes it to the disk, so a crash after the rename finds it whole. */
-function writeDurably(file: string, data: string | Uint8Array): void {
-  const fd = fs.openSync(file, 'w');
-  try {
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Replaces `file` whole: written to a temporary name, flushed, renamed over it. */
-export function writeFileAtomically(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    writeDurably(tmp, data);
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  syncDir(path.dirname(file));
-}
-
-function syncDir(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-  } catch {
-    // some filesystems refuse fsync on a directory; the rename itself is still atomic
-  }
 }
 
 /** Reads the weights of a LayersModel directory back into the flat layout (trainable first). */

@@ -5,6 +5,7 @@
 // defect is a DataError that starts with the file name and says what was expected.
 
 import fs from 'node:fs';
+import { writeFileAtomically } from './atomic-write.ts';
 import { DataError } from './errors.ts';
 import { readFully } from './read-fully.ts';
 
@@ -395,5 +396,5 @@ export function encodeNpy(arr: NdArray): Uint8Array {
 }
 
 export function writeNpy(path: string, arr: NdArray): void {
-  fs.writeFileSync(path, encodeNpy(arr));
+  writeFileAtomically(path, encodeNpy(arr));
 }

@@ -2,7 +2,7 @@
 // loses at most the line being written.
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomically } from '../../shared/model-files.ts';
+import { writeFileAtomically } from '../../shared/atomic-write.ts';
 import type { BadSampleLine, EvalLine, EventLine, TrainLine, WatchLine } from '../../shared/metrics-lines.ts';
 import { EventWriter, trimEventFiles } from './tensorboard.ts';
 
