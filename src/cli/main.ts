@@ -149,7 +149,7 @@ function evalCommand<T>(y: Argv<T>) {
 function predictCommand<T>(y: Argv<T>) {
   return y.command(
     'predict <config>',
-    "write the model's outputs for the rows of .npy files (one per model input), in input order",
+    "write the model's outputs for the rows of .npy files (one per model input) or for images (files, folders), in input order",
     (y) =>
       withDevices(y)
         .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory or a model directory' })
