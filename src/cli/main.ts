@@ -160,7 +160,8 @@ function predictCommand<T>(y: Argv<T>) {
           array: true,
           nargs: 1,
           demandOption: true,
-          describe: 'features, .npy with one row per sample (for a model with several inputs, name=file.npy once per input), or image files or folders (with an images source in the config)',
+          describe:
+            'features, .npy with one row per sample (for a model with several inputs, name=file.npy once per input), or image files or folders (with an images source in the config)',
         })
         .option('output', {
           type: 'string',
