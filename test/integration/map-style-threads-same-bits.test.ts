@@ -1,5 +1,5 @@
 // data.threads set to a number runs a map-style module's get() in that many threads, each
-// importing the (.ts) module itself: 2 simulated workers train to the bits of the same run with
+// importing the (.ts) module itself (its default export called once a thread): 2 simulated workers train to the bits of the same run with
 // get() in the coordinator's thread (data.threads unset), and a get() that throws in a thread
 // ends the run with the E_DATA message the coordinator's thread gives, naming module and sample.
 import assert from 'node:assert/strict';
@@ -13,6 +13,7 @@ import { buildConfig, silent, tempDir, writeModelModule } from '../helpers/train
 
 const dir = tempDir('map-style-threads');
 const calls = path.join(dir, 'threads.txt');
+const makes = path.join(dir, 'makes.txt'); // a line each time the default export is called
 // Typed, so tsx must load it in the threads; its rows depend on the epoch (an augmentation),
 // and each get() notes the thread it ran in.
 const module = path.join(dir, 'samples.ts');
@@ -22,6 +23,7 @@ fs.writeFileSync(
 import { threadId } from 'node:worker_threads';
 const F: number = 6;
 export default function make({ split }: { split: string }) {
+  fs.appendFileSync(${JSON.stringify(makes)}, threadId + '\\n');
   return {
     length: 40,
     get(i: number, { epoch }: { epoch: number; split: string }): { x: Float32Array; y: number } {
@@ -40,6 +42,7 @@ const model = writeModelModule(dir, 'mlp');
 /** Trains 2 epochs of batch 8 on 2 workers; the header's input line and the threads get() ran in. */
 async function run(name: string, threads: number | null) {
   fs.rmSync(calls, { force: true });
+  fs.rmSync(makes, { force: true });
   const lines: string[] = [];
   const out: Progress = { ...silent, line: (l: string) => void lines.push(l) };
   const cfg = buildConfig(
@@ -56,7 +59,8 @@ async function run(name: string, threads: number | null) {
   );
   await train(cfg, out);
   const ran = new Set(fs.readFileSync(calls, 'utf8').trim().split('\n'));
-  return { weights: finalWeights(cfg.runDir), input: lines.find((l) => l.includes('input')) ?? '', ran };
+  const made = fs.readFileSync(makes, 'utf8').trim().split('\n');
+  return { weights: finalWeights(cfg.runDir), input: lines.find((l) => l.includes('input')) ?? '', ran, made };
 }
 
 test('get() in 2 threads, and in 3, trains to the bits of get() in the coordinator thread', async () => {
@@ -68,6 +72,7 @@ test('get() in 2 threads, and in 3, trains to the bits of get() in the coordinat
     assert.ok(threaded.weights.equals(here.weights), `the weights of ${threads} threads differ`);
     const off = [...threaded.ran].filter((t) => t !== '0'); // the coordinator reads sample 0 (the shapes) itself
     assert.equal(off.length, threads, `get() ran in threads ${[...threaded.ran].join(', ')}`);
+    assert.equal(threaded.made.length, 1 + threads, `the default export was called ${threaded.made.length} times: once in the coordinator, once a thread`);
     assert.match(threaded.input, new RegExp(`map-style module .*samples\\.ts: 40 samples, read on demand, get in ${threads} threads, 2 steps ahead`));
   }
 });
