@@ -1,7 +1,8 @@
 // data.threads set to a number runs a map-style module's get() in that many threads, each
-// importing the (.ts) module itself (its default export called once a thread): 2 simulated workers train to the bits of the same run with
-// get() in the coordinator's thread (data.threads unset), and a get() that throws in a thread
-// ends the run with the E_DATA message the coordinator's thread gives, naming module and sample.
+// importing the (.ts) module itself (its default export called once a thread): 2 simulated
+// workers train to the bits of the same run with get() in the coordinator's thread (data.threads
+// unset), and a get() that throws in a thread ends the run with the E_DATA message the
+// coordinator's thread gives, naming module and sample.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
