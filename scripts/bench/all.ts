@@ -17,6 +17,7 @@ const benches: [string, string[]][] = [
   ['optimizer-update.ts', []],
   ['latency.ts', []],
   ['data-memory.ts', ['--limit-mib', '600']],
+  ['map-style-threads.ts', []],
 ];
 // Image decoding beside torchvision: where sharp loads (an optional dependency).
 if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []]);

@@ -40,9 +40,9 @@ export function inputFeed(ds: Dataset, plan: BatchPlan, ahead: number, onBad: (s
   };
   return {
     async ready(step) {
+      const t = performance.now(); // a get() in this thread (map-style, no data.threads) runs as it is asked for: part of the wait
       for (let k = step; k <= step + ahead; k++) ask(k);
       const m = made.get(step)!;
-      const t = performance.now();
       await pipeline.ready(m.b.indices, m.b.epoch);
       const wait = performance.now() - t;
       m.kept ??= keptRows(step, m.b, pipeline.failed?.(m.b.indices, m.b.epoch) ?? [], onBad);

@@ -38,7 +38,8 @@ const READERS: { [T in SourceType]: Reader<T> } = {
   csv: (src, at) => loadCsv(src, at.keyPath, at.classes),
   module: async (src, at) => {
     const made = await produceModule(src, at.keyPath, at.abort);
-    return isMapStyle(made.produced) ? mapStyleDataset(made.produced, made.where, at.keyPath, made.file) : collectSamples(made, src, at.keyPath, at.abort);
+    if (!isMapStyle(made.produced)) return collectSamples(made, src, at.keyPath, at.abort);
+    return mapStyleDataset(made.produced, made.where, at.keyPath, made.file, at.images?.threads ?? null); // data.threads
   },
   mnist: (src, at) => {
     const { features, labels } = loadMnist(src.offset, src.count, src.labels, at.keyPath);

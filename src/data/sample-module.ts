@@ -24,7 +24,7 @@
 // even while the module awaits something that never comes (read-pacer.ts).
 
 import os from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { importModule } from './import-module.ts';
 import { DATA_MODULE_DEFAULTS } from '../shared/config/defaults.ts';
 import type { DataSource } from '../shared/config/types.ts';
 import { DataError, messageOf } from '../shared/errors.ts';
@@ -361,7 +361,7 @@ export async function produceModule(src: ModuleSource, keyPath: string, abort: A
   const wait = pacer(abort);
   let mod: Record<string, unknown>;
   try {
-    mod = (await wait.until(import(pathToFileURL(file).href))) as Record<string, unknown>;
+    mod = await wait.until(importModule(file));
   } catch (err) {
     if (abort?.aborted) throw err;
     throw new DataError(`${where} (${keyPath}.module) failed to import: ${messageOf(err)}`, 'run it with `node --import tsx <file>` to see the full error');

@@ -7,18 +7,15 @@ import { decodeInto } from './decode-image.ts';
 import type { DecodeSpec } from './decode-spec.ts';
 import { valueTable } from './place-row.ts';
 import { trySharp, type Sharp } from './sharp-module.ts';
+import type { SlotResult, SlotTask } from '../thread-rows.ts';
 
-export interface DecodeTask {
+/** A share of a step's files; `samples`: each file's sample index (its augmentation stream). */
+export interface DecodeTask extends SlotTask {
   files: string[];
-  samples: number[]; // each file's sample index (its augmentation stream)
-  epoch: number;
-  buffers: SharedArrayBuffer[]; // the row buffers, [chunk]
-  at: number[]; // per file: chunk, byte offset (pairs)
-  rowBytes: number;
 }
 
 /** Per file: null (written), or the DataError's message and hint. */
-export type DecodeResult = Array<{ message: string; hint?: string; threadFailed?: boolean } | null>;
+export type DecodeResult = SlotResult;
 
 let setup: { sharp: Sharp; spec: DecodeSpec; table: Float32Array } | null = null;
 
