@@ -26,7 +26,14 @@ async function load(d: MapThreadData): Promise<MapStyle> {
     made = await produceModule({ type: 'module', module: d.file }, d.keyPath, null);
   } catch (err) {
     const e = err as { hint?: string };
-    throw new DataError(`${messageOf(err)} (in a data thread, data.threads)`, e.hint);
+    // A .ts module is compiled to CommonJS in a thread (import-module.ts): no top-level await there.
+    const ts = /\.[cm]?ts$/i.test(d.file);
+    throw new DataError(
+      `${messageOf(err)} (in a data thread, data.threads)`,
+      ts
+        ? 'in a data thread a .ts module is loaded as CommonJS (tsx cannot hook import() in worker threads on Node 20): no top-level await there; write the module as .mjs, or unset data.threads to run get() in the coordinator'
+        : e.hint,
+    );
   }
   const ms = made.produced;
   if (!isMapStyle(ms))

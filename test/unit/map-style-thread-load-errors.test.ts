@@ -37,6 +37,8 @@ test('a module that fails to import in a thread is an E_DATA naming it', async (
     err.message,
     /^data\.train: module [^ ]*no-threads\.ts \(data\.train\.module\) failed to import: not in a thread \(in a data thread, data\.threads\)$/,
   );
+  // A .ts module is CommonJS in a thread: the hint says so (a top-level await is the usual cause).
+  assert.match((err as { hint?: string }).hint ?? '', /^in a data thread a \.ts module is loaded as CommonJS .*no top-level await there/);
 });
 
 test("a thread's copy of a different length is an E_DATA naming the module and both lengths", async () => {
