@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import { MgpuError } from '../shared/errors.ts';
 import { childExecArgv, projectFile } from '../shared/runtime.ts';
 import type { RowPipeline } from './columns.ts';
-import { RowSlots } from './images/row-slots.ts';
+import { RowSlots } from './row-slots.ts';
 
 /** What every task of the pool is given besides its own fields (`ThreadRows.taskOf`). */
 export interface SlotTask {

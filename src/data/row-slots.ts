@@ -1,4 +1,4 @@
-// Where made rows wait between their decoding and their staging: fixed-size slots in shared
+// Where made rows wait between their making (a decoding or get() thread) and their staging: fixed-size slots in shared
 // buffers (the decoding threads write them in place), allocated a chunk of slots at a time and
 // reused once released, so memory follows the rows in flight, not the dataset.
 
