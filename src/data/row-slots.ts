@@ -1,6 +1,7 @@
-// Where made rows wait between their making (a decoding or get() thread) and their staging: fixed-size slots in shared
-// buffers (the decoding threads write them in place), allocated a chunk of slots at a time and
-// reused once released, so memory follows the rows in flight, not the dataset.
+// Where made rows wait between their making (in a decoding thread, or a map-style module's get()
+// thread) and their staging: fixed-size slots in shared buffers (the threads write them in place),
+// allocated a chunk of slots at a time and reused once released, so memory follows the rows in
+// flight, not the dataset.
 
 const SLOTS_PER_CHUNK = 64;
 
