@@ -14,7 +14,9 @@ export interface PlannedBatch {
 export class BatchPlan {
   readonly stepsPerEpoch: number;
   readonly totalSteps: number;
-  private cached: { epoch: number; perm: Uint32Array } | null = null;
+  // The last two epochs' permutations: near an epoch's end the input feed and the staging
+  // ahead ask for the next one's steps, and the current step for this one's.
+  private cached: { epoch: number; perm: Uint32Array }[] = [];
 
   constructor(
     readonly count: number,
@@ -47,8 +49,9 @@ export class BatchPlan {
   batchAt(step: number): PlannedBatch {
     const epoch = Math.floor(step / this.stepsPerEpoch);
     const k = step % this.stepsPerEpoch;
-    if (this.cached?.epoch !== epoch) this.cached = { epoch, perm: epochPermutation(this.seed, epoch, this.count) };
+    let c = this.cached.find((x) => x.epoch === epoch);
+    if (!c) this.cached = [(c = { epoch, perm: epochPermutation(this.seed, epoch, this.count) }), ...this.cached.slice(0, 1)];
     const start = k * this.batch;
-    return { step, epoch, indices: this.cached.perm.subarray(start, Math.min(this.count, start + this.batch)) };
+    return { step, epoch, indices: c.perm.subarray(start, Math.min(this.count, start + this.batch)) };
   }
 }
