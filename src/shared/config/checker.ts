@@ -84,6 +84,11 @@ export function fail(keyPath: string, expected: string, got: unknown, hint?: str
   throw new ConfigError(keyPath, `expected ${expected}, got ${show(got)}`, hint);
 }
 
+/** A value `check` refused: what it expects, and its hint for the value (a near choice). */
+export function failCheck(keyPath: string, check: Check<unknown>, got: unknown): never {
+  fail(keyPath, check.expected, got, check.hint?.(got));
+}
+
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -142,7 +147,7 @@ export class Section {
   opt<T>(key: string, check: Check<T>, fallback: T): T {
     if (!this.has(key)) return fallback;
     const v = this.obj[key];
-    if (!check.test(v)) fail(this.at(key), check.expected, v, check.hint?.(v));
+    if (!check.test(v)) failCheck(this.at(key), check, v);
     return v;
   }
 

@@ -3,7 +3,7 @@
 // (src/shared/data-sources-table.ts).
 
 import { ConfigError } from '../../errors.ts';
-import { fail, int, isMapping, oneOf, orNull, quotedChoices, real, Section, show, text } from '../checker.ts';
+import { fail, failCheck, int, isMapping, oneOf, orNull, quotedChoices, real, Section, show, text } from '../checker.ts';
 import { DATA_MODULE_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE } from '../defaults.ts';
 import { imageSource } from './images.ts';
 import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
@@ -49,7 +49,7 @@ function dataSource(raw: unknown, path: string, baseDir: string): DataSource {
   if (!isMapping(raw)) fail(path, `a mapping with a type (${TYPE_LIST})`, raw);
   const types = oneOf(SOURCE_TYPES);
   const type = raw.type;
-  if (!types.test(type)) fail(`${path}.type`, types.expected, type, types.hint?.(type));
+  if (!types.test(type)) failCheck(`${path}.type`, types, type);
   return SOURCE_CHECKS[type](raw, path, baseDir);
 }
 

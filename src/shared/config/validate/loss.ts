@@ -1,7 +1,7 @@
 // loss and lossWeights: one loss for every output or one per output, and the outputs' weights.
 
 import { ConfigError } from '../../errors.ts';
-import { closest, fail, isMapping, nonNegative, oneOf, Section } from '../checker.ts';
+import { closest, fail, failCheck, isMapping, nonNegative, oneOf, Section } from '../checker.ts';
 import { isCustomLoss, oneLoss, perOutputLosses } from '../loss.ts';
 import type { OutputKind } from '../metric-keys.ts';
 import { LOSS_NAMES, type CustomLoss, type LossEntry, type LossSpec } from '../types.ts';
@@ -95,7 +95,7 @@ function lossWeights(top: Section): Record<string, number> | null {
   if (!isMapping(v) || Object.keys(v).length === 0) fail('lossWeights', "a mapping of the model's output names to weights, e.g. { class: 1, box: 0.5 }", v);
   const out: Record<string, number> = {};
   for (const [output, w] of Object.entries(v)) {
-    if (!nonNegative.test(w)) fail(`lossWeights.${output}`, nonNegative.expected, w);
+    if (!nonNegative.test(w)) failCheck(`lossWeights.${output}`, nonNegative, w);
     out[output] = w;
   }
   return out;
