@@ -46,7 +46,7 @@ export async function mapStyleDataset(ms: MapStyle, where: string, split: string
   const header = `map-style module ${file}: ${count} samples, read on demand`;
   const rows: MapRows =
     threads === null
-      ? inThisThread(ms, parts, split, fail, check, header)
+      ? inThisThread(ms, count, parts, split, fail, check, header)
       : new MapThreadPipeline({ file, keyPath: split, where, length: count, parts }, threads, header, check);
   const column = (p: number): Column => {
     const part = parts[p]!;
@@ -72,11 +72,19 @@ export async function mapStyleDataset(ms: MapStyle, where: string, split: string
 }
 
 /** get() in the coordinator's thread: each (epoch, index) made once, kept until released. */
-function inThisThread(ms: MapStyle, parts: Part[], split: string, fail: Fail, check: (index: number, row: Uint8Array) => void, header: string): MapRows {
+function inThisThread(
+  ms: MapStyle,
+  count: number,
+  parts: Part[],
+  split: string,
+  fail: Fail,
+  check: (index: number, row: Uint8Array) => void,
+  header: string,
+): MapRows {
   const rowBytes = parts.reduce((sum, p) => sum + partBytes(p), 0);
-  const made = new Map<string, Uint8Array>(); // `${epoch}:${index}` -> the bytes of x then y
-  const pending = new Map<string, Promise<void>>();
-  const key = (epoch: number, index: number) => `${epoch}:${index}`;
+  const made = new Map<number, Uint8Array>(); // epoch * count + index -> the bytes of x then y
+  const pending = new Map<number, Promise<void>>();
+  const key = (epoch: number, index: number) => epoch * count + index;
   const make = (index: number, epoch: number): Promise<void> => {
     const k = key(epoch, index);
     if (made.has(k)) return Promise.resolve();
