@@ -90,7 +90,8 @@ function trainCommand<T>(y: Argv<T>) {
         .option('allow-changed', {
           type: 'string',
           array: true,
-          describe: 'on --resume, accept a --set that changes what the checkpoint fixes, e.g. optimizer.learningRate',
+          describe:
+            'on --resume, accept a --set that changes what the checkpoint fixes (e.g. optimizer.learningRate), or data files changed since it (e.g. data.train)',
         }),
     async (argv) => {
       const sets = [...(argv.set ?? []), ...flagOverrides(argv)];

@@ -2,6 +2,7 @@
 // the library API's callbacks) and a checkpoint (written by rank 0, the oldest pruned).
 import { evalBatchSize } from '../shared/config/batch-sizes.ts';
 import { checkpointDir, pruneCheckpoints, writeCheckpoint } from './run/checkpoint.ts';
+import { dataRecord } from '../data/data-record.ts';
 import type { StopRecord } from './run/trainer-state.ts';
 import { evaluate, outputFields } from './engine/evaluate.ts';
 import type { EvalResult } from './engine/eval-result.ts';
@@ -36,6 +37,7 @@ export function saveCheckpoint(run: Run, completed: number, stopped: StopRecord 
       savedAt: new Date().toISOString(),
       monitors: watch.states(),
       stopped,
+      data: dataRecord(run.trainSet, run.evalSet),
     },
     s.master,
     s.slots,

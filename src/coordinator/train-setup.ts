@@ -29,6 +29,7 @@ import { loadEvalMetrics } from './metrics/index.ts';
 import type { Progress } from './console/progress.ts';
 import { Recovery, StartupRecovery } from './run/recovery.ts';
 import { checkConfigChanges, checkSameRun } from './run/resume.ts';
+import { checkResumedData } from './run/resume-data.ts';
 import { printHeader } from './run/run-header.ts';
 import { RunHooks, startupStoppedBy, withApiAbort } from './run/run-hooks.ts';
 import { claimRunDir, type RunDirClaim } from './run/run-dir.ts';
@@ -134,8 +135,9 @@ export async function setUpRun(cfg: Config, out: Progress, opts: TrainOptions, c
     resumeStep = state.step;
     checkSameRun(p.resumeDir, state, cfg);
     const { report } = checkConfigChanges(p.resumeDir, state, cfg, opts.allowChanged ?? []);
+    const said = [report, ...checkResumedData(p.resumeDir, state, p.trainSet, p.evalSet, opts.allowChanged ?? [])];
     if (state.step >= p.plan.totalSteps || state.stopped) return { result: finished(p, p.resumeDir, state.step, state.stopped ?? null) };
-    if (report) out.line(report);
+    for (const line of said) if (line) out.line(line);
   }
   const unwritable = p.lead ? unwritableDirReason(cfg.runDir) : null;
   if (unwritable) {

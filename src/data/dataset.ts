@@ -11,6 +11,7 @@ import { joinedColumn, memoryColumn } from './columns.ts';
 import { isPattern, matchFiles } from '../shared/file-pattern.ts';
 import { mappedNpy } from './mapped-npy.ts';
 import type { ClassMapping } from './classes.ts';
+import type { IndexPaths } from './data-record.ts';
 import { loadImages, type ImageOptions } from './images/load-images.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
@@ -22,7 +23,7 @@ import { weightsFromNpy } from './sample-weights.ts';
 
 export type { Dataset } from './rows.ts';
 
-type Loaded = Dataset & { classes?: string[] | null; classLines?: number[] };
+type Loaded = Dataset & { classes?: string[] | null; classLines?: number[]; index?: IndexPaths };
 /** What a reader may need besides its source: see loadDataset. */
 interface ReadContext {
   keyPath: string;

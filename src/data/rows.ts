@@ -2,6 +2,7 @@
 // copy of rows out of them is row-copy.ts.
 import type { NdArray } from '../shared/npy.ts';
 import type { Column, HeldColumn, RowPipeline } from './columns.ts';
+import type { SplitRecord } from './data-record.ts';
 
 /** One array of a dataset, named by the model input it feeds or the output it is the target of. */
 export interface NamedArray {
@@ -34,6 +35,8 @@ export interface Dataset {
   weights?: NdArray;
   /** Makes the rows of its 'made' columns ahead of the steps that stage them (decoded images). */
   pipeline?: RowPipeline;
+  /** What a run's split was read from, as its checkpoints record it (data-record.ts; set by loadSplits). */
+  record?: SplitRecord;
 }
 
 /** A dataset held whole in memory (CSV, mnist, a generator module): its columns are arrays too. */

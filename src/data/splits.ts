@@ -5,9 +5,13 @@
 // given (a checkpoint's or model's labels.json), else data.classes, else the sorted names of
 // data.train (the whole file: with evalFraction, the held-out rows are encoded as the rest). The
 // eval split is encoded with it, never with names of its own.
-import type { Config } from '../shared/config/types.ts';
+//
+// Each split comes with its record (data-record.ts), what a checkpoint keeps of the data it was
+// trained on: taken as the data is loaded, before any step reads it.
+import type { Config, DataSource } from '../shared/config/types.ts';
 import { readsClassNames } from '../shared/data-sources-table.ts';
 import type { ClassMapping } from './classes.ts';
+import { recordSplit, type IndexPaths, type SplitRecord } from './data-record.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { splitHoldout } from './holdout.ts';
 import { imageOptions } from './images/load-images.ts';
@@ -39,13 +43,26 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null,
         hint: 'eval names are mapped with the classes of data.train; list every class in data.classes (e.g. data.classes: [cat, dog, bird]), or drop the rows of that class',
       })
     : given;
-  if (cfg.data.eval) return { train, eval: await loadDataset(cfg.data.eval, 'data.eval', classes, abort, imageOptions(cfg)), classes };
+  if (cfg.data.eval) {
+    const evalSet = await loadDataset(cfg.data.eval, 'data.eval', classes, abort, imageOptions(cfg));
+    return { train: recorded(cfg.data.train, 'data.train', train, train), eval: recorded(cfg.data.eval, 'data.eval', evalSet, evalSet), classes };
+  }
   if (cfg.data.evalFraction !== null) {
     const held = splitHoldout(train, cfg.data.evalFraction, cfg.training.seed);
-    if (cfg.data.train.type !== 'images' || !cfg.data.train.augment) return { ...held, classes };
     // Held-out images are evaluated as they are: their rows come from an unaugmented pipeline of the same folder.
-    const plain = await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg));
-    return { train: held.train, eval: splitHoldout(plain, cfg.data.evalFraction, cfg.training.seed).eval, classes };
+    const plain =
+      cfg.data.train.type === 'images' && cfg.data.train.augment
+        ? splitHoldout(await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg)), cfg.data.evalFraction, cfg.training.seed).eval
+        : held.eval;
+    // The held-out rows are data.train's: its files are recorded with the training split.
+    return { train: recorded(cfg.data.train, 'data.train', train, held.train), eval: { ...plain, record: heldOutRecord(plain.count) }, classes };
   }
-  return { train, eval: null, classes };
+  return { train: recorded(cfg.data.train, 'data.train', train, train), eval: null, classes };
 }
+
+/** `split` (the samples `loaded` gives this split) with its record. */
+function recorded(src: DataSource, keyPath: string, loaded: Dataset & { index?: IndexPaths }, split: Dataset): Dataset {
+  return { ...split, record: recordSplit(src, keyPath, loaded, split.count) };
+}
+
+const heldOutRecord = (count: number): SplitRecord => ({ key: 'data.evalFraction', count, files: [], index: null });

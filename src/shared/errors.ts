@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'E_CHECKPOINT' // a saved model or checkpoint file is missing, of the wrong size or fails its CRC-32C
   | 'E_RUN_EXISTS' // a new run into a run directory that holds another run's files
   | 'E_RUN_LOCKED' // another run is running in the run directory (its .lock)
+  | 'E_RESUME' // --resume cannot continue its checkpoint on the data given: a split's sample count, or a file it was trained on, changed
   | 'E_INTERNAL';
 
 /**

@@ -3,6 +3,7 @@
 // (monitors.ts), plain JSON so that a resumed run continues exactly.
 import type { Config, MonitorMode, OptimizerConfig } from '../../shared/config/types.ts';
 import type { VariableSpec } from '../../shared/layout.ts';
+import type { DataRecord } from '../../data/data-record.ts';
 
 export interface TrainerState {
   format: 'mgpu-train-checkpoint';
@@ -24,6 +25,8 @@ export interface TrainerState {
   monitors?: MonitorStates;
   /** Set when early stopping ended the run at this step: a resume has nothing left to do. */
   stopped?: StopRecord | null;
+  /** What it was trained on (data-record.ts), compared on resume (resume-data.ts); absent in checkpoints older than it. */
+  data?: DataRecord;
 }
 
 export interface MonitorStates {

@@ -4,6 +4,7 @@
 import os from 'node:os';
 import type { Config, ImageSource } from '../../shared/config/types.ts';
 import type { ClassMapping } from '../classes.ts';
+import type { IndexPaths } from '../data-record.ts';
 import { memoryColumn, type Column } from '../columns.ts';
 import { labelsOf, oneLoss, perOutputLosses } from '../../shared/config/loss.ts';
 import { oneHotColumn } from './one-hot-column.ts';
@@ -31,6 +32,7 @@ export interface ImageSplit {
   source: string;
   pipeline: ImagePipeline;
   classes: string[];
+  index: IndexPaths; // each image's path and class, for the split's record (data-record.ts)
 }
 
 /** The options of a run's images sources: data.threads, data.prefetch, training.seed, and the workers on this machine. */
@@ -77,5 +79,6 @@ export function loadImages(src: ImageSource, keyPath: string, classes: ClassMapp
     source: `images ${where}`,
     pipeline,
     classes: index.classes,
+    index: { count, relative: (i) => index.paths.relative(i), labels: index.labels },
   };
 }
