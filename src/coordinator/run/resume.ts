@@ -16,6 +16,7 @@ import { MgpuError } from '../../shared/errors.ts';
 import { findCheckpoint, readTrainerState, runDirOf } from './checkpoint.ts';
 import type { TrainerState } from './trainer-state.ts';
 import { verifyCheckpoint } from './checkpoint-integrity.ts';
+import { holdsUntrainedRun } from './run-dir.ts';
 
 /** Key paths (and the sections under them) a resume may change freely. */
 const HARMLESS = [
@@ -161,6 +162,18 @@ function dropUnread(raw: Record<string, unknown>, saved: Config, sets: readonly 
   }
 }
 
+/** The checkpoint --resume `target` names; a run directory whose run trained no step says to run without --resume. */
+function findResumable(target: string): string {
+  try {
+    return findCheckpoint(target);
+  } catch (err) {
+    if (!(err instanceof MgpuError) || !holdsUntrainedRun(target)) throw err;
+    throw new MgpuError('E_USAGE', `${err.message}: its run trained no step (it failed or was stopped at its first step)`, {
+      hint: 'run the same command without --resume: a new run takes the place of a run that trained no step',
+    });
+  }
+}
+
 /**
  * The config a resumed run continues with: the checkpoint's own resolved config with `sets` (the
  * command line's --set and flags) applied, written to `fileCfg`'s run directory. `fileCfg` is
@@ -172,7 +185,7 @@ export function resumeConfig(
   sets: readonly string[],
   cwd = process.cwd(),
 ): { config: Config; checkpoint: string; notApplied: string | null } {
-  const checkpoint = findCheckpoint(target);
+  const checkpoint = findResumable(target);
   verifyCheckpoint(checkpoint, 'resume');
   const state = readTrainerState(checkpoint);
   checkSameRun(checkpoint, state, fileCfg);

@@ -2,12 +2,15 @@
 // run's files is refused (E_RUN_EXISTS, exit 2), naming what is there and the three ways on:
 // --resume, another name or --run-dir, or --overwrite, which removes the earlier run's files
 // (those in RUN_ENTRIES) and leaves, and names, any others. An empty or absent directory is
-// fine. All of it happens under the run's lock (run-lock.ts), which is held until the run ends.
+// fine, and so is one whose run trained no step (untrained-run.ts: it failed or was stopped at
+// its first step, and left no checkpoint): its files are replaced, and the run says so. All of
+// it happens under the run's lock (run-lock.ts), which is held until the run ends.
 import fs from 'node:fs';
 import path from 'node:path';
 import { MgpuError } from '../../shared/errors.ts';
 import { listComplete } from './checkpoint.ts';
 import { LOCK_FILE, takeRunLock } from './run-lock.ts';
+import { trainedNoStep } from './untrained-run.ts';
 
 /** What mgpu-train writes at the top of a run directory, by name and kind (a directory named config.yaml is not its). */
 const RUN_ENTRIES: { dir: boolean; match: (name: string) => boolean }[] = [
@@ -22,6 +25,16 @@ const RUN_ENTRIES: { dir: boolean; match: (name: string) => boolean }[] = [
 function isRunEntry(dir: string, name: string): boolean {
   const isDir = fs.statSync(path.join(dir, name)).isDirectory();
   return RUN_ENTRIES.some((e) => e.dir === isDir && e.match(name));
+}
+
+/** mgpu-train's files at the top of `runDir` (RUN_ENTRIES), sorted. */
+function runFiles(runDir: string, names = fs.readdirSync(runDir)): string[] {
+  return names.filter((n) => n !== LOCK_FILE && isRunEntry(runDir, n)).sort();
+}
+
+/** Whether `dir` holds a run that trained no step (untrained-run.ts), which a new run may take the place of. */
+export function holdsUntrainedRun(dir: string): boolean {
+  return fs.existsSync(dir) && fs.statSync(dir).isDirectory() && trainedNoStep(dir, runFiles(dir));
 }
 
 /** How an entry of the run directory is named in messages: checkpoints with their steps, metrics with their lines. */
@@ -78,9 +91,14 @@ function clearEarlierRun(runDir: string, overwrite: boolean, say: (text: string)
     .readdirSync(runDir)
     .filter((n) => n !== LOCK_FILE)
     .sort();
-  const ours = names.filter((n) => isRunEntry(runDir, n));
+  const ours = runFiles(runDir, names);
   if (ours.length === 0) return;
   const listed = ours.map((n) => describeEntry(runDir, n)).join(', ');
+  if (!overwrite && trainedNoStep(runDir, ours)) {
+    for (const n of ours) fs.rmSync(path.join(runDir, n), { recursive: true, force: true });
+    say(`${runDir} held a run that trained no step and left no checkpoint (${listed}): this run takes its place`);
+    return;
+  }
   if (!overwrite) {
     throw new MgpuError('E_RUN_EXISTS', `${runDir} holds another run: ${listed}`, {
       hint:
