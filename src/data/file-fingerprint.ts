@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import { crc32c } from '../shared/crc32c.ts';
 import { DataError } from '../shared/errors.ts';
+import { readFully } from '../shared/read-fully.ts';
 
 /** How much of each end of a file the CRC covers. */
 export const FINGERPRINT_END_BYTES = 64 * 1024;
@@ -30,11 +31,10 @@ export function fingerprintFile(file: string, keyPath: string): FileFingerprint 
     const st = fs.fstatSync(fd);
     const whole = st.size <= 2 * FINGERPRINT_END_BYTES;
     const ends = Buffer.alloc(whole ? st.size : 2 * FINGERPRINT_END_BYTES);
-    const got = whole
-      ? fs.readSync(fd, ends, 0, st.size, 0)
-      : fs.readSync(fd, ends, 0, FINGERPRINT_END_BYTES, 0) +
-        fs.readSync(fd, ends, FINGERPRINT_END_BYTES, FINGERPRINT_END_BYTES, st.size - FINGERPRINT_END_BYTES);
-    return { bytes: st.size, mtimeMs: st.mtimeMs, crc32c: crc32c(ends.subarray(0, got)).toString(16).padStart(8, '0') };
+    const ended = { file, why: 'it shrank while its fingerprint was read', error: (m: string) => new DataError(`${keyPath}: ${m}`) };
+    readFully(fd, ends.subarray(0, whole ? st.size : FINGERPRINT_END_BYTES), 0, ended);
+    if (!whole) readFully(fd, ends.subarray(FINGERPRINT_END_BYTES), st.size - FINGERPRINT_END_BYTES, ended);
+    return { bytes: st.size, mtimeMs: st.mtimeMs, crc32c: crc32c(ends).toString(16).padStart(8, '0') };
   } finally {
     fs.closeSync(fd);
   }

@@ -1,7 +1,7 @@
 // Checkpoints: runs/<name>/checkpoints/step-<k>/ holds the model in the tfjs LayersModel format
 // (model.json + weights.bin, loadable by tf.loadLayersModel as it is) and, beside it, what the
 // trainer needs to continue bit-identically: trainer-state.json (step, data cursor, seed, the
-// resolved config), optimizer.bin (the optimizer's slots) and ema.bin (EMA weights); with
+// resolved config, the data it was trained on: data/data-record.ts), optimizer.bin (the optimizer's slots) and ema.bin (EMA weights); with
 // class-name labels, labels.json (data/classes.ts), the mapping a resumed run keeps. With
 // checkpoint.best or training.earlyStopping.restoreBest, the weights those keep are saved too
 // (best.bin, early-stopping-best.bin, and -ema.bin beside each with EMA), with their state in
