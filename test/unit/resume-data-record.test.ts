@@ -97,3 +97,17 @@ test('a large file whose mtime alone changed is the same data (a note); one rewr
     /data\.train\.features .*big-x\.npy: its first and last 64 KiB differ \(CRC-32C [0-9a-f]{8} now, the checkpoint's [0-9a-f]{8}; 320,128 bytes both\)/,
   );
 });
+
+test('a same-shaped rewrite of one file of a pattern is refused naming that file; the same rows renamed are not', async () => {
+  npy('px-1.npy', 10, 3);
+  npy('px-2.npy', 10, 3);
+  const data = { train: { type: 'npy', features: './px-*.npy', labels: npy('py.npy', 20, 1) } };
+  const then = await load(data);
+  npy('px-1.npy', 10, 3, 5); // the same shape, other rows
+  const rewritten = await load(data);
+  const err = refusal(() => resumeOn(then, rewritten));
+  assert.match(err.message, /: data\.train\.features .*px-1\.npy: its bytes differ \(CRC-32C [0-9a-f]{8} now, the checkpoint's [0-9a-f]{8}; 248 bytes both\)$/);
+  npy('px-1.npy', 10, 3);
+  fs.renameSync(path.join(dir, 'px-2.npy'), path.join(dir, 'px-3.npy'));
+  assert.deepEqual(resumeOn(then, await load(data)), [], 'the same rows under another name are the same data');
+});
