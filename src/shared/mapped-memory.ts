@@ -34,6 +34,15 @@ export interface MmapAddon {
    * SIGBUS and kills the process; after this, the shortage was an ENOSPC error here instead.
    */
   allocate(fd: number, offset: number, length: number): void;
+  /**
+   * Copies `count` runs out of `src` (a mapping of a data file from `mapPrivate`) into `into`:
+   * run i is runs[3i] bytes from src offset runs[3i+1] to into offset runs[3i+2]. The copy runs
+   * under a SIGBUS guard (a page past the file's end, the file cut short since it was mapped,
+   * stops the copy instead of killing the process), then `fd`, the file's descriptor, is
+   * fstat'ed. Returns -1 when the copy is good, else the byte at which the file now ends (short
+   * of `fileBytes`, its size at start-up): what was copied is then not to be used.
+   */
+  copyFrom(into: Uint8Array, src: ArrayBuffer, runs: Float64Array, count: number, fd: number, fileBytes: number): number;
 }
 
 /** The binary's own surface (see native/src/mmap.c). */
@@ -42,6 +51,7 @@ interface RawAddon {
   pageSize(): number;
   allocate(fd: number, offset: number, length: number): void;
   externalBuffersAllowed(): boolean;
+  copyFrom(into: Uint8Array, src: ArrayBuffer, runs: Float64Array, count: number, fd: number, fileBytes: number): number;
 }
 
 /** Why `loadMmap()` returned null (null while it has not been called or when the addon loaded). */
@@ -63,7 +73,7 @@ export function loadMmap(): MmapAddon | null {
     mmapUnavailableReason = `turned off by MGPU_MMAP=${process.env.MGPU_MMAP}`;
     return null;
   }
-  const got = loadAddon<RawAddon>('mgpu_mmap', 'mmap', ['map', 'pageSize', 'allocate', 'externalBuffersAllowed']);
+  const got = loadAddon<RawAddon>('mgpu_mmap', 'mmap', ['map', 'pageSize', 'allocate', 'externalBuffersAllowed', 'copyFrom']);
   if (!got.addon) {
     mmapUnavailableReason = got.reason;
     return null;
@@ -76,6 +86,7 @@ export function loadMmap(): MmapAddon | null {
   loaded = {
     pageSize: () => raw.pageSize(),
     allocate: (fd, offset, length) => raw.allocate(fd, offset, length),
+    copyFrom: (into, src, runs, count, fd, fileBytes) => raw.copyFrom(into, src, runs, count, fd, fileBytes),
     map(fd, offset, length) {
       const buffer = raw.map(fd, offset, length);
       if (buffer === null) throw new Error('map: this runtime refused an external ArrayBuffer over the mapping');
