@@ -4,6 +4,8 @@
 // compiler at install time, another platform) or cannot work here (a runtime that refuses
 // external ArrayBuffers), everything falls back to positional I/O (pread/pwrite), which is
 // always correct: `mmapUnavailableReason` says why, for the coordinator to print once.
+// Data files (.npy) are mapped private by the same addon and read only through its guarded
+// `copyFrom` (see src/data/data-file-rows.ts): a file cut short is an error there, not SIGBUS.
 //
 // Each process and each worker thread maps the descriptor itself (the addon is context-aware and
 // keeps no global state); a mapping is unmapped when its ArrayBuffer is garbage-collected or its
