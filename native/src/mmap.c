@@ -1,7 +1,8 @@
 // mgpu_mmap: maps a shared-memory file descriptor (the slab) and hands JavaScript an ArrayBuffer
 // over the shared pages. Plain C against node_api.h only, so one binary loads in every Node
 // process and every worker_thread (piscina) of the same ABI: the module is context-aware
-// (NAPI_MODULE_INIT), keeps no global state, and each caller maps the descriptor itself.
+// (NAPI_MODULE_INIT), keeps no global state but copyFrom's SIGBUS handler (one per process, see
+// the copy guard), and each caller maps the descriptor itself.
 //
 //   map(fd, offset, length[, private]) -> ArrayBuffer | null
 //     MAP_SHARED, PROT_READ|PROT_WRITE (with `private` true: MAP_PRIVATE, for a data file opened
@@ -14,6 +15,13 @@
 //   pageSize() -> number
 //   allocate(fd, offset, length) -> undefined  (posix_fallocate: reserve the pages before mapping)
 //   externalBuffersAllowed() -> boolean  (a probe: the same check map() makes, without a file)
+//   copyFrom(into, src, runs, count, fd, fileBytes) -> number
+//     Copies `count` runs out of a mapping of a data file (`src`, an ArrayBuffer from map) into
+//     the Uint8Array `into`: run i is runs[3i] bytes from src offset runs[3i+1] to into offset
+//     runs[3i+2]. The copy runs under a SIGBUS guard (see copy-guard below), then fstat(fd) says
+//     whether the file is still fileBytes long. Returns -1 when the copy is good; else the byte
+//     at which the file now ends (it was cut short: a page of the copy was past its end, or the
+//     bytes copied from its last page may be the zeros the kernel gives past the end).
 //
 // Errors are thrown as JS errors: a system call failure carries `code` (e.g. 'EBADF'), `errno`
 // (negative, as in Node's own fs errors), `syscall` and the strerror text in the message; a
@@ -25,6 +33,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -274,6 +286,169 @@ static napi_value Allocate(napi_env env, napi_callback_info info) {
   return NULL;  // undefined
 }
 
+// ---- The copy guard: a copy out of a mapped data file that survives the file being cut short.
+// A page of a mapping that lies wholly past the file's current end raises SIGBUS when touched
+// (the file was truncated after it was mapped: np.save truncates before it writes), and the
+// default action kills the process with no message. While a thread copies out of a mapping
+// (copyFrom), a SIGBUS at an address in the mapping it reads jumps back into that copy
+// (siglongjmp), which then says where the file ended. Any other SIGBUS (another thread, another
+// address, one sent with kill) goes to the handler that was there before, or gets the default
+// action. The handler is installed once per process, on the first copyFrom; the state is per
+// thread, in the initial-exec TLS model, so the handler reading it never allocates (the default
+// model of a dlopen'ed library may allocate a thread's block on its first touch).
+#define GUARD_TLS __thread __attribute__((tls_model("initial-exec")))
+static GUARD_TLS sigjmp_buf* volatile guard_env;  // set while this thread copies under the guard
+static GUARD_TLS const char* volatile guard_lo;   // the mapping it reads: [lo, hi)
+static GUARD_TLS const char* volatile guard_hi;
+static GUARD_TLS const char* volatile guard_fault;  // the address that faulted
+
+static struct sigaction previous_bus;
+static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
+static int guard_install_error;
+
+static void on_sigbus(int sig, siginfo_t* info, void* context) {
+  sigjmp_buf* env = guard_env;
+  const char* at = info ? (const char*)info->si_addr : NULL;
+  // si_code > 0: raised by the kernel for a fault, not sent by a process.
+  if (env && info && info->si_code > 0 && at >= guard_lo && at < guard_hi) {
+    guard_fault = at;
+    guard_env = NULL;
+    siglongjmp(*env, 1);
+  }
+  if (previous_bus.sa_flags & SA_SIGINFO) {
+    previous_bus.sa_sigaction(sig, info, context);
+    return;
+  }
+  if (previous_bus.sa_handler == SIG_IGN && info && info->si_code <= 0) return;  // a sent one, ignored as before
+  if (previous_bus.sa_handler != SIG_DFL && previous_bus.sa_handler != SIG_IGN) {
+    previous_bus.sa_handler(sig);
+    return;
+  }
+  // The default action (a fault cannot be ignored): restore it and raise again; the signal is
+  // delivered as this handler returns, and a fault would repeat anyway.
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, NULL);
+  raise(sig);
+}
+
+static void install_guard(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigbus;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(SIGBUS, &sa, &previous_bus) != 0) guard_install_error = errno;
+}
+
+// Copies `count` runs (length, src offset, into offset) from `src` (a mapping of `src_length`
+// bytes) to `into`; returns NULL, or the address in `src` whose page was past the file's end.
+static const char* guarded_copy(char* into, const char* src, size_t src_length, const double* runs, size_t count) {
+  sigjmp_buf env;
+  guard_lo = src;
+  guard_hi = src + src_length;
+  guard_fault = NULL;
+  if (sigsetjmp(env, 0) != 0) {
+    // Back from the handler, whose mask (SIGBUS blocked) savemask 0 did not undo: unblock it,
+    // or the next fault in this thread would kill the process whatever the handler.
+    sigset_t bus;
+    sigemptyset(&bus);
+    sigaddset(&bus, SIGBUS);
+    pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
+    return guard_fault;
+  }
+  guard_env = &env;
+  atomic_signal_fence(memory_order_seq_cst);  // the guard is up before the first byte is read
+  for (size_t i = 0; i < count; i++) {
+    memcpy(into + (size_t)runs[3 * i + 2], src + (size_t)runs[3 * i + 1], (size_t)runs[3 * i]);
+  }
+  atomic_signal_fence(memory_order_seq_cst);  // and down only after the last
+  guard_env = NULL;
+  return NULL;
+}
+
+// Reads `value` as the bytes of a typed array of type `want` (typed) or of an ArrayBuffer; throws (naming it) otherwise.
+static int get_bytes(napi_env env, napi_value value, const char* name, bool typed, napi_typedarray_type want,
+                     void** data, size_t* length) {
+  bool is = false;
+  if (typed) {
+    napi_typedarray_type type;
+    size_t elements, byte_offset;
+    napi_value ab;
+    if (napi_is_typedarray(env, value, &is) == napi_ok && is &&
+        napi_get_typedarray_info(env, value, &type, &elements, data, &ab, &byte_offset) == napi_ok && type == want) {
+      *length = elements * (want == napi_float64_array ? 8 : 1);
+      return 1;
+    }
+  } else if (napi_is_arraybuffer(env, value, &is) == napi_ok && is &&
+             napi_get_arraybuffer_info(env, value, data, length) == napi_ok) {
+    return 1;
+  }
+  char message[160];
+  snprintf(message, sizeof message, "copyFrom: %s must be %s", name,
+           !typed ? "an ArrayBuffer (from map)" : want == napi_uint8_array ? "a Uint8Array" : "a Float64Array");
+  napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", message);
+  return 0;
+}
+
+// copyFrom(into, src, runs, count, fd, fileBytes): see the header.
+static napi_value CopyFrom(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value args[6];
+  if (napi_get_cb_info(env, info, &argc, args, NULL, NULL) != napi_ok) return NULL;
+  if (argc < 6) {
+    napi_throw_type_error(env, "ERR_MISSING_ARGS", "copyFrom(into, src, runs, count, fd, fileBytes) takes six arguments");
+    return NULL;
+  }
+  void *into, *src, *runs_data;
+  size_t into_length, src_length, runs_length;
+  double count_d, fd_d, file_bytes;
+  if (!get_bytes(env, args[0], "into", true, napi_uint8_array, &into, &into_length) ||
+      !get_bytes(env, args[1], "src", false, napi_uint8_array, &src, &src_length) ||
+      !get_bytes(env, args[2], "runs", true, napi_float64_array, &runs_data, &runs_length) ||
+      !get_integer(env, "copyFrom", args[3], "count", 0, (double)(runs_length / 24), &count_d) ||
+      !get_integer(env, "copyFrom", args[4], "fd", 0, 2147483647.0, &fd_d) ||
+      !get_integer(env, "copyFrom", args[5], "fileBytes", 0, MAX_SAFE, &file_bytes)) {
+    return NULL;
+  }
+  const double* runs = runs_data;
+  const size_t count = (size_t)count_d;
+  for (size_t i = 0; i < count; i++) {
+    const double n = runs[3 * i], from = runs[3 * i + 1], to = runs[3 * i + 2];
+    if (!(n >= 0 && from >= 0 && to >= 0 && n == floor(n) && from == floor(from) && to == floor(to) &&
+          from + n <= (double)src_length && to + n <= (double)into_length)) {
+      char message[256];
+      snprintf(message, sizeof message, "copyFrom: run %zu (%g bytes from %g to %g) is outside src (%zu bytes) or into (%zu bytes)",
+               i, n, from, to, src_length, into_length);
+      napi_throw_range_error(env, "ERR_OUT_OF_RANGE", message);
+      return NULL;
+    }
+  }
+  pthread_once(&guard_once, install_guard);
+  if (guard_install_error) {
+    throw_errno(env, "sigaction", guard_install_error, "(the SIGBUS guard of copyFrom)");
+    return NULL;
+  }
+  const char* fault = guarded_copy(into, src, src_length, runs, count);
+  struct stat st;
+  if (fstat((int)fd_d, &st) != 0) {
+    throw_errno(env, "fstat", errno, "(the data file copyFrom reads)");
+    return NULL;
+  }
+  double ended = -1;
+  if ((double)st.st_size < file_bytes) ended = (double)st.st_size;
+  if (fault) {
+    const double page = (double)sysconf(_SC_PAGESIZE);
+    const double at = floor((double)(fault - (const char*)src) / page) * page;  // the first page past the end
+    if (ended < 0 || at < ended) ended = at;
+  }
+  napi_value v;
+  napi_create_double(env, ended, &v);
+  return v;
+}
+
 static napi_value PageSize(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value v;
@@ -304,6 +479,7 @@ NAPI_MODULE_INIT() {
     {"pageSize", NULL, PageSize, NULL, NULL, NULL, napi_enumerable, NULL},
     {"allocate", NULL, Allocate, NULL, NULL, NULL, napi_enumerable, NULL},
     {"externalBuffersAllowed", NULL, ExternalBuffersAllowed, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"copyFrom", NULL, CopyFrom, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok) return NULL;
   return exports;

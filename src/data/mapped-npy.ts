@@ -3,18 +3,18 @@
 // a step touches only the pages of its batch's rows; the kernel keeps or drops those pages as
 // memory allows, so a file larger than the machine's memory trains. Where the addon is missing
 // (MGPU_MMAP=0, no compiler at install), rows are read with pread per run of consecutive rows:
-// slower, the same bytes. A stored dtype that needs converting (float64, int64, ...) is read
+// slower, the same bytes. Either way from the descriptor opened at start-up, and a file cut short
+// during the run is a DataError naming it (data-file-rows.ts: the copy out of the mapping is
+// guarded against SIGBUS). A stored dtype that needs converting (float64, int64, ...) is read
 // into memory as before: save such files as float32, int32 or uint8 to map them.
 //
 // NaN and infinite features cannot be looked for at start-up without reading the whole file:
 // a mapped float32 column checks the rows it copies, so the error names the sample when its
 // batch is staged.
-import fs from 'node:fs';
 import { DataError } from '../shared/errors.ts';
-import { loadMmap } from '../shared/mapped-memory.ts';
 import { npyLayout, readNpy, VIEWS, type NdArray } from '../shared/npy.ts';
-import { readFully } from '../shared/read-fully.ts';
 import { memoryColumn, type Column } from './columns.ts';
+import { ByteRuns, openDataFile } from './data-file-rows.ts';
 import { copyRuns, rowBytes } from './row-copy.ts';
 
 /** `file` as a column; `keyPath` (e.g. `data.train`) names it in errors; `features`: check its rows for NaN. */
@@ -25,15 +25,17 @@ export function mappedNpy(file: string, keyPath: string, features: boolean): Col
   const shape = layout.shape;
   const count = shape[0]!;
   const rb = rowBytes({ dtype, shape });
-  const bytes = mappedBytes(file, layout.fileBytes);
+  const rows = openDataFile(file, layout.fileBytes);
   const checkRows = features && dtype === 'float32' ? finiteCheck(file, keyPath, count, rb / 4) : null;
-  const gather = (indices: ArrayLike<number>, out: Uint8Array, offset: number): number =>
-    copyRuns(indices, count, rb, out, offset, (first, rows, at) => {
-      const dest = out.subarray(at, at + rows * rb);
-      if (bytes) dest.set(new Uint8Array(bytes, layout.dataAt + first * rb, rows * rb));
-      else readRows(file, dest, layout.dataAt + first * rb);
-      checkRows?.(dest, first);
-    });
+  const runs = new ByteRuns(); // reused from call to call
+  const gather = (indices: ArrayLike<number>, out: Uint8Array, offset: number): number => {
+    runs.count = 0;
+    const wrote = copyRuns(indices, count, rb, out, offset, (first, n, at) => runs.add(n * rb, layout.dataAt + first * rb, at));
+    rows.copy(out, runs);
+    const v = runs.values;
+    for (let i = 0; checkRows && i < runs.count; i++) checkRows(out.subarray(v[3 * i + 2], v[3 * i + 2]! + v[3 * i]!), (v[3 * i + 1]! - layout.dataAt) / rb);
+    return wrote;
+  };
   return {
     dtype,
     shape,
@@ -41,47 +43,15 @@ export function mappedNpy(file: string, keyPath: string, features: boolean): Col
     ...(layout.stored === dtype ? {} : { storedAs: layout.stored }),
     gather,
     toArray: (): NdArray => {
-      const n = shape.reduce((a, b) => a * b, 1);
-      // Over the mapped pages, no copy (labels and weights); read whole without the addon.
-      return bytes ? { dtype, shape, data: new VIEWS[dtype](bytes, layout.dataAt, n) } : readNpy(file);
+      // Copied out (labels and weights, read whole for their checks), as the rows are: a view
+      // over the mapping would be read unguarded.
+      const data = new VIEWS[dtype]((count * rb) / VIEWS[dtype].BYTES_PER_ELEMENT);
+      const whole = new ByteRuns();
+      whole.add(count * rb, layout.dataAt, 0);
+      rows.copy(new Uint8Array(data.buffer), whole);
+      return { dtype, shape, data };
     },
   };
-}
-
-/** The file's pages as an ArrayBuffer (the descriptor is closed at once; the mapping stays); null without the addon. */
-function mappedBytes(file: string, fileBytes: number): ArrayBuffer | null {
-  const mm = loadMmap();
-  if (!mm || fileBytes === 0) return null;
-  const page = mm.pageSize();
-  const fd = fs.openSync(file, 'r');
-  try {
-    return mm.mapPrivate(fd, 0, Math.ceil(fileBytes / page) * page);
-  } catch {
-    return null; // a filesystem that cannot map (some FUSE mounts): read with pread instead
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-function readRows(file: string, dest: Uint8Array, position: number): void {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (err) {
-    throw new DataError(
-      `${file}: cannot be read any more (${(err as NodeJS.ErrnoException).code ?? String(err)}); it was there at start-up`,
-      'do not move or delete a data file during a run',
-    );
-  }
-  try {
-    readFully(fd, dest, position, {
-      file,
-      why: 'it shrank while the run was reading it',
-      error: (m) => new DataError(m, 'do not change a data file during a run'),
-    });
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /**

@@ -4,6 +4,8 @@
 // compiler at install time, another platform) or cannot work here (a runtime that refuses
 // external ArrayBuffers), everything falls back to positional I/O (pread/pwrite), which is
 // always correct: `mmapUnavailableReason` says why, for the coordinator to print once.
+// Data files (.npy) are mapped private by the same addon and read only through its guarded
+// `copyFrom` (see src/data/data-file-rows.ts): a file cut short is an error there, not SIGBUS.
 //
 // Each process and each worker thread maps the descriptor itself (the addon is context-aware and
 // keeps no global state); a mapping is unmapped when its ArrayBuffer is garbage-collected or its
@@ -34,6 +36,15 @@ export interface MmapAddon {
    * SIGBUS and kills the process; after this, the shortage was an ENOSPC error here instead.
    */
   allocate(fd: number, offset: number, length: number): void;
+  /**
+   * Copies `count` runs out of `src` (a mapping of a data file from `mapPrivate`) into `into`:
+   * run i is runs[3i] bytes from src offset runs[3i+1] to into offset runs[3i+2]. The copy runs
+   * under a SIGBUS guard (a page past the file's end, the file cut short since it was mapped,
+   * stops the copy instead of killing the process), then `fd`, the file's descriptor, is
+   * fstat'ed. Returns -1 when the copy is good, else the byte at which the file now ends (short
+   * of `fileBytes`, its size at start-up): what was copied is then not to be used.
+   */
+  copyFrom(into: Uint8Array, src: ArrayBuffer, runs: Float64Array, count: number, fd: number, fileBytes: number): number;
 }
 
 /** The binary's own surface (see native/src/mmap.c). */
@@ -42,6 +53,7 @@ interface RawAddon {
   pageSize(): number;
   allocate(fd: number, offset: number, length: number): void;
   externalBuffersAllowed(): boolean;
+  copyFrom(into: Uint8Array, src: ArrayBuffer, runs: Float64Array, count: number, fd: number, fileBytes: number): number;
 }
 
 /** Why `loadMmap()` returned null (null while it has not been called or when the addon loaded). */
@@ -63,7 +75,7 @@ export function loadMmap(): MmapAddon | null {
     mmapUnavailableReason = `turned off by MGPU_MMAP=${process.env.MGPU_MMAP}`;
     return null;
   }
-  const got = loadAddon<RawAddon>('mgpu_mmap', 'mmap', ['map', 'pageSize', 'allocate', 'externalBuffersAllowed']);
+  const got = loadAddon<RawAddon>('mgpu_mmap', 'mmap', ['map', 'pageSize', 'allocate', 'externalBuffersAllowed', 'copyFrom']);
   if (!got.addon) {
     mmapUnavailableReason = got.reason;
     return null;
@@ -76,6 +88,7 @@ export function loadMmap(): MmapAddon | null {
   loaded = {
     pageSize: () => raw.pageSize(),
     allocate: (fd, offset, length) => raw.allocate(fd, offset, length),
+    copyFrom: (into, src, runs, count, fd, fileBytes) => raw.copyFrom(into, src, runs, count, fd, fileBytes),
     map(fd, offset, length) {
       const buffer = raw.map(fd, offset, length);
       if (buffer === null) throw new Error('map: this runtime refused an external ArrayBuffer over the mapping');
