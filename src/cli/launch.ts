@@ -7,7 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { closest } from '../shared/config/checker.ts';
 import { MgpuError } from '../shared/errors.ts';
+import { COMMAND_USAGE, COMMANDS } from './command-usage.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mgpu-train.mjs', import.meta.url));
 
@@ -54,19 +56,48 @@ export function launchLine(mpirunArgs: readonly string[], mgpuArgs: readonly str
   return [...options, ...mca, ...mpirunArgs, process.execPath, BIN, ...mgpuArgs];
 }
 
+const LAUNCH_EXAMPLE = `e.g. ${COMMAND_USAGE.launch!.example}`;
+
+/** `launch --help` (or -h) before any `--`: launch's own help, not mpirun's. */
+export function asksLaunchHelp(args: readonly string[]): boolean {
+  const at = args.indexOf('--');
+  return (at < 0 ? args : args.slice(0, at)).some((a) => a === '--help' || a === '-h');
+}
+
+/** What `launch --help` prints. */
+export function launchHelp(): string {
+  return [
+    COMMAND_USAGE.launch!.usage,
+    '',
+    "Train on several machines: runs Open MPI's mpirun with the arguments before `--`, and on every",
+    'rank `mgpu-train` with those after it (a train command, checked here before mpirun starts).',
+    'Added unless given: ' + [...LAUNCH_OPTIONS.map((o) => o.option.join(' ')), ...LAUNCH_MCA.map((m) => `--mca ${m.key} ${m.value}`)].join(', ') + '.',
+    '',
+    'Examples:',
+    `  ${COMMAND_USAGE.launch!.example}`,
+    '  mgpu-train launch -H node-a:1,node-b:1 -np 2 -- train exp.yaml --set training.batchSize=256',
+    '  mgpu-train launch --hostfile hosts -np 4 -- train exp.yaml --resume',
+    '',
+    "mgpu-train train --help lists train's options; mpirun --help lists mpirun's.",
+  ].join('\n');
+}
+
 /** Splits `launch` arguments at the first `--`; checks that the mgpu-train part is a `train`. */
 export function splitLaunchArgs(args: readonly string[]): { mpirun: string[]; mgpu: string[] } {
   const at = args.indexOf('--');
   if (at < 0 || at === args.length - 1) {
     throw new MgpuError('E_USAGE', `launch: ${at < 0 ? 'no `--`' : 'nothing after `--`'}: mpirun's arguments go before \`--\`, mgpu-train's after it`, {
-      hint: 'e.g. mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml',
+      hint: `${LAUNCH_EXAMPLE}; mgpu-train launch --help`,
     });
   }
   const mgpu = args.slice(at + 1);
-  if (mgpu[0] !== 'train') {
-    throw new MgpuError('E_USAGE', `launch: ${JSON.stringify(mgpu[0])} after \`--\`: only train runs on several machines`, {
-      hint: 'e.g. mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml; eval and predict run on one machine',
-    });
+  const word = mgpu[0]!;
+  if (word !== 'train') {
+    const near = COMMANDS.includes(word) ? undefined : closest(word, COMMANDS);
+    const what = COMMANDS.includes(word)
+      ? `${JSON.stringify(word)} after \`--\`: only train runs on several machines`
+      : `unknown command ${JSON.stringify(word)} after \`--\`${near ? `: did you mean ${near}?` : ''} (only train runs on several machines)`;
+    throw new MgpuError('E_USAGE', `launch: ${what}`, { hint: `${LAUNCH_EXAMPLE}; eval and predict run on one machine` });
   }
   return { mpirun: args.slice(0, at), mgpu };
 }
@@ -76,9 +107,22 @@ export function shellLine(argv: readonly string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
-/** Runs the job; resolves to the exit status to pass on. */
-export async function launch(args: readonly string[]): Promise<number> {
+/**
+ * Runs the job; resolves to the exit status to pass on. `check` checks the mgpu-train arguments
+ * (the flags, the config and its keys) here, before mpirun starts: a mistake in them would
+ * otherwise be said by every rank, under mpirun's abort banner.
+ */
+export async function launch(args: readonly string[], check: (mgpuArgs: string[]) => Promise<void>): Promise<number> {
+  if (asksLaunchHelp(args)) {
+    console.log(launchHelp());
+    return 0;
+  }
   const { mpirun, mgpu } = splitLaunchArgs(args);
+  await check(mgpu).catch((err: unknown) => {
+    if (!(err instanceof MgpuError)) throw err;
+    const where = 'launch checks the train command and its config on this machine before it starts mpirun (every machine needs them at the same paths)';
+    throw new MgpuError(err.code, err.message, { hint: err.hint ? `${err.hint}; ${where}` : where, exitCode: err.exitCode });
+  });
   const line = launchLine(mpirun, mgpu);
   console.log(`mgpu-train launch: mpirun ${shellLine(line)}`);
   // Its own process group: a Ctrl-C reaches mpirun once, from here (a second one makes mpirun

@@ -21,10 +21,13 @@ import { train } from '../coordinator/train.ts';
 import { openCluster, type Cluster } from '../coordinator/devices/cluster.ts';
 import { launchedSize } from '../shared/mpi.ts';
 import { flagOverrides } from './flag-overrides.ts';
+import { COMMANDS, usageError } from './command-usage.ts';
+import { helpWidth, knownFlags } from './yargs-info.ts';
 import { launch as launchJob } from './launch.ts';
 
 const EXAMPLE = `Examples:
   mgpu-train train examples/mnist-mlp/experiment.yaml              train on every visible GPU
+  mgpu-train train examples/digits-folder/experiment.yaml --simulate 2   train on a folder of class folders of images
   mgpu-train train exp.yaml --gpus 0,1 --set optimizer.learningRate=3e-4
   mgpu-train train exp.yaml --simulate 4                        4 simulated GPUs on the CPU
   mgpu-train train exp.yaml --resume                           continue from the newest checkpoint
@@ -32,11 +35,10 @@ const EXAMPLE = `Examples:
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.npy
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.csv   class names
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input image=a.npy --input meta=b.npy --output preds   one preds/<output>.npy per output
+  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input photos/ --output labels.csv   each image's path, class and score
   mgpu-train report runs/exp                                   table + runs/exp/report.html
   mgpu-train devices                                           what GPUs mgpu-train sees
   mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml   train on 2 machines (runs mpirun)`;
-
-const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices', 'launch'];
 
 /** A first word that is no command (`trian`) is named, with the command it is closest to. */
 function checkCommand(word: string | undefined): void {
@@ -107,6 +109,7 @@ function trainCommand<T>(y: Argv<T>) {
           hint: 'drop one of them',
         });
       }
+      if (checkOnly) return;
       // On --resume the run goes on with its own config (saved in the checkpoint), these --set on top.
       const resumed = argv.resume === undefined ? null : resumeConfig(argv.resume === '' ? fileCfg.runDir : path.resolve(argv.resume), fileCfg, sets);
       const cfg = resumed?.config ?? fileCfg;
@@ -234,8 +237,13 @@ function devicesCommand<T>(y: Argv<T>) {
   return y.command('devices', 'list the GPUs and WebGPU adapters mgpu-train can use, and what `auto` picks', () => {}, listDevices);
 }
 
-async function main(): Promise<void> {
-  let cli = yargs(hideBin(process.argv))
+/**
+ * Parses `args` (the command line after the program) and runs its command; `check`: only check
+ * the command line and the config it names (launch does, before it starts mpirun).
+ */
+async function main(args: string[], check = false): Promise<void> {
+  checkOnly = check;
+  let cli = yargs(args)
     .scriptName('mgpu-train')
     .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.');
   cli = devicesCommand(reportCommand(predictCommand(evalCommand(trainCommand(cli)))));
@@ -250,15 +258,17 @@ async function main(): Promise<void> {
     .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
     .strict()
     .help()
+    .wrap(helpWidth())
     .fail((msg, err: Error | undefined) => {
       // yargs passes no error for a usage mistake (its types say it always does)
       if (err) throw err;
-      throw new MgpuError('E_USAGE', msg, { hint: 'mgpu-train --help' });
+      throw usageError(msg, args, knownFlags(cli));
     })
     .parseAsync();
 }
 
 let cluster = null as Cluster | null;
+let checkOnly = false; // launch's check of its mgpu-train arguments: the config loaded, nothing run
 const quietProgress = { step() {}, line() {}, done() {} };
 
 // `train ... | head -3`, a terminal gone: the run goes on to its end, writing nothing more there.
@@ -272,8 +282,8 @@ try {
       hint: 'only `train` runs on several machines; run eval, predict, report and devices without mpirun',
     });
   }
-  if (command === 'launch') process.exitCode = await launchJob(process.argv.slice(3));
-  else await main();
+  if (command === 'launch') process.exitCode = await launchJob(process.argv.slice(3), (mgpu) => main(mgpu, true));
+  else await main(hideBin(process.argv));
 } catch (err) {
   const where = cluster && cluster.size > 1 ? ` [${cluster.where(cluster.rank)}]` : '';
   console.error(formatError(err) + where);

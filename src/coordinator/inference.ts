@@ -321,7 +321,7 @@ export async function runPredict(
   if (labels) {
     const { names, scores } = namePredictions(values, shape, labels);
     const csv = predictionsCsv(names, scores);
-    writeFileAtomically(output, images ? imagePredictionsCsv(images.files, csv) : csv);
+    writeFileAtomically(output, images ? imagePredictionsCsv(images.given, csv) : csv);
     out.line(
       `predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (${images ? 'path,' : ''}class,score; ${labels.classes.length} classes from ${labels.from})`,
     );

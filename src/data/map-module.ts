@@ -20,6 +20,7 @@ import type { Dataset } from './rows.ts';
 import type { MapStyle } from './map-style.ts';
 import { fetchSample, partBytes, partsOf, placeSample, type Fail, type Part } from './map-sample.ts';
 import { MapThreadPipeline } from './map-thread-pipeline.ts';
+import { valueText } from './value-text.ts';
 
 type LabelCheck = { ok: (v: number) => boolean; expected: string }; // the loss's, from row-format.ts
 
@@ -34,7 +35,7 @@ export async function mapStyleDataset(ms: MapStyle, where: string, split: string
   const count = ms.length;
   if (!Number.isSafeInteger(count) || count < 1)
     throw new DataError(
-      `${where}: its length is ${String(count)} (expected a whole number of samples, at least 1)`,
+      `${where}: its length is ${valueText(count)} (expected a whole number of samples, at least 1)`,
       'length is the number of samples get(i) serves, i in [0, length)',
     );
   const fail: Fail = (index, message, hint) => {

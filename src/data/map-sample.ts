@@ -6,6 +6,7 @@ import { messageOf } from '../shared/errors.ts';
 import type { Dtype } from './columns.ts';
 import type { MapStyle } from './map-style.ts';
 import { valuesOf } from './sample-module.ts';
+import { valueText } from './value-text.ts';
 
 export type Fail = (index: number, message: string, hint?: string) => never;
 
@@ -68,7 +69,7 @@ function placePart(part: Part, v: unknown, index: number, fail: Fail, out: Uint8
   for (let i = 0; i < n; i++) {
     const raw = got.data[i];
     const x = typeof raw === 'number' ? raw : typeof raw === 'boolean' ? +raw : NaN;
-    if (!Number.isFinite(x)) fail(index, `${part.key} holds ${String(raw)} at flat position ${i} (expected finite numbers)`);
+    if (!Number.isFinite(x)) fail(index, `${part.key} holds ${valueText(raw)} at flat position ${i} (expected finite numbers)`);
     if (part.dtype === 'int32' && !Number.isInteger(x)) fail(index, `y is ${x}, but sample 0's y is a class index (expected an integer)`);
     row[i] = x;
   }

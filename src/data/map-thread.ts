@@ -7,6 +7,7 @@ import { DataError, messageOf } from '../shared/errors.ts';
 import { isMapStyle, type MapStyle } from './map-style.ts';
 import { placeSample, type Part } from './map-sample.ts';
 import { produceModule } from './sample-module.ts';
+import { valueText } from './value-text.ts';
 import type { SlotResult, SlotTask } from './thread-rows.ts';
 
 /** What every thread of the pool is given: the module, its split and what sample 0 fixed. */
@@ -40,7 +41,7 @@ async function load(d: MapThreadData): Promise<MapStyle> {
     throw new DataError(`${d.where}: is not map-style ({ length, get }) in a data thread, but was in the coordinator`, 'give every thread the same dataset');
   if (ms.length !== d.length)
     throw new DataError(
-      `${d.where}: its length is ${String(ms.length)} in a data thread but ${d.length} in the coordinator (expected every copy of the dataset to have the same length)`,
+      `${d.where}: its length is ${valueText(ms.length)} in a data thread but ${d.length} in the coordinator (expected every copy of the dataset to have the same length)`,
       'length must not depend on the thread that imports the module (data.threads imports it once per thread)',
     );
   return ms;

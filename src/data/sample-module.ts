@@ -25,11 +25,13 @@
 
 import os from 'node:os';
 import { importModule } from './import-module.ts';
+import { importFailure } from './import-failure.ts';
+import { valueText } from './value-text.ts';
 import { DATA_MODULE_DEFAULTS } from '../shared/config/defaults.ts';
 import type { DataSource } from '../shared/config/types.ts';
 import { DataError, messageOf } from '../shared/errors.ts';
 import type { NdArray } from '../shared/npy.ts';
-import { isMapStyle } from './map-style.ts';
+import { isMapStyle, mapStyleGap } from './map-style.ts';
 import { pacer } from './read-pacer.ts';
 import { memoryColumn } from './columns.ts';
 import type { HeldDataset } from './rows.ts';
@@ -58,6 +60,7 @@ interface TfDatasetLike {
 
 const INT32_MAX = 0x7fffffff;
 const INT32_MIN = -0x80000000;
+const MAP_STYLE_EXAMPLE = 'export default { length: 1000, get: (i, { epoch, split }) => ({ x: [0.1, 0.2], y: 1 }) }';
 const EXAMPLE = 'export default async function* ({ split }) { for (...) yield { x: [0.1, 0.2], y: 1 }; }';
 
 const shapeText = (s: readonly number[]) => `[${s.join(', ')}]`;
@@ -136,17 +139,15 @@ class Column {
       if (this.kind === 'x') {
         const x = typeof raw === 'number' ? Math.fround(raw) : typeof raw === 'boolean' ? +raw : NaN;
         if (!Number.isFinite(x)) {
-          const what = typeof raw === 'number' ? String(raw) : describe(raw);
           fail(
             index,
-            `${name} holds ${what} at flat position ${i}${typeof raw === 'number' && Number.isFinite(raw) ? ' (too large for float32)' : ''} (expected finite numbers)`,
+            `${name} holds ${valueText(raw)} at flat position ${i}${typeof raw === 'number' && Number.isFinite(raw) ? ' (too large for float32)' : ''} (expected finite numbers)`,
           );
         }
         buf[at + i] = x;
       } else {
         const y = typeof raw === 'number' ? raw : typeof raw === 'boolean' ? +raw : NaN;
-        if (!Number.isFinite(y))
-          fail(index, `${name} holds ${typeof raw === 'number' ? String(raw) : describe(raw)} at flat position ${i} (expected finite numbers)`);
+        if (!Number.isFinite(y)) fail(index, `${name} holds ${valueText(raw)} at flat position ${i} (expected finite numbers)`);
         if (this.integers && (!Number.isInteger(y) || y < INT32_MIN || y > INT32_MAX)) this.integers = false;
         buf[at + i] = y;
       }
@@ -364,10 +365,13 @@ export async function produceModule(src: ModuleSource, keyPath: string, abort: A
     mod = await wait.until(importModule(file));
   } catch (err) {
     if (abort?.aborted) throw err;
-    throw new DataError(`${where} (${keyPath}.module) failed to import: ${messageOf(err)}`, 'run it with `node --import tsx <file>` to see the full error');
+    const { reason, hint } = importFailure(err, file, keyPath);
+    throw new DataError(`${where} (${keyPath}.module) failed to import: ${reason}`, hint);
   }
   const make = mod.default;
   if (isMapStyle(make)) return { produced: make, where, file };
+  const gap = mapStyleGap(make);
+  if (gap) throw new DataError(`${where} (${keyPath}.module): its default export is not map-style: ${gap}`, MAP_STYLE_EXAMPLE);
   if (typeof make !== 'function') {
     throw new DataError(`${where} (${keyPath}.module) has no default export function (its default export is ${describe(make)})`, EXAMPLE);
   }
@@ -457,6 +461,8 @@ export async function collectSamples(
       throw err;
     }
   } else {
+    const gap = mapStyleGap(produced);
+    if (gap) throw new DataError(`${where}: its default export returned an object that is not map-style: ${gap}`, MAP_STYLE_EXAMPLE);
     throw new DataError(
       `${where}: its default export returned ${describe(produced)}, which is neither an iterable of samples nor a tf.data.Dataset`,
       `return (or be) a generator of { x, y }, an array of them, or a tf.data.Dataset: ${EXAMPLE}`,

@@ -11,7 +11,7 @@ test('no command is a usage error with exit code 2', () => {
 test('an unknown flag is a usage error with exit code 2', () => {
   const r = runCli(['train', 'x.yaml', '--gpu', '1']);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /E_USAGE: Unknown argument: gpu/);
+  assert.match(r.stderr, /E_USAGE: train: unknown option --gpu: did you mean --gpus\?/);
 });
 
 test('a malformed --gpus is named', () => {

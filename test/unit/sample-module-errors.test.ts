@@ -92,7 +92,7 @@ test('bad samples: not an object, missing y, ragged x, wrong value type', async 
     `export default () => [{ x: 'abc', y: 0 }];`,
     /: sample 0: x is a string \(expected a number, an array of numbers, a typed array or a tensor, or an object of them by the model's input names\)$/,
   );
-  await rejects(`export default () => [{ x: [1, '2'], y: 0 }];`, /: sample 0: x holds a string at flat position 1 \(expected finite numbers\)$/);
+  await rejects(`export default () => [{ x: [1, '2'], y: 0 }];`, /: sample 0: x holds "2" \(string\) at flat position 1 \(expected finite numbers\)$/);
   await rejects(`export default () => [{ x: [], y: 0 }];`, /: sample 0: x has shape \[0\], no values \(expected at least one feature\)$/);
 });
 

@@ -18,7 +18,8 @@ import { imageExtensions, requireSharp } from './sharp-module.ts';
 export interface ImageInput {
   input: NamedArray;
   pipeline: ImagePipeline;
-  files: string[]; // each row's file, as given (a folder's: below it)
+  files: string[]; // each row's file, resolved (a folder's: below it)
+  given: string[]; // each row's file as --input gave it (relative stays relative), for the CSV
 }
 
 /** Whether `--input` values name images (a folder, or files with an image extension) rather than .npy files. */
@@ -37,12 +38,19 @@ export function imageInput(cfg: Config, values: readonly string[], cwd = process
       hint: 'predict with the config the model was trained with (data.train: { type: images, ... })',
     });
   const exts = imageExtensions(requireSharp('--input'));
-  const files = values.flatMap((v) => imageFiles(path.resolve(cwd, v), exts));
+  const byValue = values.map((v) => ({ v, files: imageFiles(path.resolve(cwd, v), exts) }));
+  const files = byValue.flatMap((b) => b.files);
   if (files.length === 0) throw new MgpuError('E_DATA', `--input ${values.join(' ')}: no images (looked for ${exts.join(' ')}, any case)`);
   const spec = decodeSpec(src, false, cfg.training.seed);
   const pipeline = new ImagePipeline(PathTable.of('', files), spec, imageThreads(imageOptions(cfg)), `images ${values.join(' ')}: ${files.length} files`);
   const column = new MadeColumn(spec.dtype, [files.length, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec));
-  return { input: { name: '', array: column, file: values.join(' ') }, pipeline, files };
+  const given = byValue.flatMap((b) => b.files.map((f) => asGiven(b.v, path.resolve(cwd, b.v), f)));
+  return { input: { name: '', array: column, file: values.join(' ') }, pipeline, files, given };
+}
+
+/** A file found from --input `value` (resolved: `resolved`) as the CSV names it: the value as written, then the path below it. */
+function asGiven(value: string, resolved: string, file: string): string {
+  return file === resolved ? value : `${value.replace(/[\\/]+$/, '')}${path.sep}${path.relative(resolved, file)}`;
 }
 
 /** A file as it is, a folder's images below it (sorted, hidden ones skipped). */
