@@ -1,7 +1,8 @@
 // An image folder trains a network named in the config, end to end through the command:
 // `model: { net: lenet }` with no classes takes the folder's class count (10 digit folders),
 // two simulated GPUs train it, and the saved model is an ordinary LayersModel that plain
-// tf.loadLayersModel loads (no layer class registered) and that predicts 10 classes.
+// tf.loadLayersModel loads (no layer class registered) and that predicts 10 classes; predict
+// builds it again, its classes from the model's labels.json.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,4 +49,28 @@ runDir: ./runs/exp
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(final, 'labels.json'), 'utf8')).classes, ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
   out.dispose();
   model.dispose();
+
+  // predict builds the same network: its classes from the model's labels.json (the config names none).
+  const csv = path.join(dir, 'threes.csv');
+  const p = runCli(
+    [
+      'predict',
+      path.join(dir, 'exp.yaml'),
+      '--checkpoint',
+      final,
+      '--input',
+      path.join(dir, 'digits', '3'),
+      '--output',
+      csv,
+      '--simulate',
+      '1',
+      '--backend',
+      'cpu',
+    ],
+    { cwd: dir },
+  );
+  assert.equal(p.code, 0, p.stderr);
+  const [header, ...rows] = fs.readFileSync(csv, 'utf8').trimEnd().split('\n');
+  assert.equal(header, 'path,class,score');
+  assert.equal(rows.length, digits.labels.filter((l) => l === 3).length);
 });
