@@ -16,6 +16,7 @@ import type {
   ImageAugment,
   ImageSource,
   LossSpec,
+  NetConfig,
   NpyFiles,
   OptimizerConfig,
   OptimizerName,
@@ -24,6 +25,7 @@ import type {
   TrainingConfig,
 } from './shared/config/types.ts';
 import { isMapping } from './shared/config/checker.ts';
+import type { NetName } from './nets/nets-table.ts';
 import { validateConfig as validateRaw } from './shared/config/validate.ts';
 import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
 import { launchedSize } from './shared/mpi.ts';
@@ -54,6 +56,12 @@ import { resumeConfig } from './coordinator/run/resume.ts';
 import { train as runTraining } from './coordinator/train.ts';
 
 export { MgpuError, ConfigError, formatError };
+// The networks model.net names: listNets() (name and traits), buildNet(tf, name, options) (a
+// LayersModel built with the caller's tf), trainableParameters(tf, name, options).
+export { buildNet, listNets, NET_NAMES } from './nets/nets-table.ts';
+export type { NetName, NetTraits } from './nets/nets-table.ts';
+export { trainableParameters } from './nets/net-parameters.ts';
+export type { NetOptions } from './nets/net-options.ts';
 export type { ErrorCode } from './shared/errors.ts';
 export type {
   Config,
@@ -127,7 +135,11 @@ export type DataSourceInput =
 /** An experiment config as an object: the schema of the YAML file (docs/config.md). */
 export interface ConfigInput {
   name?: string;
-  model: ({ module: string; json?: null } | { json: string; module?: null }) & { customLayers?: string | null };
+  model: (
+    | { module: string; json?: null; net?: null }
+    | { json: string; module?: null; net?: null }
+    | ({ net: NetName; module?: null; json?: null } & Partial<Omit<NetConfig, 'name'>>)
+  ) & { customLayers?: string | null };
   loss: LossSpec; // one loss, or one per output name
   lossWeights?: Record<string, number> | null;
   data: {

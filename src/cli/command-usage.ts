@@ -29,6 +29,7 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
   },
   report: { usage: 'mgpu-train report <run>', example: 'mgpu-train report runs/exp', needs: 'a run directory' },
   devices: { usage: 'mgpu-train devices', example: 'mgpu-train devices' },
+  nets: { usage: 'mgpu-train nets', example: 'mgpu-train nets' },
   launch: {
     usage: 'mgpu-train launch <mpirun arguments> -- train <config> [options]',
     example: 'mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml',

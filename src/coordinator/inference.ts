@@ -402,6 +402,7 @@ export async function predictRows(
     maxBatch: batch,
     initialWeights: weightsFrom(src),
     onStartFailure: new StartupRecovery(cfg, out, 0).decide,
+    classCount: cfg.model.net ? (readLabels(modelDirOf(src))?.classes.length ?? null) : null,
   });
   try {
     check(s.group.layout);

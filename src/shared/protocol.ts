@@ -38,6 +38,7 @@
 import type { BackendName, LossSpec } from './config/types.ts';
 import type { AdapterInfo } from './adapters.ts';
 import type { ModelLayout, SlabLayout } from './layout.ts';
+import type { NetSpec } from '../nets/net-options.ts';
 
 export type RowDtype = 'float32' | 'int32' | 'uint8';
 
@@ -80,7 +81,7 @@ export interface InitMessage {
   backend: BackendName;
   replaceWasmKernels: boolean; // devices.replaceWasmKernels
   allowSoftwareAdapter: boolean; // devices.allowSoftwareAdapter (webgpu)
-  model: { module: string | null; json: string | null; customLayers: string | null };
+  model: { module: string | null; json: string | null; net: NetSpec | null; customLayers: string | null };
   seed: number;
   loss: LossSpec; // one loss for every output, or one per output name
   lossWeights: Record<string, number> | null; // per output name (default 1)

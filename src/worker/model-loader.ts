@@ -1,4 +1,4 @@
-// Builds the worker's model replica (from a model module or a model.json) and describes its
+// Builds the worker's model replica (from a model module, a model.json or a network by name) and describes its
 // variables as the flat layout every rank must agree on.
 import { pathToFileURL } from 'node:url';
 import type { LayersModel, io } from '@tensorflow/tfjs';
@@ -8,6 +8,8 @@ import { readLayersModel } from '../shared/model-files.ts';
 import { withSeededMathRandomAsync } from '../shared/rng.ts';
 import type { TF } from './backend.ts';
 import { registerCustomLayers } from './custom-layers.ts';
+import { buildNet, isNetName } from '../nets/nets-table.ts';
+import type { NetSpec } from '../nets/net-options.ts';
 
 /** What a model module's builder receives besides `tf`. */
 export interface BuildContext {
@@ -68,12 +70,23 @@ async function fromJson(tf: TF, file: string): Promise<LayersModel> {
   }
 }
 
+/** A network of the table, built with Math.random seeded as a module's builder is (tfjs's initialisers draw from it). */
+async function fromNet(tf: TF, { name, ...options }: NetSpec, ctx: BuildContext): Promise<LayersModel> {
+  if (!isNetName(name)) throw new MgpuError('E_MODEL', `model.net ${name} is no network this worker knows`, { hint: 'mgpu-train nets lists them' });
+  try {
+    return await withSeededMathRandomAsync(ctx.seed, () => Promise.resolve(buildNet(tf, name, options)));
+  } catch (err) {
+    throw new MgpuError('E_MODEL', `model.net ${name} could not be built: ${(err as Error).message}`);
+  }
+}
+
 export async function loadModel(
   tf: TF,
-  spec: { module: string | null; json: string | null; customLayers?: string | null },
+  spec: { module: string | null; json: string | null; net?: NetSpec | null; customLayers?: string | null },
   ctx: BuildContext,
 ): Promise<LayersModel> {
   if (spec.customLayers) await registerCustomLayers(tf, spec.customLayers);
+  if (spec.net) return await fromNet(tf, spec.net, ctx);
   return spec.module ? await fromModule(tf, spec.module, ctx) : await fromJson(tf, spec.json!);
 }
 

@@ -26,6 +26,7 @@ import { validateConfig } from '../../src/shared/config/validate.ts';
 import { readNpy, writeNpy, type NdArray } from '../../src/shared/npy.ts';
 import { mulberry32, withSeededMathRandom, withSeededMathRandomAsync } from '../../src/shared/rng.ts';
 import { assertClose } from './close.ts';
+import { buildNet } from '../../src/nets/nets-table.ts';
 
 export type TF = typeof import('@tensorflow/tfjs');
 
@@ -182,9 +183,20 @@ export function loadTf(): Promise<TF> {
   return tfPromise;
 }
 
-/** Builds the model of `cfg` the way a worker does: its builder, with Math.random seeded by the config seed. */
+/**
+ * Builds the model of `cfg` the way a worker does: its builder, with Math.random seeded by the
+ * config seed. A network by name (model.net, its classes given) is built by the table's builder:
+ * the builder is the model's definition, which both sides share as they share a model module;
+ * what the parity tests check is the distributed training of it.
+ */
 export async function buildReferenceModel(tf: TF, cfg: Config): Promise<LayersModel> {
-  if (!cfg.model.module) throw new Error('the reference builds models from model.module only');
+  const net = cfg.model.net;
+  if (net) {
+    if (net.classes === null) throw new Error('the reference builds a network whose model.classes is given');
+    const { name, ...options } = { ...net, classes: net.classes };
+    return withSeededMathRandom(cfg.training.seed, () => buildNet(tf, name, options));
+  }
+  if (!cfg.model.module) throw new Error('the reference builds models from model.module or model.net only');
   const mod = (await import(pathToFileURL(cfg.model.module).href)) as { default: (tf: TF, ctx: { rank: number; seed: number }) => LayersModel };
   return withSeededMathRandomAsync(cfg.training.seed, async () => mod.default(tf, { rank: 0, seed: cfg.training.seed }));
 }

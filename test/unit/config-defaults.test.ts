@@ -19,7 +19,7 @@ test('a minimal config gets every default', () => {
   const c = validateConfig(minimal(), { configPath: path.join(dir, 'mnist-mlp.yaml'), cwd: '/work' });
   assert.deepEqual(c, {
     name: 'mnist-mlp',
-    model: { module: path.join(dir, 'model.js'), json: null, customLayers: null },
+    model: { module: path.join(dir, 'model.js'), json: null, net: null, customLayers: null },
     loss: 'categoricalCrossentropy',
     lossWeights: null,
     data: {

@@ -28,6 +28,7 @@ import type { Progress } from '../console/progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
 import { checkOutputFeatures, outputLosses } from './model-io.ts';
+import { workerModel } from './net-spec.ts';
 import { rowBytesOf, rowFormat } from './row-format.ts';
 import { checkSplitRowsAgree } from '../../data/split-rows-agree.ts';
 import { Stager } from './stager.ts';
@@ -94,6 +95,7 @@ export interface SessionOptions {
   cluster?: Cluster;
   /** Class-name labels: the mapping, checked against the model's outputs; `key` names the split in messages. */
   classes?: { mapping: ClassMapping | null; key: string };
+  classCount?: number | null; // the classes where no mapping is checked (predict: the model's labels.json), for model.net
 }
 
 export async function openSession(cfg: Config, plan: DevicePlan, opts: SessionOptions): Promise<Session> {
@@ -129,7 +131,7 @@ function startWorkers(cfg: Config, plan: DevicePlan, slab: Slab, opts: SessionOp
       backend: plan.backend,
       replaceWasmKernels: cfg.devices.replaceWasmKernels,
       allowSoftwareAdapter: cfg.devices.allowSoftwareAdapter,
-      model: { module: cfg.model.module, json: cfg.model.json, customLayers: cfg.model.customLayers },
+      model: workerModel(cfg, opts.classes?.mapping?.classes.length ?? opts.classCount ?? null),
       seed: cfg.training.seed,
       loss: cfg.loss,
       lossWeights: cfg.lossWeights,

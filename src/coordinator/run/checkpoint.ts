@@ -231,7 +231,7 @@ export function checkLayout(dir: string, state: TrainerState, layout: ModelLayou
   const shapes = (vs: VariableSpec[]) => vs.map((v) => `${v.name} [${v.shape.join(', ')}]`).join(', ');
   const refuse = (what: string) => {
     throw new MgpuError('E_CONFIG', `the model does not fit checkpoint ${dir}: ${what}`, {
-      hint: 'use the model the checkpoint was trained with (model.module or model.json, and what it builds), or start a new run',
+      hint: 'use the model the checkpoint was trained with (model.module, model.json or model.net and its options, and what it builds), or start a new run',
     });
   };
   const saved = state.variables;

@@ -41,7 +41,7 @@ export function printHeader(
   if (c.size > 1)
     out.line(`  machines    ${c.size} over MPI: ${c.workers.map((w, r) => `${c.where(r)} ${w} worker${w === 1 ? '' : 's'}`).join(', ')}; this is rank 0`);
   out.line(
-    `  model       ${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`,
+    `  model       ${cfg.model.net ? `${cfg.model.net.name} at ${cfg.model.net.inputShape.join('x')}: ` : ''}${params} trainable parameters (${(s.flat.total - s.flat.trainable).toLocaleString('en-US')} non-trainable), ${s.group.layout.variables.length} variables`,
   );
   out.line(`  batch       global ${cfg.training.batchSize} = ${plural(total, 'worker')}${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
   for (const note of dataNotes(train, evalSet, s.group.layout.inputShape)) out.line(`  data note   ${note}`);

@@ -10,7 +10,7 @@ import { plural } from '../console/progress.ts';
  */
 export function checkSomethingToTrain(cfg: Config, flat: { trainable: number; total: number }): void {
   if (flat.trainable > 0) return;
-  const what = cfg.model.module ?? cfg.model.json ?? 'the model';
+  const what = cfg.model.module ?? cfg.model.json ?? (cfg.model.net ? `model.net ${cfg.model.net.name}` : 'the model');
   throw new MgpuError(
     'E_MODEL',
     `${what}: the model has no trainable weights (${flat.total.toLocaleString('en-US')} non-trainable parameters): there is nothing to train`,

@@ -8,7 +8,8 @@ import { ConfigError } from '../errors.ts';
 import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS } from './defaults.ts';
 import { findDuplicateJsonKey } from './json-duplicate-keys.ts';
 import { applyOverrides } from './overrides.ts';
-import type { Config } from './types.ts';
+import type { Config, NetConfig } from './types.ts';
+import { NETS } from '../../nets/nets-table.ts';
 import { isMapping, show } from './checker.ts';
 import { validateConfig } from './validate.ts';
 
@@ -125,13 +126,26 @@ function jsonErrorOffset(source: string, message: string): number {
  * (validation rejects those) and the model key that is not set. Sections without such rules are
  * copied whole, so a key added to them later is written without a change here.
  */
+/** model.net's keys as written: dropout and width only for a network that reads them (validation refuses them elsewhere). */
+function netToRaw(n: NetConfig): Record<string, unknown> {
+  const t = NETS[n.name];
+  return {
+    net: n.name,
+    classes: n.classes,
+    inputShape: [...n.inputShape],
+    weightDecay: n.weightDecay,
+    ...(t.dropout !== null ? { dropout: n.dropout } : {}),
+    ...(t.width ? { width: n.width } : {}),
+  };
+}
+
 export function configToRaw(c: Config): Record<string, unknown> {
   const pick = <T extends object>(obj: T, keys: readonly (keyof T)[]) => Object.fromEntries(keys.map((k) => [k, obj[k]]));
   const { model, optimizer, schedule } = c;
   const raw: Record<string, unknown> = {
     name: c.name,
     model: {
-      ...(model.module !== null ? { module: model.module } : { json: model.json }),
+      ...(model.module !== null ? { module: model.module } : model.json !== null ? { json: model.json } : netToRaw(model.net!)),
       ...(model.customLayers ? { customLayers: model.customLayers } : {}),
     },
     loss: c.loss,

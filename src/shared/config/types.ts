@@ -7,6 +7,7 @@
 // The built-in losses are the keys of their table (src/shared/losses-table.ts).
 export { LOSS_NAMES, type LossName } from '../losses-table.ts';
 import type { LossName } from '../losses-table.ts';
+import type { NetName } from '../../nets/nets-table.ts';
 /** A custom loss: a module whose default export (yTrue, yPred, tf) gives each sample's loss; module: an absolute path. */
 export interface CustomLoss {
   module: string;
@@ -238,8 +239,19 @@ export type MetricSpec = { name: MetricName; average: MetricAverage | null } | {
 
 export interface ModelConfig {
   module: string | null; // a JS/TS module whose default export (tf, ctx) => LayersModel
-  json: string | null; // or a model.json in the tfjs LayersModel format; exactly one is set
+  json: string | null; // or a model.json in the tfjs LayersModel format
+  net: NetConfig | null; // or a network by name (src/nets/nets-table.ts); exactly one of the three is set
   customLayers: string | null; // a module whose default export (tf) registers the model's own layer classes, run in every worker first
+}
+
+/** model.net and its options: a network of the table of networks, built in every worker. */
+export interface NetConfig {
+  name: NetName;
+  classes: number | null; // null: the run's class count (data that names its classes), resolved when the run starts
+  inputShape: [number, number, number]; // default the network's standard input
+  weightDecay: number; // L2 on every kernel, as TF-slim's weight_decay (decay · Σ w² / 2); default 0
+  dropout: number | null; // the head's dropout rate; null: the network's own
+  width: number; // channel multiplier (mobilenet-v2); default 1
 }
 
 export interface Config {
