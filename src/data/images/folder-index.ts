@@ -63,6 +63,16 @@ function isDir(full: string, e: fs.Dirent): boolean {
   }
 }
 
+/**
+ * The images below `dir` at any depth (symlinked folders followed, hidden ones skipped), sorted
+ * by code point, as paths joined to `dir`: the walk a class folder gets, for predict --input.
+ */
+export function imagesBelow(dir: string, exts: readonly string[]): string[] {
+  const rel: string[] = [];
+  walk(dir, '', exts, new FoundFiles(), rel, []);
+  return rel.map((r) => path.join(dir, r));
+}
+
 /** Adds the images under `full` (relative paths from the split's folder, sorted) to `out`. */
 function walk(full: string, rel: string, exts: readonly string[], found: FoundFiles, out: string[], stack: string[]): void {
   const real = fs.realpathSync(full);
@@ -74,7 +84,7 @@ function walk(full: string, rel: string, exts: readonly string[], found: FoundFi
     );
   const entries = readDir(full).sort((a, b) => byCodePoint(a.name, b.name));
   for (const e of entries) {
-    const child = `${rel}/${e.name}`;
+    const child = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.name.startsWith('.')) found.hidden++;
     else if (isDir(path.join(full, e.name), e)) walk(path.join(full, e.name), child, exts, found, out, [...stack, real]);
     else if (exts.includes(extOf(e.name))) {

@@ -5,10 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config, ImageSource } from '../../shared/config/types.ts';
 import { MgpuError } from '../../shared/errors.ts';
-import { byCodePoint } from '../classes.ts';
 import type { NamedArray } from '../rows.ts';
 import { decodeSpec, rowBytesOf } from './decode-spec.ts';
-import { extOf } from './folder-index.ts';
+import { imagesBelow } from './folder-index.ts';
 import { ImagePipeline } from './image-pipeline.ts';
 import { imageOptions, imageThreads } from './load-images.ts';
 import { MadeColumn } from './made-column.ts';
@@ -45,18 +44,10 @@ export function imageInput(cfg: Config, values: readonly string[], cwd = process
   return { input: { name: '', array: column, file: values.join(' ') }, pipeline, files };
 }
 
-/** A file as it is, a folder's images below it (sorted, hidden ones skipped). */
+/** A file as it is, a folder's images below it: the walk training gives a class folder (symlinks followed, hidden ones skipped). */
 function imageFiles(p: string, exts: readonly string[]): string[] {
   if (!fs.existsSync(p)) throw new MgpuError('E_USAGE', `--input ${p}: no such file or folder`);
-  if (!fs.statSync(p).isDirectory()) return [p];
-  const out: string[] = [];
-  for (const e of fs.readdirSync(p, { withFileTypes: true }).sort((a, b) => byCodePoint(a.name, b.name))) {
-    if (e.name.startsWith('.')) continue;
-    const full = path.join(p, e.name);
-    if (e.isDirectory()) out.push(...imageFiles(full, exts));
-    else if (exts.includes(extOf(e.name))) out.push(full);
-  }
-  return out;
+  return fs.statSync(p).isDirectory() ? imagesBelow(p, exts) : [p];
 }
 
 /** predictions.csv for images: `path,class,score`, one line per file, in input order. */
