@@ -11,6 +11,7 @@ import type { ClassMapping } from './classes.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { splitHoldout } from './holdout.ts';
 import { imageOptions } from './images/load-images.ts';
+import type { ImageUse } from './images/decode-spec.ts';
 
 export interface Splits {
   train: Dataset;
@@ -23,14 +24,19 @@ export interface Splits {
  * `fixed`: the mapping class names must follow (a resumed checkpoint's, an evaluated model's);
  * `abort`: stops the loading of a data module (Ctrl-C during start-up).
  */
-export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null, abort: AbortSignal | null = null): Promise<Splits> {
+export async function loadSplits(
+  cfg: Config,
+  fixed: ClassMapping | null = null,
+  abort: AbortSignal | null = null,
+  use: ImageUse = 'train', // the eval command: an image that does not decode gets eval's hint
+): Promise<Splits> {
   const given = !readsClassNames(cfg.data)
     ? null
     : (fixed ??
       (cfg.data.classes
         ? { classes: cfg.data.classes, from: 'data.classes', hint: "add it to data.classes (the order is that of the model's outputs)" }
         : null));
-  const train = await loadDataset(cfg.data.train, 'data.train', given, abort, imageOptions(cfg));
+  const train = await loadDataset(cfg.data.train, 'data.train', given, abort, imageOptions(cfg, use));
   const classes: ClassMapping | null = train.classes
     ? (given ?? {
         classes: train.classes,
@@ -39,12 +45,12 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null,
         hint: 'eval names are mapped with the classes of data.train; list every class in data.classes (e.g. data.classes: [cat, dog, bird]), or drop the rows of that class',
       })
     : given;
-  if (cfg.data.eval) return { train, eval: await loadDataset(cfg.data.eval, 'data.eval', classes, abort, imageOptions(cfg)), classes };
+  if (cfg.data.eval) return { train, eval: await loadDataset(cfg.data.eval, 'data.eval', classes, abort, imageOptions(cfg, use)), classes };
   if (cfg.data.evalFraction !== null) {
     const held = splitHoldout(train, cfg.data.evalFraction, cfg.training.seed);
     if (cfg.data.train.type !== 'images' || !cfg.data.train.augment) return { ...held, classes };
     // Held-out images are evaluated as they are: their rows come from an unaugmented pipeline of the same folder.
-    const plain = await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg));
+    const plain = await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg, use));
     return { train: held.train, eval: splitHoldout(plain, cfg.data.evalFraction, cfg.training.seed).eval, classes };
   }
   return { train, eval: null, classes };

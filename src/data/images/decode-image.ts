@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { DataError, messageOf } from '../../shared/errors.ts';
 import { augmentRng, drawAugment, type Draws } from './augment-draws.ts';
-import type { DecodeSpec } from './decode-spec.ts';
+import { BAD_FILE_HINTS, type DecodeSpec } from './decode-spec.ts';
 import { placeRow } from './place-row.ts';
 import { decodeSameSizePng } from './png-same-size.ts';
 import type { Sharp } from './sharp-module.ts';
@@ -53,7 +53,7 @@ export async function decodeInto(
       throw new Error(`decoded to ${info.width}x${info.height}x${info.channels}, expected ${spec.width}x${spec.height}x${spec.channels}`);
     placeRow(new Uint8Array(data.buffer, data.byteOffset, data.length), spec, draws, table, out);
   } catch (err) {
-    throw badImage(file, err);
+    throw badImage(file, err, spec.badFileHint ?? BAD_FILE_HINTS.train);
   }
 }
 
@@ -62,12 +62,12 @@ async function dimensions(img: ReturnType<Sharp>): Promise<{ width: number; heig
   return { width: m.width, height: m.height };
 }
 
-export function badImage(file: string, err: unknown): DataError {
+/** `fix`: the hint, which says what to do next (spec.badFileHint: train, eval and predict differ). */
+export function badImage(file: string, err: unknown, fix: string): DataError {
   if (err instanceof DataError) return err;
   const said = messageOf(err)
     .split('\n')[0]!
     .replace(/^Input file /, '');
-  const fix = 'replace or remove that file, then run again (a run stopped by it keeps its checkpoint: --resume continues from there)';
   let size: number | null = null;
   try {
     size = fs.statSync(file).size;

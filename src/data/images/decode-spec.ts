@@ -12,9 +12,19 @@ export interface DecodeSpec {
   augment: ImageAugment | null; // training split only
   dtype: 'uint8' | 'float32'; // uint8: rescale none, no normalize (jitter then rounds)
   seed: number; // training.seed: each sample's augmentation is drawn from (seed, epoch, sample)
+  badFileHint?: string; // the hint of a file that does not decode (what to do next differs for train, eval and predict); default a training run's
 }
 
-export function decodeSpec(src: ImageSource, augment: boolean, seed: number): DecodeSpec {
+/** What reads the rows: a training run (its data.eval too), the eval command, or predict. */
+export type ImageUse = 'train' | 'eval' | 'predict';
+
+export const BAD_FILE_HINTS: Record<ImageUse, string> = {
+  train: 'replace or remove that file, then run again (a run stopped by it keeps its checkpoint: --resume continues from there)',
+  eval: 'replace or remove that file, then run eval again',
+  predict: 'replace or remove that file (or leave it out of --input), then run predict again; no output was written',
+};
+
+export function decodeSpec(src: ImageSource, augment: boolean, seed: number, use: ImageUse = 'train'): DecodeSpec {
   return {
     height: src.size[0],
     width: src.size[1],
@@ -25,6 +35,7 @@ export function decodeSpec(src: ImageSource, augment: boolean, seed: number): De
     augment: augment ? src.augment : null,
     dtype: src.rescale === 'none' && src.normalize === null ? 'uint8' : 'float32',
     seed,
+    badFileHint: BAD_FILE_HINTS[use],
   };
 }
 

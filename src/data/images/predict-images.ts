@@ -38,7 +38,7 @@ export function imageInput(cfg: Config, values: readonly string[], cwd = process
   const exts = imageExtensions(requireSharp('--input'));
   const files = values.flatMap((v) => imageFiles(path.resolve(cwd, v), exts));
   if (files.length === 0) throw new MgpuError('E_DATA', `--input ${values.join(' ')}: no images (looked for ${exts.join(' ')}, any case)`);
-  const spec = decodeSpec(src, false, cfg.training.seed);
+  const spec = decodeSpec(src, false, cfg.training.seed, 'predict');
   const pipeline = new ImagePipeline(PathTable.of('', files), spec, imageThreads(imageOptions(cfg)), `images ${values.join(' ')}: ${files.length} files`);
   const column = new MadeColumn(spec.dtype, [files.length, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec));
   return { input: { name: '', array: column, file: values.join(' ') }, pipeline, files };
