@@ -28,7 +28,9 @@ export async function decodeInto(
   try {
     const bytes = fs.readFileSync(file); // one read; sharp then decodes from memory (faster than from the path)
     const rng = spec.augment ? augmentRng(spec.seed, epoch, sample) : null;
-    if (!spec.augment?.randomResizedCrop) {
+    const upright = spec.orientation === 'exif';
+    // A PNG can carry EXIF too (an eXIf chunk): such a file goes through sharp to be turned.
+    if (!spec.augment?.randomResizedCrop && !(upright && bytes.includes('eXIf'))) {
       const px = decodeSameSizePng(bytes, spec.width, spec.height, spec.channels);
       if (px) {
         placeRow(px, spec, spec.augment ? drawAugment(spec.augment, rng!, 0, 0) : null, table, out);
@@ -36,10 +38,11 @@ export async function decodeInto(
       }
     }
     let img = sharp(bytes, { failOn: 'warning', limitInputPixels: 1 << 28 });
+    if (upright) img = img.rotate(); // no angle: by the EXIF orientation, before the crop box and the resize
     let draws: Draws | null = null;
     let size: { width: number; height: number } | null = null;
     if (spec.augment) {
-      if (spec.augment.randomResizedCrop) size = await dimensions(img);
+      if (spec.augment.randomResizedCrop) size = await dimensions(img, upright);
       draws = drawAugment(spec.augment, rng!, size?.width ?? 0, size?.height ?? 0);
       if (draws.box) img = img.extract(draws.box);
     }
@@ -57,9 +60,10 @@ export async function decodeInto(
   }
 }
 
-async function dimensions(img: ReturnType<Sharp>): Promise<{ width: number; height: number }> {
+/** The decoded size; `upright`: after the EXIF orientation (5-8 turn it a quarter, swapping width and height). */
+async function dimensions(img: ReturnType<Sharp>, upright: boolean): Promise<{ width: number; height: number }> {
   const m = await img.metadata();
-  return { width: m.width, height: m.height };
+  return upright && (m.orientation ?? 1) >= 5 ? { width: m.height, height: m.width } : { width: m.width, height: m.height };
 }
 
 /** `fix`: the hint, which says what to do next (spec.badFileHint: train, eval and predict differ). */

@@ -10,6 +10,7 @@ export interface DecodeSpec {
   rescale: ImageSource['rescale'];
   normalize: ImageSource['normalize'];
   augment: ImageAugment | null; // training split only
+  orientation?: 'stored' | 'exif'; // exif: turned upright by the file's EXIF orientation first; default stored
   dtype: 'uint8' | 'float32'; // uint8: rescale none, no normalize (jitter then rounds)
   seed: number; // training.seed: each sample's augmentation is drawn from (seed, epoch, sample)
   badFileHint?: string; // the hint of a file that does not decode (what to do next differs for train, eval and predict); default a training run's
@@ -33,6 +34,7 @@ export function decodeSpec(src: ImageSource, augment: boolean, seed: number, use
     rescale: src.rescale,
     normalize: src.normalize,
     augment: augment ? src.augment : null,
+    orientation: src.orientation ?? 'stored',
     dtype: src.rescale === 'none' && src.normalize === null ? 'uint8' : 'float32',
     seed,
     badFileHint: BAD_FILE_HINTS[use],
