@@ -44,3 +44,19 @@ export function decodeSpec(src: ImageSource, augment: boolean, seed: number, use
 export function rowBytesOf(spec: DecodeSpec): number {
   return spec.height * spec.width * spec.channels * (spec.dtype === 'uint8' ? 1 : 4);
 }
+
+/** For the header: e.g. "resize crop, EXIF orientation applied, augment flip horizontal, crop padding 4" or "resize stretch, no augmentation". */
+export function describeDecoding(spec: DecodeSpec): string {
+  const a = spec.augment;
+  const parts = a
+    ? [
+        a.flip ? `flip ${a.flip}` : '',
+        a.crop ? `crop padding ${a.crop.padding}` : '',
+        a.randomResizedCrop ? `randomResizedCrop scale [${a.randomResizedCrop.scale.join(', ')}] ratio [${a.randomResizedCrop.ratio.join(', ')}]` : '',
+        a.brightness !== null ? `brightness ${a.brightness}` : '',
+        a.contrast !== null ? `contrast ${a.contrast}` : '',
+      ].filter(Boolean)
+    : [];
+  const orientation = spec.orientation === 'exif' ? ', EXIF orientation applied' : '';
+  return `resize ${spec.resize}${orientation}, ${parts.length ? `augment ${parts.join(', ')}` : 'no augmentation'}`;
+}

@@ -7,7 +7,7 @@ import type { ClassMapping } from '../classes.ts';
 import { memoryColumn, type Column } from '../columns.ts';
 import { labelsOf, oneLoss, perOutputLosses } from '../../shared/config/loss.ts';
 import { oneHotColumn } from './one-hot-column.ts';
-import { decodeSpec, rowBytesOf, type ImageUse } from './decode-spec.ts';
+import { decodeSpec, describeDecoding, rowBytesOf, type ImageUse } from './decode-spec.ts';
 import { indexFolder, type ImageIndex } from './folder-index.ts';
 import { ImagePipeline } from './image-pipeline.ts';
 import { indexList } from './list-index.ts';
@@ -64,7 +64,7 @@ export function loadImages(src: ImageSource, keyPath: string, classes: ClassMapp
   const spec = decodeSpec(src, keyPath === 'data.train', o.seed, o.use);
   const where = src.dir !== null ? `folder ${src.dir}` : `list ${src.list}`;
   const header = [
-    `images ${where}: ${index.found.describeImages()} in ${index.classes.length} classes, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}`,
+    `images ${where}: ${index.found.describeImages()} in ${index.classes.length} class${index.classes.length === 1 ? '' : 'es'}, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}, ${describeDecoding(spec)}`,
     index.found.describeSkipped(),
     ...index.found.warnings,
   ]
