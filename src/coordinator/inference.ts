@@ -248,7 +248,7 @@ export function parseInputArgs(values: readonly string[], cwd = process.cwd(), w
 
 export async function runEval(cfg: Config, out: Progress, src: ModelSource): Promise<EvalResult> {
   verifyModelDir(modelDirOf(src)); // a damaged model is named before any worker starts
-  const { eval: evalSet, classes } = await loadSplits(cfg, modelClasses(cfg, src));
+  const { eval: evalSet, classes } = await loadSplits(cfg, modelClasses(cfg, src), null, 'eval');
   if (!evalSet) throw new MgpuError('E_CONFIG', 'data.eval: nothing to evaluate on', { hint: 'set data.eval or data.evalFraction in the config' });
   const batch = evalBatchSize(cfg);
   const evalMetrics = await loadEvalMetrics(cfg);

@@ -17,6 +17,8 @@ export interface Column {
   readonly kind: 'memory' | 'mapped' | 'made';
   /** The dtype the file stored when it was converted on reading (float64, int64, bool, ...). */
   readonly storedAs?: string;
+  /** A 'mapped' column read with pread instead (MGPU_MMAP=0, no addon, a filesystem that cannot map): every part, or some. */
+  readonly positional?: 'all' | 'some';
   /**
    * Copies rows `indices`, in order, into `out` from byte `offset`; returns the bytes written.
    * Synchronous: a 'made' column copies rows its pipeline has made ready for (indices, epoch).
@@ -100,6 +102,7 @@ export function joinedColumn(parts: Column[], names: string[], keyPath: string):
     dtype: first.dtype,
     shape: [count, ...row],
     kind: parts.every((p) => p.kind === 'memory') ? 'memory' : 'mapped',
+    ...positionalOf(parts),
     gather: (indices, out, offset, epoch) =>
       copyRuns(indices, count, rb, out, offset, (r, rows, at) => {
         // A run of rows, cut where the parts meet; each piece a range of its part's own rows.
@@ -130,6 +133,7 @@ export function pickedColumn(base: Column, rows: Uint32Array): Column {
     dtype: base.dtype,
     shape,
     kind: base.kind,
+    ...(base.positional ? { positional: base.positional } : {}),
     gather: (indices, out, offset, epoch) => {
       const mapped = new Uint32Array(indices.length);
       for (let i = 0; i < indices.length; i++) {
@@ -173,4 +177,12 @@ export function range(n: number): Uint32Array {
 /** A column made by a pipeline has no whole array: asking for one is a bug here. */
 export function noWholeArray(what: string): never {
   throw new MgpuError('E_INTERNAL', `${what}: a column made on demand has no whole array (only labels and weights are read whole)`);
+}
+
+/** Whether the mapped parts of a joined column are read with pread: all, some, or none (no key). */
+function positionalOf(parts: Column[]): { positional?: 'all' | 'some' } {
+  const mapped = parts.filter((p) => p.kind === 'mapped');
+  const by = mapped.filter((p) => p.positional);
+  if (by.length === 0) return {};
+  return { positional: by.length === mapped.length && by.every((p) => p.positional === 'all') ? 'all' : 'some' };
 }

@@ -40,6 +40,7 @@ export function mappedNpy(file: string, keyPath: string, features: boolean): Col
     dtype,
     shape,
     kind: 'mapped',
+    ...(rows.mapped ? {} : { positional: 'all' as const }),
     ...(layout.stored === dtype ? {} : { storedAs: layout.stored }),
     gather,
     toArray: (): NdArray => {

@@ -15,6 +15,7 @@ import { recordSplit, type IndexPaths, type SplitRecord } from './data-record.ts
 import { loadDataset, type Dataset } from './dataset.ts';
 import { splitHoldout } from './holdout.ts';
 import { imageOptions } from './images/load-images.ts';
+import type { ImageUse } from './images/decode-spec.ts';
 
 export interface Splits {
   train: Dataset;
@@ -27,14 +28,19 @@ export interface Splits {
  * `fixed`: the mapping class names must follow (a resumed checkpoint's, an evaluated model's);
  * `abort`: stops the loading of a data module (Ctrl-C during start-up).
  */
-export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null, abort: AbortSignal | null = null): Promise<Splits> {
+export async function loadSplits(
+  cfg: Config,
+  fixed: ClassMapping | null = null,
+  abort: AbortSignal | null = null,
+  use: ImageUse = 'train', // the eval command: an image that does not decode gets eval's hint
+): Promise<Splits> {
   const given = !readsClassNames(cfg.data)
     ? null
     : (fixed ??
       (cfg.data.classes
         ? { classes: cfg.data.classes, from: 'data.classes', hint: "add it to data.classes (the order is that of the model's outputs)" }
         : null));
-  const train = await loadDataset(cfg.data.train, 'data.train', given, abort, imageOptions(cfg));
+  const train = await loadDataset(cfg.data.train, 'data.train', given, abort, imageOptions(cfg, use));
   const classes: ClassMapping | null = train.classes
     ? (given ?? {
         classes: train.classes,
@@ -44,7 +50,7 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null,
       })
     : given;
   if (cfg.data.eval) {
-    const evalSet = await loadDataset(cfg.data.eval, 'data.eval', classes, abort, imageOptions(cfg));
+    const evalSet = await loadDataset(cfg.data.eval, 'data.eval', classes, abort, imageOptions(cfg, use));
     return { train: recorded(cfg.data.train, 'data.train', train, train), eval: recorded(cfg.data.eval, 'data.eval', evalSet, evalSet), classes };
   }
   if (cfg.data.evalFraction !== null) {
@@ -52,7 +58,7 @@ export async function loadSplits(cfg: Config, fixed: ClassMapping | null = null,
     // Held-out images are evaluated as they are: their rows come from an unaugmented pipeline of the same folder.
     const plain =
       cfg.data.train.type === 'images' && cfg.data.train.augment
-        ? splitHoldout(await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg)), cfg.data.evalFraction, cfg.training.seed).eval
+        ? splitHoldout(await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg, use)), cfg.data.evalFraction, cfg.training.seed).eval
         : held.eval;
     // The held-out rows are data.train's: its files are recorded with the training split.
     return { train: recorded(cfg.data.train, 'data.train', train, held.train), eval: { ...plain, record: heldOutRecord(plain.count) }, classes };

@@ -41,6 +41,7 @@ test('defaults: 3 channels, stretch, rescale to [0, 1], no normalize, no augment
     rescale: 'unit',
     normalize: null,
     augment: null,
+    orientation: 'stored',
   });
   assert.equal(c.data.threads, null);
   assert.equal(c.data.prefetch, 2);

@@ -36,7 +36,9 @@ test('no images: the folder, its class folders and the extensions looked for', (
   const flat = folder('flat', ['a.jpg']);
   assert.throws(
     () => indexFolder(flat, 'data.train', EXTS, null),
-    dataError(`data.train: no images in ${flat} (0 class folders; looked for .jpg .png, any case); found 1 other file (jpg 1)`),
+    dataError(
+      `data.train: no images in ${flat} (0 class folders; looked for .jpg .png, any case); found 1 other file (jpg 1), of which 1 image outside any class folder (e.g. ${path.join(flat, 'a.jpg')})`,
+    ),
   );
 });
 

@@ -10,6 +10,8 @@ import type { BatchPlan } from '../../data/batch-plan.ts';
 import { globalWorkers } from '../devices/cluster.ts';
 import { describeMapping, type ClassMapping } from '../../data/classes.ts';
 import { inputArrays } from '../../data/parts.ts';
+import { mmapUnavailableReason } from '../../shared/mapped-memory.ts';
+import { patternLines } from './pattern-lines.ts';
 import type { Dataset } from '../../data/rows.ts';
 import type { WorkerDevice } from '../devices/devices.ts';
 import { plural, type Progress } from '../console/progress.ts';
@@ -46,8 +48,9 @@ export function printHeader(
   out.line(`  batch       global ${cfg.training.batchSize} = ${plural(total, 'worker')}${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
   for (const note of dataNotes(train, evalSet, s.group.layout.inputShape)) out.line(`  data note   ${note}`);
   out.line(
-    `  data        ${train.count} training samples${evalSet ? `, ${evalSet.count} eval samples` : ''}; ${plan.stepsPerEpoch} steps per epoch, ${plan.totalSteps} steps; ${readingOf(train)}${evalSet && readingOf(evalSet) !== readingOf(train) ? ` (eval: ${readingOf(evalSet)})` : ''}`,
+    `  data        ${plural(train.count, 'training sample')}${evalSet ? `, ${plural(evalSet.count, 'eval sample')}` : ''}; ${plural(plan.stepsPerEpoch, 'step')} per epoch, ${plural(plan.totalSteps, 'step')}; ${readingOf(train)}${evalSet && readingOf(evalSet) !== readingOf(train) ? ` (eval: ${readingOf(evalSet)})` : ''}`,
   );
+  for (const line of patternLines(train, evalSet)) out.line(`  files       ${line}`);
   for (const ds of evalSet?.pipeline && evalSet.pipeline !== train.pipeline ? [train, evalSet] : [train])
     if (ds.pipeline) out.line(`  input       ${ds.pipeline.describe()}, ${cfg.data.prefetch} steps ahead`);
   if (classes) out.line(`  labels      ${describeMapping(classes.classes, classes.from)}`);
@@ -68,8 +71,15 @@ export function printHeader(
 function readingOf(ds: Dataset): string {
   const kinds = new Set(inputArrays(ds).map((a) => a.array.kind));
   if (kinds.has('made')) return 'made on demand';
-  if (kinds.has('mapped'))
-    return `mapped from ${inputArrays(ds).reduce((n, a) => n + (a.parts?.length ?? 1), 0) === 1 ? 'its file' : 'its files'} (page cache, not the heap)`;
+  if (kinds.has('mapped')) {
+    const arrays = inputArrays(ds).filter((a) => a.array.kind === 'mapped');
+    const files = arrays.reduce((n, a) => n + (a.parts?.length ?? 1), 0) === 1 ? 'its file' : 'its files';
+    const pread = arrays.filter((a) => a.array.positional);
+    if (pread.length === 0) return `mapped from ${files} (page cache, not the heap)`;
+    const why = mmapUnavailableReason ?? 'the filesystem refused the mapping';
+    if (pread.length === arrays.length && pread.every((a) => a.array.positional === 'all')) return `read from ${files} with pread, not mapped (${why})`;
+    return `mapped from ${files} (page cache, not the heap), some read with pread (${why})`;
+  }
   return 'held in memory';
 }
 

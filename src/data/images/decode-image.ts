@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { DataError, messageOf } from '../../shared/errors.ts';
 import { augmentRng, drawAugment, type Draws } from './augment-draws.ts';
-import type { DecodeSpec } from './decode-spec.ts';
+import { BAD_FILE_HINTS, type DecodeSpec } from './decode-spec.ts';
 import { placeRow } from './place-row.ts';
 import { decodeSameSizePng } from './png-same-size.ts';
 import type { Sharp } from './sharp-module.ts';
@@ -28,7 +28,9 @@ export async function decodeInto(
   try {
     const bytes = fs.readFileSync(file); // one read; sharp then decodes from memory (faster than from the path)
     const rng = spec.augment ? augmentRng(spec.seed, epoch, sample) : null;
-    if (!spec.augment?.randomResizedCrop) {
+    const upright = spec.orientation === 'exif';
+    // A PNG can carry EXIF too (an eXIf chunk): such a file goes through sharp to be turned.
+    if (!spec.augment?.randomResizedCrop && !(upright && bytes.includes('eXIf'))) {
       const px = decodeSameSizePng(bytes, spec.width, spec.height, spec.channels);
       if (px) {
         placeRow(px, spec, spec.augment ? drawAugment(spec.augment, rng!, 0, 0) : null, table, out);
@@ -36,10 +38,11 @@ export async function decodeInto(
       }
     }
     let img = sharp(bytes, { failOn: 'warning', limitInputPixels: 1 << 28 });
+    if (upright) img = img.rotate(); // no angle: by the EXIF orientation, before the crop box and the resize
     let draws: Draws | null = null;
     let size: { width: number; height: number } | null = null;
     if (spec.augment) {
-      if (spec.augment.randomResizedCrop) size = await dimensions(img);
+      if (spec.augment.randomResizedCrop) size = await dimensions(img, upright);
       draws = drawAugment(spec.augment, rng!, size?.width ?? 0, size?.height ?? 0);
       if (draws.box) img = img.extract(draws.box);
     }
@@ -53,21 +56,22 @@ export async function decodeInto(
       throw new Error(`decoded to ${info.width}x${info.height}x${info.channels}, expected ${spec.width}x${spec.height}x${spec.channels}`);
     placeRow(new Uint8Array(data.buffer, data.byteOffset, data.length), spec, draws, table, out);
   } catch (err) {
-    throw badImage(file, err);
+    throw badImage(file, err, spec.badFileHint ?? BAD_FILE_HINTS.train);
   }
 }
 
-async function dimensions(img: ReturnType<Sharp>): Promise<{ width: number; height: number }> {
+/** The decoded size; `upright`: after the EXIF orientation (5-8 turn it a quarter, swapping width and height). */
+async function dimensions(img: ReturnType<Sharp>, upright: boolean): Promise<{ width: number; height: number }> {
   const m = await img.metadata();
-  return { width: m.width, height: m.height };
+  return upright && (m.orientation ?? 1) >= 5 ? { width: m.height, height: m.width } : { width: m.width, height: m.height };
 }
 
-export function badImage(file: string, err: unknown): DataError {
+/** `fix`: the hint, which says what to do next (spec.badFileHint: train, eval and predict differ). */
+export function badImage(file: string, err: unknown, fix: string): DataError {
   if (err instanceof DataError) return err;
   const said = messageOf(err)
     .split('\n')[0]!
     .replace(/^Input file /, '');
-  const fix = 'replace or remove that file, then run again (a run stopped by it keeps its checkpoint: --resume continues from there)';
   let size: number | null = null;
   try {
     size = fs.statSync(file).size;

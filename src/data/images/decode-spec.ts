@@ -10,11 +10,22 @@ export interface DecodeSpec {
   rescale: ImageSource['rescale'];
   normalize: ImageSource['normalize'];
   augment: ImageAugment | null; // training split only
+  orientation?: 'stored' | 'exif'; // exif: turned upright by the file's EXIF orientation first; default stored
   dtype: 'uint8' | 'float32'; // uint8: rescale none, no normalize (jitter then rounds)
   seed: number; // training.seed: each sample's augmentation is drawn from (seed, epoch, sample)
+  badFileHint?: string; // the hint of a file that does not decode (what to do next differs for train, eval and predict); default a training run's
 }
 
-export function decodeSpec(src: ImageSource, augment: boolean, seed: number): DecodeSpec {
+/** What reads the rows: a training run (its data.eval too), the eval command, or predict. */
+export type ImageUse = 'train' | 'eval' | 'predict';
+
+export const BAD_FILE_HINTS: Record<ImageUse, string> = {
+  train: 'replace or remove that file, then run again (a run stopped by it keeps its checkpoint: --resume continues from there)',
+  eval: 'replace or remove that file, then run eval again',
+  predict: 'replace or remove that file (or leave it out of --input), then run predict again; no output was written',
+};
+
+export function decodeSpec(src: ImageSource, augment: boolean, seed: number, use: ImageUse = 'train'): DecodeSpec {
   return {
     height: src.size[0],
     width: src.size[1],
@@ -23,11 +34,29 @@ export function decodeSpec(src: ImageSource, augment: boolean, seed: number): De
     rescale: src.rescale,
     normalize: src.normalize,
     augment: augment ? src.augment : null,
+    orientation: src.orientation ?? 'stored',
     dtype: src.rescale === 'none' && src.normalize === null ? 'uint8' : 'float32',
     seed,
+    badFileHint: BAD_FILE_HINTS[use],
   };
 }
 
 export function rowBytesOf(spec: DecodeSpec): number {
   return spec.height * spec.width * spec.channels * (spec.dtype === 'uint8' ? 1 : 4);
+}
+
+/** For the header: e.g. "resize crop, EXIF orientation applied, augment flip horizontal, crop padding 4" or "resize stretch, no augmentation". */
+export function describeDecoding(spec: DecodeSpec): string {
+  const a = spec.augment;
+  const parts = a
+    ? [
+        a.flip ? `flip ${a.flip}` : '',
+        a.crop ? `crop padding ${a.crop.padding}` : '',
+        a.randomResizedCrop ? `randomResizedCrop scale [${a.randomResizedCrop.scale.join(', ')}] ratio [${a.randomResizedCrop.ratio.join(', ')}]` : '',
+        a.brightness !== null ? `brightness ${a.brightness}` : '',
+        a.contrast !== null ? `contrast ${a.contrast}` : '',
+      ].filter(Boolean)
+    : [];
+  const orientation = spec.orientation === 'exif' ? ', EXIF orientation applied' : '';
+  return `resize ${spec.resize}${orientation}, ${parts.length ? `augment ${parts.join(', ')}` : 'no augmentation'}`;
 }

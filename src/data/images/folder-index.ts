@@ -20,11 +20,17 @@ export interface ImageIndex {
 export function indexFolder(dir: string, keyPath: string, exts: readonly string[], fixed: ClassMapping | null): ImageIndex {
   const found = new FoundFiles();
   const folders: string[] = [];
+  const loose: string[] = []; // images directly in dir, outside any class folder
   for (const e of readDir(dir)) {
     if (e.name.startsWith('.')) found.hidden++;
     else if (isDir(path.join(dir, e.name), e)) folders.push(e.name);
-    else found.add(found.skipped, extOf(e.name).slice(1));
+    else {
+      found.add(found.skipped, extOf(e.name).slice(1));
+      if (exts.includes(extOf(e.name))) loose.push(path.join(dir, e.name));
+    }
   }
+  loose.sort(byCodePoint);
+  if (loose.length > 0) found.warnings.push(looseImages(keyPath, dir, loose));
   folders.sort(byCodePoint);
   const classes = fixed ? [...fixed.classes] : folders;
   const paths: string[] = [];
@@ -37,7 +43,7 @@ export function indexFolder(dir: string, keyPath: string, exts: readonly string[
     for (let i = before; i < paths.length; i++) labels.push(label);
     if (paths.length === before) found.warnings.push(`warning: ${keyPath}: class folder ${path.join(dir, name)} holds no images (${exts.join(' ')})`);
   }
-  if (paths.length === 0) throw noImages(keyPath, dir, exts, folders.length, found);
+  if (paths.length === 0) throw noImages(keyPath, dir, exts, folders.length, found, loose);
   return { paths: PathTable.of(dir, paths), labels: Int32Array.from(labels), classes, found };
 }
 
@@ -63,6 +69,16 @@ function isDir(full: string, e: fs.Dirent): boolean {
   }
 }
 
+/**
+ * The images below `dir` at any depth (symlinked folders followed, hidden ones skipped), sorted
+ * by code point, as paths joined to `dir`: the walk a class folder gets, for predict --input.
+ */
+export function imagesBelow(dir: string, exts: readonly string[]): string[] {
+  const rel: string[] = [];
+  walk(dir, '', exts, new FoundFiles(), rel, []);
+  return rel.map((r) => path.join(dir, r));
+}
+
 /** Adds the images under `full` (relative paths from the split's folder, sorted) to `out`. */
 function walk(full: string, rel: string, exts: readonly string[], found: FoundFiles, out: string[], stack: string[]): void {
   const real = fs.realpathSync(full);
@@ -74,7 +90,7 @@ function walk(full: string, rel: string, exts: readonly string[], found: FoundFi
     );
   const entries = readDir(full).sort((a, b) => byCodePoint(a.name, b.name));
   for (const e of entries) {
-    const child = `${rel}/${e.name}`;
+    const child = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.name.startsWith('.')) found.hidden++;
     else if (isDir(path.join(full, e.name), e)) walk(path.join(full, e.name), child, exts, found, out, [...stack, real]);
     else if (exts.includes(extOf(e.name))) {
@@ -84,6 +100,11 @@ function walk(full: string, rel: string, exts: readonly string[], found: FoundFi
   }
 }
 
+function looseImages(keyPath: string, dir: string, loose: string[]): string {
+  const n = loose.length;
+  return `warning: ${keyPath}: ${n} image${n === 1 ? '' : 's'} directly in ${dir}, outside any class folder, left out (e.g. ${loose[0]}): images must be in class folders, ${path.join(dir, '<class>', path.basename(loose[0]!))}`;
+}
+
 function unknownClass(keyPath: string, dir: string, name: string, fixed: ClassMapping): DataError {
   return new DataError(
     `${keyPath}: class folder ${path.join(dir, name)} is not one of the ${fixed.classes.length} classes of ${fixed.from} (${showClasses(fixed.classes)})`,
@@ -91,8 +112,9 @@ function unknownClass(keyPath: string, dir: string, name: string, fixed: ClassMa
   );
 }
 
-function noImages(keyPath: string, dir: string, exts: readonly string[], folders: number, found: FoundFiles): DataError {
-  const seen = found.skipped.size + found.hidden > 0 ? `; found ${found.describeSkipped().replace(/^skipped /, '')}` : '';
+function noImages(keyPath: string, dir: string, exts: readonly string[], folders: number, found: FoundFiles, loose: string[]): DataError {
+  const outside = loose.length > 0 ? `, of which ${loose.length} image${loose.length === 1 ? '' : 's'} outside any class folder (e.g. ${loose[0]})` : '';
+  const seen = found.skipped.size + found.hidden > 0 ? `; found ${found.describeSkipped().replace(/^skipped /, '')}${outside}` : '';
   return new DataError(
     `${keyPath}: no images in ${dir} (${folders} class folder${folders === 1 ? '' : 's'}; looked for ${exts.join(' ')}, any case)${seen}`,
     folders === 0

@@ -8,7 +8,7 @@ import type { IndexPaths } from '../data-record.ts';
 import { memoryColumn, type Column } from '../columns.ts';
 import { labelsOf, oneLoss, perOutputLosses } from '../../shared/config/loss.ts';
 import { oneHotColumn } from './one-hot-column.ts';
-import { decodeSpec, rowBytesOf } from './decode-spec.ts';
+import { decodeSpec, describeDecoding, rowBytesOf, type ImageUse } from './decode-spec.ts';
 import { indexFolder, type ImageIndex } from './folder-index.ts';
 import { ImagePipeline } from './image-pipeline.ts';
 import { indexList } from './list-index.ts';
@@ -23,6 +23,7 @@ export interface ImageOptions {
   localWorkers: number;
   labels?: 'index' | 'onehot'; // class indices (the default), or one-hot rows: the loss decides (imageOptions)
   skipBad?: boolean; // data.onBadSample: skip, for the training split: a file that does not decode is left out
+  use?: ImageUse; // what reads the rows (the hint of a bad file), default a training run
 }
 
 export interface ImageSplit {
@@ -36,7 +37,7 @@ export interface ImageSplit {
 }
 
 /** The options of a run's images sources: data.threads, data.prefetch, training.seed, and the workers on this machine. */
-export function imageOptions(cfg: Config): ImageOptions {
+export function imageOptions(cfg: Config, use: ImageUse = 'train'): ImageOptions {
   const d = cfg.devices;
   const gpus = d.simulate > 0 ? d.simulate : d.gpus === 'all' ? 1 : d.gpus.length;
   const loss = oneLoss(cfg.loss) ?? Object.values(perOutputLosses(cfg.loss) ?? {})[0]; // an image model has one output
@@ -48,6 +49,7 @@ export function imageOptions(cfg: Config): ImageOptions {
     localWorkers: gpus * d.workersPerGpu,
     labels,
     skipBad: cfg.data.onBadSample === 'skip',
+    use,
   };
 }
 
@@ -61,10 +63,10 @@ export function loadImages(src: ImageSource, keyPath: string, classes: ClassMapp
   const index: ImageIndex = src.dir !== null ? indexFolder(src.dir, keyPath, imageExtensions(sharp), classes) : indexList(src.list!, keyPath, classes);
   const count = index.paths.count;
   // Augmentation is for training only: data.eval and predict never augment.
-  const spec = decodeSpec(src, keyPath === 'data.train', o.seed);
+  const spec = decodeSpec(src, keyPath === 'data.train', o.seed, o.use);
   const where = src.dir !== null ? `folder ${src.dir}` : `list ${src.list}`;
   const header = [
-    `images ${where}: ${index.found.describeImages()} in ${index.classes.length} classes, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}`,
+    `images ${where}: ${index.found.describeImages()} in ${index.classes.length} class${index.classes.length === 1 ? '' : 'es'}, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}, ${describeDecoding(spec)}`,
     index.found.describeSkipped(),
     ...index.found.warnings,
   ]

@@ -5,10 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config, ImageSource } from '../../shared/config/types.ts';
 import { MgpuError } from '../../shared/errors.ts';
-import { byCodePoint } from '../classes.ts';
 import type { NamedArray } from '../rows.ts';
 import { decodeSpec, rowBytesOf } from './decode-spec.ts';
-import { extOf } from './folder-index.ts';
+import { imagesBelow } from './folder-index.ts';
 import { ImagePipeline } from './image-pipeline.ts';
 import { imageOptions, imageThreads } from './load-images.ts';
 import { MadeColumn } from './made-column.ts';
@@ -41,7 +40,7 @@ export function imageInput(cfg: Config, values: readonly string[], cwd = process
   const byValue = values.map((v) => ({ v, files: imageFiles(path.resolve(cwd, v), exts) }));
   const files = byValue.flatMap((b) => b.files);
   if (files.length === 0) throw new MgpuError('E_DATA', `--input ${values.join(' ')}: no images (looked for ${exts.join(' ')}, any case)`);
-  const spec = decodeSpec(src, false, cfg.training.seed);
+  const spec = decodeSpec(src, false, cfg.training.seed, 'predict');
   const pipeline = new ImagePipeline(PathTable.of('', files), spec, imageThreads(imageOptions(cfg)), `images ${values.join(' ')}: ${files.length} files`);
   const column = new MadeColumn(spec.dtype, [files.length, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec));
   const given = byValue.flatMap((b) => b.files.map((f) => asGiven(b.v, path.resolve(cwd, b.v), f)));
@@ -53,18 +52,10 @@ function asGiven(value: string, resolved: string, file: string): string {
   return file === resolved ? value : `${value.replace(/[\\/]+$/, '')}${path.sep}${path.relative(resolved, file)}`;
 }
 
-/** A file as it is, a folder's images below it (sorted, hidden ones skipped). */
+/** A file as it is, a folder's images below it: the walk training gives a class folder (symlinks followed, hidden ones skipped). */
 function imageFiles(p: string, exts: readonly string[]): string[] {
   if (!fs.existsSync(p)) throw new MgpuError('E_USAGE', `--input ${p}: no such file or folder`);
-  if (!fs.statSync(p).isDirectory()) return [p];
-  const out: string[] = [];
-  for (const e of fs.readdirSync(p, { withFileTypes: true }).sort((a, b) => byCodePoint(a.name, b.name))) {
-    if (e.name.startsWith('.')) continue;
-    const full = path.join(p, e.name);
-    if (e.isDirectory()) out.push(...imageFiles(full, exts));
-    else if (exts.includes(extOf(e.name))) out.push(full);
-  }
-  return out;
+  return fs.statSync(p).isDirectory() ? imagesBelow(p, exts) : [p];
 }
 
 /** predictions.csv for images: `path,class,score`, one line per file, in input order. */

@@ -121,6 +121,9 @@ export interface ImageSource {
   rescale: 'unit' | 'none';
   normalize: { mean: number[]; std: number[] } | null;
   augment: ImageAugment | null;
+  // 'stored' (the default): the pixels as the file stores them; 'exif': turned upright by the
+  // file's EXIF orientation (as a phone's viewer shows it) before resize and augmentation
+  orientation?: 'stored' | 'exif';
 }
 
 /** Seeded per (seed, epoch, sample): flip, padded crop, random resized crop, brightness and contrast jitter. */

@@ -7,7 +7,7 @@ import { ConfigError } from '../../errors.ts';
 import { fail, int, oneOf, orNull, real, Section, text } from '../checker.ts';
 import type { ImageAugment, ImageSource } from '../types.ts';
 
-export const IMAGE_SOURCE_KEYS = ['type', 'dir', 'list', 'size', 'channels', 'resize', 'rescale', 'normalize', 'augment'] as const;
+export const IMAGE_SOURCE_KEYS = ['type', 'dir', 'list', 'size', 'channels', 'resize', 'rescale', 'normalize', 'augment', 'orientation'] as const;
 const AUGMENT_KEYS = ['flip', 'crop', 'randomResizedCrop', 'brightness', 'contrast'];
 export const IMAGE_DEFAULTS = { channels: 3 as const, resize: 'stretch' as const, rescale: 'unit' as const };
 
@@ -32,6 +32,7 @@ export function imageSource(raw: Record<string, unknown>, path: string, baseDir:
     rescale: s.opt('rescale', oneOf(['unit', 'none'] as const), IMAGE_DEFAULTS.rescale),
     normalize: given('normalize') ? normalize(s, channels) : null,
     augment: given('augment') ? augment(s.obj.augment, s.at('augment')) : null,
+    orientation: s.opt('orientation', oneOf(['stored', 'exif'] as const), 'stored'),
   };
 }
 
