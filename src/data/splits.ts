@@ -58,7 +58,8 @@ export async function loadSplits(
     // Held-out images are evaluated as they are: their rows come from an unaugmented pipeline of the same folder.
     const plain =
       cfg.data.train.type === 'images' && cfg.data.train.augment
-        ? splitHoldout(await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg, use)), cfg.data.evalFraction, cfg.training.seed).eval
+        ? splitHoldout(await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg, use)), cfg.data.evalFraction, cfg.training.seed)
+            .eval
         : held.eval;
     // The held-out rows are data.train's: its files are recorded with the training split.
     return { train: recorded(cfg.data.train, 'data.train', train, held.train), eval: { ...plain, record: heldOutRecord(plain.count) }, classes };
