@@ -22,6 +22,7 @@ import { openCluster, type Cluster } from '../coordinator/devices/cluster.ts';
 import { launchedSize } from '../shared/mpi.ts';
 import { flagOverrides } from './flag-overrides.ts';
 import { launch as launchJob } from './launch.ts';
+import { benchmarkCommand } from './benchmark-command.ts';
 
 const EXAMPLE = `Examples:
   mgpu-train train examples/mnist-mlp/experiment.yaml              train on every visible GPU
@@ -33,10 +34,11 @@ const EXAMPLE = `Examples:
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.csv   class names
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input image=a.npy --input meta=b.npy --output preds   one preds/<output>.npy per output
   mgpu-train report runs/exp                                   table + runs/exp/report.html
+  mgpu-train benchmark --config exp.yaml --workers 1,2 --simulate   images/s on 1 and 2 workers, plain tfjs beside
   mgpu-train devices                                           what GPUs mgpu-train sees
   mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml   train on 2 machines (runs mpirun)`;
 
-const COMMANDS = ['train', 'eval', 'predict', 'report', 'devices', 'launch'];
+const COMMANDS = ['train', 'eval', 'predict', 'report', 'benchmark', 'devices', 'launch'];
 
 /** A first word that is no command (`trian`) is named, with the command it is closest to. */
 function checkCommand(word: string | undefined): void {
@@ -237,7 +239,7 @@ async function main(): Promise<void> {
   let cli = yargs(hideBin(process.argv))
     .scriptName('mgpu-train')
     .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.');
-  cli = devicesCommand(reportCommand(predictCommand(evalCommand(trainCommand(cli)))));
+  cli = devicesCommand(benchmarkCommand(reportCommand(predictCommand(evalCommand(trainCommand(cli))))));
   cli = cli.command(
     'launch',
     'train on several machines: launch <mpirun arguments> -- train <config> [options] runs mpirun',
@@ -268,7 +270,7 @@ try {
   checkCommand(command);
   if (launch && launch.size > 1 && command !== 'train') {
     throw new MgpuError('E_USAGE', `${command ?? 'this command'} runs on one machine, but an MPI launcher started ${launch.size} processes (${launch.by})`, {
-      hint: 'only `train` runs on several machines; run eval, predict, report and devices without mpirun',
+      hint: 'only `train` runs on several machines; run eval, predict, report, benchmark and devices without mpirun',
     });
   }
   if (command === 'launch') process.exitCode = await launchJob(process.argv.slice(3));
