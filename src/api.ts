@@ -129,6 +129,7 @@ export type DataSourceInput =
   | { type: 'csv'; path: string; label: string; labelType?: 'index' | 'float' | 'class'; weight?: string | null }
   | { type: 'module'; module: string }
   | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' }
+  | { type: 'synthetic'; shape: number[]; count?: number; classes?: number; labels?: 'onehot' | 'index' }
   // a folder of class folders (dir) or a CSV of path,label (list): docs/config.md#image-folders
   | ({ type: 'images'; size: [number, number] } & Partial<Omit<ImageSource, 'type' | 'size' | 'augment'>> & { augment?: Partial<ImageAugment> | null });
 

@@ -2,7 +2,8 @@
 # Everything a machine with a GPU has to measure, in two phases that each end inside ten minutes
 # (every step has its own time limit, and a step that runs out leaves what it printed):
 #   gpu  what runs where, `check:gpu` (parity, reruns, throughput, k workers sharing the GPU,
-#        transfers, the 20M-parameter step), and the examples' times on the GPU beside wasm;
+#        transfers, the 20M-parameter step), the examples' times on the GPU beside wasm, and
+#        `mgpu-train benchmark` (resnet50, mobilenet-v2; 1-8 workers sharing the GPU, plain tfjs-webgpu);
 #   cpu  the many-core tables: weak and strong scaling with workers pinned to cores and with
 #        MGPU_PIN_CORES=0 (the spread of the workers' compute times), and the scaling benchmark.
 # Each step's output goes to its own file in <outdir> (at most 8 files a phase), and a line per
@@ -50,6 +51,17 @@ case $phase in
     step examples.txt 90 "${cli[@]}" train examples/mnist-cnn/experiment.yaml "${gpu[@]}" "${epoch[@]}" --run-dir "$work/cnn-gpu1"
     step examples.txt 90 "${cli[@]}" train examples/mnist-cnn/experiment.yaml "${gpu[@]}" "${epoch[@]}" --set devices.workersPerGpu=4 --run-dir "$work/cnn-gpu4"
     [ "$soft" = --allow-software ] || step examples.txt 120 "${cli[@]}" train examples/mnist-cnn/experiment.yaml --simulate 2 --backend wasm "${epoch[@]}" --run-dir "$work/cnn-wasm"
+    # mgpu-train benchmark: resnet50 and mobilenet-v2 by name on synthetic rows, 1, 2, 4 and 8
+    # workers sharing the GPU, plain tfjs-webgpu beside them (the command runs it first).
+    # One text file for the two (a phase writes at most 8 files), a JSON each.
+    if [ "$soft" = --allow-software ]; then
+      bench=(--backend webgpu --set devices.allowSoftwareAdapter=true --workers 1,2 --batch 8 --steps 5 --warmup 2)
+    else
+      bench=(--backend webgpu --workers 1,2,4,8 --batch 64 --steps 30 --warmup 5)
+    fi
+    for net in resnet50 mobilenet-v2; do
+      step bench.txt 240 "${cli[@]}" benchmark "$net" "${bench[@]}" --profile --json "$out/bench-$net.json"
+    done
     ;;
   cpu)
     counts=1,2,4,8,15

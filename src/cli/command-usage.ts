@@ -28,6 +28,10 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     needs: 'the experiment config (a YAML or JSON file)',
   },
   report: { usage: 'mgpu-train report <run>', example: 'mgpu-train report runs/exp', needs: 'a run directory' },
+  benchmark: {
+    usage: 'mgpu-train benchmark <net> | --config <config> [--batch N] [--workers 1,2,4] [options]',
+    example: 'mgpu-train benchmark resnet18-cifar --batch 32 --workers 1,2 --simulate',
+  },
   devices: { usage: 'mgpu-train devices', example: 'mgpu-train devices' },
   nets: { usage: 'mgpu-train nets', example: 'mgpu-train nets' },
   launch: {

@@ -1,6 +1,7 @@
-// Loads one split of data, whatever its source (npy, csv, a sample module, the mnist package, an
-// image folder), as the columns of a Dataset (rows.ts): .npy files are mapped, not read
-// (mapped-npy.ts); images are decoded on demand (images/); the other sources are held in memory.
+// Loads one split of data, whatever its source (npy, csv, a sample module, the mnist package,
+// synthetic rows, an image folder), as the columns of a Dataset (rows.ts): .npy files are
+// mapped, not read (mapped-npy.ts); images are decoded on demand (images/); the other sources
+// are held in memory.
 // Each source type's reader is READERS's entry.
 
 import type { DataSource, NpyFiles } from '../shared/config/types.ts';
@@ -15,6 +16,7 @@ import type { IndexPaths } from './data-record.ts';
 import { loadImages, type ImageOptions } from './images/load-images.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
+import { loadSynthetic } from './synthetic.ts';
 import type { Dataset, NamedArray } from './rows.ts';
 import { mapStyleDataset } from './map-module.ts';
 import { isMapStyle } from './map-style.ts';
@@ -55,6 +57,7 @@ const READERS: { [T in SourceType]: Reader<T> } = {
     if (!at.images) throw new MgpuError('E_INTERNAL', `${at.keyPath}: an images source needs its options (imageOptions(cfg): the seed, the threads)`);
     return loadImages(src, at.keyPath, at.classes, at.images);
   },
+  synthetic: (src) => loadSynthetic(src),
 };
 
 /**

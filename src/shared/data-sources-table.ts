@@ -27,6 +27,7 @@ const SOURCE_TABLE: { [T in SourceType]: SourceTraits<Extract<DataSource, { type
   module: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null },
   mnist: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null },
   images: { namesClasses: () => true, classNamesFrom: "its class folders' names, or its list's labels", sampleWeights: () => null },
+  synthetic: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null },
 };
 
 /** The source types, in the table's order (the order messages list them in). */

@@ -21,6 +21,7 @@ import { customLayerClasses, knownLayerClasses } from './custom-layers.ts';
 import { describe, loadModel } from './model-loader.ts';
 import { checkModelOps } from './op-check.ts';
 import { ShardReader } from './shard-reader.ts';
+import { profiledIfAsked } from './step-profile.ts';
 import { copiesOnCreate, valuesView } from './tensor-values.ts';
 
 // A simulated GPU computes on its own core when the coordinator gave it one (MGPU_CPUS).
@@ -79,7 +80,7 @@ async function handle(m: ToWorker): Promise<void> {
         await onAttach(m);
         return;
       case 'step':
-        await onStep(m);
+        await profiledIfAsked(tf, rank, m.step, () => onStep(m));
         return;
       case 'eval':
         await onEval(m);

@@ -132,6 +132,8 @@ export const DEFAULT_EPOCHS = 1;
 /** The mnist package holds 10,000 digits; a split is [offset, offset + count) of them. */
 export const MNIST_SIZE = 10000;
 export const MNIST_DEFAULTS = { offset: 0, labels: 'onehot' as const };
+/** A synthetic split's defaults: its sample count, classes and label form. */
+export const SYNTHETIC_DEFAULTS = { count: 1024, classes: 10, labels: 'onehot' as const };
 /** A data module is read whole before step 0: past this many samples it is refused (a generator that never ends). */
 export const DATA_MODULE_DEFAULTS = { maxSamples: 1_000_000 };
 

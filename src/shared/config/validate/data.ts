@@ -1,11 +1,12 @@
-// data: the training and eval sources (npy, csv, a module, mnist, images), evalFraction and the
-// class list. Each source type's check is SOURCE_CHECKS's entry, keyed by the source table's types
-// (src/shared/data-sources-table.ts).
+// data: the training and eval sources (npy, csv, a module, mnist, synthetic, images),
+// evalFraction and the class list. Each source type's check is SOURCE_CHECKS's entry, keyed by
+// the source table's types (src/shared/data-sources-table.ts).
 
 import { ConfigError } from '../../errors.ts';
 import { fail, failCheck, int, isMapping, oneOf, orNull, quotedChoices, real, Section, show, text } from '../checker.ts';
 import { DATA_MODULE_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE } from '../defaults.ts';
 import { imageSource } from './images.ts';
+import { syntheticSource } from './synthetic.ts';
 import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
 import { SOURCE_TYPES, type SourceType } from '../../data-sources-table.ts';
 
@@ -43,6 +44,10 @@ const SOURCE_CHECKS: { [T in SourceType]: SourceCheck<T> } = {
   module: moduleSource,
   mnist: mnistSource,
   images: imageSource,
+  synthetic: (raw, path) => {
+    noSampleWeights(raw, path);
+    return syntheticSource(raw, path);
+  },
 };
 
 function dataSource(raw: unknown, path: string, baseDir: string): DataSource {

@@ -1,5 +1,6 @@
-// The data's labels against the loss: class names (csv labelType: class) and mnist's label form
-// need a loss that takes them; mnist's count against a batch that dropLast would drop.
+// The data's labels against the loss: class names (csv labelType: class) and the label form of
+// mnist and synthetic sources need a loss that takes them; mnist's count against a batch that
+// dropLast would drop.
 
 import { readsClassNames } from '../../data-sources-table.ts';
 import { ConfigError } from '../../errors.ts';
@@ -69,7 +70,7 @@ function checkMnistLabels(data: Config['data'], loss: LossEntry): void {
     ['data.train', data.train],
     ['data.eval', data.eval],
   ] as const) {
-    if (src?.type !== 'mnist') continue;
+    if (src?.type !== 'mnist' && src?.type !== 'synthetic') continue;
     // A custom loss reads either form its own way.
     if (typeof loss !== 'string') continue;
     const fits = (src.labels === 'index') === (labelsOf(loss) === 'index');
