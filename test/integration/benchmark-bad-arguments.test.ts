@@ -50,7 +50,7 @@ test('--json into a missing directory, --simulate with a GPU backend, an unknown
   );
   refused(['--config', CONFIG, '--simulate', '--backend', 'webgpu'], /^error E_USAGE: --simulate runs on a CPU backend, and --backend webgpu is a GPU one$/m);
   refused(['--config', CONFIG, '--backend', 'wsam'], /^error E_USAGE: .*Invalid values:[\s\S]*wsam/m);
-  refused(['--config', CONFIG, '--worker', '2'], /^error E_USAGE: Unknown argument: worker/m);
+  refused(['--config', CONFIG, '--worker', '2'], /^error E_USAGE: benchmark: unknown option --worker: did you mean --workers\?$/m);
 });
 
 test('a config that does not load: its own error, exit 2', () => {
