@@ -18,6 +18,8 @@ const benches: [string, string[]][] = [
   ['latency.ts', []],
   ['data-memory.ts', ['--limit-mib', '600']],
   ['map-style-threads.ts', []],
+  // Convolutional networks by name against PyTorch and DDP (Debian's python3-torch, installed when missing).
+  ['cnn-vs-pytorch.ts', []],
 ];
 // Image decoding beside torchvision: where sharp loads (an optional dependency).
 if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []]);

@@ -1,0 +1,94 @@
+// Convolutional networks against PyTorch on the same CPU, in one run and interleaved: for each
+// network, PyTorch on one process, mgpu-train on 1 worker, PyTorch DDP (gloo) on 2 processes,
+// mgpu-train on 2 workers, each at the same global batch (split evenly over the processes, as
+// both split it), momentum SGD, synthetic rows, one thread per process. mgpu-train's figures are
+// `mgpu-train benchmark`'s (its own plain-tfjs baseline beside them); PyTorch's come from
+// torch-cnn.ts (Debian's python3-torch and torchvision, never a dependency of the project).
+//
+//   node --import tsx scripts/bench/cnn-vs-pytorch.ts [--nets resnet18-cifar,mobilenet-v2]
+//        [--batch 64] [--steps 3] [--warmup 1] [--backend wasm]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { printTable, saveJson } from './table.ts';
+import { haveTorch, torchCnnRate } from './torch-cnn.ts';
+
+const { values } = parseArgs({
+  options: {
+    nets: { type: 'string', default: 'resnet18-cifar,mobilenet-v2' },
+    batch: { type: 'string', default: '64' },
+    steps: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '1' },
+    backend: { type: 'string', default: 'wasm' },
+  },
+});
+const NETS = values.nets.split(',');
+const BATCH = Number(values.batch);
+const STEPS = Number(values.steps);
+const WARMUP = Number(values.warmup);
+// The input side of each network here: CIFAR's 32 for the CIFAR ResNet, 96 for MobileNetV2 (its
+// standard 224 takes minutes a step on 2 cores).
+const SIDE: Record<string, number> = { 'resnet18-cifar': 32, 'mobilenet-v2': 96 };
+const CLI = fileURLToPath(new URL('../../bin/mgpu-train.mjs', import.meta.url));
+
+interface MgpuRate {
+  imagesPerSec: number;
+  plain: number | null;
+}
+
+/** `mgpu-train benchmark <net>` on `workers` simulated workers at a global batch of BATCH. */
+function mgpuRate(net: string, side: number, workers: number): MgpuRate {
+  const json = path.join(os.tmpdir(), `mgpu-cnn-${process.pid}-${workers}.json`);
+  const args = [CLI, 'benchmark', net, '--workers', String(workers), '--batch', String(BATCH / workers), '--steps', String(STEPS)];
+  args.push('--warmup', String(WARMUP), '--backend', values.backend, '--simulate', '--progress', 'plain', '--json', json);
+  args.push('--set', `model.inputShape=[${side},${side},3]`, '--set', 'model.classes=10');
+  try {
+    execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = JSON.parse(fs.readFileSync(json, 'utf8')) as { results: { imagesPerSec: number }[]; plain: { imagesPerSec: number | null } };
+    return { imagesPerSec: r.results[0]!.imagesPerSec, plain: r.plain.imagesPerSec };
+  } finally {
+    fs.rmSync(json, { force: true });
+  }
+}
+
+if (!haveTorch()) console.log('(PyTorch could not be had: its rows are left out)');
+const rows: Record<string, string | number>[] = [];
+for (const net of NETS) {
+  const side = SIDE[net] ?? 32;
+  console.log(`\n${net} at ${side}x${side}x3, global batch ${BATCH}, ${STEPS} steps after ${WARMUP} warm-up`);
+  const torch1 = torchCnnRate(net, side, BATCH, 1, STEPS, WARMUP);
+  const mgpu1 = mgpuRate(net, side, 1);
+  const ddp2 = torchCnnRate(net, side, BATCH, 2, STEPS, WARMUP);
+  const mgpu2 = mgpuRate(net, side, 2);
+  const ratio = (a: number, b: number | null | undefined) => (b ? (a / b).toFixed(2) : '-');
+  rows.push(
+    {
+      net,
+      processes: 1,
+      'PyTorch images/s': torch1?.imagesPerSec ?? '-',
+      'mgpu-train images/s': mgpu1.imagesPerSec,
+      'mgpu / PyTorch': ratio(mgpu1.imagesPerSec, torch1?.imagesPerSec),
+      'plain tfjs images/s': mgpu1.plain ?? '-',
+      'PyTorch x of 1': '',
+      'mgpu-train x of 1': '',
+    },
+    {
+      net,
+      processes: 2,
+      'PyTorch images/s': ddp2?.imagesPerSec ?? '-',
+      'mgpu-train images/s': mgpu2.imagesPerSec,
+      'mgpu / PyTorch': ratio(mgpu2.imagesPerSec, ddp2?.imagesPerSec),
+      'plain tfjs images/s': mgpu2.plain ?? '-',
+      'PyTorch x of 1': ddp2 && torch1 ? ratio(ddp2.imagesPerSec, torch1.imagesPerSec) : '-',
+      'mgpu-train x of 1': ratio(mgpu2.imagesPerSec, mgpu1.imagesPerSec),
+    },
+  );
+}
+printTable(
+  `Convolutional networks, images/s at a global batch of ${BATCH} (PyTorch: one process, then DDP over gloo; mgpu-train: ${values.backend} workers; plain tfjs at one worker's batch)`,
+  rows,
+);
+console.log(`saved ${saveJson('cnn-vs-pytorch', { batch: BATCH, steps: STEPS, warmup: WARMUP, backend: values.backend, rows })}`);
