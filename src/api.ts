@@ -56,12 +56,11 @@ import { resumeConfig } from './coordinator/run/resume.ts';
 import { train as runTraining } from './coordinator/train.ts';
 
 export { MgpuError, ConfigError, formatError };
-// The networks model.net names: listNets() (name and traits), buildNet(tf, name, options) (a
-// LayersModel built with the caller's tf), trainableParameters(tf, name, options).
-export { buildNet, listNets, NET_NAMES } from './nets/nets-table.ts';
-export type { NetName, NetTraits } from './nets/nets-table.ts';
-export { trainableParameters } from './nets/net-parameters.ts';
-export type { NetOptions } from './nets/net-options.ts';
+// The names model.net takes. The builders are not exported: their types are tfjs's, whose
+// declarations do not type-check in a strict consumer (exactOptionalPropertyTypes), and the
+// public types import nothing of tfjs.
+export { NET_NAMES } from './nets/nets-table.ts';
+export type { NetName } from './nets/nets-table.ts';
 export type { ErrorCode } from './shared/errors.ts';
 export type {
   Config,
