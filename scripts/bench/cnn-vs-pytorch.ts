@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { printTable, saveJson } from './table.ts';
-import { haveTorch, torchCnnRate } from './torch-cnn.ts';
+import { haveTorch, torchCnnRate, type TorchRate } from './torch-cnn.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,6 +54,22 @@ function mgpuRate(net: string, side: number, workers: number): MgpuRate {
   }
 }
 
+const ratio = (a: number, b: number | null | undefined) => (b ? (a / b).toFixed(2) : '-');
+
+/** One line of the table: `processes` of PyTorch and of mgpu-train; `one`: the 1-process figures its scaling is against. */
+function row(net: string, processes: number, torch: TorchRate | null, mgpu: MgpuRate, one: { torch: TorchRate | null; mgpu: MgpuRate } | null) {
+  return {
+    net,
+    processes,
+    'PyTorch images/s': torch?.imagesPerSec ?? '-',
+    'mgpu-train images/s': mgpu.imagesPerSec,
+    'mgpu / PyTorch': ratio(mgpu.imagesPerSec, torch?.imagesPerSec),
+    'plain tfjs images/s': mgpu.plain ?? '-',
+    'PyTorch x of 1': one ? (torch && one.torch ? ratio(torch.imagesPerSec, one.torch.imagesPerSec) : '-') : '',
+    'mgpu-train x of 1': one ? ratio(mgpu.imagesPerSec, one.mgpu.imagesPerSec) : '',
+  };
+}
+
 if (!haveTorch()) console.log('(PyTorch could not be had: its rows are left out)');
 const rows: Record<string, string | number>[] = [];
 for (const net of NETS) {
@@ -63,29 +79,7 @@ for (const net of NETS) {
   const mgpu1 = mgpuRate(net, side, 1);
   const ddp2 = torchCnnRate(net, side, BATCH, 2, STEPS, WARMUP);
   const mgpu2 = mgpuRate(net, side, 2);
-  const ratio = (a: number, b: number | null | undefined) => (b ? (a / b).toFixed(2) : '-');
-  rows.push(
-    {
-      net,
-      processes: 1,
-      'PyTorch images/s': torch1?.imagesPerSec ?? '-',
-      'mgpu-train images/s': mgpu1.imagesPerSec,
-      'mgpu / PyTorch': ratio(mgpu1.imagesPerSec, torch1?.imagesPerSec),
-      'plain tfjs images/s': mgpu1.plain ?? '-',
-      'PyTorch x of 1': '',
-      'mgpu-train x of 1': '',
-    },
-    {
-      net,
-      processes: 2,
-      'PyTorch images/s': ddp2?.imagesPerSec ?? '-',
-      'mgpu-train images/s': mgpu2.imagesPerSec,
-      'mgpu / PyTorch': ratio(mgpu2.imagesPerSec, ddp2?.imagesPerSec),
-      'plain tfjs images/s': mgpu2.plain ?? '-',
-      'PyTorch x of 1': ddp2 && torch1 ? ratio(ddp2.imagesPerSec, torch1.imagesPerSec) : '-',
-      'mgpu-train x of 1': ratio(mgpu2.imagesPerSec, mgpu1.imagesPerSec),
-    },
-  );
+  rows.push(row(net, 1, torch1, mgpu1, null), row(net, 2, ddp2, mgpu2, { torch: torch1, mgpu: mgpu1 }));
 }
 printTable(
   `Convolutional networks, images/s at a global batch of ${BATCH} (PyTorch: one process, then DDP over gloo; mgpu-train: ${values.backend} workers; plain tfjs at one worker's batch)`,
