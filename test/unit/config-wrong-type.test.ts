@@ -29,7 +29,7 @@ const cases: [string, unknown, RegExp, string?][] = [
   ['devices.gpus', [0, '1'], /^devices\.gpus\[1\]: expected a GPU id \(an integer >= 0\), got "1" \(string\)$/, 'devices.gpus[1]'],
   ['loss', 3, /^loss: expected one of 'categoricalCrossentropy', .*, got 3 \(number\)$/],
   ['data.train', 'mnist', /^data\.train: expected a mapping with a type .*, got "mnist" \(string\)$/],
-  ['model.module', 5, /^model\.module: expected a non-empty string or null, got 5 \(number\)$/],
+  ['model.module', 5, /^model\.module: expected a non-empty string, got 5 \(number\)$/],
   ['log.every', [1], /^log\.every: expected a positive integer, got \[1\] \(list\)$/],
   ['schedule', 'cosine', /^schedule: expected a mapping, got "cosine" \(string\)$/],
   ['training.epochs', true, /^training\.epochs: expected a positive integer or null, got true \(boolean\)$/],
