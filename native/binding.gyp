@@ -4,7 +4,9 @@
   # project falls back to positional I/O on the slab) and src/shared/float-kernels.ts
   # (mgpu_float_kernels.node: when it is missing the same loops run in JavaScript) and
   # src/shared/cpu-affinity.ts (mgpu_affinity.node, Linux only: when it is missing simulated-GPU
-  # workers are not pinned to cores, and the run header says so).
+  # workers are not pinned to cores, and the run header says so) and
+  # src/worker/wasm-kernels/native-conv.ts (mgpu_conv_kernels.node: when it is missing the wasm
+  # backend's convolutions run on XNNPACK and the JavaScript im2col kernels).
   "targets": [
     {
       "target_name": "mgpu_mmap",
@@ -35,6 +37,17 @@
       "cflags_c": ["-std=c11", "-O3", "-ffp-contract=off", "-fno-math-errno", "-Wall", "-Wextra"],
       "libraries": ["-lm"],
       "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O3", "-ffp-contract=off", "-fno-math-errno", "-Wall", "-Wextra"] },
+      "conditions": [
+        ["OS=='win'", { "type": "none" }]
+      ]
+    },
+    {
+      "target_name": "mgpu_conv_kernels",
+      "sources": ["src/conv-kernels.c"],
+      # -O3 and no -march: the AVX2+FMA micro-kernel is compiled with a target attribute and
+      # chosen at run time when the CPU has it.
+      "cflags_c": ["-std=c11", "-O3", "-Wall", "-Wextra"],
+      "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O3", "-Wall", "-Wextra"] },
       "conditions": [
         ["OS=='win'", { "type": "none" }]
       ]

@@ -11,6 +11,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 import { conv2DBackpropInput } from '../../src/worker/wasm-kernels/conv2d-backprop-input.ts';
+import { nativeConv } from '../../src/worker/wasm-kernels/native-conv.ts';
 import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 
 tf.env().set('IS_TEST', true);
@@ -174,7 +175,8 @@ test("registerWasmGradKernels({ replaceConv2DBackpropInput: false }) keeps wasm'
   assert.ok(native, "wasm's own Conv2DBackpropInput is back");
   assert.notEqual(native.kernelFunc, mineFunc);
   const r = registerWasmGradKernels(tf, { replaceConv2DBackpropInput: false });
-  assert.deepEqual(r.replaced, ['MaxPoolGrad', 'BatchMatMul']);
+  // The rest is replaced as before: Conv2D and FusedConv2D only where the convolution addon is built.
+  assert.deepEqual(r.replaced, ['MaxPoolGrad', 'BatchMatMul', 'Tile', ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : [])]);
   assert.equal(tf.getKernel('Conv2DBackpropInput', 'wasm').kernelFunc, native.kernelFunc);
   // Switching it back on replaces it again.
   assert.deepEqual(registerWasmGradKernels(tf).replaced, ['Conv2DBackpropInput']);

@@ -7,6 +7,10 @@ import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
+import { nativeConv } from '../../src/worker/wasm-kernels/native-conv.ts';
+
+/** The other kernels registerWasmGradKernels replaces: Tile, and the convolutions where their addon is built. */
+const ALSO_REPLACED = ['Tile', ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : [])];
 import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 
 tf.env().set('IS_TEST', true);
@@ -56,7 +60,7 @@ test("wasm's own MaxPoolGrad is wrong on an all-negative window (why it is repla
   // The max is -1 (index 1): its gradient belongs there.
   assert.notDeepEqual(Array.from(dx), [0, 1, 0, 0]);
   const reg = registerWasmGradKernels(tf);
-  assert.deepEqual(reg.replaced, ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul']);
+  assert.deepEqual(reg.replaced, ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul', ...ALSO_REPLACED]);
   const fixed = tf.tidy(() =>
     tf
       .grad((t: tf.Tensor) => tf.sum(tf.maxPool(t as tf.Tensor4D, 2, 2, 'valid')))(tf.tensor4d([-3, -1, -2, -4], [1, 2, 2, 1]))
@@ -85,7 +89,7 @@ test("registerWasmGradKernels({ replaceMaxPoolGrad: false }) keeps wasm's own; u
   assert.ok(native, "wasm's own MaxPoolGrad is back");
   assert.notEqual(native.kernelFunc, mineFunc);
   const reg = registerWasmGradKernels(tf, { replaceMaxPoolGrad: false });
-  assert.deepEqual(reg.replaced, ['Conv2DBackpropInput', 'BatchMatMul']);
+  assert.deepEqual(reg.replaced, ['Conv2DBackpropInput', 'BatchMatMul', ...ALSO_REPLACED]);
   assert.equal(tf.getKernel('MaxPoolGrad', 'wasm').kernelFunc, native.kernelFunc);
   // Idempotent: a second call adds nothing.
   assert.deepEqual(registerWasmGradKernels(tf, { replaceMaxPoolGrad: false }), { added: [], replaced: [] });

@@ -5,6 +5,7 @@ import type { Config } from '../../shared/config/types.ts';
 import { sampleWeightsOf } from '../../shared/data-sources-table.ts';
 import type { ReadyMessage } from '../../shared/protocol.ts';
 import { floatKernels, nativeKernelsUnavailableReason } from '../../shared/float-kernels.ts';
+import { wasmConvolutions } from '../../worker/wasm-kernels/native-conv.ts';
 import { shardSizes } from '../../shared/shard.ts';
 import type { BatchPlan } from '../../data/batch-plan.ts';
 import { globalWorkers } from '../devices/cluster.ts';
@@ -64,6 +65,7 @@ export function printHeader(
   out.line(
     `  reduce      ${s.pool.threads ? `${s.pool.threads} threads` : 'on the coordinator thread'}, ${kernels}; slab ${(s.layout.size / 2 ** 20).toFixed(1)} MiB, ${s.slab.mode === 'mapped' ? 'mapped' : `positional I/O (${s.slab.fallbackReason})`}`,
   );
+  if (s.group.ready.some((r) => r.backend === 'wasm')) out.line(`  convolution ${wasmConvolutions()}`);
   out.line(`  run dir     ${cfg.runDir}`);
 }
 

@@ -4,9 +4,11 @@
 // row per filter tap, n = the batch·outH·outW output positions), so the product with dy [n, outC]
 // is a plain BatchMatMul on the wasm backend (XNNPACK, SIMD), with no transposes, and lands in
 // the filter's own [kh, kw, inC, outC] order. The output positions are taken in chunks that
-// keep the patch matrix under PATCH_FLOATS, so a large batch never needs a huge buffer.
+// keep the patch matrix under PATCH_FLOATS, so a large batch never needs a huge buffer. With the
+// native convolution addon (native-conv.ts) the patches and the product are made in C instead.
 import type { Conv2DBackpropFilterAttrs, TensorInfo } from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { convGeometry, nativeConv } from './native-conv.ts';
 import { type Conv2DInfo, copyDyRows, dispose, dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, runKernel, type TF } from './util.ts';
 
 const KERNEL = 'Conv2DBackpropFilter';
@@ -49,7 +51,11 @@ export function conv2DBackpropFilter(tf: TF, args: KernelArgs<Conv2DBackpropFilt
   const rowsPerChunk = Math.max(1, Math.min(N, Math.floor(patchFloats / Math.max(1, K))));
 
   let result: TensorInfo;
-  if (N === 0 || K === 0 || CO === 0) {
+  const native = nativeConv().addon;
+  if (native) {
+    result = makeOutput(backend, filterShape);
+    native.backpropFilter(f32(backend, x), f32(backend, dy), f32(backend, result), convGeometry(info, dyH, dyW));
+  } else if (N === 0 || K === 0 || CO === 0) {
     result = makeOutput(backend, filterShape, 'float32', new Float32Array(K * CO));
   } else if (rowsPerChunk >= N && compact) {
     const prod = chunkProduct(tf, backend, info, x, dy, 0, N, true);

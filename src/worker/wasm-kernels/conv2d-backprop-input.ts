@@ -9,7 +9,8 @@
 // positions are taken in chunks that keep the column matrix under COL_FLOATS, so a large batch
 // never needs a huge buffer. Replaces wasm's own kernel, which is correct but slow.
 //
-// NCHW is handled by transposing dy to NHWC and dx back (wasm Transpose).
+// NCHW is handled by transposing dy to NHWC and dx back (wasm Transpose). With the native
+// convolution addon (native-conv.ts) the product and col2im run in C instead, on the same heap.
 import type { Conv2DBackpropInputAttrs, TensorInfo } from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import {
@@ -25,6 +26,7 @@ import {
   runKernel,
   type TF,
 } from './util.ts';
+import { convGeometry, nativeConv } from './native-conv.ts';
 
 const KERNEL = 'Conv2DBackpropInput';
 /** Upper bound on one chunk's column matrix, in floats (16 MB). */
@@ -75,6 +77,11 @@ function nhwc(tf: TF, backend: BackendWasm, info: Conv2DInfo, dy: TensorInfo, fi
   const K = info.filterHeight * info.filterWidth * C;
   const N = B * OH * OW;
   const out = makeOutput(backend, [B, H, W, C]);
+  const native = nativeConv().addon;
+  if (native) {
+    native.backpropInput(f32(backend, dy), f32(backend, filter), f32(backend, out), convGeometry(info, dyH, dyW));
+    return out;
+  }
   f32(backend, out).fill(0);
   if (N === 0 || K === 0 || CO === 0) return out;
   const compact = dyH === OH && dyW === OW;

@@ -5,7 +5,8 @@
 // step), e.g. in the worker's backend loader.
 //
 // Missing from the wasm backend, added:
-//   Conv2DBackpropFilter                  im2col in JS + the wasm BatchMatMul (XNNPACK)
+//   Conv2DBackpropFilter                  im2col in JS + the wasm BatchMatMul (XNNPACK), or in C
+//                                         (native-conv.ts) when the convolution addon is built
 //   DepthwiseConv2dNativeBackpropFilter   plain JS, per-channel planes, float64 sums
 //   DepthwiseConv2dNativeBackpropInput    plain JS, per-channel planes, float64 sums
 //   UnsortedSegmentSum                    plain JS (the gradient of Gather / Embedding)
@@ -13,20 +14,28 @@
 //   MaxPoolGrad                           plain JS, the cpu backend's semantics
 // Present but slow, replaced (opt out with { replaceConv2DBackpropInput: false } and
 // { replaceBatchMatMul: false }):
-//   Conv2DBackpropInput                   the wasm BatchMatMul (XNNPACK) + col2im in JS
+//   Conv2DBackpropInput                   the wasm BatchMatMul (XNNPACK) + col2im in JS, or in C
 //   BatchMatMul                           with a transposed operand: wasm's Transpose, then wasm's
 //                                         own BatchMatMul on its XNNPACK path (see batch-mat-mul.ts)
+//   Tile                                  block copies in JS (tile.ts): wasm's walks element by element
+// Present, replaced only when the convolution addon is built (opt out with
+// { replaceConvolutions: false }); what it does not compute goes to wasm's own kernel:
+//   Conv2D, FusedConv2D                   im2col and a blocked GEMM in C (conv2d.ts), 4-5x XNNPACK's
+//                                         speed on an AVX2 core (docs/performance.md)
 //
 // Supported: NHWC (and NCHW for Conv2DBackpropFilter), any strides, 'same' / 'valid' / numeric /
 // explicit padding, dimRoundingMode; dilations other than 1 are refused with an error (tfjs's own
 // gradients of these ops refuse them too).
 import type { KernelConfig, KernelFunc } from '@tensorflow/tfjs';
 import { batchMatMul } from './batch-mat-mul.ts';
+import { conv2D } from './conv2d.ts';
 import { conv2DBackpropFilter } from './conv2d-backprop-filter.ts';
 import { conv2DBackpropInput } from './conv2d-backprop-input.ts';
 import { depthwiseConv2dNativeBackpropFilter } from './depthwise-backprop-filter.ts';
 import { depthwiseConv2dNativeBackpropInput } from './depthwise-backprop-input.ts';
 import { maxPoolGrad } from './max-pool-grad.ts';
+import { nativeConv } from './native-conv.ts';
+import { tile } from './tile.ts';
 import { unsortedSegmentSum } from './unsorted-segment-sum.ts';
 import { BACKEND, findKernel, type KernelArgs, type TF } from './util.ts';
 
@@ -38,7 +47,7 @@ export const WASM_MISSING_KERNELS = [
   'UnsortedSegmentSum',
 ] as const;
 /** The kernels the wasm backend has but gets wrong (or slow), which this module replaces. */
-export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul'] as const;
+export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul', 'Tile', 'Conv2D', 'FusedConv2D'] as const;
 export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number];
 
 export interface RegisterOptions {
@@ -48,6 +57,10 @@ export interface RegisterOptions {
   replaceConv2DBackpropInput?: boolean;
   /** Replace wasm's BatchMatMul (correct, but 15-20x slower with a transposed operand). Default true. */
   replaceBatchMatMul?: boolean;
+  /** Replace wasm's Tile (correct, but element by element). Default true. */
+  replaceTile?: boolean;
+  /** Replace wasm's Conv2D and FusedConv2D by the native ones, when the addon is built. Default true. */
+  replaceConvolutions?: boolean;
 }
 
 export interface Registered {
@@ -75,6 +88,12 @@ function configs(tf: TF, wasm: (name: string) => KernelConfig | undefined): Map<
   const map = new Map<WasmGradKernel, KernelConfig>(all.map(([kernelName, kernelFunc]) => [kernelName, { kernelName, backendName: BACKEND, kernelFunc }]));
   const mm = wasm('BatchMatMul');
   if (mm) map.set('BatchMatMul', { ...mm, kernelFunc: k((a) => batchMatMul(tf, mm.kernelFunc, a)) });
+  const t = wasm('Tile');
+  if (t) map.set('Tile', { ...t, kernelFunc: k((a) => tile(a, t.kernelFunc)) });
+  for (const name of ['Conv2D', 'FusedConv2D'] as const) {
+    const own = wasm(name);
+    if (own && nativeConv().addon) map.set(name, { ...own, kernelFunc: k((a) => conv2D(tf, a, own.kernelFunc)) });
+  }
   return map;
 }
 
@@ -102,6 +121,9 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
     MaxPoolGrad: opts.replaceMaxPoolGrad ?? true,
     Conv2DBackpropInput: opts.replaceConv2DBackpropInput ?? true,
     BatchMatMul: opts.replaceBatchMatMul ?? true,
+    Tile: opts.replaceTile ?? true,
+    Conv2D: opts.replaceConvolutions ?? true,
+    FusedConv2D: opts.replaceConvolutions ?? true,
   };
   for (const name of WASM_REPLACED_KERNELS) {
     if (replace[name]) {

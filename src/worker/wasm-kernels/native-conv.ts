@@ -1,0 +1,69 @@
+// The convolutions in C (native/src/conv-kernels.c: im2col and a cache-blocked GEMM, AVX2+FMA
+// when the CPU has it), run on the wasm backend's tensors in place: the addon is handed
+// Float32Array views of the wasm heap. When the addon is not built (or MGPU_NATIVE_CONV=0) the
+// kernels of this directory keep their JavaScript im2col + XNNPACK paths and wasm keeps its own
+// Conv2D; the run header says which (its `convolution` line, on wasm).
+import { loadAddon } from '../../shared/native-addon.ts';
+import type { Conv2DInfo } from './util.ts';
+
+export interface ConvAddon {
+  /** out = act(patches(x) · w + bias); act 0 linear, 1 relu, 2 relu6. */
+  conv2d(x: Float32Array, w: Float32Array, bias: Float32Array | null, out: Float32Array, geom: Int32Array, act: number): void;
+  /** dx = col2im(dy · wᵀ). */
+  backpropInput(dy: Float32Array, w: Float32Array, dx: Float32Array, geom: Int32Array): void;
+  /** dw = patches(x)ᵀ · dy. */
+  backpropFilter(x: Float32Array, dy: Float32Array, dw: Float32Array, geom: Int32Array): void;
+  /** The micro-kernel the CPU runs: 'avx2-fma' or 'generic'. */
+  isa(): string;
+}
+
+const FUNCTIONS = ['conv2d', 'backpropInput', 'backpropFilter', 'isa'] as const;
+let loaded: { addon: ConvAddon | null; reason: string | null } | null = null;
+
+/** The addon, or null with the reason (not built, does not load, or turned off by MGPU_NATIVE_CONV=0). */
+export function nativeConv(): { addon: ConvAddon | null; reason: string | null } {
+  if (loaded) return loaded;
+  loaded =
+    process.env.MGPU_NATIVE_CONV === '0'
+      ? { addon: null, reason: 'MGPU_NATIVE_CONV=0 turns the native convolutions off' }
+      : loadAddon<ConvAddon>('mgpu_conv_kernels', 'convolution', FUNCTIONS);
+  return loaded;
+}
+
+/** The run header's words for what computes the wasm backend's convolutions. */
+export function wasmConvolutions(): string {
+  const { addon, reason } = nativeConv();
+  return addon ? `in C (${addon.isa()} micro-kernel)` : `XNNPACK forward, JavaScript im2col gradients (${reason})`;
+}
+
+/** For tests: forget what was loaded, so that MGPU_NATIVE_CONV is read again. */
+export function resetNativeConv(): void {
+  loaded = null;
+}
+
+/** The addon's geometry: input, output and filter sizes, strides, top/left padding, and dy's spatial size. */
+export function convGeometry(info: Conv2DInfo, dyH = info.outHeight, dyW = info.outWidth): Int32Array {
+  const { batchSize, inHeight, inWidth, inChannels, outHeight, outWidth, outChannels, filterHeight, filterWidth, strideHeight, strideWidth } = info;
+  return Int32Array.from([
+    batchSize,
+    inHeight,
+    inWidth,
+    inChannels,
+    outHeight,
+    outWidth,
+    outChannels,
+    filterHeight,
+    filterWidth,
+    strideHeight,
+    strideWidth,
+    info.padInfo.top,
+    info.padInfo.left,
+    dyH,
+    dyW,
+  ]);
+}
+
+/** Whether the addon computes this convolution: dilation 1 (the only one it implements). */
+export function nativeGeometry(info: Conv2DInfo): boolean {
+  return info.dilationHeight === 1 && info.dilationWidth === 1;
+}
