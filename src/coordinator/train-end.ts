@@ -117,8 +117,7 @@ export async function endRun(run: Run): Promise<TrainResult> {
 export function failedRun(run: Run, err: unknown): unknown {
   run.hooks.mute();
   const completed = run.state.completed;
-  const trained = completed - run.startStep;
-  if (!isResumable(err, trained)) return err;
+  if (!isResumable(err, completed - run.startStep)) return err; // no step trained: nothing to resume
   run.out.done();
   const dir = saveCheckpoint(run, completed);
   return new MgpuError(err.code, err.message, {

@@ -28,6 +28,7 @@ import { MetricsLog } from './run/metrics-log.ts';
 import { loadEvalMetrics } from './metrics/index.ts';
 import type { Progress } from './console/progress.ts';
 import { Recovery, StartupRecovery } from './run/recovery.ts';
+import { FirstStepRecovery } from './run/first-step-recovery.ts';
 import { checkConfigChanges, checkSameRun } from './run/resume.ts';
 import { checkResumedData } from './run/resume-data.ts';
 import { printHeader } from './run/run-header.ts';
@@ -297,7 +298,7 @@ async function joinRun(p: Prepared, s: Session, hooks: RunHooks, startup: Startu
   }
   const metrics = lead ? new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null) : noMetrics();
   for (const f of startup.failures) metrics.write({ type: 'failure', step: startStep, ranks: [f.rank], message: f.message, action: f.action });
-  const recovery = new Recovery(s, cfg, out, metrics, startup.restarts, largestBatchSize(cfg));
+  const recovery = new FirstStepRecovery(startStep, s, cfg, out, metrics, startup.restarts, largestBatchSize(cfg)); // a failure that repeats in step startStep is not retried
   printHeader(out, cfg, s, p.devicePlan.devices, plan, p.trainSet, p.evalSet, p.devicePlan.placement, p.classes);
   if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
   // The best checkpoint, early stopping, the plateau schedule: their state goes on from the checkpoint's.

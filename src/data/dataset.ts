@@ -22,6 +22,7 @@ import { mapStyleDataset } from './map-module.ts';
 import { isMapStyle } from './map-style.ts';
 import { collectSamples, produceModule } from './sample-module.ts';
 import { weightsFromNpy } from './sample-weights.ts';
+import { badSampleSkipRefused } from '../shared/config/validate/on-bad-sample.ts';
 
 export type { Dataset } from './rows.ts';
 
@@ -41,8 +42,12 @@ const READERS: { [T in SourceType]: Reader<T> } = {
   csv: (src, at) => loadCsv(src, at.keyPath, at.classes),
   module: async (src, at) => {
     const made = await produceModule(src, at.keyPath, at.abort);
-    if (!isMapStyle(made.produced)) return collectSamples(made, src, at.keyPath, at.abort);
-    return mapStyleDataset(made.produced, made.where, at.keyPath, made.file, at.images?.threads ?? null); // data.threads
+    const skipBad = at.keyPath === 'data.train' && at.images?.skipBad === true; // data.onBadSample: skip
+    if (!isMapStyle(made.produced)) {
+      if (skipBad) throw badSampleSkipRefused(`data.train's module ${made.file} is a generator (not map-style)`);
+      return collectSamples(made, src, at.keyPath, at.abort);
+    }
+    return mapStyleDataset(made.produced, made.where, at.keyPath, made.file, at.images?.threads ?? null, skipBad); // data.threads
   },
   mnist: (src, at) => {
     const { features, labels } = loadMnist(src.offset, src.count, src.labels, at.keyPath);

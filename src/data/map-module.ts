@@ -12,7 +12,8 @@
 // gives the same bits for any number of threads and workers and on a rerun. x must be one value
 // (features, float32); y one value: class indices (int32) when sample 0's y is an integer scalar,
 // else float32 rows of its shape. Every sample must match sample 0's shapes; a mismatch, a
-// non-finite value or a throw is a DataError naming the module and the sample.
+// non-finite value or a throw is a DataError naming the module and the sample; with
+// data.onBadSample: skip, such a training sample is left out of its batch instead (input-feed.ts).
 import { DataError } from '../shared/errors.ts';
 import type { NdArray } from '../shared/npy.ts';
 import { noWholeArray, type Column, type RowPipeline } from './columns.ts';
@@ -31,7 +32,14 @@ type MapRows = RowPipeline & { row(index: number, epoch: number): Uint8Array | u
  * The dataset of a map-style module; `where` names it in errors (`data.train: module m.ts`).
  * `threads`: data.threads, the threads get() runs in; null: the coordinator's own.
  */
-export async function mapStyleDataset(ms: MapStyle, where: string, split: string, file: string, threads: number | null = null): Promise<Dataset> {
+export async function mapStyleDataset(
+  ms: MapStyle,
+  where: string,
+  split: string,
+  file: string,
+  threads: number | null = null,
+  skipBad = false, // data.onBadSample: skip (data.train): a sample get() fails to give is left out of its batch
+): Promise<Dataset> {
   const count = ms.length;
   if (!Number.isSafeInteger(count) || count < 1)
     throw new DataError(
@@ -47,8 +55,8 @@ export async function mapStyleDataset(ms: MapStyle, where: string, split: string
   const header = `map-style module ${file}: ${count} samples, read on demand`;
   const rows: MapRows =
     threads === null
-      ? inThisThread(ms, count, parts, split, fail, check, header)
-      : new MapThreadPipeline({ file, keyPath: split, where, length: count, parts }, threads, header, check);
+      ? inThisThread(ms, { count, parts, split, header, skipBad }, fail, check)
+      : new MapThreadPipeline({ file, keyPath: split, where, length: count, parts }, threads, header, check, skipBad);
   const column = (p: number): Column => {
     const part = parts[p]!;
     const bytes = partBytes(part);
@@ -72,31 +80,39 @@ export async function mapStyleDataset(ms: MapStyle, where: string, split: string
   return { features: column(0), labels: column(1), count, source: `module ${file} (map-style)`, pipeline: rows };
 }
 
-/** get() in the coordinator's thread: each (epoch, index) made once, kept until released. */
+/**
+ * get() in the coordinator's thread: each (epoch, index) made once, kept until released; with
+ * skipBad, a sample get() fails to give (it throws, or gives a value that does not fit) is
+ * remembered with why, and ready() resolves without it (failed() names it).
+ */
 function inThisThread(
   ms: MapStyle,
-  count: number,
-  parts: Part[],
-  split: string,
+  { count, parts, split, header, skipBad }: { count: number; parts: Part[]; split: string; header: string; skipBad: boolean },
   fail: Fail,
   check: (index: number, row: Uint8Array) => void,
-  header: string,
 ): MapRows {
   const rowBytes = parts.reduce((sum, p) => sum + partBytes(p), 0);
   const made = new Map<number, Uint8Array>(); // epoch * count + index -> the bytes of x then y
   const pending = new Map<number, Promise<void>>();
+  const failed = new Map<number, string>(); // skipBad: epoch * count + index -> why it could not be made
   const key = (epoch: number, index: number) => epoch * count + index;
   const make = (index: number, epoch: number): Promise<void> => {
     const k = key(epoch, index);
-    if (made.has(k)) return Promise.resolve();
+    if (made.has(k) || failed.has(k)) return Promise.resolve();
     let p = pending.get(k);
     if (!p) {
       const row = new Uint8Array(rowBytes);
       p = placeSample(ms, parts, index, epoch, split, row, fail)
-        .then(() => {
-          check(index, row);
-          made.set(k, row);
-        })
+        .then(
+          () => {
+            check(index, row); // the loss's label rules: a config mismatch, never skipped
+            made.set(k, row);
+          },
+          (err: unknown) => {
+            if (!skipBad || !(err instanceof DataError)) throw err;
+            failed.set(k, err.message);
+          },
+        )
         .finally(() => pending.delete(k));
       pending.set(k, p);
     }
@@ -108,7 +124,13 @@ function inThisThread(
       await Promise.all(Array.from(indices, (i) => make(i, epoch)));
     },
     isReady: (indices, epoch) => indices.every((i) => made.has(key(epoch, i))),
-    release: (indices, epoch) => indices.forEach((i) => made.delete(key(epoch, i))),
+    failed: (indices, epoch) =>
+      Array.from(indices, (i, at) => ({ at, message: failed.get(key(epoch, i)) })).filter((f): f is { at: number; message: string } => f.message !== undefined),
+    release: (indices, epoch) =>
+      indices.forEach((i) => {
+        made.delete(key(epoch, i));
+        failed.delete(key(epoch, i));
+      }),
     row: (index, epoch) => made.get(key(epoch, index)),
     close: () => Promise.resolve(),
     describe: () => header,

@@ -2,7 +2,8 @@
 // that many threads (map-thread.ts), each holding its own import of the module, as PyTorch
 // DataLoader's num_workers. The rows a step will stage are made ahead, each (epoch, sample) into
 // its slot of shared buffers (thread-rows.ts: no copy comes back), and copied from there when the
-// step stages them; a bad sample rejects ready() with the DataError the coordinator's thread gives.
+// step stages them; a bad sample rejects ready() with the DataError the coordinator's thread gives
+// (with data.onBadSample: skip it is left out instead; a module that fails to load never is).
 import { DataError, messageOf } from '../shared/errors.ts';
 import type { RowPipeline } from './columns.ts';
 import { partBytes } from './map-sample.ts';
@@ -15,6 +16,7 @@ export class MapThreadPipeline extends ThreadRows implements RowPipeline {
     threads: number,
     private readonly header: string,
     private readonly check: (index: number, row: Uint8Array) => void, // the loss's label rules, run here as each row comes
+    private readonly skipBad = false, // data.onBadSample: skip: ready() resolves; failed() names the samples get() failed to give
   ) {
     super(
       'data/map-thread',
@@ -33,7 +35,8 @@ export class MapThreadPipeline extends ThreadRows implements RowPipeline {
     return `${this.data.where}: the data thread running get() failed: ${messageOf(err)}`;
   }
 
-  protected settle(sample: number, bad: SlotResult[number], row: Uint8Array): null {
+  protected settle(sample: number, bad: SlotResult[number], row: Uint8Array): string | null {
+    if (bad && this.skipBad && !bad.threadFailed) return bad.message;
     if (bad) throw new DataError(bad.message, bad.hint);
     this.check(sample, row);
     return null;

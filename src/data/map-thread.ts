@@ -58,7 +58,7 @@ export default async function run(task: SlotTask): Promise<SlotResult> {
     ms = await (dataset ??= load(d));
   } catch (err) {
     const e = err as { message: string; hint?: string };
-    return task.samples.map(() => ({ message: e.message, hint: e.hint }));
+    return task.samples.map(() => ({ message: e.message, hint: e.hint, threadFailed: true })); // not a sample's fault: never skipped
   }
   for (let j = 0; j < task.samples.length; j++) {
     const row = new Uint8Array(task.buffers[task.at[2 * j]!]!, task.at[2 * j + 1], task.rowBytes);

@@ -19,15 +19,22 @@ export interface SourceTraits<S extends DataSource = DataSource> {
   classNamesFrom: string | null;
   /** The file or column of its per-sample weights, or null (none given, or a source that takes none). */
   sampleWeights: (src: S) => string | null;
+  /**
+   * Whether one of its samples can fail as the run reads it, so that data.onBadSample: skip can
+   * leave it out: an image that does not decode, a map-style module's get() that throws
+   * ('map-style': a module's only when it is map-style; a generator's samples are all read
+   * before step 0). false: its samples are read whole before the first step (or made in memory).
+   */
+  failsPerSample: boolean | 'map-style';
 }
 
 const SOURCE_TABLE: { [T in SourceType]: SourceTraits<Extract<DataSource, { type: T }>> } = {
-  npy: { namesClasses: () => false, classNamesFrom: null, sampleWeights: (s) => s.weights ?? null },
-  csv: { namesClasses: (s) => s.labelType === 'class', classNamesFrom: 'labelType: class', sampleWeights: (s) => s.weight ?? null },
-  module: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null },
-  mnist: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null },
-  images: { namesClasses: () => true, classNamesFrom: "its class folders' names, or its list's labels", sampleWeights: () => null },
-  synthetic: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null },
+  npy: { namesClasses: () => false, classNamesFrom: null, sampleWeights: (s) => s.weights ?? null, failsPerSample: false },
+  csv: { namesClasses: (s) => s.labelType === 'class', classNamesFrom: 'labelType: class', sampleWeights: (s) => s.weight ?? null, failsPerSample: false },
+  module: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null, failsPerSample: 'map-style' },
+  mnist: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null, failsPerSample: false },
+  images: { namesClasses: () => true, classNamesFrom: "its class folders' names, or its list's labels", sampleWeights: () => null, failsPerSample: true },
+  synthetic: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null, failsPerSample: false },
 };
 
 /** The source types, in the table's order (the order messages list them in). */

@@ -38,10 +38,12 @@ export const RESUMABLE_CODES: readonly ErrorCode[] = ['E_WORKER', 'E_NONFINITE',
  * first: after RESUMABLE_CODES, and after a data error (E_DATA) met while the run trains (a
  * mapped file's NaN row, an image that stops decoding, a batch with no sample left), whose
  * steps are kept as well. Its exit code stays the error's own (2 for a data error: the data is
- * the user's to fix, as a custom metric that fails at an evaluation is).
+ * the user's to fix, as a custom metric that fails at an evaluation is). A run that trained no
+ * step has nothing to keep: no checkpoint, and no `--resume` offered (it would start where the
+ * failed run did, to fail the same way when the failure is deterministic).
  */
 export function isResumable(err: unknown, trained: number): err is MgpuError {
-  return err instanceof MgpuError && (RESUMABLE_CODES.includes(err.code) || (err.code === 'E_DATA' && trained > 0));
+  return err instanceof MgpuError && trained > 0 && (RESUMABLE_CODES.includes(err.code) || err.code === 'E_DATA');
 }
 
 export class MgpuError extends Error {

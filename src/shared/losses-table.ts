@@ -15,13 +15,15 @@ export interface LossTraits {
   topK: boolean;
   /** How AUC reads its scores: one-vs-rest per class, each output against its own 0/1 labels, or not at all. */
   aucLayout: 'classes' | 'outputs' | null;
+  /** The fewest units the output's last dimension may have: 2 for a softmax over classes (one class is no choice). */
+  leastUnits: 1 | 2;
 }
 
 const LOSS_TABLE = {
-  categoricalCrossentropy: { labels: 'onehot', hasClasses: true, topK: true, aucLayout: 'classes' },
-  sparseCategoricalCrossentropy: { labels: 'index', hasClasses: true, topK: true, aucLayout: 'classes' },
-  binaryCrossentropy: { labels: 'binary', hasClasses: true, topK: false, aucLayout: 'outputs' },
-  meanSquaredError: { labels: 'value', hasClasses: false, topK: false, aucLayout: null },
+  categoricalCrossentropy: { labels: 'onehot', hasClasses: true, topK: true, aucLayout: 'classes', leastUnits: 2 },
+  sparseCategoricalCrossentropy: { labels: 'index', hasClasses: true, topK: true, aucLayout: 'classes', leastUnits: 2 },
+  binaryCrossentropy: { labels: 'binary', hasClasses: true, topK: false, aucLayout: 'outputs', leastUnits: 1 },
+  meanSquaredError: { labels: 'value', hasClasses: false, topK: false, aucLayout: null, leastUnits: 1 },
 } as const satisfies Record<string, LossTraits>;
 
 type Table = typeof LOSS_TABLE;

@@ -57,11 +57,13 @@ test('every key set validates back to the same config from config.yaml', () => {
       normalize: { mean: [127], std: [64] },
       augment: { flip: 'horizontal', randomResizedCrop: { scale: [0.5, 1] }, brightness: 0.2, contrast: 0.3 },
     },
-    { threads: 3, prefetch: 4, eval: { type: 'images', list: './list.csv', size: [32, 24], augment: { crop: { padding: 4 } } } },
+    { threads: 3, prefetch: 4, eval: { type: 'images', list: './list.csv', size: [32, 24] } }, // data.eval.augment is refused
   );
   assert.deepEqual(c.data.train.type === 'images' && c.data.train.augment?.randomResizedCrop, { scale: [0.5, 1], ratio: [3 / 4, 4 / 3] });
   const again = validateConfig(parse(serializeConfig(c)), { configPath, cwd: dir });
   assert.deepEqual(again.data, c.data);
+  const cropped = config({ ...base, augment: { crop: { padding: 4 } } }); // crop excludes randomResizedCrop
+  assert.deepEqual(validateConfig(parse(serializeConfig(cropped)), { configPath, cwd: dir }).data, cropped.data);
 });
 
 const bad = (train: Record<string, unknown>, key: string, message: RegExp, more: Record<string, unknown> = {}) =>

@@ -1,8 +1,10 @@
 // What a config says about a model's several inputs and outputs, checked against the model the
 // workers built: the loss of each output and its weight (Keras's loss and loss_weights), and the
 // features and labels files of each split, matched by the model's input and output names. Every
-// name the model lacks, and every name of the model the config leaves out, is named.
-import { lossOf, perOutputLosses } from '../../shared/config/loss.ts';
+// name the model lacks, and every name of the model the config leaves out, is named, and so is an
+// output too narrow for its loss (a softmax over one class), before step 0 rather than in it.
+import { lossKeyPath, lossOf, perOutputLosses } from '../../shared/config/loss.ts';
+import { LOSSES } from '../../shared/losses-table.ts';
 import type { Config, LossEntry } from '../../shared/config/types.ts';
 import { ConfigError, DataError } from '../../shared/errors.ts';
 import type { ModelLayout, ModelPort } from '../../shared/layout.ts';
@@ -47,7 +49,24 @@ export function outputLosses(cfg: Pick<Config, 'loss' | 'lossWeights'>, layout: 
         "key lossWeights by the names of the model's output layers; an output not named weighs 1",
       );
   }
-  return outputs.map((port) => ({ port, loss: lossOf(cfg.loss, port.name)!, weight: cfg.lossWeights?.[port.name] ?? 1 }));
+  const losses = outputs.map((port) => ({ port, loss: lossOf(cfg.loss, port.name)!, weight: cfg.lossWeights?.[port.name] ?? 1 }));
+  for (const o of losses) checkUnits(o, cfg.loss);
+  return losses;
+}
+
+/**
+ * An output whose last dimension has fewer units than its built-in loss needs (the table's
+ * leastUnits): a categorical loss on one unit (a 1-unit head, a one-class image folder) would
+ * fail in every worker's first step (tfjs: "depth must be >=2") or train nothing.
+ */
+function checkUnits({ port, loss }: OutputLoss, spec: Config['loss']): void {
+  const units = port.shape[port.shape.length - 1];
+  if (typeof loss !== 'string' || typeof units !== 'number' || units >= LOSSES[loss].leastUnits) return;
+  throw new ConfigError(
+    lossKeyPath(spec, port.name),
+    `${loss} needs at least ${LOSSES[loss].leastUnits} classes, but the model's output '${port.name}' has ${units} unit${units === 1 ? '' : 's'} (shape [${port.shape.map(String).join(', ')}]): one class is no choice`,
+    'a yes/no output is one sigmoid unit with binaryCrossentropy (labels 0 and 1); else give the output one unit per class (at least 2, and data with at least 2 classes)',
+  );
 }
 
 /**

@@ -65,9 +65,9 @@ export class StartupRecovery {
 
 export class Recovery {
   constructor(
-    private readonly s: Session,
-    private readonly cfg: Config,
-    private readonly out: Progress,
+    protected readonly s: Session,
+    protected readonly cfg: Config,
+    protected readonly out: Progress,
     private readonly metrics: MetricsLog,
     /** Restarts used so far (carried over by checkpoints). */
     public restarts: number,

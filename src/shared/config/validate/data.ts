@@ -6,6 +6,7 @@ import { ConfigError } from '../../errors.ts';
 import { fail, failCheck, int, isMapping, oneOf, orNull, quotedChoices, real, Section, show, text } from '../checker.ts';
 import { DATA_MODULE_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE } from '../defaults.ts';
 import { imageSource } from './images.ts';
+import { checkOnBadSample } from './on-bad-sample.ts';
 import { syntheticSource } from './synthetic.ts';
 import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
 import { SOURCE_TYPES, type SourceType } from '../../data-sources-table.ts';
@@ -18,6 +19,7 @@ const TYPE_LIST = quotedChoices(SOURCE_TYPES);
 export function dataSection(raw: unknown, baseDir: string): Config['data'] {
   const d = Section.open(raw, 'data', ['train', 'eval', 'evalFraction', 'classes', 'threads', 'prefetch', 'onBadSample']);
   if (!d.has('train')) throw new ConfigError(d.at('train'), `missing; expected a data source (type ${TYPE_LIST})`);
+  noEvalAugment(d.obj.eval);
   const data = {
     train: dataSource(d.obj.train, d.at('train'), baseDir),
     eval: d.has('eval') && d.obj.eval !== null ? dataSource(d.obj.eval, d.at('eval'), baseDir) : null,
@@ -30,7 +32,18 @@ export function dataSection(raw: unknown, baseDir: string): Config['data'] {
   if (data.eval !== null && data.evalFraction !== null) {
     throw new ConfigError('data.evalFraction', 'is set, but so is data.eval', 'hold out a fraction of train, or give an eval set: not both');
   }
+  checkOnBadSample(data);
   return data;
+}
+
+/** data.eval.augment is refused, not ignored: an evaluation reads its images as they are. */
+function noEvalAugment(raw: unknown): void {
+  if (!isMapping(raw) || raw.type !== 'images' || !Object.hasOwn(raw, 'augment') || raw.augment === null) return;
+  throw new ConfigError(
+    'data.eval.augment',
+    'is set, but data.eval is never augmented: an evaluation reads its images as they are',
+    'remove data.eval.augment; augmentation is for training: put it under data.train.augment',
+  );
 }
 
 /** Whether there is eval data: an eval set, or a fraction of train held out. */
