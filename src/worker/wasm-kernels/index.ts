@@ -18,6 +18,7 @@
 //   BatchMatMul                           with a transposed operand: wasm's Transpose, then wasm's
 //                                         own BatchMatMul on its XNNPACK path (see batch-mat-mul.ts)
 //   Tile                                  block copies in JS (tile.ts): wasm's walks element by element
+//   Identity, Cast (to its own dtype)     no copy: the input's memory, one more reference (identity.ts)
 // Present, replaced only when the convolution addon is built (opt out with
 // { replaceConvolutions: false }); what it does not compute goes to wasm's own kernel:
 //   Conv2D, FusedConv2D                   im2col and a blocked GEMM in C (conv2d.ts), 4-5x XNNPACK's
@@ -35,6 +36,7 @@ import { depthwiseConv2dNativeBackpropFilter } from './depthwise-backprop-filter
 import { depthwiseConv2dNativeBackpropInput } from './depthwise-backprop-input.ts';
 import { maxPoolGrad } from './max-pool-grad.ts';
 import { nativeConv } from './native-conv.ts';
+import { cast, identity } from './identity.ts';
 import { tile } from './tile.ts';
 import { unsortedSegmentSum } from './unsorted-segment-sum.ts';
 import { BACKEND, findKernel, type KernelArgs, type TF } from './util.ts';
@@ -47,7 +49,7 @@ export const WASM_MISSING_KERNELS = [
   'UnsortedSegmentSum',
 ] as const;
 /** The kernels the wasm backend has but gets wrong (or slow), which this module replaces. */
-export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul', 'Tile', 'Conv2D', 'FusedConv2D'] as const;
+export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul', 'Tile', 'Identity', 'Cast', 'Conv2D', 'FusedConv2D'] as const;
 export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number];
 
 export interface RegisterOptions {
@@ -57,8 +59,8 @@ export interface RegisterOptions {
   replaceConv2DBackpropInput?: boolean;
   /** Replace wasm's BatchMatMul (correct, but 15-20x slower with a transposed operand). Default true. */
   replaceBatchMatMul?: boolean;
-  /** Replace wasm's Tile (correct, but element by element). Default true. */
-  replaceTile?: boolean;
+  /** Replace wasm's Tile (element by element), Identity and same-dtype Cast (copies) by ours. Default true. */
+  replaceCopyKernels?: boolean;
   /** Replace wasm's Conv2D and FusedConv2D by the native ones, when the addon is built. Default true. */
   replaceConvolutions?: boolean;
 }
@@ -90,6 +92,10 @@ function configs(tf: TF, wasm: (name: string) => KernelConfig | undefined): Map<
   if (mm) map.set('BatchMatMul', { ...mm, kernelFunc: k((a) => batchMatMul(tf, mm.kernelFunc, a)) });
   const t = wasm('Tile');
   if (t) map.set('Tile', { ...t, kernelFunc: k((a) => tile(a, t.kernelFunc)) });
+  const id = wasm('Identity');
+  if (id) map.set('Identity', { ...id, kernelFunc: k((a) => identity(a, id.kernelFunc)) });
+  const c = wasm('Cast');
+  if (c) map.set('Cast', { ...c, kernelFunc: k((a) => cast(a, c.kernelFunc)) });
   for (const name of ['Conv2D', 'FusedConv2D'] as const) {
     const own = wasm(name);
     if (own && nativeConv().addon) map.set(name, { ...own, kernelFunc: k((a) => conv2D(tf, a, own.kernelFunc)) });
@@ -121,7 +127,9 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
     MaxPoolGrad: opts.replaceMaxPoolGrad ?? true,
     Conv2DBackpropInput: opts.replaceConv2DBackpropInput ?? true,
     BatchMatMul: opts.replaceBatchMatMul ?? true,
-    Tile: opts.replaceTile ?? true,
+    Tile: opts.replaceCopyKernels ?? true,
+    Identity: opts.replaceCopyKernels ?? true,
+    Cast: opts.replaceCopyKernels ?? true,
     Conv2D: opts.replaceConvolutions ?? true,
     FusedConv2D: opts.replaceConvolutions ?? true,
   };
