@@ -2,14 +2,15 @@
 // (NHWC, filter [kh, kw, inC, outC], dilation 1), in C. Each is a matrix product over the
 // im2col patches: a patch matrix of a bounded number of output positions at a time (SCRATCH
 // floats) is gathered into a scratch buffer, then multiplied by a packed, cache-blocked
-// single-precision GEMM: an AVX2+FMA 6x16 micro-kernel when the CPU has it (checked at run time:
-// the binary is built without -march), else portable C the compiler vectorises. The tensors are
+// single-precision GEMM: an AVX-512 12x32 or AVX2+FMA 6x16 micro-kernel when the CPU has it
+// (checked at run time: the binary is built without -march), else portable C the compiler
+// vectorises. MGPU_CONV_ISA=avx2 or generic picks a slower one (the tests run each). The tensors are
 // passed as Float32Array views of the wasm heap, so nothing is copied in or out.
 //
 //   conv2d(x, w, bias|null, out, geom, act)   out = act(patches(x) · W + bias); act 0 linear, 1 relu, 2 relu6
 //   backpropInput(dy, w, dx, geom)            dx = col2im(dy · Wᵀ)
 //   backpropFilter(x, dy, dw, geom)           dW = patches(x)ᵀ · dy
-//   isa() -> "avx2-fma" | "generic"           which micro-kernel runs
+//   isa() -> "avx512" | "avx2-fma" | "generic" which micro-kernel runs
 //
 // geom is an Int32Array [B, H, W, C, OH, OW, CO, KH, KW, sh, sw, top, left, dyH, dyW]: the
 // input, the output and the filter's sizes, strides, the padding before the first row and
@@ -34,8 +35,9 @@
 #define MGPU_X86 1
 #endif
 
-#define MR 6
-#define NR 16
+// The micro-kernels compute MR x NR tiles of C; their MR and NR divide MC and NC.
+#define MR_MAX 12
+#define NR_MAX 32
 #define KC 256
 #define MC 96
 #define NC 512
@@ -49,10 +51,16 @@ typedef struct {
 
 // ---- GEMM: C[m, n] (+)= A[m, k] · B[k, n] ----
 
-typedef void (*micro_kernel)(long kc, const float* a, const float* b, float* c, long ldc, long mr, long nr);
+/** c[mr x nr] += a panel (kc x MR, k-major) times a B panel (kc x NR, k-major). */
+typedef void (*kernel_fn)(long kc, const float* a, const float* b, float* c, long ldc, long mr, long nr);
+typedef struct {
+  kernel_fn run;
+  long mr, nr;
+  const char* name;
+} micro_kernel;
 
-/** B's rows k0..k0+kc, columns j0..j0+nc, as strips of NR columns, k-major, zero-padded. */
-static void pack_b(view b, long k0, long kc, long j0, long nc, float* out) {
+/** B's rows k0..k0+kc, columns j0..j0+nc, as strips of nr columns, k-major, zero-padded. */
+static void pack_b(view b, long k0, long kc, long j0, long nc, long NR, float* out) {
   for (long js = 0; js < nc; js += NR) {
     long nr = nc - js < NR ? nc - js : NR;
     float* o = out + js * kc;
@@ -71,7 +79,7 @@ static void pack_b(view b, long k0, long kc, long j0, long nc, float* out) {
 }
 
 /** A's rows i0..i0+mc, columns k0..k0+kc, as strips of MR rows, k-major, zero-padded. */
-static void pack_a(view a, long i0, long mc, long k0, long kc, float* out) {
+static void pack_a(view a, long i0, long mc, long k0, long kc, long MR, float* out) {
   for (long is = 0; is < mc; is += MR) {
     long mr = mc - is < MR ? mc - is : MR;
     float* o = out + is * kc;
@@ -85,62 +93,99 @@ static void pack_a(view a, long i0, long mc, long k0, long kc, float* out) {
   }
 }
 
-/** c[r, j] += t[r, j] for the mr x nr corner of an MR x NR tile. */
-static void add_tile(const float* t, float* c, long ldc, long mr, long nr) {
+/** c[r, j] += t[r, j] for the mr x nr corner of a tile whose rows are NR apart. */
+static void add_tile(const float* t, long NR, float* c, long ldc, long mr, long nr) {
   for (long r = 0; r < mr; r++)
     for (long j = 0; j < nr; j++) c[r * ldc + j] += t[r * NR + j];
 }
 
+#define GENERIC_MR 6
+#define GENERIC_NR 16
 static void kernel_generic(long kc, const float* a, const float* b, float* c, long ldc, long mr, long nr) {
-  float t[MR * NR] = {0};
-  for (long k = 0; k < kc; k++, a += MR, b += NR)
-    for (long r = 0; r < MR; r++) {
+  float t[GENERIC_MR * GENERIC_NR] = {0};
+  for (long k = 0; k < kc; k++, a += GENERIC_MR, b += GENERIC_NR)
+    for (long r = 0; r < GENERIC_MR; r++) {
       float av = a[r];
-      for (long j = 0; j < NR; j++) t[r * NR + j] += av * b[j];
+      for (long j = 0; j < GENERIC_NR; j++) t[r * GENERIC_NR + j] += av * b[j];
     }
-  add_tile(t, c, ldc, mr, nr);
+  add_tile(t, GENERIC_NR, c, ldc, mr, nr);
 }
 
 #ifdef MGPU_X86
+// 6 x 16: 12 ymm accumulators, two loads of B and six broadcasts of A per k.
 __attribute__((target("avx2,fma"))) static void kernel_avx2(long kc, const float* a, const float* b, float* c, long ldc, long mr, long nr) {
-  __m256 acc[MR][2];
-  for (int r = 0; r < MR; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
-  for (long k = 0; k < kc; k++, a += MR, b += NR) {
+  __m256 acc[6][2];
+  for (int r = 0; r < 6; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+  for (long k = 0; k < kc; k++, a += 6, b += 16) {
     __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
-    for (int r = 0; r < MR; r++) {
+    for (int r = 0; r < 6; r++) {
       __m256 av = _mm256_broadcast_ss(a + r);
       acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
       acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
     }
   }
-  if (mr == MR && nr == NR) {
-    for (int r = 0; r < MR; r++) {
+  if (mr == 6 && nr == 16) {
+    for (int r = 0; r < 6; r++) {
       float* cr = c + r * ldc;
       _mm256_storeu_ps(cr, _mm256_add_ps(_mm256_loadu_ps(cr), acc[r][0]));
       _mm256_storeu_ps(cr + 8, _mm256_add_ps(_mm256_loadu_ps(cr + 8), acc[r][1]));
     }
     return;
   }
-  float t[MR * NR];
-  for (int r = 0; r < MR; r++) {
-    _mm256_storeu_ps(t + r * NR, acc[r][0]);
-    _mm256_storeu_ps(t + r * NR + 8, acc[r][1]);
+  float t[6 * 16];
+  for (int r = 0; r < 6; r++) {
+    _mm256_storeu_ps(t + r * 16, acc[r][0]);
+    _mm256_storeu_ps(t + r * 16 + 8, acc[r][1]);
   }
-  add_tile(t, c, ldc, mr, nr);
+  add_tile(t, 16, c, ldc, mr, nr);
+}
+
+// 12 x 32: 24 zmm accumulators, two loads of B and twelve broadcasts of A per k.
+__attribute__((target("avx512f"))) static void kernel_avx512(long kc, const float* a, const float* b, float* c, long ldc, long mr, long nr) {
+  __m512 acc[12][2];
+  for (int r = 0; r < 12; r++) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+  for (long k = 0; k < kc; k++, a += 12, b += 32) {
+    __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+    for (int r = 0; r < 12; r++) {
+      __m512 av = _mm512_set1_ps(a[r]);
+      acc[r][0] = _mm512_fmadd_ps(av, b0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(av, b1, acc[r][1]);
+    }
+  }
+  if (mr == 12 && nr == 32) {
+    for (int r = 0; r < 12; r++) {
+      float* cr = c + r * ldc;
+      _mm512_storeu_ps(cr, _mm512_add_ps(_mm512_loadu_ps(cr), acc[r][0]));
+      _mm512_storeu_ps(cr + 16, _mm512_add_ps(_mm512_loadu_ps(cr + 16), acc[r][1]));
+    }
+    return;
+  }
+  float t[12 * 32];
+  for (int r = 0; r < 12; r++) {
+    _mm512_storeu_ps(t + r * 32, acc[r][0]);
+    _mm512_storeu_ps(t + r * 32 + 16, acc[r][1]);
+  }
+  add_tile(t, 32, c, ldc, mr, nr);
 }
 #endif
 
+/** The fastest micro-kernel the CPU runs; MGPU_CONV_ISA=avx2 or generic asks for a slower one (tests). */
 static micro_kernel pick_kernel(void) {
+  const char* want = getenv("MGPU_CONV_ISA");
+  if (!want) want = "";
 #ifdef MGPU_X86
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return kernel_avx2;
+  bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (avx2 && __builtin_cpu_supports("avx512f") && strcmp(want, "avx2") != 0 && strcmp(want, "generic") != 0)
+    return (micro_kernel){kernel_avx512, 12, 32, "avx512"};
+  if (avx2 && strcmp(want, "generic") != 0) return (micro_kernel){kernel_avx2, 6, 16, "avx2-fma"};
 #endif
-  return kernel_generic;
+  return (micro_kernel){kernel_generic, GENERIC_MR, GENERIC_NR, "generic"};
 }
 
 static micro_kernel the_kernel(void) {
-  static micro_kernel k = NULL; // the same for every thread: a property of the CPU
-  if (!k) k = pick_kernel();
+  static micro_kernel k = {NULL, 0, 0, NULL}; // the same for every thread: a property of the CPU
+  if (!k.run) k = pick_kernel();
   return k;
 }
 
@@ -158,19 +203,20 @@ static void gemm(long m, long n, long k, view a, view b, float* c, long ldc, boo
   if (!accumulate)
     for (long i = 0; i < m; i++) memset(c + i * ldc, 0, (size_t)n * sizeof(float));
   micro_kernel kern = the_kernel();
+  const long MR = kern.mr, NR = kern.nr;
   float* pa = packed_a;
   float* pb = packed_b;
   for (long jc = 0; jc < n; jc += NC) {
     long nc = n - jc < NC ? n - jc : NC;
     for (long pc = 0; pc < k; pc += KC) {
       long kc = k - pc < KC ? k - pc : KC;
-      pack_b(b, pc, kc, jc, nc, pb);
+      pack_b(b, pc, kc, jc, nc, NR, pb);
       for (long ic = 0; ic < m; ic += MC) {
         long mc = m - ic < MC ? m - ic : MC;
-        pack_a(a, ic, mc, pc, kc, pa);
+        pack_a(a, ic, mc, pc, kc, MR, pa);
         for (long jr = 0; jr < nc; jr += NR)
           for (long ir = 0; ir < mc; ir += MR)
-            kern(kc, pa + ir * kc, pb + jr * kc, c + (ic + ir) * ldc + jc + jr, ldc, mc - ir < MR ? mc - ir : MR, nc - jr < NR ? nc - jr : NR);
+            kern.run(kc, pa + ir * kc, pb + jr * kc, c + (ic + ir) * ldc + jc + jr, ldc, mc - ir < MR ? mc - ir : MR, nc - jr < NR ? nc - jr : NR);
       }
     }
   }
@@ -192,7 +238,7 @@ static bool pointwise(const geometry* g) {
 /** Output positions per chunk: the patch matrix of a chunk holds at most SCRATCH floats. */
 static long chunk_rows(const geometry* g) {
   long rows = SCRATCH / (g->K > 0 ? g->K : 1);
-  if (rows < MR) rows = MR;
+  if (rows < MR_MAX) rows = MR_MAX;
   return rows < g->N ? rows : g->N;
 }
 
@@ -434,7 +480,7 @@ static napi_value BackpropFilter(napi_env env, napi_callback_info info) {
 static napi_value Isa(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value s;
-  napi_create_string_utf8(env, the_kernel() == kernel_generic ? "generic" : "avx2-fma", NAPI_AUTO_LENGTH, &s);
+  napi_create_string_utf8(env, the_kernel().name, NAPI_AUTO_LENGTH, &s);
   return s;
 }
 

@@ -9,8 +9,8 @@ import '@tensorflow/tfjs-backend-wasm';
 import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 import { nativeConv } from '../../src/worker/wasm-kernels/native-conv.ts';
 
-/** The other kernels registerWasmGradKernels replaces: Tile, Identity, Cast, and the convolutions where their addon is built. */
-const ALSO_REPLACED = ['Tile', 'Identity', 'Cast', ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : [])];
+/** The other kernels registerWasmGradKernels replaces: Tile, Identity, Cast, Sum, Mean, and the convolutions where their addon is built. */
+const ALSO_REPLACED = ['Tile', 'Identity', 'Cast', 'Sum', 'Mean', ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : [])];
 import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 
 tf.env().set('IS_TEST', true);

@@ -167,5 +167,7 @@ test('native: the addon checks the sizes it is given against its geometry (a sho
       addon.backpropFilter(new Float32Array(32), new Float32Array(48), new Float32Array(54), Int32Array.from([1, 4, 4, 2, 4, 4, 3, 3, 3, 0, 1, 1, 1, 4, 4])),
     RangeError,
   );
-  assert.match(addon.isa(), /^(avx2-fma|generic)$/);
+  assert.match(addon.isa(), /^(avx512|avx2-fma|generic)$/);
+  const asked = { avx2: "avx2-fma", generic: "generic" }[process.env.MGPU_CONV_ISA ?? ""];
+  if (asked) assert.equal(addon.isa(), asked, "MGPU_CONV_ISA picks the micro-kernel");
 });

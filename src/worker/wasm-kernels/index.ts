@@ -19,6 +19,8 @@
 //                                         own BatchMatMul on its XNNPACK path (see batch-mat-mul.ts)
 //   Tile                                  block copies in JS (tile.ts): wasm's walks element by element
 //   Identity, Cast (to its own dtype)     no copy: the input's memory, one more reference (identity.ts)
+//   Sum, Mean (over leading axes)         column sums in one pass (reduce-leading.ts): wasm's own
+//                                         transpose the whole tensor first
 // Present, replaced only when the convolution addon is built (opt out with
 // { replaceConvolutions: false }); what it does not compute goes to wasm's own kernel:
 //   Conv2D, FusedConv2D                   im2col and a blocked GEMM in C (conv2d.ts), 4-5x XNNPACK's
@@ -37,6 +39,7 @@ import { depthwiseConv2dNativeBackpropInput } from './depthwise-backprop-input.t
 import { maxPoolGrad } from './max-pool-grad.ts';
 import { nativeConv } from './native-conv.ts';
 import { cast, identity } from './identity.ts';
+import { reduceLeading } from './reduce-leading.ts';
 import { tile } from './tile.ts';
 import { unsortedSegmentSum } from './unsorted-segment-sum.ts';
 import { BACKEND, findKernel, type KernelArgs, type TF } from './util.ts';
@@ -49,7 +52,7 @@ export const WASM_MISSING_KERNELS = [
   'UnsortedSegmentSum',
 ] as const;
 /** The kernels the wasm backend has but gets wrong (or slow), which this module replaces. */
-export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul', 'Tile', 'Identity', 'Cast', 'Conv2D', 'FusedConv2D'] as const;
+export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul', 'Tile', 'Identity', 'Cast', 'Sum', 'Mean', 'Conv2D', 'FusedConv2D'] as const;
 export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number];
 
 export interface RegisterOptions {
@@ -59,7 +62,7 @@ export interface RegisterOptions {
   replaceConv2DBackpropInput?: boolean;
   /** Replace wasm's BatchMatMul (correct, but 15-20x slower with a transposed operand). Default true. */
   replaceBatchMatMul?: boolean;
-  /** Replace wasm's Tile (element by element), Identity and same-dtype Cast (copies) by ours. Default true. */
+  /** Replace wasm's Tile (element by element), Identity and same-dtype Cast (copies), Sum and Mean (a transpose first) by ours. Default true. */
   replaceCopyKernels?: boolean;
   /** Replace wasm's Conv2D and FusedConv2D by the native ones, when the addon is built. Default true. */
   replaceConvolutions?: boolean;
@@ -96,6 +99,10 @@ function configs(tf: TF, wasm: (name: string) => KernelConfig | undefined): Map<
   if (id) map.set('Identity', { ...id, kernelFunc: k((a) => identity(a, id.kernelFunc)) });
   const c = wasm('Cast');
   if (c) map.set('Cast', { ...c, kernelFunc: k((a) => cast(a, c.kernelFunc)) });
+  for (const name of ['Sum', 'Mean'] as const) {
+    const own = wasm(name);
+    if (own) map.set(name, { ...own, kernelFunc: k((a) => reduceLeading(tf, a, own.kernelFunc, name === 'Mean')) });
+  }
   for (const name of ['Conv2D', 'FusedConv2D'] as const) {
     const own = wasm(name);
     if (own && nativeConv().addon) map.set(name, { ...own, kernelFunc: k((a) => conv2D(tf, a, own.kernelFunc)) });
@@ -130,6 +137,8 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
     Tile: opts.replaceCopyKernels ?? true,
     Identity: opts.replaceCopyKernels ?? true,
     Cast: opts.replaceCopyKernels ?? true,
+    Sum: opts.replaceCopyKernels ?? true,
+    Mean: opts.replaceCopyKernels ?? true,
     Conv2D: opts.replaceConvolutions ?? true,
     FusedConv2D: opts.replaceConvolutions ?? true,
   };
