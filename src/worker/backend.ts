@@ -45,7 +45,13 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
   // slow matmul with transposed operands.
   if (backend === 'wasm') {
     const replace = opts.replaceWasmKernels ?? true;
-    registerWasmGradKernels(tf, { replaceMaxPoolGrad: replace, replaceConv2DBackpropInput: replace, replaceBatchMatMul: replace, replaceCopyKernels: replace, replaceConvolutions: replace });
+    registerWasmGradKernels(tf, {
+      replaceMaxPoolGrad: replace,
+      replaceConv2DBackpropInput: replace,
+      replaceBatchMatMul: replace,
+      replaceCopyKernels: replace,
+      replaceConvolutions: replace,
+    });
   }
   // The cpu backend's ResizeNearestNeighborGrad is wrong for batches of more than one image.
   if (backend === 'cpu') registerCpuKernels(tf);

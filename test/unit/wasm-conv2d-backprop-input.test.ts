@@ -176,7 +176,16 @@ test("registerWasmGradKernels({ replaceConv2DBackpropInput: false }) keeps wasm'
   assert.notEqual(native.kernelFunc, mineFunc);
   const r = registerWasmGradKernels(tf, { replaceConv2DBackpropInput: false });
   // The rest is replaced as before: Conv2D and FusedConv2D only where the convolution addon is built.
-  assert.deepEqual(r.replaced, ['MaxPoolGrad', 'BatchMatMul', 'Tile', 'Identity', 'Cast', 'Sum', 'Mean', ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : [])]);
+  assert.deepEqual(r.replaced, [
+    'MaxPoolGrad',
+    'BatchMatMul',
+    'Tile',
+    'Identity',
+    'Cast',
+    'Sum',
+    'Mean',
+    ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : []),
+  ]);
   assert.equal(tf.getKernel('Conv2DBackpropInput', 'wasm').kernelFunc, native.kernelFunc);
   // Switching it back on replaces it again.
   assert.deepEqual(registerWasmGradKernels(tf).replaced, ['Conv2DBackpropInput']);

@@ -168,6 +168,6 @@ test('native: the addon checks the sizes it is given against its geometry (a sho
     RangeError,
   );
   assert.match(addon.isa(), /^(avx512|avx2-fma|generic)$/);
-  const asked = { avx2: "avx2-fma", generic: "generic" }[process.env.MGPU_CONV_ISA ?? ""];
-  if (asked) assert.equal(addon.isa(), asked, "MGPU_CONV_ISA picks the micro-kernel");
+  const asked = { avx2: 'avx2-fma', generic: 'generic' }[process.env.MGPU_CONV_ISA ?? ''];
+  if (asked) assert.equal(addon.isa(), asked, 'MGPU_CONV_ISA picks the micro-kernel');
 });

@@ -52,7 +52,18 @@ export const WASM_MISSING_KERNELS = [
   'UnsortedSegmentSum',
 ] as const;
 /** The kernels the wasm backend has but gets wrong (or slow), which this module replaces. */
-export const WASM_REPLACED_KERNELS = ['MaxPoolGrad', 'Conv2DBackpropInput', 'BatchMatMul', 'Tile', 'Identity', 'Cast', 'Sum', 'Mean', 'Conv2D', 'FusedConv2D'] as const;
+export const WASM_REPLACED_KERNELS = [
+  'MaxPoolGrad',
+  'Conv2DBackpropInput',
+  'BatchMatMul',
+  'Tile',
+  'Identity',
+  'Cast',
+  'Sum',
+  'Mean',
+  'Conv2D',
+  'FusedConv2D',
+] as const;
 export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number];
 
 export interface RegisterOptions {
