@@ -10,6 +10,9 @@
 //   conv2d(x, w, bias|null, out, geom, act)   out = act(patches(x) · W + bias); act 0 linear, 1 relu, 2 relu6
 //   backpropInput(dy, w, dx, geom)            dx = col2im(dy · Wᵀ)
 //   backpropFilter(x, dy, dw, geom)           dW = patches(x)ᵀ · dy
+//   depthwiseBackpropFilter(x, dy, dw, geom)  the depthwise gradients (CO = C·M), channel by
+//   depthwiseBackpropInput(dy, w, dx, geom)   channel: loops over the contiguous channels (the
+//                                             filter's sums in float64)
 //   isa() -> "avx512" | "avx2-fma" | "generic" which micro-kernel runs
 //
 // geom is an Int32Array [B, H, W, C, OH, OW, CO, KH, KW, sh, sw, top, left, dyH, dyW]: the
@@ -352,6 +355,59 @@ static void conv_backprop_filter(const geometry* g, const float* x, const float*
   }
 }
 
+// ---- depthwise (each channel its own filter; M outputs per channel, CO = C·M) ----
+
+/** dW[kh, kw, c·M + m] = Σ x[b, ih, iw, c] · dy[b, oh, ow, c·M + m], summed in float64 (acc: KH·KW·CO). */
+static void depthwise_backprop_filter(const geometry* g, long M, const float* x, const float* dy, float* dw, double* acc) {
+  memset(acc, 0, (size_t)(g->KH * g->KW * g->CO) * sizeof(double));
+  for (long b = 0; b < g->B; b++)
+    for (long oh = 0; oh < g->OH; oh++)
+      for (long ow = 0; ow < g->OW; ow++) {
+        const float* d = dy + ((b * g->dyH + oh) * g->dyW + ow) * g->CO;
+        for (long kh = 0; kh < g->KH; kh++) {
+          long ih = oh * g->sh + kh - g->top;
+          if (ih < 0 || ih >= g->H) continue;
+          for (long kw = 0; kw < g->KW; kw++) {
+            long iw = ow * g->sw + kw - g->left;
+            if (iw < 0 || iw >= g->W) continue;
+            const float* xr = x + ((b * g->H + ih) * g->W + iw) * g->C;
+            double* a = acc + (kh * g->KW + kw) * g->CO;
+            if (M == 1)
+              for (long c = 0; c < g->C; c++) a[c] += (double)xr[c] * d[c];
+            else
+              for (long c = 0; c < g->C; c++)
+                for (long m = 0; m < M; m++) a[c * M + m] += (double)xr[c] * d[c * M + m];
+          }
+        }
+      }
+  for (long i = 0; i < g->KH * g->KW * g->CO; i++) dw[i] = (float)acc[i];
+}
+
+/** dx[b, ih, iw, c] = Σ W[kh, kw, c·M + m] · dy[b, oh, ow, c·M + m], scattered from each output position. */
+static void depthwise_backprop_input(const geometry* g, long M, const float* dy, const float* w, float* dx) {
+  memset(dx, 0, (size_t)(g->B * g->H * g->W * g->C) * sizeof(float));
+  for (long b = 0; b < g->B; b++)
+    for (long oh = 0; oh < g->OH; oh++)
+      for (long ow = 0; ow < g->OW; ow++) {
+        const float* d = dy + ((b * g->dyH + oh) * g->dyW + ow) * g->CO;
+        for (long kh = 0; kh < g->KH; kh++) {
+          long ih = oh * g->sh + kh - g->top;
+          if (ih < 0 || ih >= g->H) continue;
+          for (long kw = 0; kw < g->KW; kw++) {
+            long iw = ow * g->sw + kw - g->left;
+            if (iw < 0 || iw >= g->W) continue;
+            float* xr = dx + ((b * g->H + ih) * g->W + iw) * g->C;
+            const float* wr = w + (kh * g->KW + kw) * g->CO;
+            if (M == 1)
+              for (long c = 0; c < g->C; c++) xr[c] += wr[c] * d[c];
+            else
+              for (long c = 0; c < g->C; c++)
+                for (long m = 0; m < M; m++) xr[c] += wr[c * M + m] * d[c * M + m];
+          }
+        }
+      }
+}
+
 // ---- N-API ----
 
 static bool f32_arg(napi_env env, const char* fn, napi_value v, const char* name, float** data, size_t* length) {
@@ -477,6 +533,54 @@ static napi_value BackpropFilter(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/** The channel multiplier of a depthwise geometry: CO = C·M, M >= 1 (0 with an exception thrown). */
+static long multiplier(napi_env env, const char* fn, const geometry* g) {
+  if (g->C > 0 && g->CO % g->C == 0 && g->CO >= g->C) return g->CO / g->C;
+  char msg[160];
+  snprintf(msg, sizeof msg, "%s: the output channels (%ld) are not a multiple of the input channels (%ld)", fn, g->CO, g->C);
+  napi_throw_range_error(env, "ERR_OUT_OF_RANGE", msg);
+  return 0;
+}
+
+static napi_value DepthwiseBackpropFilter(napi_env env, napi_callback_info info) {
+  const char* fn = "depthwiseBackpropFilter";
+  napi_value argv[4];
+  if (!get_args(env, info, 4, argv, "depthwiseBackpropFilter(x, dy, dw, geom)")) return NULL;
+  float *x, *dy, *dw;
+  size_t nx, ndy, ndw;
+  geometry g;
+  if (!f32_arg(env, fn, argv[0], "x", &x, &nx) || !f32_arg(env, fn, argv[1], "dy", &dy, &ndy) || !f32_arg(env, fn, argv[2], "dw", &dw, &ndw)) return NULL;
+  if (!geom_arg(env, fn, argv[3], &g)) return NULL;
+  long M = multiplier(env, fn, &g);
+  if (!M) return NULL;
+  long taps = g.KH * g.KW * g.CO;
+  if (too_short(env, fn, "x", nx, g.B * g.H * g.W * g.C) || too_short(env, fn, "dy", ndy, g.B * g.dyH * g.dyW * g.CO) || too_short(env, fn, "dw", ndw, taps)) return NULL;
+  double* acc = malloc((size_t)(taps > 0 ? taps : 1) * sizeof(double));
+  if (!acc) {
+    napi_throw_error(env, "ERR_MEMORY", "mgpu_conv_kernels: out of memory for the filter sums");
+    return NULL;
+  }
+  depthwise_backprop_filter(&g, M, x, dy, dw, acc);
+  free(acc);
+  return NULL;
+}
+
+static napi_value DepthwiseBackpropInput(napi_env env, napi_callback_info info) {
+  const char* fn = "depthwiseBackpropInput";
+  napi_value argv[4];
+  if (!get_args(env, info, 4, argv, "depthwiseBackpropInput(dy, w, dx, geom)")) return NULL;
+  float *dy, *w, *dx;
+  size_t ndy, nw, ndx;
+  geometry g;
+  if (!f32_arg(env, fn, argv[0], "dy", &dy, &ndy) || !f32_arg(env, fn, argv[1], "w", &w, &nw) || !f32_arg(env, fn, argv[2], "dx", &dx, &ndx)) return NULL;
+  if (!geom_arg(env, fn, argv[3], &g)) return NULL;
+  long M = multiplier(env, fn, &g);
+  if (!M) return NULL;
+  if (too_short(env, fn, "dy", ndy, g.B * g.dyH * g.dyW * g.CO) || too_short(env, fn, "w", nw, g.KH * g.KW * g.CO) || too_short(env, fn, "dx", ndx, g.B * g.H * g.W * g.C)) return NULL;
+  depthwise_backprop_input(&g, M, dy, w, dx);
+  return NULL;
+}
+
 static napi_value Isa(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value s;
@@ -489,6 +593,8 @@ NAPI_MODULE_INIT() {
       {"conv2d", NULL, Conv2d, NULL, NULL, NULL, napi_default, NULL},
       {"backpropInput", NULL, BackpropInput, NULL, NULL, NULL, napi_default, NULL},
       {"backpropFilter", NULL, BackpropFilter, NULL, NULL, NULL, napi_default, NULL},
+      {"depthwiseBackpropFilter", NULL, DepthwiseBackpropFilter, NULL, NULL, NULL, napi_default, NULL},
+      {"depthwiseBackpropInput", NULL, DepthwiseBackpropInput, NULL, NULL, NULL, napi_default, NULL},
       {"isa", NULL, Isa, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

@@ -3,8 +3,10 @@
 // Each channel is its own small 2-D correlation (there is no matmul to hand to XNNPACK). Per
 // image and channel, the x plane is copied once into a zero-padded float64 scratch plane and the
 // M dy planes into contiguous scratch, so every tap is a bounds-check-free dot product summed
-// in a register, over data that stays in cache. Sums are float64, rounded once at the end.
+// in a register, over data that stays in cache. Sums are float64, rounded once at the end. With
+// the native convolution addon (native-conv.ts) the same sums run in C, channels innermost.
 import type { DepthwiseConv2dNativeBackpropFilterAttrs, TensorInfo } from '@tensorflow/tfjs';
+import { convGeometry, nativeConv } from './native-conv.ts';
 import { PaddedPlane } from './padded-plane.ts';
 import { dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, requireUnitDilations, type TF } from './util.ts';
 
@@ -22,6 +24,12 @@ export function depthwiseConv2dNativeBackpropFilter(tf: TF, args: KernelArgs<Dep
   const { strideHeight: sh, strideWidth: sw, filterHeight: KH, filterWidth: KW } = info;
   const M = CO / C;
   const [dyH, dyW] = dySpatial(KERNEL, dy, info);
+  const native = nativeConv().addon;
+  if (native) {
+    const out = makeOutput(backend, filterShape);
+    native.depthwiseBackpropFilter(f32(backend, x), f32(backend, dy), f32(backend, out), convGeometry(info, dyH, dyW));
+    return out;
+  }
   const acc = new Float64Array(KH * KW * CO);
   if (OH > 0 && OW > 0) {
     const xv = f32(backend, x);

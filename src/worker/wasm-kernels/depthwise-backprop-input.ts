@@ -6,11 +6,12 @@
 // 180°, padded by (k − 1 − pad) on each side, so it runs on the wasm backend's own
 // DepthwiseConv2dNative (XNNPACK) with the filter as [kh, kw, c·M, 1]; for M > 1 the M outputs of
 // each channel are then summed (wasm Sum).
-// Other strides, in plain JS: per image and channel, the M dy planes are copied into contiguous
+// Other strides: in C with the native convolution addon (native-conv.ts), else in plain JS: per image and channel, the M dy planes are copied into contiguous
 // scratch and scattered, one tap at a time with the weight in a register, into a zero-padded
 // float64 plane (no bounds checks), whose interior is then written to dx; rounded once.
 import type { DepthwiseConv2dNativeBackpropInputAttrs, TensorInfo } from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
+import { convGeometry, nativeConv } from './native-conv.ts';
 import { PaddedPlane } from './padded-plane.ts';
 import { type Conv2DInfo, dispose, dySpatial, f32, type KernelArgs, makeOutput, requireFloat32, requireUnitDilations, runKernel, type TF } from './util.ts';
 
@@ -31,6 +32,12 @@ export function depthwiseConv2dNativeBackpropInput(tf: TF, args: KernelArgs<Dept
   if (sh === 1 && sw === 1 && dyH === OH && dyW === OW && OH > 0 && OW > 0) {
     const viaWasm = stride1(tf, backend, info, dy, filter);
     if (viaWasm) return viaWasm;
+  }
+  const native = nativeConv().addon;
+  if (native) {
+    const out = makeOutput(backend, [B, H, W, C]);
+    native.depthwiseBackpropInput(f32(backend, dy), f32(backend, filter), f32(backend, out), convGeometry(info, dyH, dyW));
+    return out;
   }
   const out = makeOutput(backend, [B, H, W, C]);
   // Views after the allocation (it may grow the heap).

@@ -7,8 +7,9 @@
 // Missing from the wasm backend, added:
 //   Conv2DBackpropFilter                  im2col in JS + the wasm BatchMatMul (XNNPACK), or in C
 //                                         (native-conv.ts) when the convolution addon is built
-//   DepthwiseConv2dNativeBackpropFilter   plain JS, per-channel planes, float64 sums
-//   DepthwiseConv2dNativeBackpropInput    plain JS, per-channel planes, float64 sums
+//   DepthwiseConv2dNativeBackpropFilter   plain JS, per-channel planes, float64 sums; in C with the addon
+//   DepthwiseConv2dNativeBackpropInput    stride 1 on wasm's DepthwiseConv2dNative; other strides
+//                                         in C with the addon, else plain JS (float64 sums)
 //   UnsortedSegmentSum                    plain JS (the gradient of Gather / Embedding)
 // Present but wrong, replaced (see max-pool-grad.ts; opt out with { replaceMaxPoolGrad: false }):
 //   MaxPoolGrad                           plain JS, the cpu backend's semantics

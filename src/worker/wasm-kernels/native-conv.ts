@@ -13,11 +13,15 @@ export interface ConvAddon {
   backpropInput(dy: Float32Array, w: Float32Array, dx: Float32Array, geom: Int32Array): void;
   /** dw = patches(x)ᵀ · dy. */
   backpropFilter(x: Float32Array, dy: Float32Array, dw: Float32Array, geom: Int32Array): void;
-  /** The micro-kernel the CPU runs: 'avx2-fma' or 'generic'. */
+  /** The depthwise filter gradient (out channels = in channels x multiplier), sums in float64. */
+  depthwiseBackpropFilter(x: Float32Array, dy: Float32Array, dw: Float32Array, geom: Int32Array): void;
+  /** The depthwise input gradient. */
+  depthwiseBackpropInput(dy: Float32Array, w: Float32Array, dx: Float32Array, geom: Int32Array): void;
+  /** The micro-kernel the CPU runs: 'avx512', 'avx2-fma' or 'generic'. */
   isa(): string;
 }
 
-const FUNCTIONS = ['conv2d', 'backpropInput', 'backpropFilter', 'isa'] as const;
+const FUNCTIONS = ['conv2d', 'backpropInput', 'backpropFilter', 'depthwiseBackpropFilter', 'depthwiseBackpropInput', 'isa'] as const;
 let loaded: { addon: ConvAddon | null; reason: string | null } | null = null;
 
 /** The addon, or null with the reason (not built, does not load, or turned off by MGPU_NATIVE_CONV=0). */
