@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import type { BackendName } from '../shared/backends-table.ts';
 import type { Config, OptimizerConfig, LossSpec } from '../shared/config/types.ts';
 import type { InitMessage } from '../shared/protocol.ts';
+import { plainClassCount } from './plain-classes.ts';
 import { workerModel } from '../coordinator/engine/net-spec.ts';
 import { childExecArgv, projectFile } from '../shared/runtime.ts';
 import type { RateFigures } from './stats.ts';
@@ -53,8 +54,8 @@ export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
     backend: r.backend,
     replaceWasmKernels: r.cfg.devices.replaceWasmKernels,
     allowSoftwareAdapter: r.cfg.devices.allowSoftwareAdapter,
-    // A network by name with its classes resolved as the workers get it (synthetic rows name their count).
-    model: workerModel(r.cfg, r.cfg.data.train.type === 'synthetic' ? r.cfg.data.train.classes : null),
+    // A network by name with its classes resolved as the workers get them (plain-classes.ts).
+    model: workerModel(r.cfg, await plainClassCount(r.cfg)),
     seed: r.cfg.training.seed,
     loss: r.cfg.loss,
     optimizer: r.cfg.optimizer,
