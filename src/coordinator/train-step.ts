@@ -5,8 +5,6 @@ import os from 'node:os';
 import { MgpuError } from '../shared/errors.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
-import type { BatchPlan } from '../data/batch-plan.ts';
-import type { Dataset } from '../data/rows.ts';
 import { plural } from './console/progress.ts';
 import { ArrivalSum } from './engine/reduce/arrival-sum.ts';
 import { averageState } from './engine/reduce/average-state.ts';
@@ -16,8 +14,8 @@ import { learningRateAt } from './engine/schedules.ts';
 import type { Session } from './engine/session.ts';
 import { stageAhead, type StageAhead } from './engine/stage-ahead.ts';
 import type { StepDeadline } from './engine/step-deadline.ts';
+import { loopLimits } from './data-wait.ts';
 import { inputFeed } from './input-feed.ts';
-import type { BadSamples } from './run/bad-samples.ts';
 import { checkSkipBound } from './run/train-checks.ts';
 import type { Run } from './train-setup.ts';
 
@@ -198,13 +196,14 @@ export function skipStep(run: Run, step: number, what: string, bad: number[]): v
 }
 
 /**
- * Stages a step's shards into its slot once: a batch staged ahead is not staged again, nor one
- * whose rows a pipeline has not made yet (the loop stages it once `ready` says they are).
+ * Stages a step's shards into its slot once: a batch staged ahead is not staged again, nor one whose
+ * rows a pipeline has not made yet (the loop stages it once `ready` says they are; null: a stop came).
  */
-export function stagedBatches(s: Session, ds: Dataset, plan: BatchPlan, prefetch: number, onBad: BadSamples['record']) {
+export function stagedBatches(run: Run) {
+  const { s, plan, trainSet: ds } = run;
   const tag = (step: number, shards: Shard[]) => `${step}|${shards.map((x) => `${x.rank}:${x.start}-${x.end}`).join(',')}`;
   const slotOf = (step: number) => (step % 2) as 0 | 1;
-  const feed = inputFeed(ds, plan, prefetch, onBad);
+  const feed = inputFeed(ds, plan, run.cfg.data.prefetch, run.badSamples.record, loopLimits(run.cfg.reliability.stepTimeout, run.signals, run.cluster.size));
   return {
     ready: (step: number) => feed.ready(step),
     matches: (step: number, shards: Shard[]) => s.stager.holds(slotOf(step), tag(step, shards)),

@@ -18,7 +18,7 @@ import type { NdArray } from '../shared/npy.ts';
 import { noWholeArray, type Column, type RowPipeline } from './columns.ts';
 import type { Dataset } from './rows.ts';
 import type { MapStyle } from './map-style.ts';
-import { fetchSample, partBytes, partsOf, placeSample, type Fail, type Part } from './map-sample.ts';
+import { fetchSample, getCall, partBytes, partsOf, placeSample, type Fail, type Part } from './map-sample.ts';
 import { MapThreadPipeline } from './map-thread-pipeline.ts';
 import { valueText } from './value-text.ts';
 
@@ -47,7 +47,7 @@ export async function mapStyleDataset(ms: MapStyle, where: string, split: string
   const header = `map-style module ${file}: ${count} samples, read on demand`;
   const rows: MapRows =
     threads === null
-      ? inThisThread(ms, count, parts, split, fail, check, header)
+      ? inThisThread(ms, count, parts, { where, split }, fail, check, header)
       : new MapThreadPipeline({ file, keyPath: split, where, length: count, parts }, threads, header, check);
   const column = (p: number): Column => {
     const part = parts[p]!;
@@ -77,7 +77,7 @@ function inThisThread(
   ms: MapStyle,
   count: number,
   parts: Part[],
-  split: string,
+  { where, split }: { where: string; split: string },
   fail: Fail,
   check: (index: number, row: Uint8Array) => void,
   header: string,
@@ -110,6 +110,10 @@ function inThisThread(
     isReady: (indices, epoch) => indices.every((i) => made.has(key(epoch, i))),
     release: (indices, epoch) => indices.forEach((i) => made.delete(key(epoch, i))),
     row: (index, epoch) => made.get(key(epoch, index)),
+    unsettled: (indices, epoch) => {
+      const i = indices.find((i) => pending.has(key(epoch, i)));
+      return i === undefined ? null : getCall(where, i, epoch, split);
+    },
     close: () => Promise.resolve(),
     describe: () => header,
   };

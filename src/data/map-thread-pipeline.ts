@@ -5,7 +5,7 @@
 // step stages them; a bad sample rejects ready() with the DataError the coordinator's thread gives.
 import { DataError, messageOf } from '../shared/errors.ts';
 import type { RowPipeline } from './columns.ts';
-import { partBytes } from './map-sample.ts';
+import { getCall, partBytes } from './map-sample.ts';
 import type { MapThreadData } from './map-thread.ts';
 import { ThreadRows, type SlotResult } from './thread-rows.ts';
 
@@ -42,6 +42,12 @@ export class MapThreadPipeline extends ThreadRows implements RowPipeline {
   /** The bytes of a made row, x then y; undefined before it is ready. */
   row(sample: number, epoch: number): Uint8Array | undefined {
     return this.madeRow(sample, epoch);
+  }
+
+  /** The first of these samples whose get() has not settled in its thread. */
+  unsettled(indices: Uint32Array, epoch: number): string | null {
+    const i = this.unsettledSample(indices, epoch);
+    return i === null ? null : getCall(this.data.where, i, epoch, this.data.keyPath);
   }
 
   describe(): string {
