@@ -84,7 +84,7 @@ function keptRows(
 ): Uint32Array {
   if (failed.length === 0) return b.indices;
   onBad(
-    step,
+    step + 1, // said 1-based, as the train line of the same batch
     b.epoch,
     failed.map((f) => ({ sample: b.indices[f.at]!, message: f.message })),
   );
@@ -92,7 +92,7 @@ function keptRows(
   const kept = b.indices.filter((_, at) => !out.has(at));
   if (kept.length === 0)
     throw new DataError(
-      `step ${step}: none of its ${b.indices.length} samples could be made (the first: ${failed[0]!.message})`,
+      `step ${step + 1}: none of its ${b.indices.length} samples could be made (the first: ${failed[0]!.message})`,
       'check the data: data.onBadSample: skip leaves out a bad sample, not a whole batch',
     );
   return kept;

@@ -77,7 +77,7 @@ export async function gatherStep(
           micro: cfg.training.accumulateSteps,
         };
       },
-      `step ${step}`,
+      `step ${step + 1}`, // every step number said is 1-based, as the train line of its batch
       shards.map((sh) => sh.rank),
       deadline.ms(),
       (reply, rank) => {
@@ -90,7 +90,7 @@ export async function gatherStep(
       return { replies: await gathering, early, next: ahead, shards };
     } catch (err) {
       await early.settle().catch(() => {}); // nothing may still write the sum when the step reruns
-      await run.recovery.recover(err, step);
+      await run.recovery.recover(err, step + 1);
       shards = s.shards(n);
       staged.stage(step, indices, shards);
     }
@@ -116,8 +116,8 @@ export async function agreeOnStep(
     run.signals.requested() ? 1 : 0,
     run.hooks.requested() ? 1 : 0,
   ]);
-  await cluster.arrive(step); // rank 0 names a machine that does not get here in time
-  await cluster.sum(agreed, `step ${step}: the agreement on the loss`);
+  await cluster.arrive(step + 1); // rank 0 names a machine that does not get here in time
+  await cluster.sum(agreed, `step ${step + 1}: the agreement on the loss`);
   run.state.signalAgreed = agreed[4]! > 0;
   run.state.apiStopAgreed = agreed[5]! > 0;
   return { lossSum: agreed[0]!, nonFinite: agreed[1]!, stateChanged: agreed[2]!, ranks: agreed[3]! };
@@ -153,8 +153,8 @@ export async function finishStep(
       const mine = bad.length ? `rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}` : '';
       const what =
         c.size === 1
-          ? `step ${step}: non-finite loss or gradient from ${mine}`
-          : `step ${step}: non-finite loss or gradient from ${plural(everywhere.nonFinite, 'worker')} of the cluster${mine ? ` (here: ${mine} on ${c.where(c.rank)})` : ''}`;
+          ? `step ${step + 1}: non-finite loss or gradient from ${mine}`
+          : `step ${step + 1}: non-finite loss or gradient from ${plural(everywhere.nonFinite, 'worker')} of the cluster${mine ? ` (here: ${mine} on ${c.where(c.rank)})` : ''}`;
       if (cfg.reliability.onNonFinite === 'stop') {
         throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
       }
@@ -167,11 +167,11 @@ export async function finishStep(
     const t = updatesBefore + 1;
     const { remaining, continuing } = await early.settle();
     const reduced =
-      c.size === 1 ? await s.pool.run(remaining, continuing, lr, t) : await s.pool.runCombined(remaining, continuing, lr, t, gradientCombine(c, step));
+      c.size === 1 ? await s.pool.run(remaining, continuing, lr, t) : await s.pool.runCombined(remaining, continuing, lr, t, gradientCombine(c, step + 1));
     // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
     const stateChanged = everywhere.stateChanged;
     if (stateChanged !== 0 && stateChanged !== everywhere.ranks) {
-      throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${everywhere.ranks} ranks changed their non-trainable weights`);
+      throw new MgpuError('E_INTERNAL', `step ${step + 1}: ${stateChanged} of ${everywhere.ranks} ranks changed their non-trainable weights`);
     }
     if (stateChanged)
       await averageState(
@@ -190,8 +190,8 @@ export async function finishStep(
 export function skipStep(run: Run, step: number, what: string, bad: number[]): void {
   const { skippedSteps } = run;
   checkSkipBound(run.cfg, skippedSteps.length + 1, run.plan.totalSteps, what);
-  skippedSteps.push(step);
-  run.metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
+  skippedSteps.push(step + 1); // 1-based, as the skip line
+  run.metrics.write({ type: 'skip', step: step + 1, ranks: bad, message: what, action: 'skipped' });
   run.out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
 }
 
