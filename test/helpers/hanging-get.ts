@@ -2,7 +2,7 @@
 // for data that never ends: 8 samples, a batch of 8 (one step per epoch), so step 1 (epoch 1) has
 // trained and can be kept in a checkpoint when step 2 waits forever. get(5) of epoch 2 writes
 // `marker` when it starts to wait; it hangs only while `hangFlag` exists, so a resume after the
-// flag is removed trains to the end.
+// flag is removed trains to the end. writeHangingModule: the module alone, hanging when told.
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeConfigFile } from './chaos.ts';
@@ -18,8 +18,11 @@ export interface HangingRun {
   hangFlag: string; // get(5) of epoch 2 hangs while it exists
 }
 
-/** Writes the module and an experiment training it; `extra`: more keys of `data` and `reliability`. */
-export function writeHangingRun(dir: string, name: string, extra: { data?: Record<string, unknown>; reliability?: Record<string, unknown> } = {}): HangingRun {
+/**
+ * Writes a map-style module of 8 samples whose get(5) writes `marker` and never settles when
+ * `when` (a JavaScript condition on `epoch` and `split`) holds and `hangFlag` exists.
+ */
+export function writeHangingModule(dir: string, name: string, when: string): { module: string; marker: string; hangFlag: string } {
   const module = path.join(dir, `${name}-hanging.mjs`);
   const marker = path.join(dir, `${name}-waiting`);
   const hangFlag = path.join(dir, `${name}-hang`);
@@ -29,8 +32,8 @@ export function writeHangingRun(dir: string, name: string, extra: { data?: Recor
     `import fs from 'node:fs';
 export default {
   length: 8,
-  get(i, { epoch }) {
-    if (i === ${HANGING_SAMPLE} && epoch === 1 && fs.existsSync(${JSON.stringify(hangFlag)})) {
+  get(i, { epoch, split }) {
+    if (i === ${HANGING_SAMPLE} && (${when}) && fs.existsSync(${JSON.stringify(hangFlag)})) {
       fs.writeFileSync(${JSON.stringify(marker)}, String(process.pid));
       return new Promise(() => {}); // never settles
     }
@@ -39,6 +42,12 @@ export default {
 };
 `,
   );
+  return { module, marker, hangFlag };
+}
+
+/** Writes the module (hanging in epoch 2 of data.train) and an experiment training it; `extra`: more keys of `data` and `reliability`. */
+export function writeHangingRun(dir: string, name: string, extra: { data?: Record<string, unknown>; reliability?: Record<string, unknown> } = {}): HangingRun {
+  const { module, marker, hangFlag } = writeHangingModule(dir, name, "epoch === 1 && split === 'data.train'");
   const runDir = path.join(dir, 'runs', name);
   const config = writeConfigFile(dir, name, {
     model: { module: writeModelModule(dir, 'mlp') },
