@@ -2,11 +2,11 @@
 // map-style get(), a decoding thread): waiting for data is part of the step's deadline,
 // reliability.stepTimeout, as its compute is. Past it, the wait is a DataError naming the row
 // waited for (the module, the sample, the split) and the seconds; a failed run keeps its
-// checkpoint (train-end.ts). A stop request (a signal) ends the wait too: the loop then stops as
-// after any step. The wait itself is input-feed.ts's; this file bounds it.
+// checkpoint (train-end.ts). A stop request (a signal, the library API's AbortSignal) ends the
+// wait too: the loop then stops as after any step. The wait itself is input-feed.ts's; this file bounds it.
 import type { RowPipeline } from '../data/columns.ts';
+import type { ReliabilityConfig } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
-import type { SignalWatch } from './console/signals.ts';
 
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout fires at once past this
 
@@ -19,12 +19,25 @@ export interface WaitLimits {
 /** The limits of a wait with no stop request to race (several machines: a stop there is agreed after a step, never inside one). */
 export const deadlineOnly = (seconds: number): WaitLimits => ({ seconds, onStop: null });
 
+/** What can ask a run to stop, each as a subscription (SignalWatch: the signals; RunHooks: the library API's AbortSignal). */
+export interface StopSource {
+  onRequested(fn: () => void): () => void;
+}
+
 /**
- * The training loop's limits: its signals end a wait on one machine; on several, only the
- * deadline does, since a machine that left its step alone would leave the others waiting in it.
+ * The training loop's limits: its signals and the API's AbortSignal end a wait on one machine;
+ * on several, only the deadline does, since a machine that left its step alone would leave the
+ * others waiting in it.
  */
-export function loopLimits(seconds: number, signals: SignalWatch, machines: number): WaitLimits {
-  return machines > 1 ? deadlineOnly(seconds) : { seconds, onStop: (fn) => signals.onRequested(fn) };
+export function loopLimits(r: ReliabilityConfig, stops: StopSource[], machines: number): WaitLimits {
+  if (machines > 1) return deadlineOnly(r.stepTimeout);
+  return {
+    seconds: r.stepTimeout,
+    onStop: (fn) => {
+      const offs = stops.map((s) => s.onRequested(fn));
+      return () => offs.forEach((off) => off());
+    },
+  };
 }
 
 /**

@@ -203,7 +203,7 @@ export function stagedBatches(run: Run) {
   const { s, plan, trainSet: ds } = run;
   const tag = (step: number, shards: Shard[]) => `${step}|${shards.map((x) => `${x.rank}:${x.start}-${x.end}`).join(',')}`;
   const slotOf = (step: number) => (step % 2) as 0 | 1;
-  const feed = inputFeed(ds, plan, run.cfg.data.prefetch, run.badSamples.record, loopLimits(run.cfg.reliability.stepTimeout, run.signals, run.cluster.size));
+  const feed = inputFeed(ds, plan, run.cfg.data.prefetch, run.badSamples.record, loopLimits(run.cfg.reliability, [run.signals, run.hooks], run.cluster.size));
   return {
     ready: (step: number) => feed.ready(step),
     matches: (step: number, shards: Shard[]) => s.stager.holds(slotOf(step), tag(step, shards)),
