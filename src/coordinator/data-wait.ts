@@ -61,7 +61,7 @@ export async function readyWithin(pipeline: RowPipeline, indices: Uint32Array, e
 
 /** The DataError of a wait past the deadline: the first row still being made, and for how long it was waited for. */
 function waitedTooLong(pipeline: RowPipeline, indices: Uint32Array, epoch: number, seconds: number): DataError {
-  const what = pipeline.unsettled?.(indices, epoch) ?? `the rows of ${indices.length} samples (${pipeline.describe()})`;
+  const what = pipeline.unsettled?.(indices, epoch) ?? `one of ${indices.length} rows (${pipeline.describe()})`;
   const why = pipeline.unsettled
     ? 'a get() must resolve or reject: look for a Promise it never settles (a callback never called, a stream never ended, a lock never released)'
     : 'the threads making the rows did not come back';
