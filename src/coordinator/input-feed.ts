@@ -4,18 +4,22 @@
 // wait, when the threads fall behind, is the step's data_wait_ms (and `input-bound` on the
 // progress line when it is more than a tenth of the step). Rows of earlier steps are released
 // once a later step is ready: a step that reruns after a recovery still finds its own.
+// The wait is bounded (data-wait.ts): past reliability.stepTimeout it is a DataError naming the
+// sample waited for; a stop request (a signal) ends it, and ready() then gives no batch.
 // A dataset without a pipeline (arrays in memory or mapped) is always ready and waits 0 ms.
 import { performance } from 'node:perf_hooks';
 import type { BatchPlan, PlannedBatch } from '../data/batch-plan.ts';
 import type { Dataset } from '../data/rows.ts';
 import { DataError } from '../shared/errors.ts';
+import { deadlineOnly, readyWithin, type WaitLimits } from './data-wait.ts';
 
 export interface InputFeed {
   /**
    * Makes step's rows ready, starting the next steps'; resolves to the milliseconds waited and
-   * the rows to train on: the step's own, less those that could not be made (data.onBadSample: skip).
+   * the rows to train on: the step's own, less those that could not be made (data.onBadSample: skip);
+   * null when a stop request came while it waited (the loop stops as after a step).
    */
-  ready(step: number): Promise<{ wait: number; indices: Uint32Array }>;
+  ready(step: number): Promise<{ wait: number; indices: Uint32Array } | null>;
   /** Whether step's rows can be staged now (staging ahead skips a batch that is not). */
   canStage(step: number): boolean;
 }
@@ -26,8 +30,18 @@ export interface BadSample {
   message: string;
 }
 
-/** `ahead`: how many steps after the current one are being made (data.prefetch); `onBad`: each step's samples left out, once. */
-export function inputFeed(ds: Dataset, plan: BatchPlan, ahead: number, onBad: (step: number, epoch: number, bad: BadSample[]) => void = () => {}): InputFeed {
+/**
+ * `ahead`: how many steps after the current one are being made (data.prefetch); `onBad`: each
+ * step's samples left out, once; `limits`: how long a wait may last and what stops it (none: it
+ * waits as long as the rows take).
+ */
+export function inputFeed(
+  ds: Dataset,
+  plan: BatchPlan,
+  ahead: number,
+  onBad: (step: number, epoch: number, bad: BadSample[]) => void = () => {},
+  limits: WaitLimits | null = null,
+): InputFeed {
   const pipeline = ds.pipeline;
   if (!pipeline) return { ready: (step) => Promise.resolve({ wait: 0, indices: plan.batchAt(step).indices }), canStage: () => true };
   // Steps whose rows were asked for and not released; `kept`: once ready, the rows that were made.
@@ -43,7 +57,8 @@ export function inputFeed(ds: Dataset, plan: BatchPlan, ahead: number, onBad: (s
       const t = performance.now(); // a get() in this thread (map-style, no data.threads) runs as it is asked for: part of the wait
       for (let k = step; k <= step + ahead; k++) ask(k);
       const m = made.get(step)!;
-      await pipeline.ready(m.b.indices, m.b.epoch);
+      if (!limits) await pipeline.ready(m.b.indices, m.b.epoch);
+      else if ((await readyWithin(pipeline, m.b.indices, m.b.epoch, limits)) === 'stopped') return null;
       const wait = performance.now() - t;
       m.kept ??= keptRows(step, m.b, pipeline.failed?.(m.b.indices, m.b.epoch) ?? [], onBad);
       for (const [k, old] of made) {
@@ -69,7 +84,7 @@ function keptRows(
 ): Uint32Array {
   if (failed.length === 0) return b.indices;
   onBad(
-    step,
+    step + 1, // said 1-based, as the train line of the same batch
     b.epoch,
     failed.map((f) => ({ sample: b.indices[f.at]!, message: f.message })),
   );
@@ -77,7 +92,7 @@ function keptRows(
   const kept = b.indices.filter((_, at) => !out.has(at));
   if (kept.length === 0)
     throw new DataError(
-      `step ${step}: none of its ${b.indices.length} samples could be made (the first: ${failed[0]!.message})`,
+      `step ${step + 1}: none of its ${b.indices.length} samples could be made (the first: ${failed[0]!.message})`,
       'check the data: data.onBadSample: skip leaves out a bad sample, not a whole batch',
     );
   return kept;
@@ -85,14 +100,15 @@ function keptRows(
 
 /**
  * An evaluation or prediction chunk's rows made ready, the next chunk's started (eval and
- * predict never augment: epoch 0); `done` releases them once the chunk is read.
+ * predict never augment: epoch 0); `done` releases them once the chunk is read. The wait has
+ * `seconds` (reliability.stepTimeout), as a step's has.
  */
-export async function chunkRows(ds: Dataset, indices: Uint32Array, next: Uint32Array | null): Promise<{ done: () => void }> {
+export async function chunkRows(ds: Dataset, indices: Uint32Array, next: Uint32Array | null, seconds: number): Promise<{ done: () => void }> {
   const pipeline = ds.pipeline;
   if (!pipeline) return { done: () => {} };
   pipeline.prefetch(indices, 0);
   if (next) pipeline.prefetch(next, 0);
-  await pipeline.ready(indices, 0);
+  await readyWithin(pipeline, indices, 0, deadlineOnly(seconds));
   const bad = pipeline.failed?.(indices, 0) ?? [];
   if (bad.length > 0)
     throw new DataError(bad[0]!.message, 'data.onBadSample: skip leaves bad samples out of training only: an evaluation or a prediction covers every sample');

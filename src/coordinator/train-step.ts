@@ -5,8 +5,6 @@ import os from 'node:os';
 import { MgpuError } from '../shared/errors.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
 import type { Shard } from '../shared/shard.ts';
-import type { BatchPlan } from '../data/batch-plan.ts';
-import type { Dataset } from '../data/rows.ts';
 import { plural } from './console/progress.ts';
 import { ArrivalSum } from './engine/reduce/arrival-sum.ts';
 import { averageState } from './engine/reduce/average-state.ts';
@@ -16,8 +14,8 @@ import { learningRateAt } from './engine/schedules.ts';
 import type { Session } from './engine/session.ts';
 import { stageAhead, type StageAhead } from './engine/stage-ahead.ts';
 import type { StepDeadline } from './engine/step-deadline.ts';
+import { loopLimits } from './data-wait.ts';
 import { inputFeed } from './input-feed.ts';
-import type { BadSamples } from './run/bad-samples.ts';
 import { checkSkipBound } from './run/train-checks.ts';
 import type { Run } from './train-setup.ts';
 
@@ -79,7 +77,7 @@ export async function gatherStep(
           micro: cfg.training.accumulateSteps,
         };
       },
-      `step ${step}`,
+      `step ${step + 1}`, // every step number said is 1-based, as the train line of its batch
       shards.map((sh) => sh.rank),
       deadline.ms(),
       (reply, rank) => {
@@ -92,7 +90,7 @@ export async function gatherStep(
       return { replies: await gathering, early, next: ahead, shards };
     } catch (err) {
       await early.settle().catch(() => {}); // nothing may still write the sum when the step reruns
-      await run.recovery.recover(err, step);
+      await run.recovery.recover(err, step + 1);
       shards = s.shards(n);
       staged.stage(step, indices, shards);
     }
@@ -118,8 +116,8 @@ export async function agreeOnStep(
     run.signals.requested() ? 1 : 0,
     run.hooks.requested() ? 1 : 0,
   ]);
-  await cluster.arrive(step); // rank 0 names a machine that does not get here in time
-  await cluster.sum(agreed, `step ${step}: the agreement on the loss`);
+  await cluster.arrive(step + 1); // rank 0 names a machine that does not get here in time
+  await cluster.sum(agreed, `step ${step + 1}: the agreement on the loss`);
   run.state.signalAgreed = agreed[4]! > 0;
   run.state.apiStopAgreed = agreed[5]! > 0;
   return { lossSum: agreed[0]!, nonFinite: agreed[1]!, stateChanged: agreed[2]!, ranks: agreed[3]! };
@@ -155,8 +153,8 @@ export async function finishStep(
       const mine = bad.length ? `rank${bad.length > 1 ? 's' : ''} ${bad.join(', ')}` : '';
       const what =
         c.size === 1
-          ? `step ${step}: non-finite loss or gradient from ${mine}`
-          : `step ${step}: non-finite loss or gradient from ${plural(everywhere.nonFinite, 'worker')} of the cluster${mine ? ` (here: ${mine} on ${c.where(c.rank)})` : ''}`;
+          ? `step ${step + 1}: non-finite loss or gradient from ${mine}`
+          : `step ${step + 1}: non-finite loss or gradient from ${plural(everywhere.nonFinite, 'worker')} of the cluster${mine ? ` (here: ${mine} on ${c.where(c.rank)})` : ''}`;
       if (cfg.reliability.onNonFinite === 'stop') {
         throw new MgpuError('E_NONFINITE', what, { hint: 'lower optimizer.learningRate, set training.clipNorm, or set reliability.onNonFinite: skip' });
       }
@@ -169,11 +167,11 @@ export async function finishStep(
     const t = updatesBefore + 1;
     const { remaining, continuing } = await early.settle();
     const reduced =
-      c.size === 1 ? await s.pool.run(remaining, continuing, lr, t) : await s.pool.runCombined(remaining, continuing, lr, t, gradientCombine(c, step));
+      c.size === 1 ? await s.pool.run(remaining, continuing, lr, t) : await s.pool.runCombined(remaining, continuing, lr, t, gradientCombine(c, step + 1));
     // Non-trainables that the step changed (BatchNorm statistics); frozen ones never are.
     const stateChanged = everywhere.stateChanged;
     if (stateChanged !== 0 && stateChanged !== everywhere.ranks) {
-      throw new MgpuError('E_INTERNAL', `step ${step}: ${stateChanged} of ${everywhere.ranks} ranks changed their non-trainable weights`);
+      throw new MgpuError('E_INTERNAL', `step ${step + 1}: ${stateChanged} of ${everywhere.ranks} ranks changed their non-trainable weights`);
     }
     if (stateChanged)
       await averageState(
@@ -192,19 +190,20 @@ export async function finishStep(
 export function skipStep(run: Run, step: number, what: string, bad: number[]): void {
   const { skippedSteps } = run;
   checkSkipBound(run.cfg, skippedSteps.length + 1, run.plan.totalSteps, what);
-  skippedSteps.push(step);
-  run.metrics.write({ type: 'skip', step, ranks: bad, message: what, action: 'skipped' });
+  skippedSteps.push(step + 1); // 1-based, as the skip line
+  run.metrics.write({ type: 'skip', step: step + 1, ranks: bad, message: what, action: 'skipped' });
   run.out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
 }
 
 /**
- * Stages a step's shards into its slot once: a batch staged ahead is not staged again, nor one
- * whose rows a pipeline has not made yet (the loop stages it once `ready` says they are).
+ * Stages a step's shards into its slot once: a batch staged ahead is not staged again, nor one whose
+ * rows a pipeline has not made yet (the loop stages it once `ready` says they are; null: a stop came).
  */
-export function stagedBatches(s: Session, ds: Dataset, plan: BatchPlan, prefetch: number, onBad: BadSamples['record']) {
+export function stagedBatches(run: Run) {
+  const { s, plan, trainSet: ds } = run;
   const tag = (step: number, shards: Shard[]) => `${step}|${shards.map((x) => `${x.rank}:${x.start}-${x.end}`).join(',')}`;
   const slotOf = (step: number) => (step % 2) as 0 | 1;
-  const feed = inputFeed(ds, plan, prefetch, onBad);
+  const feed = inputFeed(ds, plan, run.cfg.data.prefetch, run.badSamples.record, loopLimits(run.cfg.reliability, [run.signals, run.hooks], run.cluster.size));
   return {
     ready: (step: number) => feed.ready(step),
     matches: (step: number, shards: Shard[]) => s.stager.holds(slotOf(step), tag(step, shards)),

@@ -48,7 +48,7 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
   const run = setup.run;
   const { s, plan, hooks, metrics, skippedSteps, state: st } = run;
   const deadline = new StepDeadline(cfg.reliability);
-  const staged = stagedBatches(s, run.trainSet, plan, cfg.data.prefetch, run.badSamples.record);
+  const staged = stagedBatches(run);
   run.signals.onStopNow(() => s.group.killAll());
   const window = newWindow();
   const loopAt = performance.now();
@@ -57,14 +57,15 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
       const t0 = performance.now();
       // ---- a) plan: the batch's rows (made on demand: made by now, the next ones started; a bad one left out)
       st.epoch = plan.batchAt(step).epoch;
-      const { wait, indices } = await staged.ready(step);
-      const n = indices.length;
+      const fed = await staged.ready(step);
+      if (!fed) break; // a signal while it waited for its rows: the stop below, as after a step
+      const n = fed.indices.length;
       const planned = s.shards(n);
       // ---- b) stage (usually done already: the previous step staged this batch) -------------
-      if (!staged.matches(step, planned)) staged.stage(step, indices, planned);
+      if (!staged.matches(step, planned)) staged.stage(step, fed.indices, planned);
       const t1 = performance.now();
       // ---- c) dispatch + d) gather (train-step.ts); meanwhile the next batch is staged ---------
-      const { replies, early, next, shards } = await gatherStep(run, step, indices, planned, staged, deadline);
+      const { replies, early, next, shards } = await gatherStep(run, step, fed.indices, planned, staged, deadline);
       const t2 = performance.now();
       deadline.record(t2 - t1);
       const agreed = await agreeOnStep(run, step, replies);
@@ -88,7 +89,7 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
       st.samplesTrained += n;
       const t3 = performance.now();
       // ---- g) log / eval / checkpoint --------------------------------------------------------
-      reportStep(run, window, replies, n, lr, reduced.gradNorm, { t0, t1, t2, t3, wait });
+      reportStep(run, window, replies, n, lr, reduced.gradNorm, { t0, t1, t2, t3, wait: fed.wait });
       st.stopped = await evalAndCheckpointIfDue(run);
       // Keep this last in the step: the API's callbacks get the step's figures, its evaluations
       // and checkpoints, then the epoch's figures when it ended one.

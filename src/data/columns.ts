@@ -42,6 +42,11 @@ export interface RowPipeline {
    * positions in `indices`, each with what went wrong (a file and what its decoder said).
    */
   failed?(indices: Uint32Array, epoch: number): { at: number; message: string }[];
+  /**
+   * The first of these rows still being made, as a message names it (`data.train: module m.mjs:
+   * sample 5: get(5, ...)`): what a wait that ran out of time waited for; null when none is.
+   */
+  unsettled?(indices: Uint32Array, epoch: number): string | null;
   /** They were staged: what was made for them may go. */
   release(indices: Uint32Array, epoch: number): void;
   /** Ends the threads that make rows; may be called more than once (a hold-out split shares its pipeline). */
@@ -162,6 +167,7 @@ export function pickedPipeline(p: RowPipeline, rows: Uint32Array): RowPipeline {
     isReady: (indices, epoch) => p.isReady(base(indices), epoch),
     release: (indices, epoch) => p.release(base(indices), epoch),
     ...(p.failed ? { failed: (indices: Uint32Array, epoch: number) => p.failed!(base(indices), epoch) } : {}),
+    ...(p.unsettled ? { unsettled: (indices: Uint32Array, epoch: number) => p.unsettled!(base(indices), epoch) } : {}),
     close: () => p.close(),
     describe: () => p.describe(),
   };

@@ -19,7 +19,7 @@ import type { NdArray } from '../shared/npy.ts';
 import { noWholeArray, type Column, type RowPipeline } from './columns.ts';
 import type { Dataset } from './rows.ts';
 import type { MapStyle } from './map-style.ts';
-import { fetchSample, partBytes, partsOf, placeSample, type Fail, type Part } from './map-sample.ts';
+import { fetchSample, getCall, partBytes, partsOf, placeSample, type Fail, type Part } from './map-sample.ts';
 import { MapThreadPipeline } from './map-thread-pipeline.ts';
 import { valueText } from './value-text.ts';
 
@@ -55,7 +55,7 @@ export async function mapStyleDataset(
   const header = `map-style module ${file}: ${count} samples, read on demand`;
   const rows: MapRows =
     threads === null
-      ? inThisThread(ms, { count, parts, split, header, skipBad }, fail, check)
+      ? inThisThread(ms, { count, parts, where, split, header, skipBad }, fail, check)
       : new MapThreadPipeline({ file, keyPath: split, where, length: count, parts }, threads, header, check, skipBad);
   const column = (p: number): Column => {
     const part = parts[p]!;
@@ -87,7 +87,7 @@ export async function mapStyleDataset(
  */
 function inThisThread(
   ms: MapStyle,
-  { count, parts, split, header, skipBad }: { count: number; parts: Part[]; split: string; header: string; skipBad: boolean },
+  { count, parts, where, split, header, skipBad }: { count: number; parts: Part[]; where: string; split: string; header: string; skipBad: boolean },
   fail: Fail,
   check: (index: number, row: Uint8Array) => void,
 ): MapRows {
@@ -132,6 +132,10 @@ function inThisThread(
         failed.delete(key(epoch, i));
       }),
     row: (index, epoch) => made.get(key(epoch, index)),
+    unsettled: (indices, epoch) => {
+      const i = indices.find((i) => pending.has(key(epoch, i)));
+      return i === undefined ? null : getCall(where, i, epoch, split);
+    },
     close: () => Promise.resolve(),
     describe: () => header,
   };

@@ -32,6 +32,11 @@ export function partsOf(first: { x: unknown; y: unknown }, fail: Fail): Part[] {
   });
 }
 
+/** A get() call as a message names the sample it makes: `data.train: module m.mjs: sample 5: get(5, { epoch: 1, split: 'data.train' })`. */
+export function getCall(where: string, index: number, epoch: number, split: string): string {
+  return `${where}: sample ${index}: get(${index}, { epoch: ${epoch}, split: '${split}' })`;
+}
+
 /** get(index) as `{ x, y }`, or a DataError saying what it threw or gave. */
 export async function fetchSample(ms: MapStyle, index: number, epoch: number, split: string, fail: Fail): Promise<{ x: unknown; y: unknown }> {
   let s: unknown;

@@ -6,7 +6,7 @@
 // (with data.onBadSample: skip it is left out instead; a module that fails to load never is).
 import { DataError, messageOf } from '../shared/errors.ts';
 import type { RowPipeline } from './columns.ts';
-import { partBytes } from './map-sample.ts';
+import { getCall, partBytes } from './map-sample.ts';
 import type { MapThreadData } from './map-thread.ts';
 import { ThreadRows, type SlotResult } from './thread-rows.ts';
 
@@ -45,6 +45,12 @@ export class MapThreadPipeline extends ThreadRows implements RowPipeline {
   /** The bytes of a made row, x then y; undefined before it is ready. */
   row(sample: number, epoch: number): Uint8Array | undefined {
     return this.madeRow(sample, epoch);
+  }
+
+  /** The first of these samples whose get() has not settled in its thread. */
+  unsettled(indices: Uint32Array, epoch: number): string | null {
+    const i = this.unsettledSample(indices, epoch);
+    return i === null ? null : getCall(this.data.where, i, epoch, this.data.keyPath);
   }
 
   describe(): string {

@@ -60,7 +60,9 @@ export default async function run(task: SlotTask): Promise<SlotResult> {
     const e = err as { message: string; hint?: string };
     return task.samples.map(() => ({ message: e.message, hint: e.hint, threadFailed: true })); // not a sample's fault: never skipped
   }
+  const progress = new Int32Array(task.progress);
   for (let j = 0; j < task.samples.length; j++) {
+    Atomics.store(progress, 0, j); // a get() that never settles is named by it (ThreadRows.unsettledSample)
     const row = new Uint8Array(task.buffers[task.at[2 * j]!]!, task.at[2 * j + 1], task.rowBytes);
     try {
       await placeSample(ms, d.parts, task.samples[j]!, task.epoch, d.keyPath, row, fail);

@@ -15,6 +15,7 @@ export interface SlotTask {
   buffers: SharedArrayBuffer[]; // the row slots, [chunk]
   at: number[]; // per sample: chunk, byte offset (pairs)
   rowBytes: number;
+  progress: SharedArrayBuffer; // one Int32: the position in `samples` of the sample being made now (a thread that tells: map-thread.ts)
 }
 
 /** Per sample: null (written), or what went wrong (threadFailed: the thread, not the sample). */
@@ -23,8 +24,21 @@ export type SlotResult = Array<{ message: string; hint?: string; threadFailed?: 
 interface Entry {
   slot: number;
   done: Promise<void>;
+  settled: boolean; // its task came back (ready, skipped or failed)
+  inMaking: () => boolean; // its thread says it is making this one now
   ready: boolean;
   failed: string | null; // skipped: why the row could not be made
+}
+
+/** How long close() waits for tasks still running before it terminates their threads. */
+export const CLOSE_WAIT_MS = 5000;
+
+/** Resolves when every one of `tasks` has settled, or after `ms`, whichever comes first. */
+function settledWithin(tasks: Promise<unknown>[], ms: number): Promise<void> {
+  if (tasks.length === 0) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([Promise.allSettled(tasks).then(() => {}), late]).finally(() => clearTimeout(timer));
 }
 
 export abstract class ThreadRows implements Omit<RowPipeline, 'describe'> {
@@ -75,7 +89,16 @@ export abstract class ThreadRows implements Omit<RowPipeline, 'describe'> {
   private make(samples: number[], epoch: number): void {
     const slots = samples.map(() => this.slots.take());
     const at = slots.flatMap((s) => this.slots.where(s));
-    const task: SlotTask = { ...this.taskOf(samples), samples, epoch, buffers: this.slots.buffers, at, rowBytes: this.slots.rowBytes };
+    const progress = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
+    const task: SlotTask = {
+      ...this.taskOf(samples),
+      samples,
+      epoch,
+      buffers: this.slots.buffers,
+      at,
+      rowBytes: this.slots.rowBytes,
+      progress: progress.buffer,
+    };
     const results = (this.pool.run(task) as Promise<SlotResult>).catch((err: unknown): SlotResult => {
       const message = this.threadFailed(err);
       return samples.map(() => ({ message, threadFailed: true })); // not the sample's fault: never skipped
@@ -83,8 +106,10 @@ export abstract class ThreadRows implements Omit<RowPipeline, 'describe'> {
     this.inFlight.add(results);
     void results.then(() => this.inFlight.delete(results));
     samples.forEach((sample, j) => {
-      const entry: Entry = { slot: slots[j]!, ready: false, done: Promise.resolve(), failed: null };
+      const inMaking = () => Atomics.load(progress, 0) === j;
+      const entry: Entry = { slot: slots[j]!, ready: false, settled: false, inMaking, done: Promise.resolve(), failed: null };
       entry.done = results.then((r) => {
+        entry.settled = true;
         entry.failed = this.settle(sample, r[j] ?? null, this.slots.bytes(entry.slot));
         entry.ready = entry.failed === null;
       });
@@ -112,6 +137,15 @@ export abstract class ThreadRows implements Omit<RowPipeline, 'describe'> {
     return out;
   }
 
+  /**
+   * The first of these samples whose task has not come back, one its thread says it is making
+   * first (the others of its task wait behind it); null when every one has come back.
+   */
+  protected unsettledSample(indices: Uint32Array, epoch: number): number | null {
+    const waiting = Array.from(indices).filter((i) => this.rows.get(this.key(epoch, i))?.settled === false);
+    return waiting.find((i) => this.rows.get(this.key(epoch, i))!.inMaking()) ?? waiting[0] ?? null;
+  }
+
   release(indices: Uint32Array, epoch: number): void {
     for (const i of indices) {
       const k = this.key(epoch, i);
@@ -134,10 +168,12 @@ export abstract class ThreadRows implements Omit<RowPipeline, 'describe'> {
 
   /**
    * Ends the threads once the tasks they run are done (a result that comes back to a destroyed
-   * pool is an uncaught error in piscina); again (a hold-out split shares it) waits for the first.
+   * pool is an uncaught error in piscina), or after CLOSE_WAIT_MS when one never comes back (a
+   * get() whose Promise never settles: its thread is terminated); again (a hold-out split shares
+   * it) waits for the first.
    */
   close(): Promise<void> {
-    this.closed ??= Promise.allSettled([...this.inFlight]).then(() => this.pool.destroy());
+    this.closed ??= settledWithin([...this.inFlight], CLOSE_WAIT_MS).then(() => this.pool.destroy());
     return this.closed;
   }
 

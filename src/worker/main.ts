@@ -172,7 +172,7 @@ function nonTrainableIds(): unknown[] {
 
 // ---- e) step: forward + backward on this rank's shard, gradients into the slab -------------
 async function onStep(m: StepMessage): Promise<void> {
-  phase = `step ${m.step}`;
+  phase = `step ${m.step + 1}`; // said 1-based, as the coordinator says it
   const t0 = performance.now();
   refreshWeights(m);
   const tRefreshed = performance.now();

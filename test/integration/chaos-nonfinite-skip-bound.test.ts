@@ -48,17 +48,18 @@ test('more than half the steps skipped (the default bound): E_NONFINITE, exit 1,
   const r = await run('default', {});
   t.diagnostic(r.stderr.trim());
   assert.equal(r.code, 1, r.stderr);
-  // The 5th skip of 8 steps passes 0.5: steps 0..3 were skipped (and count as completed).
+  // The 5th skip of 8 steps passes 0.5: steps 1..4 were skipped (and count as completed); every
+  // step number is 1-based, as the train lines: step 5 is the one that stops it.
   assert.match(
     r.stderr,
-    /^error E_NONFINITE: step 4: non-finite loss or gradient from ranks? [\d, ]+: 5 of the run's 8 steps would be skipped, more than reliability\.maxSkippedFraction \(0\.5\) allows\n/m,
+    /^error E_NONFINITE: step 5: non-finite loss or gradient from ranks? [\d, ]+: 5 of the run's 8 steps would be skipped, more than reliability\.maxSkippedFraction \(0\.5\) allows\n/m,
   );
   assert.match(r.stderr, /the last completed step \(4\) is in \S+step-4/);
   assert.deepEqual(checkpointSteps(path.join(dir, 'default')), [4]);
   const skips = readMetrics(path.join(dir, 'default', 'metrics.jsonl')).filter((l) => l.type === 'skip');
   assert.deepEqual(
     skips.map((s) => s.step),
-    [0, 1, 2, 3],
+    [1, 2, 3, 4],
   );
 });
 

@@ -24,16 +24,16 @@ const N = 2;
 const model = path.join(dir, 'linear-only.mjs');
 fs.writeFileSync(model, 'export default (tf) => tf.sequential({ layers: [tf.layers.dense({ inputShape: [6], units: 2 })] });\n');
 
-// Poison the first and the last row of step 1's batch: rank 0 and rank 1 both see one there.
+// Poison the first and the last row of step 2's batch (batchAt(1)): rank 0 and rank 1 both see one there.
 const plan = new BatchPlan(COUNT, B, SEED, false, { epochs: EPOCHS, steps: null });
-const step1 = plan.batchAt(1).indices;
-const poisoned = [step1[0]!, step1[B - 1]!];
+const step2 = plan.batchAt(1).indices;
+const poisoned = [step2[0]!, step2[B - 1]!];
 const data = writeDataset(dir, 'train', COUNT, 'regression', 77);
 const x = readNpy(data.features);
 for (const row of poisoned) x.data[row * FEATURES] = 1e30;
 writeNpy(data.features, x);
 
-/** step -> the ranks whose shard holds a poisoned row, in rank order. */
+/** step (1-based, as the train lines and every step number said) -> the ranks whose shard holds a poisoned row, in rank order. */
 const expected = new Map<number, number[]>();
 for (let step = 0; step < plan.totalSteps; step++) {
   const idx = plan.batchAt(step).indices;
@@ -43,7 +43,7 @@ for (let step = 0; step < plan.totalSteps; step++) {
   )
     .filter((s) => Array.from(idx.subarray(s.start, s.end)).some((i) => poisoned.includes(i)))
     .map((s) => s.rank);
-  if (ranks.length) expected.set(step, ranks);
+  if (ranks.length) expected.set(step + 1, ranks);
 }
 
 const config = (onNonFinite: string) =>
@@ -59,13 +59,13 @@ const config = (onNonFinite: string) =>
 const run = (file: string, runDir: string) => runCliAsync(['train', file, '--simulate', String(N), '--backend', 'cpu', '--run-dir', runDir]);
 
 test("onNonFinite 'stop': exit 1, E_NONFINITE naming the step and both ranks, and a checkpoint", async (t) => {
-  assert.deepEqual(expected.get(1), [0, 1], 'fixture: step 1 has a poisoned row on each rank');
-  assert.ok(!expected.has(0), 'fixture: step 0 is clean');
+  assert.deepEqual(expected.get(2), [0, 1], 'fixture: step 2 has a poisoned row on each rank');
+  assert.ok(!expected.has(1), 'fixture: step 1 is clean');
   const runDir = path.join(dir, 'runs', 'stop');
   const r = await run(config('stop'), runDir);
   t.diagnostic(r.stderr.trim().split('\n').slice(-3).join(' | '));
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /error E_NONFINITE: step 1: non-finite loss or gradient from ranks 0, 1\n/);
+  assert.match(r.stderr, /error E_NONFINITE: step 2: non-finite loss or gradient from ranks 0, 1\n/);
   assert.match(r.stderr, /hint: .*onNonFinite/);
   assert.match(r.stderr, /the last completed step \(1\) is in .*step-1/);
   assert.deepEqual(checkpointSteps(runDir), [1]);
@@ -82,7 +82,7 @@ test("onNonFinite 'skip': the run completes, metrics.jsonl has a skip line with 
     [...expected].map(([step, ranks]) => [step, ranks]),
   );
   for (const s of skips) assert.match(s.message!, new RegExp(`^step ${s.step}: non-finite loss or gradient from ranks? ${s.ranks!.join(', ')}$`));
-  assert.match(r.stdout, /step 1: non-finite loss or gradient from ranks 0, 1; step skipped \(1 so far\)/);
+  assert.match(r.stdout, /step 2: non-finite loss or gradient from ranks 0, 1; step skipped \(1 so far\)/);
   const trained = readMetrics(path.join(runDir, 'metrics.jsonl'))
     .filter((l) => l.type === 'train')
     .map((l) => l.step);

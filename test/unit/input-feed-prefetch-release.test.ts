@@ -59,7 +59,7 @@ test('steps are prefetched ahead once, staged ahead only when ready, released af
 test('without a pipeline every step is ready at once', async () => {
   const plan = new BatchPlan(6, 2, 7, false, { epochs: 1, steps: null });
   const feed = inputFeed(ds(), plan, 2);
-  const first = await feed.ready(0);
+  const first = (await feed.ready(0))!;
   assert.equal(first.wait, 0);
   assert.deepEqual(first.indices, plan.batchAt(0).indices);
   assert.equal(feed.canStage(2), true);

@@ -31,6 +31,6 @@ test("the wait includes the rows' synchronous work done as they are asked for", 
     new BatchPlan(4, 2, 1, false, { epochs: 1, steps: null }),
     0,
   );
-  const { wait } = await feed.ready(0);
+  const { wait } = (await feed.ready(0))!;
   assert.ok(wait >= 20, `waited ${wait.toFixed(1)} ms for rows that took 20 ms to make`);
 });

@@ -1,5 +1,6 @@
 // Ctrl-C, SIGTERM and SIGHUP (the terminal or SSH session went away): the first one lets the
-// current step finish, writes a checkpoint and stops the workers; a second one stops at once.
+// current step finish (a step still waiting for its data does not start: input-feed.ts), writes a
+// checkpoint and stops the workers; a second one stops at once.
 // During start-up (data modules loading, workers spawning and loading) the first one stops at
 // once: no worker is spawned after it, and those that started are killed. Exit status is 128 +
 // the signal's number, as a shell expects (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
@@ -19,6 +20,8 @@ export class Interrupted extends Error {
 export interface SignalWatch {
   /** The signal that asked the run to stop, if any. */
   requested(): NodeJS.Signals | null;
+  /** Calls fn at the first signal (at once when one came); returns what takes fn off again: a wait races a stop with it. */
+  onRequested(fn: () => void): () => void;
   /** What a second Ctrl-C does before the process exits (kill the workers). */
   onStopNow(fn: () => void): void;
   /**
@@ -33,6 +36,7 @@ export interface SignalWatch {
 /** For runs nobody can interrupt (tests, the library API without signals). */
 export const noSignals: SignalWatch = {
   requested: () => null,
+  onRequested: () => () => {},
   onStopNow: () => {},
   duringStartup: (fn) => fn(new AbortController().signal),
   dispose: () => {},
@@ -45,6 +49,7 @@ export function watchSignals(say: (text: string, lasting?: boolean) => void): Si
   let first: NodeJS.Signals | null = null;
   let stopNow = () => {};
   let startup: { c: AbortController; killed: string } | null = null;
+  const waiting = new Set<() => void>();
   const on = (signal: NodeJS.Signals) => {
     if (first === null) {
       first = signal;
@@ -56,6 +61,7 @@ export function watchSignals(say: (text: string, lasting?: boolean) => void): Si
       // After a hang-up nobody is at the terminal to press Ctrl-C: name the signal to send again.
       const again = signal === 'SIGINT' ? 'press Ctrl-C again' : `send ${signal} again (kill -${signal.slice(3)} ${process.pid})`;
       say(`${signal}: finishing this step, then writing a checkpoint (${again} to stop at once)`, true);
+      for (const fn of waiting) fn(); // a step still waiting for its data stops there
       return;
     }
     say(`${signal} again: stopping now`);
@@ -65,6 +71,11 @@ export function watchSignals(say: (text: string, lasting?: boolean) => void): Si
   for (const sig of STOP_SIGNALS) process.on(sig, on);
   return {
     requested: () => first,
+    onRequested(fn) {
+      if (first !== null) fn();
+      else waiting.add(fn);
+      return () => waiting.delete(fn);
+    },
     onStopNow(fn) {
       stopNow = fn;
     },

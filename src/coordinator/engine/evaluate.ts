@@ -40,7 +40,7 @@ async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Sh
   const rowsFrom = (start: number) => (start < ds.count ? new Uint32Array(Math.min(batch, ds.count - start)).map((_, i) => start + i) : null);
   for (let start = 0; start < ds.count; start += batch) {
     const indices = rowsFrom(start)!;
-    const rows = await chunkRows(ds, indices, rowsFrom(start + batch)); // rows made on demand: ready, the next chunk's started
+    const rows = await chunkRows(ds, indices, rowsFrom(start + batch), s.cfg.reliability.stepTimeout); // rows made on demand: ready, the next chunk's started
     const shards = s.shards(indices.length);
     s.stager.stage(ds, indices, shards, 0);
     await visit(shards, start, chunk++);

@@ -68,6 +68,16 @@ export class RunHooks {
   }
 
   /**
+   * Calls fn when the AbortSignal aborts (at once when it has); returns what takes fn off again:
+   * a wait for data races a stop with it (a callback asks only at the end of a step, never inside one).
+   */
+  onRequested(fn: () => void): () => void {
+    if (this.signal?.aborted) fn();
+    else this.signal?.addEventListener('abort', fn);
+    return () => this.signal?.removeEventListener('abort', fn);
+  }
+
+  /**
    * Runs the start-up with `startup` (Ctrl-C's AbortSignal) combined with the API's: either
    * stops it at once. `stoppedBy` then says whether it was the API's.
    */

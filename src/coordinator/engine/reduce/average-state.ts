@@ -34,7 +34,7 @@ export async function averageState(s: StateInputs, shards: Shard[], batch: numbe
     else for (let i = 0; i < pn; i++) acc[i]! += tmp[i]! * wgt;
   });
   // Several machines: each summed its own ranks' shares; the statistics are the sum of all.
-  await s.cluster.sum(acc, `step ${t - 1}: the BatchNorm statistics`);
+  await s.cluster.sum(acc, `step ${t}: the BatchNorm statistics`); // t: the 1-based update, the step unless steps were skipped
   if (s.ema && s.emaDecay !== null) {
     const e = s.ema.subarray(s.flat.trainable);
     const keep = 1 - emaDecayAt(s.emaDecay, t);
