@@ -298,7 +298,7 @@ async function joinRun(p: Prepared, s: Session, hooks: RunHooks, startup: Startu
   }
   const metrics = lead ? new MetricsLog(path.join(cfg.runDir, 'metrics.jsonl'), resumed ? startStep : null) : noMetrics();
   for (const f of startup.failures) metrics.write({ type: 'failure', step: startStep, ranks: [f.rank], message: f.message, action: f.action });
-  const recovery = new FirstStepRecovery(startStep, s, cfg, out, metrics, startup.restarts, largestBatchSize(cfg)); // a failure that repeats in step startStep is not retried
+  const recovery = new FirstStepRecovery(startStep + 1, s, cfg, out, metrics, startup.restarts, largestBatchSize(cfg)); // a failure that repeats in the first step is not retried
   printHeader(out, cfg, s, p.devicePlan.devices, plan, p.trainSet, p.evalSet, p.devicePlan.placement, p.classes);
   if (resumed) out.line(`resuming from ${resumed.dir} at step ${startStep} of ${plan.totalSteps}`);
   // The best checkpoint, early stopping, the plateau schedule: their state goes on from the checkpoint's.

@@ -48,12 +48,12 @@ const raw = (name: string) => ({
   runDir: path.join(dir, name),
 });
 
-test('every rank fails the same way in step 0: no restart, exit 1, no checkpoint and no --resume', () => {
+test('every rank fails the same way in the first step (step 1): no restart, exit 1, no checkpoint and no --resume', () => {
   const r = runCli(['train', writeConfigFile(dir, 'two', raw('two')), '--simulate', '2', '--backend', 'cpu']);
   assert.equal(r.code, 1, r.stderr);
   assert.match(
     r.stderr,
-    /error E_WORKER: worker rank 0 \(GPU \S+\) failed in step 0: ThrowsOnBatches cannot take a batch of 4 \(every rank \(2\) failed the same way, in the run's first step: it is not retried\)/,
+    /error E_WORKER: worker rank 0 \(GPU \S+\) failed in step 1: ThrowsOnBatches cannot take a batch of 4 \(every rank \(2\) failed the same way, in the run's first step: it is not retried\)/,
   );
   assert.match(r.stderr, /hint: no step was trained, so there is nothing to resume/);
   assert.doesNotMatch(r.stdout + r.stderr, /--resume|restarting rank/);
@@ -79,6 +79,6 @@ test('one worker: one restart, then the same error again ends the run, with no -
   const failures = readMetrics(path.join(cfg.runDir, 'metrics.jsonl')).filter((l) => l.type === 'failure');
   assert.deepEqual(
     failures.map((f) => [f.step, f.action]),
-    [[0, 'restart']],
+    [[1, 'restart']], // metrics.jsonl numbers steps from 1, as the train lines
   );
 });

@@ -13,14 +13,16 @@ export class FirstStepRecovery extends Recovery {
   private readonly seen = new Set<string>();
 
   constructor(
-    private readonly firstStep: number, // the step the run starts at: 0, or a resumed checkpoint's
+    private readonly firstStep: number, // the run's first step as messages number it: 1, or a resumed checkpoint's step + 1
     ...args: ConstructorParameters<typeof Recovery>
   ) {
     super(...args);
   }
 
   override async recover(err: unknown, step: number): Promise<void> {
-    if (err instanceof GroupFailure && step === this.firstStep && err.failures.every((f) => f.code === 'E_WORKER')) this.check(err.failures, step);
+    // Only the step's own failures (an evaluation after the first step has the same number, and a step was trained then).
+    if (err instanceof GroupFailure && step === this.firstStep && err.failures.every((f) => f.code === 'E_WORKER' && f.phase === `step ${step}`))
+      this.check(err.failures, step);
     return super.recover(err, step);
   }
 
