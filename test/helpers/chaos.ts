@@ -103,6 +103,35 @@ export function waitForStep(metricsFile: string, step: number, timeoutMs = 60_00
   );
 }
 
+/** How long waitForRunStep waits at most: a net for a run that hangs, far above what a loaded machine needs. */
+export const SAFETY_NET_MS = 600_000;
+
+/**
+ * Waits until the run writing `metricsFile` has completed at least `step` steps, for as long as
+ * that run goes on: when `run` settles first, it fails at once with the run's exit and stderr
+ * (no fixed wall-clock budget that a loaded machine overruns). `safetyNetMs` only ends a wait on
+ * a run that hangs before the step.
+ */
+export async function waitForRunStep(
+  run: Promise<{ code: number | null; stderr: string }>,
+  metricsFile: string,
+  step: number,
+  safetyNetMs = SAFETY_NET_MS,
+): Promise<number> {
+  let ended: { code: number | null; stderr: string } | null = null;
+  void run.then((r) => (ended = r));
+  return waitFor(
+    () => {
+      const s = lastTrainStep(metricsFile);
+      if (s >= step) return s;
+      if (ended) throw new Error(`the run ended (exit ${ended.code}) at step ${s}, before step ${step}:\n${ended.stderr}`);
+      return null;
+    },
+    safetyNetMs,
+    `step ${step} in ${metricsFile}`,
+  );
+}
+
 export interface CliRun {
   child: ChildProcess;
   stdout(): string;

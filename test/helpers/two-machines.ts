@@ -33,6 +33,15 @@ export interface Run extends MpiRun {
   closedAt: number;
 }
 
+/** A qdisc's counters: its kind (tbf, noqueue...), bytes and packets sent, packets dropped, and overlimits (times a packet had to wait). */
+export interface QdiscStats {
+  kind: string;
+  bytes: number;
+  packets: number;
+  dropped: number;
+  overlimits: number;
+}
+
 export class TwoMachines {
   readonly env: NodeJS.ProcessEnv;
   constructor(
@@ -57,6 +66,13 @@ export class TwoMachines {
   /** `tc qdisc replace dev eth0 root <qdisc>` on the host; [] removes it. */
   shape(host: Host, qdisc: string[]): void {
     this.sh(['shape', host, ...(qdisc.length ? qdisc : ['none'])]);
+  }
+  /** The counters of the qdisc at the root of the host's eth0 (`tc -s qdisc show`): what its shaper sent and held back. */
+  qdisc(host: Host): QdiscStats {
+    const out = this.sh(['stats', host]);
+    const m = /^qdisc (\S+) \S+ root[^\n]*\n\s*Sent (\d+) bytes (\d+) pkt \(dropped (\d+), overlimits (\d+)/m.exec(out);
+    if (!m) throw new Error(`no root qdisc with counters in the stats of ${host}:\n${out}`);
+    return { kind: m[1]!, bytes: Number(m[2]), packets: Number(m[3]), dropped: Number(m[4]), overlimits: Number(m[5]) };
   }
   /** Frames node-b's lossy cable (MGPU_NET_LOSS) passed and dropped so far. */
   lossyCounts(): { passed: number; dropped: number } {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { isAlive, processState, startCli, waitFor, waitForStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
+import { isAlive, processState, startCli, waitFor, waitForRunStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('chaos-coord');
@@ -25,7 +25,7 @@ test('coordinator SIGKILL: every worker exits within ~2 s and no slab file is le
   });
   const cli = startCli(['train', file, '--simulate', '3', '--backend', 'cpu', '--run-dir', runDir]);
   try {
-    await waitForStep(path.join(runDir, 'metrics.jsonl'), 3);
+    await waitForRunStep(cli.done, path.join(runDir, 'metrics.jsonl'), 3);
     const pids = [...workerPids(cli.child.pid!).values()];
     assert.equal(pids.length, 3, `worker pids under the CLI: ${pids}`);
     const slabFiles = () => fs.readdirSync(shmDir).filter((n) => n.startsWith('mgpu-train-'));

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runCliAsync, startCli, waitFor, waitForStep, writeConfigFile } from '../helpers/chaos.ts';
+import { runCliAsync, startCli, waitFor, waitForRunStep, writeConfigFile } from '../helpers/chaos.ts';
 import { crc32cBitwise } from '../helpers/crc32c-reference.ts';
 import { FEATURES, tempDir, writeDataset } from '../helpers/train-fixture.ts';
 
@@ -50,7 +50,7 @@ function damage(ckpt: string): string | null {
 async function killMidCheckpoint(config: string, args: string[], after: number): Promise<void> {
   const run = startCli(['train', config, ...args]);
   try {
-    await waitForStep(path.join(runDir, 'metrics.jsonl'), after);
+    await waitForRunStep(run.done, path.join(runDir, 'metrics.jsonl'), after);
     await waitFor(() => fs.existsSync(root), 60_000, 'the checkpoints directory');
     const seen = new Set(fs.readdirSync(root));
     const watcher = fs.watch(root, (_, name) => {

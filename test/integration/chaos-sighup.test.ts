@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkpointSteps, isAlive, readMetrics, runCliAsync, startCli, waitForStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
+import { checkpointSteps, isAlive, readMetrics, runCliAsync, startCli, waitForRunStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('chaos-sighup');
@@ -25,7 +25,7 @@ test('SIGHUP mid-run: a checkpoint, the stop in metrics.jsonl, exit 129, and --r
   const metrics = path.join(runDir, 'metrics.jsonl');
   // Its own process group, as a terminal's job: the hang-up reaches the workers too.
   const cli = startCli(['train', file, ...base, '--run-dir', runDir], { ownProcessGroup: true });
-  const at = await waitForStep(metrics, 5);
+  const at = await waitForRunStep(cli.done, metrics, 5);
   const workers = [...workerPids(cli.child.pid!).values()];
   process.kill(-cli.child.pid!, 'SIGHUP');
   const r = await cli.done;

@@ -15,7 +15,7 @@ import {
   runCliAsync,
   startCli,
   waitFor,
-  waitForStep,
+  waitForRunStep,
   workerPids,
   writeConfigFile,
 } from '../helpers/chaos.ts';
@@ -48,7 +48,7 @@ async function interruptAndResume(t: { diagnostic(s: string): void }, signal: 'S
   const runDir = path.join(dir, 'runs', signal);
   const cli = startCli(['train', file, ...base, '--run-dir', runDir]);
   const metrics = path.join(runDir, 'metrics.jsonl');
-  const at = await waitForStep(metrics, 5);
+  const at = await waitForRunStep(cli.done, metrics, 5);
   const workers = [...workerPids(cli.child.pid!).values()];
   process.kill(cli.child.pid!, signal);
   const r = await cli.done;
@@ -86,7 +86,7 @@ test('SIGTERM mid-run: exit 143, a checkpoint, and --resume ends bit-identical t
 test('Ctrl-C to the whole process group (as a terminal sends it): the workers ignore it, the CLI checkpoints and exits 130', async (t) => {
   const runDir = path.join(dir, 'runs', 'group');
   const cli = startCli(['train', file, ...base, '--run-dir', runDir], { ownProcessGroup: true });
-  const at = await waitForStep(path.join(runDir, 'metrics.jsonl'), 5);
+  const at = await waitForRunStep(cli.done, path.join(runDir, 'metrics.jsonl'), 5);
   const workers = [...workerPids(cli.child.pid!).values()];
   assert.equal(workers.length, 2);
   process.kill(-cli.child.pid!, 'SIGINT');
@@ -173,7 +173,7 @@ test('Ctrl-C while the workers build a model that never comes: exit 130 at once,
 test('a second Ctrl-C stops at once, even while a worker hangs in its step: exit 130, every worker killed', async (t) => {
   const runDir = path.join(dir, 'runs', 'twice');
   const cli = startCli(['train', file, ...base, '--run-dir', runDir]);
-  await waitForStep(path.join(runDir, 'metrics.jsonl'), 3);
+  await waitForRunStep(cli.done, path.join(runDir, 'metrics.jsonl'), 3);
   const workers = [...workerPids(cli.child.pid!).values()];
   process.kill(workers[1]!, 'SIGSTOP'); // the step in progress cannot finish (stepTimeout is 600 s)
   process.kill(cli.child.pid!, 'SIGINT');

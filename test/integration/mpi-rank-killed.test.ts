@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkpointSteps, isAlive, sleep, waitFor, waitForStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
+import { checkpointSteps, isAlive, SAFETY_NET_MS, sleep, waitFor, waitForRunStep, workerPids, writeConfigFile } from '../helpers/chaos.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { needMpi, runMpi } from '../helpers/mpi.ts';
 
@@ -46,8 +46,8 @@ test('SIGKILL of one MPI rank: the job ends, no process and no shared memory are
     runDir,
   });
   let mpirun = 0;
-  const running = runMpi(2, ['train', file], { onStart: (pid) => (mpirun = pid), timeoutMs: 120_000 });
-  await waitForStep(path.join(runDir, 'metrics.jsonl'), 7);
+  const running = runMpi(2, ['train', file], { onStart: (pid) => (mpirun = pid), timeoutMs: SAFETY_NET_MS });
+  await waitForRunStep(running, path.join(runDir, 'metrics.jsonl'), 7);
   const ranks = rankPids(mpirun);
   assert.equal(ranks.size, 2, `rank processes of mpirun ${mpirun}: ${JSON.stringify([...ranks])}`);
   const workers = [...ranks.values()].flatMap((p) => [...workerPids(p).values()]);

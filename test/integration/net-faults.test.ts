@@ -3,12 +3,13 @@
 // coordinator SIGKILLed, a link slowed down, 5% packet loss. For each fault the message names the machine and
 // what happened, every process on both machines and the launcher are gone within BOUND_S of the
 // fault, no shared memory is left, and the checkpoint written before it resumes to the bytes of
-// the uninterrupted run. A slowed or lossy link only slows the run down: the same bytes.
+// the uninterrupted run. A slowed or lossy link only slows the run down: the same bytes (the
+// shaper's and the lossy cable's own counters show the fault took effect).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { readMetrics, runCliAsync, sleep, waitFor, waitForStep, writeConfigFile } from '../helpers/chaos.ts';
+import { readMetrics, runCliAsync, waitFor, waitForRunStep, writeConfigFile } from '../helpers/chaos.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { finalFloats } from '../helpers/mpi.ts';
 import { HOSTS, twoMachines, type Host, type Run, type TwoMachines } from '../helpers/two-machines.ts';
@@ -71,7 +72,7 @@ test('link cut mid-step: rank 0 names node-b within the step deadline; all gone 
   const m = twoMachines(t);
   if (!m) return;
   const run = m.launch([], ['train', config('cut')]);
-  await waitForStep(path.join(dir, 'cut', 'metrics.jsonl'), 8);
+  await waitForRunStep(run, path.join(dir, 'cut', 'metrics.jsonl'), 8);
   const faultAt = Date.now();
   m.link('node-b', 'down');
   const r = await allGone(m, run, faultAt);
@@ -88,7 +89,7 @@ test('coordinator of node-b SIGKILLed mid-run: mpirun names it; all gone in time
   const m = twoMachines(t);
   if (!m) return;
   const run = m.launch([], ['train', config('killed')]);
-  await waitForStep(path.join(dir, 'killed', 'metrics.jsonl'), 8);
+  await waitForRunStep(run, path.join(dir, 'killed', 'metrics.jsonl'), 8);
   const rank1 = m.pids('node-b').find((p) => comm(p) === 'node' && fs.readFileSync(`/proc/${p}/environ`, 'utf8').includes('OMPI_COMM_WORLD_RANK=1'));
   assert.ok(rank1, 'no coordinator on node-b');
   const faultAt = Date.now();
@@ -113,24 +114,32 @@ test('link cut during start-up (before step 0): the lost machine is named; all g
   assert.match(r.stderr, /lost communication with a remote daemon[\s\S]*on node node-b|rank 1 \(node-b\)/);
 });
 
-test('link of node-b rate-limited mid-run: slower, nothing alarming, the same bytes', async (t) => {
+test('link of node-b rate-limited mid-run: its shaper holds the traffic back, nothing alarming, the same bytes', async (t) => {
   const m = twoMachines(t);
   if (!m) return;
   const run = m.launch([], ['train', config('slow')]);
-  await waitForStep(path.join(dir, 'slow', 'metrics.jsonl'), 8);
-  // This kernel has no netem: tbf at 64 kbit/s (the veth runs at Gbit/s); a step takes ~6x longer.
+  await waitForRunStep(run, path.join(dir, 'slow', 'metrics.jsonl'), 8);
+  // This kernel has no netem: tbf at 64 kbit/s (the veth runs at Gbit/s).
   m.shape('node-b', ['tbf', 'rate', '64kbit', 'burst', '1600', 'latency', '2s']);
-  await sleep(100);
+  const shaped = m.qdisc('node-b');
   const r = await run;
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /\b(?:error|warning|stalled|abort)/i);
+  // The shaping took effect, from the shaper's own counters (not the speed of the steps, which
+  // the machine's load sets too): node-b's traffic went through the tbf after it was put in,
+  // and the tbf held packets back for want of tokens.
+  const after = m.qdisc('node-b');
   const ms = readMetrics(path.join(dir, 'slow', 'metrics.jsonl'))
     .filter((l) => l.type === 'train')
     .map((l) => Number(l.step_ms));
   const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
-  const [before, after] = [mean(ms.slice(1, 8)), mean(ms.slice(12))];
-  t.diagnostic(`step_ms mean: ${before.toFixed(1)} before the shaping, ${after.toFixed(1)} after`);
-  assert.ok(after > 2 * before, 'the shaping did not slow the steps down');
+  t.diagnostic(
+    `tbf on node-b: ${after.bytes - shaped.bytes} bytes in ${after.packets - shaped.packets} packets sent, ${after.overlimits - shaped.overlimits} overlimits, ${after.dropped} dropped; ` +
+      `step_ms mean ${mean(ms.slice(1, 8)).toFixed(1)} before the shaping, ${mean(ms.slice(12)).toFixed(1)} after`,
+  );
+  assert.equal(after.kind, 'tbf', "node-b's link has no tbf");
+  assert.ok(after.packets > shaped.packets, "the run's traffic did not go through the tbf");
+  assert.ok(after.overlimits > shaped.overlimits, 'the tbf never held a packet back: the link was not rate-limited');
   assert.ok(bytes(finalFloats(path.join(dir, 'slow'))).equals(await uninterruptedBytes()), 'a slowed link changed the result');
 });
 

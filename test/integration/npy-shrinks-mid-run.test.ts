@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadMmap, mmapUnavailableReason } from '../../src/shared/mapped-memory.ts';
-import { startCli, waitForStep, writeConfigFile } from '../helpers/chaos.ts';
+import { startCli, waitForRunStep, writeConfigFile } from '../helpers/chaos.ts';
 import { nativeSkip } from '../helpers/native.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 
@@ -40,7 +40,7 @@ async function cutMidRun(dir: string, env: NodeJS.ProcessEnv): Promise<Ended & {
   const runDir = path.join(dir, 'run');
   const run = startCli(['train', file, '--simulate', '2', '--backend', 'cpu', '--run-dir', runDir], { env });
   try {
-    await waitForStep(path.join(runDir, 'metrics.jsonl'), 8, 120_000);
+    await waitForRunStep(run.done, path.join(runDir, 'metrics.jsonl'), 8);
     fs.truncateSync(victim, CUT_TO);
     const timer = setTimeout(() => run.child.kill('SIGKILL'), 120_000);
     const r = await run.done;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { lastTrainStep, runCliAsync, startCli, waitForStep } from '../helpers/chaos.ts';
+import { lastTrainStep, runCliAsync, startCli, waitForRunStep } from '../helpers/chaos.ts';
 import { tinyRun } from '../helpers/run-dir-fixture.ts';
 
 test('a second run into a directory in use is refused while the first runs', async () => {
@@ -15,7 +15,7 @@ test('a second run into a directory in use is refused while the first runs', asy
   const first = startCli(['train', config]);
   try {
     const metrics = path.join(runDir, 'metrics.jsonl');
-    await waitForStep(metrics, 2);
+    await waitForRunStep(first.done, metrics, 2);
     const lock = JSON.parse(fs.readFileSync(path.join(runDir, '.lock'), 'utf8')) as { pid: number; host: string };
     assert.deepEqual([lock.pid, lock.host], [first.child.pid, os.hostname()]);
 
@@ -29,7 +29,7 @@ test('a second run into a directory in use is refused while the first runs', asy
       ),
     );
     assert.doesNotMatch(second.stdout, /--overwrite: removed/);
-    await waitForStep(metrics, lastTrainStep(metrics) + 2); // the first run goes on
+    await waitForRunStep(first.done, metrics, lastTrainStep(metrics) + 2); // the first run goes on
     first.child.kill('SIGINT');
     const r = await first.done;
     assert.equal(r.code, 130, r.stderr);

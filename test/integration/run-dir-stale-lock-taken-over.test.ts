@@ -5,14 +5,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkpointSteps, runCliAsync, startCli, waitFor, waitForStep } from '../helpers/chaos.ts';
+import { checkpointSteps, runCliAsync, startCli, waitFor, waitForRunStep } from '../helpers/chaos.ts';
 import { tinyRun } from '../helpers/run-dir-fixture.ts';
 
 test('the lock of a SIGKILLed run is taken over by the next run', async () => {
   const { runDir, config } = tinyRun('stale-lock', { training: { batchSize: 8, steps: 100_000 }, log: { every: 1 }, checkpoint: { every: 2 } });
   const killed = startCli(['train', config]);
   try {
-    await waitForStep(path.join(runDir, 'metrics.jsonl'), 3);
+    await waitForRunStep(killed.done, path.join(runDir, 'metrics.jsonl'), 3);
     await waitFor(() => checkpointSteps(runDir).length > 0, 30_000, 'a checkpoint');
     killed.child.kill('SIGKILL');
     await killed.done;

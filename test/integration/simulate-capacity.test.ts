@@ -121,7 +121,7 @@ fs.writeFileSync(
 );
 
 test(
-  '--simulate 5 on one core: exit 2 at once, E_DEVICES, no worker started, no run directory',
+  '--simulate 5 on one core: exit 2 before any worker starts, E_DEVICES, no run directory',
   { skip: !hasTaskset && 'taskset is not installed' },
   async (t) => {
     const runDir = path.join(cliDir, 'refused');
@@ -133,7 +133,6 @@ test(
       /^error E_DEVICES: devices\.simulate 5: each simulated GPU is a worker process on the CPU, and 5 is more than 4 per core on this machine's 1 CPU core \(at most 4\)\n\s+hint: use --simulate 4 or fewer, or pass --oversubscribe/,
     );
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'a stack trace was printed');
-    assert.ok(r.ms < 5000, `took ${r.ms} ms`);
     assert.equal(r.workersSeen, 0, 'a worker process was started');
     assert.ok(!fs.existsSync(runDir), 'a run directory was created');
   },

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { lastTrainStep, startCli, waitFor, waitForStep, writeConfigFile } from '../helpers/chaos.ts';
+import { lastTrainStep, startCli, waitFor, waitForRunStep, writeConfigFile } from '../helpers/chaos.ts';
 import { tempDir, writeDataset } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('output-closed');
@@ -64,7 +64,7 @@ test('stdout closed, then Ctrl-C: exit 130, and the line saying how to continue 
   const cli = startCli(['train', file, '--simulate', '2', '--backend', 'cpu', '--run-dir', runDir, '--set', 'training.steps=100000']);
   await waitFor(() => cli.stdout().split('\n').length > 3, 60_000, 'three lines on stdout');
   cli.child.stdout!.destroy();
-  await waitForStep(path.join(runDir, 'metrics.jsonl'), 3);
+  await waitForRunStep(cli.done, path.join(runDir, 'metrics.jsonl'), 3);
   process.kill(cli.child.pid!, 'SIGINT');
   const r = await cli.done;
   assert.equal(r.code, 130, r.stderr);
