@@ -13,12 +13,9 @@ export const TEMP_SUFFIX = '.partial';
 
 const isShardFile = (name: string) => name === MANIFEST || name.endsWith(TEMP_SUFFIX) || TFRECORD_FORMAT.isShard(name) || WEBDATASET_FORMAT.isShard(name);
 
-/** Makes `outDir` ready for new shards; returns the earlier shard files that --force is to replace. */
-export function prepareOutDir(outDir: string, force: boolean): string[] {
-  if (!fs.existsSync(outDir)) {
-    fs.mkdirSync(outDir, { recursive: true });
-    return [];
-  }
+/** Checks that `outDir` may take new shards; returns the earlier shard files that --force is to replace. */
+export function checkOutDir(outDir: string, force: boolean): string[] {
+  if (!fs.existsSync(outDir)) return [];
   if (!fs.statSync(outDir).isDirectory())
     throw new MgpuError('E_USAGE', `shards: the out dir ${outDir} is a file, not a folder`, { hint: 'name a new folder, or an empty one' });
   const found = fs

@@ -10,7 +10,7 @@ import { mulberry32, permutation, streamState } from '../../shared/rng.ts';
 import type { ShardFormat, ShardSample } from './write-format.ts';
 import { imageSet, readImage, type ImageCheck, type ImageSet, type ReadImage } from './write-images.ts';
 import { writeManifest, type ShardEntry, type ShardsManifest } from './write-manifest.ts';
-import { prepareOutDir, TEMP_SUFFIX } from './write-out-dir.ts';
+import { checkOutDir, TEMP_SUFFIX } from './write-out-dir.ts';
 
 const TAG_SHARDS = 0x53484152; // 'SHAR': the shuffle's stream (shared/rng.ts: never reuse a tag)
 const READ_AHEAD = 8; // images read and checked while earlier ones are written
@@ -61,8 +61,9 @@ function readAhead(set: ImageSet, order: Uint32Array, check: ImageCheck): (k: nu
 }
 
 export async function writeShards(source: string, o: ShardOptions): Promise<ShardsManifest> {
-  const replaced = prepareOutDir(o.outDir, o.force);
+  const replaced = checkOutDir(o.outDir, o.force); // refused before the images are indexed
   const set = imageSet(source);
+  fs.mkdirSync(o.outDir, { recursive: true });
   const n = set.index.paths.count;
   const order = sampleOrder(n, o.seed);
   const width = Math.max(6, String(n - 1).length);
