@@ -91,7 +91,8 @@ export async function writeShards(source: string, o: ShardOptions): Promise<Shar
       open.entry.bytes += size;
     }
     if (open) close();
-    for (const f of replaced) fs.rmSync(f, { force: true });
+    const ours = new Set(done.map((s) => s.temp));
+    for (const f of replaced) if (!ours.has(f)) fs.rmSync(f, { force: true });
     for (const [index, s] of done.entries()) {
       s.entry.file = o.format.fileName(o.prefix, index, done.length);
       fs.renameSync(s.temp, path.join(o.outDir, s.entry.file));
@@ -112,7 +113,7 @@ function full(s: OpenShard, size: number, o: ShardOptions): boolean {
 }
 
 function openShard(o: ShardOptions, index: number, first: number): OpenShard {
-  const temp = path.join(o.outDir, `.${o.prefix}-${String(index).padStart(5, '0')}.${o.format.name}${TEMP_SUFFIX}`);
+  const temp = path.join(o.outDir, `.${o.prefix}-${String(index).padStart(5, '0')}.${o.format.name}.${process.pid}${TEMP_SUFFIX}`);
   return { temp, fd: fs.openSync(temp, 'w'), entry: { file: '', records: 0, first, bytes: 0 } };
 }
 
