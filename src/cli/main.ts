@@ -43,7 +43,7 @@ const EXAMPLE = `Examples:
   mgpu-train benchmark --config exp.yaml --workers 1,2 --simulate   images/s on 1 and 2 workers, plain tfjs beside
   mgpu-train devices                                           what GPUs mgpu-train sees
   mgpu-train nets                                              the networks model.net names
-  mgpu-train shards photos/train shards/ --format tfrecord --shard-size 256MB   an image folder as TFRecord shards
+  mgpu-train shards photos/train shards/ --format tfrecord     an image folder as TFRecord shards
   mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml   train on 2 machines (runs mpirun)`;
 
 /** A first word that is no command (`trian`) is named, with the command it is closest to. */
