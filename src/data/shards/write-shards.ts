@@ -69,13 +69,13 @@ export async function writeShards(source: string, o: ShardOptions): Promise<Shar
   const width = Math.max(6, String(n - 1).length);
   const done: OpenShard[] = [];
   let open: OpenShard | null = null;
-  const close = () => {
-    writeAll(open!.fd, [o.format.trailer]);
-    open!.entry.bytes += o.format.trailer.length;
-    fs.closeSync(open!.fd);
-    o.say(`shard ${done.length + 1}: ${open!.entry.records.toLocaleString('en-US')} images, ${open!.entry.bytes.toLocaleString('en-US')} bytes`);
-    done.push(open!);
-    open = null;
+  const close = (s: OpenShard): null => {
+    writeAll(s.fd, [o.format.trailer]);
+    s.entry.bytes += o.format.trailer.length;
+    fs.closeSync(s.fd);
+    o.say(`shard ${done.length + 1}: ${s.entry.records.toLocaleString('en-US')} images, ${s.entry.bytes.toLocaleString('en-US')} bytes`);
+    done.push(s);
+    return null;
   };
   const next = readAhead(set, order, o.check);
   try {
@@ -84,13 +84,13 @@ export async function writeShards(source: string, o: ShardOptions): Promise<Shar
       const img = await next(k);
       const chunks = o.format.encode(sampleOf(set, i, k, width, img));
       const size = chunks.reduce((s, c) => s + c.length, 0);
-      if (open && (full(open, size, o) || open.entry.records === o.maxSamples)) close();
+      if (open && (full(open, size, o) || open.entry.records === o.maxSamples)) open = close(open);
       open ??= openShard(o, done.length, k);
       writeAll(open.fd, chunks);
       open.entry.records++;
       open.entry.bytes += size;
     }
-    if (open) close();
+    if (open) open = close(open);
     const ours = new Set(done.map((s) => s.temp));
     for (const f of replaced) if (!ours.has(f)) fs.rmSync(f, { force: true });
     for (const [index, s] of done.entries()) {
