@@ -34,6 +34,12 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
   },
   devices: { usage: 'mgpu-train devices', example: 'mgpu-train devices' },
   nets: { usage: 'mgpu-train nets', example: 'mgpu-train nets' },
+  shards: {
+    usage:
+      'mgpu-train shards <images folder or list> <out dir> --format tfrecord|webdataset [--shard-size 256MB | --shard-samples N] [--shuffle --seed N] [--prefix train]',
+    example: 'mgpu-train shards photos/train shards/train --format tfrecord --shard-size 256MB',
+    needs: 'an images folder (one subfolder per class) or list CSV, and an out dir',
+  },
   launch: {
     usage: 'mgpu-train launch <mpirun arguments> -- train <config> [options]',
     example: 'mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml',

@@ -26,6 +26,7 @@ import { helpWidth, knownFlags } from './yargs-info.ts';
 import { launch as launchJob } from './launch.ts';
 import { listNetworks } from './nets-command.ts';
 import { benchmarkCommand } from './benchmark-command.ts';
+import { shardsCommand } from './shards-command.ts';
 
 const EXAMPLE = `Examples:
   mgpu-train train examples/mnist-mlp/experiment.yaml              train on every visible GPU
@@ -42,6 +43,7 @@ const EXAMPLE = `Examples:
   mgpu-train benchmark --config exp.yaml --workers 1,2 --simulate   images/s on 1 and 2 workers, plain tfjs beside
   mgpu-train devices                                           what GPUs mgpu-train sees
   mgpu-train nets                                              the networks model.net names
+  mgpu-train shards photos/train shards/ --format tfrecord     an image folder as TFRecord shards
   mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml   train on 2 machines (runs mpirun)`;
 
 /** A first word that is no command (`trian`) is named, with the command it is closest to. */
@@ -255,7 +257,7 @@ async function main(args: string[], check = false): Promise<void> {
   let cli = yargs(args)
     .scriptName('mgpu-train')
     .usage('$0 <command> [options]\n\nData-parallel training of a TensorFlow.js model on every GPU of this machine.');
-  cli = netsCommand(devicesCommand(benchmarkCommand(reportCommand(predictCommand(evalCommand(trainCommand(cli)))))));
+  cli = shardsCommand(netsCommand(devicesCommand(benchmarkCommand(reportCommand(predictCommand(evalCommand(trainCommand(cli))))))));
   cli = cli.command(
     'launch',
     'train on several machines: launch <mpirun arguments> -- train <config> [options] runs mpirun',
@@ -288,7 +290,7 @@ try {
   checkCommand(command);
   if (launch && launch.size > 1 && command !== 'train') {
     throw new MgpuError('E_USAGE', `${command ?? 'this command'} runs on one machine, but an MPI launcher started ${launch.size} processes (${launch.by})`, {
-      hint: 'only `train` runs on several machines; run eval, predict, report, benchmark, devices and nets without mpirun',
+      hint: 'only `train` runs on several machines; run eval, predict, report, benchmark, devices, nets and shards without mpirun',
     });
   }
   if (command === 'launch') process.exitCode = await launchJob(process.argv.slice(3), (mgpu) => main(mgpu, true));

@@ -8,7 +8,7 @@ test('`trian` suggests train, exit 2', () => {
   assert.equal(r.code, 2);
   assert.equal(
     r.stderr,
-    'error E_USAGE: unknown command "trian": did you mean train?\n  hint: the commands are train, eval, predict, report, benchmark, devices, nets, launch; mgpu-train --help\n',
+    'error E_USAGE: unknown command "trian": did you mean train?\n  hint: the commands are train, eval, predict, report, benchmark, devices, nets, shards, launch; mgpu-train --help\n',
   );
 });
 
