@@ -25,7 +25,7 @@ import type {
   TrainingConfig,
 } from './shared/config/types.ts';
 import { isMapping } from './shared/config/checker.ts';
-import type { NetName } from './nets/nets-table.ts';
+import type { NetName } from './nets/net-names.ts';
 import { validateConfig as validateRaw } from './shared/config/validate.ts';
 import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
 import { launchedSize } from './shared/mpi.ts';
@@ -59,8 +59,8 @@ export { MgpuError, ConfigError, formatError };
 // The names model.net takes. The builders are not exported: their types are tfjs's, whose
 // declarations do not type-check in a strict consumer (exactOptionalPropertyTypes), and the
 // public types import nothing of tfjs.
-export { NET_NAMES } from './nets/nets-table.ts';
-export type { NetName } from './nets/nets-table.ts';
+export { NET_NAMES } from './nets/net-names.ts';
+export type { NetName } from './nets/net-names.ts';
 export type { ErrorCode } from './shared/errors.ts';
 export type {
   Config,

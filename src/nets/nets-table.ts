@@ -7,6 +7,7 @@
 import { efficientnetB0 } from './efficientnet.ts';
 import { lenet } from './lenet.ts';
 import { mobilenetV2 } from './mobilenet-v2.ts';
+import { NET_NAMES, type NetName } from './net-names.ts';
 import type { NetBuilder, NetOptions, TF } from './net-options.ts';
 import { resnet18, resnet18Cifar, resnet34, resnet34Cifar, resnet50 } from './resnet.ts';
 import { vgg16 } from './vgg.ts';
@@ -103,11 +104,10 @@ const NET_TABLE = {
     width: false,
     description: 'LeNet-5 (ReLU, max-pool), small, for quick tries',
   },
-} as const satisfies Record<string, NetTraits>;
+} as const satisfies Record<NetName, NetTraits>; // every name of net-names.ts, and no other
 
-export type NetName = keyof typeof NET_TABLE;
+export { NET_NAMES, type NetName };
 export const NETS: Readonly<Record<NetName, NetTraits>> = NET_TABLE;
-export const NET_NAMES = Object.keys(NET_TABLE) as readonly NetName[];
 
 export const isNetName = (v: unknown): v is NetName => typeof v === 'string' && Object.hasOwn(NET_TABLE, v);
 

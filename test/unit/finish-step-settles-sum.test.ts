@@ -117,7 +117,7 @@ test('a skipped non-finite step returns only once the early sums are settled', a
     const skipped: string[] = [];
     const r = await finishStep(session(pool, 'skip'), 4, 6, shards, replies, early, staged, everywhere(replies), (what) => void skipped.push(what));
     assert.equal(r, null);
-    assert.deepEqual(skipped, ['step 4: non-finite loss or gradient from rank 2']);
+    assert.deepEqual(skipped, ['step 5: non-finite loss or gradient from rank 2']); // step index 4 is step 5 as every message numbers it
     assert.equal(started(), 2, 'ranks 0 and 1 were summed early');
     assert.equal(inFlight(), 0, 'an accumulate task of the skipped step is still running');
   });

@@ -7,7 +7,7 @@
 // The built-in losses are the keys of their table (src/shared/losses-table.ts).
 export { LOSS_NAMES, type LossName } from '../losses-table.ts';
 import type { LossName } from '../losses-table.ts';
-import type { NetName } from '../../nets/nets-table.ts';
+import type { NetName } from '../../nets/net-names.ts';
 /** A custom loss: a module whose default export (yTrue, yPred, tf) gives each sample's loss; module: an absolute path. */
 export interface CustomLoss {
   module: string;
