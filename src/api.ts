@@ -68,6 +68,7 @@ export type {
   DataSource,
   ImageAugment,
   ImageSource,
+  TfrecordSource,
   LossEntry,
   LossName,
   LossSpec,
@@ -130,7 +131,11 @@ export type DataSourceInput =
   | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' }
   | { type: 'synthetic'; shape: number[]; count?: number; classes?: number; labels?: 'onehot' | 'index' }
   // a folder of class folders (dir) or a CSV of path,label (list): docs/config.md#image-folders
-  | ({ type: 'images'; size: [number, number] } & Partial<Omit<ImageSource, 'type' | 'size' | 'augment'>> & { augment?: Partial<ImageAugment> | null });
+  | ({ type: 'images'; size: [number, number] } & Partial<Omit<ImageSource, 'type' | 'size' | 'augment'>> & { augment?: Partial<ImageAugment> | null })
+  // TFRecord shards of tf.train.Example (files: a glob or brace range), decoded as images: docs/config.md#tfrecord-shards
+  | ({ type: 'tfrecord'; files: string; image: string; label: string; size: [number, number]; labelOffset?: number } & Partial<
+      Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>
+    > & { augment?: Partial<ImageAugment> | null });
 
 /** An experiment config as an object: the schema of the YAML file (docs/config.md). */
 export interface ConfigInput {

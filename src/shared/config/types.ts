@@ -105,7 +105,23 @@ export type DataSource =
   | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' } // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
   // rows made in memory (no data on disk), for timing: features [count, ...shape] in [0, 1), labels of `classes` classes; count default 1024, classes 10, labels 'onehot'
   | { type: 'synthetic'; shape: number[]; count: number; classes: number; labels: 'onehot' | 'index' }
-  | ImageSource;
+  | ImageSource
+  | TfrecordSource;
+
+/**
+ * TFRecord shards of tf.train.Example records (src/data/shards/): `files` a file, a glob or a brace
+ * range (sorted: the record order), resolved against the config file's directory; `image` the key of
+ * a bytes feature holding an encoded image, decoded as an images source's (the same decoding keys);
+ * `label` the key of an int64 feature holding the class index, plus `labelOffset` (default 0; -1
+ * for ImageNet's records, classes 1..1000). Each shard is indexed once (src/data/shards/shard-index.ts).
+ */
+export interface TfrecordSource extends Omit<ImageSource, 'type' | 'dir' | 'list'> {
+  type: 'tfrecord';
+  files: string;
+  image: string;
+  label: string;
+  labelOffset: number;
+}
 
 /**
  * A folder of images, one subfolder per class (`dir`), or a CSV of path,label (`list`, paths
