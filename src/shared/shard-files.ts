@@ -1,12 +1,16 @@
 // The shards a tfrecord source's `files:` names: a file, a glob (`train-*-of-01024`: * and ? in the file name), or
 // a brace range or list (`train-{00000..00099}-of-00100`, `{train,extra}-*`), expanded as a shell
 // would (a range keeps the zero-padding of its first bound), every expanded name matched or
-// required to exist, then sorted by code point: the shard order, and so the record order.
+// required to exist, then sorted by code point: the shard order, and so the record order. The
+// record indexes kept beside the shards (`<shard>.mgpu-index`) never match.
 import fs from 'node:fs';
 import { DataError } from './errors.ts';
 import { isPattern, matchFiles } from './file-pattern.ts';
 
 const BRACE = /\{([^{}]*)\}/;
+
+/** The suffix of a shard's record index kept beside it (src/data/shards/shard-index.ts). */
+export const INDEX_SUFFIX = '.mgpu-index';
 
 /** `pattern` with its braces expanded (each `{a..b}` range and `{x,y}` list, left to right). */
 export function expandBraces(pattern: string): string[] {
@@ -31,8 +35,11 @@ export function expandBraces(pattern: string): string[] {
 export function shardFiles(pattern: string, where: string): string[] {
   const found = new Set<string>();
   for (const one of expandBraces(pattern)) {
-    if (isPattern(one)) for (const f of matchFiles(one, where)) found.add(f);
-    else if (fs.existsSync(one)) found.add(one);
+    if (isPattern(one)) {
+      const shards = matchFiles(one, where).filter((f) => !f.endsWith(INDEX_SUFFIX));
+      if (shards.length === 0) throw new DataError(`${where}: ${one} matches only record indexes (${INDEX_SUFFIX}), no shard`, 'check the pattern');
+      for (const f of shards) found.add(f);
+    } else if (fs.existsSync(one)) found.add(one);
     else
       throw new DataError(
         `${where}: shard ${one} not found${one === pattern ? '' : ` (of ${pattern})`}`,

@@ -10,11 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomically } from '../../shared/atomic-write.ts';
 import { DataError } from '../../shared/errors.ts';
+import { INDEX_SUFFIX } from '../../shared/shard-files.ts';
 import { decodeIndex, encodeIndex, type IndexStamp, type RecordIndex } from './index-file.ts';
 import { scanShard } from './index-scan.ts';
 import { keysStamp, type RecordKeys } from './record-features.ts';
 
-export const INDEX_SUFFIX = '.mgpu-index';
+export { INDEX_SUFFIX };
 
 export interface ShardIndex extends RecordIndex {
   file: string;
