@@ -15,6 +15,7 @@ import type {
   DevicesConfig,
   ImageAugment,
   ImageSource,
+  TfrecordFeatures,
   LossSpec,
   NetConfig,
   NpyFiles,
@@ -68,6 +69,7 @@ export type {
   DataSource,
   ImageAugment,
   ImageSource,
+  TfrecordFeatures,
   TfrecordSource,
   LossEntry,
   LossName,
@@ -135,7 +137,9 @@ export type DataSourceInput =
   // TFRecord shards of tf.train.Example (files: a glob or brace range), decoded as images: docs/config.md#tfrecord-shards
   | ({ type: 'tfrecord'; files: string; image: string; label: string; size: [number, number]; labelOffset?: number } & Partial<
       Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>
-    > & { augment?: Partial<ImageAugment> | null });
+    > & { augment?: Partial<ImageAugment> | null })
+  // the same, its float_list / int64_list features as the model's named inputs and outputs
+  | { type: 'tfrecord'; files: string; x: TfrecordFeatures; y: TfrecordFeatures };
 
 /** An experiment config as an object: the schema of the YAML file (docs/config.md). */
 export interface ConfigInput {

@@ -69,3 +69,16 @@ test('each bad key is named by its key path', () => {
   bad(base, 'data.eval.augment', /data.eval is never augmented/, { eval: { ...base, augment: { flip: 'horizontal' } } });
   bad(base, 'loss', /data.train is 'tfrecord', whose labels are classes \(class indices\)/, {}, 'meanSquaredError');
 });
+
+const features = { type: 'tfrecord', files: './shards/train-*', x: { pixels: { key: 'x/p', shape: [4, 2] } }, y: { value: { key: 'y', shape: [] } } };
+
+test('x / y: the model names to { key, shape }, round trip; any loss; the image keys are not taken with them', () => {
+  const c = config(features, {}, 'meanSquaredError');
+  assert.deepEqual(c.data.train, { ...features, files: path.join(dir, 'shards/train-*') });
+  assert.deepEqual(validateConfig(parse(serializeConfig(c)), { configPath, cwd: dir }).data, c.data);
+  bad({ ...features, image: 'image/encoded' }, 'data.train.image', /unknown key/);
+  bad({ ...features, y: undefined }, 'data.train.y', /a mapping of the model's output names to \{ key, shape \}/);
+  bad({ ...features, x: {} }, 'data.train.x', /a mapping of the model's input names/);
+  bad({ ...features, x: { pixels: { key: 'x/p', shape: [0] } } }, 'data.train.x.pixels.shape', /a list of positive integers/);
+  bad({ ...features, x: { pixels: { key: 'x/p', shape: [2], dtype: 'float' } } }, 'data.train.x.pixels.dtype', /unknown key/);
+});

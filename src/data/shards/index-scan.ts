@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { DataError } from '../../shared/errors.ts';
 import { readFully } from '../../shared/read-fully.ts';
 import { exampleFeatures, type RecordKeys } from './record-features.ts';
+import { featureValues } from './feature-values.ts';
 import type { RecordIndex } from './index-file.ts';
 import { checkData, FOOTER_BYTES, HEADER_BYTES, recordAt, recordLength } from './tfrecord-framing.ts';
 
@@ -32,7 +33,7 @@ export function scanShard(file: string, size: number, keys: RecordKeys): RecordI
       if (n === cap) index = grow(index, (cap *= 2));
       index.offsets[n] = at;
       index.lengths[n] = length;
-      index.labels[n] = exampleFeatures(body.subarray(0, length), keys, file, n, at).label;
+      index.labels[n] = labelOf(body.subarray(0, length), keys, file, n, at);
       index.count = n + 1;
       at += HEADER_BYTES + length + FOOTER_BYTES;
     }
@@ -67,4 +68,11 @@ function grow(i: RecordIndex, cap: number): RecordIndex {
 /** The index trimmed to its count. */
 function trimmed(i: RecordIndex): RecordIndex {
   return { count: i.count, offsets: i.offsets.slice(0, i.count), lengths: i.lengths.slice(0, i.count), labels: i.labels.slice(0, i.count) };
+}
+
+/** A record's label (0 for features), its keys checked. */
+function labelOf(data: Uint8Array, keys: RecordKeys, file: string, n: number, at: number): number {
+  if (!('features' in keys)) return exampleFeatures(data, keys, file, n, at).label;
+  featureValues(data, keys.features, file, n, at);
+  return 0;
 }

@@ -4,7 +4,7 @@
 // threads decode from the records' image bytes, ahead of the steps that stage them. Sample i is
 // record i of the shards in order: random access, so the seeded order, any N and M, resume and
 // onBadSample: skip work as for an image folder.
-import type { TfrecordSource } from '../../shared/config/types.ts';
+import type { TfrecordImageSource } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
 import { shardFiles } from '../../shared/shard-files.ts';
 import type { ClassMapping } from '../classes.ts';
@@ -18,12 +18,12 @@ import { requireSharp } from '../images/sharp-module.ts';
 import { describeIndexes } from './index-header.ts';
 import { RecordTable } from './record-table.ts';
 import { recordLabels } from './record-labels.ts';
-import { shardIndex, type ShardIndex } from './shard-index.ts';
+import { shardIndex } from './shard-index.ts';
 
-export function loadTfrecord(src: TfrecordSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit {
+export function loadTfrecord(src: TfrecordImageSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit {
   requireSharp(keyPath);
   const shards = shardFiles(src.files, `${keyPath}.files`);
-  const indexes = shards.map((f) => named(keyPath, () => shardIndex(f, { image: src.image, label: src.label })));
+  const indexes = shards.map((f) => namingSplit(keyPath, () => shardIndex(f, { image: src.image, label: src.label })));
   const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes);
   const table = new RecordTable(shards, indexes, src.image);
   const count = table.count;
@@ -43,8 +43,8 @@ export function loadTfrecord(src: TfrecordSource, keyPath: string, classes: Clas
   };
 }
 
-/** A shard's indexing, its errors naming the split. */
-function named(keyPath: string, index: () => ShardIndex): ShardIndex {
+/** A shard's indexing (or reading), its errors naming the split. */
+export function namingSplit<T>(keyPath: string, index: () => T): T {
   try {
     return index();
   } catch (err) {

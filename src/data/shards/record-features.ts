@@ -7,26 +7,29 @@ import { bytesValues, decodeExample, ExampleError, int64Values, KIND_NAMES, type
 import { recordAt } from './tfrecord-framing.ts';
 
 /** The feature keys of a source: its image's and its label's (null: none read). */
-export interface RecordKeys {
+export interface ImageKeys {
   image: string | null;
   label: string | null;
 }
 
+/** A feature read as a model's input or output: its key and the shape of its values in one record. */
+export interface FeatureSpec {
+  key: string;
+  shape: number[];
+}
+
+/** What each record is checked for as a shard is indexed: an image and a label, or features. */
+export type RecordKeys = ImageKeys | { features: FeatureSpec[] };
+
 /** The keys as an index records them (an index checked for other keys is rebuilt). */
-export const keysStamp = (k: RecordKeys): string => JSON.stringify([k.image, k.label]);
+export const keysStamp = (k: RecordKeys): string => JSON.stringify('features' in k ? k.features.map((f) => [f.key, f.shape]) : [k.image, k.label]);
 
 const HINT = 'check the feature keys in the config (image:, label:) against the files (e.g. with tf.train.Example.FromString in Python)';
 
 /** A record's image bytes (null when keys.image is) and label (0 when keys.label is null). */
-export function exampleFeatures(data: Uint8Array, keys: RecordKeys, file: string, record: number, offset: number): { image: Uint8Array | null; label: number } {
+export function exampleFeatures(data: Uint8Array, keys: ImageKeys, file: string, record: number, offset: number): { image: Uint8Array | null; label: number } {
   const where = recordAt(file, record, offset);
-  let features: Map<string, Feature>;
-  try {
-    features = decodeExample(data);
-  } catch (err) {
-    if (!(err instanceof ExampleError)) throw err;
-    throw new DataError(`${where}: not a tf.train.Example (${err.message})`, 'the files must hold serialized tf.train.Example records');
-  }
+  const features = example(data, where);
   const get = (key: string, kind: FeatureKind): Feature => {
     const f = features.get(key);
     const have = [...features.keys()].map((k) => JSON.stringify(k)).join(', ') || 'none';
@@ -46,4 +49,14 @@ export function exampleFeatures(data: Uint8Array, keys: RecordKeys, file: string
     label = Number(v);
   }
   return { image, label };
+}
+
+/** The features of a record's Example; data that is not one is a DataError at `where`. */
+export function example(data: Uint8Array, where: string): Map<string, Feature> {
+  try {
+    return decodeExample(data);
+  } catch (err) {
+    if (!(err instanceof ExampleError)) throw err;
+    throw new DataError(`${where}: not a tf.train.Example (${err.message})`, 'the files must hold serialized tf.train.Example records');
+  }
 }

@@ -110,18 +110,36 @@ export type DataSource =
 
 /**
  * TFRecord shards of tf.train.Example records (src/data/shards/): `files` a file, a glob or a brace
- * range (sorted: the record order), resolved against the config file's directory; `image` the key of
- * a bytes feature holding an encoded image, decoded as an images source's (the same decoding keys);
- * `label` the key of an int64 feature holding the class index, plus `labelOffset` (default 0; -1
- * for ImageNet's records, classes 1..1000). Each shard is indexed once (src/data/shards/shard-index.ts).
+ * range (sorted: the record order), resolved against the config file's directory. Each shard is
+ * indexed once (src/data/shards/shard-index.ts). Images (image classification), or features as
+ * the model's inputs and outputs.
  */
-export interface TfrecordSource extends Omit<ImageSource, 'type' | 'dir' | 'list'> {
+export type TfrecordSource = TfrecordImageSource | TfrecordFeatureSource;
+
+/**
+ * `image` the key of a bytes feature holding an encoded image, decoded as an images source's (the
+ * same decoding keys); `label` the key of an int64 feature holding the class index, plus
+ * `labelOffset` (default 0; -1 for ImageNet's records, classes 1..1000).
+ */
+export interface TfrecordImageSource extends Omit<ImageSource, 'type' | 'dir' | 'list'> {
   type: 'tfrecord';
   files: string;
   image: string;
   label: string;
   labelOffset: number;
 }
+
+/**
+ * `x` / `y`: the model's input / output names to the key of a float_list or int64_list feature and
+ * the shape of one sample's values ([] one value); read whole before step 0 (float32 or int32 rows).
+ */
+export interface TfrecordFeatureSource {
+  type: 'tfrecord';
+  files: string;
+  x: TfrecordFeatures;
+  y: TfrecordFeatures;
+}
+export type TfrecordFeatures = Record<string, { key: string; shape: number[] }>;
 
 /**
  * A folder of images, one subfolder per class (`dir`), or a CSV of path,label (`list`, paths
