@@ -1,7 +1,8 @@
 // A tfrecord source's x / y (float_list and int64_list features as a functional model's two
 // inputs and two outputs) trains on 2 workers to the same bits as the same values in named .npy
 // files: the records, written by the Python writer in 2 shards (one input's floats unpacked, the
-// class an int64 of shape []), are read in the shards' order into the same rows.
+// class an int64 of shape []), are read in the shards' order into the same rows; the header says
+// how many records and shards were found and that their indexes were built.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -46,8 +47,11 @@ test('x / y features of 2 Python-written shards train the bits their values in .
     x: { meta: { key: 'x/meta', shape: [3] }, image: { key: 'x/image', shape: [4] } },
     y: { class: { key: 'y/class', shape: [] }, box: { key: 'y/box', shape: [2] } },
   };
-  const fromShards = await train(buildConfig(dir, raw('shards', tfrecord), 2), silent);
+  const lines: string[] = [];
+  const fromShards = await train(buildConfig(dir, raw('shards', tfrecord), 2), { ...silent, line: (l: string) => void lines.push(l) });
   const fromNpy = await train(buildConfig(dir, raw('npy', { type: 'npy', ...files }), 2), silent);
   assert.equal(fromShards.steps, 10);
+  const said = `  input       tfrecord files ${tfrecord.files}: ${N} records in 2 shards, x / y features read whole; record indexes: 2 built, kept beside the shards`;
+  assert.ok(lines.includes(said), lines.join('\n'));
   assert.deepEqual(Buffer.from(fromShards.weights.buffer), Buffer.from(fromNpy.weights.buffer));
 });

@@ -27,7 +27,9 @@ export function loadTfrecordFeatures(src: TfrecordFeatureSource, keyPath: string
   const indexes = shards.map((f) => namingSplit(keyPath, () => shardIndex(f, { features: named.map(({ key, shape }) => ({ key, shape })) })));
   const count = indexes.reduce((n, x) => n + x.count, 0);
   const columns = namingSplit(keyPath, () => readColumns(indexes, named, count));
-  const source = `tfrecord files ${src.files} (${count.toLocaleString('en-US')} records in ${shards.length} shard${shards.length === 1 ? '' : 's'}; ${describeIndexes(indexes)})`;
+  const source = `tfrecord files ${src.files}`;
+  const found = `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} in ${shards.length} shard${shards.length === 1 ? '' : 's'}`;
+  const describe = `${source}: ${found}, x / y features read whole; ${describeIndexes(indexes)}`;
   const arrays = named.map((n, k): NamedArray & { side: 'x' | 'y' } => ({
     name: n.name,
     side: n.side,
@@ -36,7 +38,7 @@ export function loadTfrecordFeatures(src: TfrecordFeatureSource, keyPath: string
   }));
   const inputs = arrays.filter((a) => a.side === 'x');
   const targets = arrays.filter((a) => a.side === 'y');
-  return { features: inputs[0]!.array, labels: targets[0]!.array, count, source, inputs, targets };
+  return { features: inputs[0]!.array, labels: targets[0]!.array, count, source, inputs, targets, describe };
 }
 
 /** One array per feature of every record, in order; a feature whose kind changes between records names the record. */
