@@ -1,5 +1,6 @@
-// A piscina thread of the image pool: decodes its share of a step's files (or TFRecord records) straight into the
-// shared row buffers the 'made' column copies from. sharp, the value table and the spec are set
+// A piscina thread of the image pool: decodes its share of a step's files (or the images in
+// TFRecord records: shards/record-image.ts) straight into the shared row buffers the 'made'
+// column copies from. sharp, the value table and the spec are set
 // up once per thread; each image then runs on one libvips thread (sharp.concurrency(1)) with
 // libvips's operation cache off (every file is read once per epoch: caching only costs).
 import { workerData } from 'piscina';
