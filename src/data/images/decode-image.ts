@@ -1,8 +1,9 @@
 // One image file (or an image's bytes from a TFRecord record) to its row. sharp decodes it,
 // drops alpha, converts it to 1 (libvips's b-w) or 3 (sRGB) channels of 8 bits (from grey, RGB,
 // RGBA, palette, 16-bit), and resizes it to the split's size with bilinear interpolation
-// (libvips's reduce, antialiased when shrinking, like PIL's): `stretch` to the size, `crop` the centre at the size's aspect ratio then resize,
-// `pad` resize inside it and fill the rest with 0. An image already of the size is not resized.
+// (libvips's reduce, antialiased when shrinking, like PIL's): `stretch` to the size, `crop` the
+// centre at the size's aspect ratio then resize, `pad` resize inside it and fill the rest with 0.
+// An image already of the size is not resized.
 // A random resized crop cuts its box from the decoded image first, then stretches it. A plain
 // 8-bit PNG already of the size skips sharp (png-same-size.ts): the same pixels, ten times faster.
 import fs from 'node:fs';
