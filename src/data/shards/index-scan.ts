@@ -1,7 +1,8 @@
 // One sequential pass over a TFRecord shard: every record's framing and both checksums verified,
 // its Example decoded and checked for the source's feature keys (the image a bytes feature, the
-// label one int64), and its offset, length and label kept in growing typed arrays. Whatever is
-// wrong is a DataError naming the shard and the record, found before the first step.
+// label one int64; or each x / y feature with its count of values), and its offset, length and
+// label kept in growing typed arrays. Whatever is wrong is a DataError naming the shard and the
+// record, found before the first step.
 import fs from 'node:fs';
 import { DataError } from '../../shared/errors.ts';
 import { readFully } from '../../shared/read-fully.ts';
