@@ -7,7 +7,7 @@
 
 export const INDEX_MAGIC = 'MGTFRIDX';
 export const INDEX_VERSION = 1;
-const HEADER = 48; // magic 8, version u32, count u32, shard size f64, shard mtimeMs f64, keys length u32, 12 spare
+const HEADER = 48; // magic 8, version u32, count u32, shard size f64, shard mtimeMs f64, keys length u32, unknown u32, 8 spare
 
 /** A shard's records: offsets[i] is where record i's 12-byte header starts, lengths[i] its data bytes. */
 export interface RecordIndex {
@@ -15,6 +15,7 @@ export interface RecordIndex {
   offsets: Float64Array;
   lengths: Uint32Array;
   labels: Int32Array;
+  unknown?: number; // members passed over (a tar shard's of unknown extensions)
 }
 
 /** What an index was built from: the shard's size and mtime, and the feature keys each record was checked for. */
@@ -38,6 +39,7 @@ export function encodeIndex(index: RecordIndex, stamp: IndexStamp): Uint8Array {
   v.setFloat64(16, stamp.size, true);
   v.setFloat64(24, stamp.mtimeMs, true);
   v.setUint32(32, keys.length, true);
+  v.setUint32(36, index.unknown ?? 0, true);
   out.set(keys, HEADER);
   out.set(new Uint8Array(index.offsets.buffer, index.offsets.byteOffset, n * 8), at);
   out.set(new Uint8Array(index.lengths.buffer, index.lengths.byteOffset, n * 4), at + n * 8);
@@ -63,5 +65,11 @@ export function decodeIndex(bytes: Uint8Array, stamp: IndexStamp): RecordIndex |
   const at = bytes.byteOffset + HEADER + pad8(keyBytes);
   if (bytes.byteOffset + bytes.length !== at + n * 16) return `it is ${bytes.length} bytes, not the ${at - bytes.byteOffset + n * 16} of ${n} records`;
   const buf = bytes.buffer.slice(at, at + n * 16); // aligned copies: the typed arrays need offsets that are multiples of 8
-  return { count: n, offsets: new Float64Array(buf, 0, n), lengths: new Uint32Array(buf, n * 8, n), labels: new Int32Array(buf, n * 12, n) };
+  return {
+    count: n,
+    offsets: new Float64Array(buf, 0, n),
+    lengths: new Uint32Array(buf, n * 8, n),
+    labels: new Int32Array(buf, n * 12, n),
+    unknown: v.getUint32(36, true),
+  };
 }

@@ -1,4 +1,4 @@
-// A shard's record index, built once and kept: beside the shard as `<shard>.mgpu-index`, or, when
+// A shard's record index (a TFRecord shard's, or any format's given its scan), built once and kept: beside the shard as `<shard>.mgpu-index`, or, when
 // the shard's folder is not writable, in the cache folder (MGPU_CACHE_DIR, else
 // $XDG_CACHE_HOME/mgpu-train, else ~/.cache/mgpu-train) under a name made from the shard's
 // absolute path. An index that is stale (the shard's size or mtime changed), of another version,
@@ -30,15 +30,21 @@ export function indexCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.MGPU_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'mgpu-train');
 }
 
-/** The index of `file` for `keys`: read where it is kept when it is still good, else built by one scan and kept. */
-export function shardIndex(file: string, keys: RecordKeys): ShardIndex {
+/** How a shard of another format is indexed: the keys its index is stamped with, and its scan. */
+export interface ShardScanner {
+  stamp: string;
+  scan: (file: string, size: number) => RecordIndex;
+}
+
+/** The index of `file` for `keys` (a TFRecord shard's) or by `keys.scan`: read where it is kept when it is still good, else built by one scan and kept. */
+export function shardIndex(file: string, keys: RecordKeys | ShardScanner): ShardIndex {
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
   } catch (err) {
     throw new DataError(`cannot read shard ${file}: ${(err as Error).message}`, 'check that it exists and that this user may read it');
   }
-  const stamp: IndexStamp = { size: st.size, mtimeMs: st.mtimeMs, keys: keysStamp(keys) };
+  const stamp: IndexStamp = { size: st.size, mtimeMs: st.mtimeMs, keys: 'scan' in keys ? keys.stamp : keysStamp(keys) };
   const beside = `${file}${INDEX_SUFFIX}`;
   const inCache = !writable(path.dirname(file));
   const indexFile = inCache ? cachedName(file) : beside;
@@ -48,7 +54,7 @@ export function shardIndex(file: string, keys: RecordKeys): ShardIndex {
     if (typeof kept !== 'string') return { ...kept, file, indexFile: f, inCache: f !== beside, how: 'read', why: null };
     why ??= kept || null;
   }
-  const index = scanShard(file, st.size, keys);
+  const index = 'scan' in keys ? keys.scan(file, st.size) : scanShard(file, st.size, keys);
   keep(indexFile, encodeIndex(index, stamp));
   return { ...index, file, indexFile, inCache, how: why ? 'rebuilt' : 'built', why };
 }
