@@ -139,7 +139,11 @@ export type DataSourceInput =
       Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>
     > & { augment?: Partial<ImageAugment> | null })
   // the same, its float_list / int64_list features as the model's named inputs and outputs
-  | { type: 'tfrecord'; files: string; x: TfrecordFeatures; y: TfrecordFeatures };
+  | { type: 'tfrecord'; files: string; x: TfrecordFeatures; y: TfrecordFeatures }
+  // WebDataset tar shards (shards: a glob or brace range), image: an extension or a list, label: cls: docs/config.md#webdataset-shards
+  | ({ type: 'webdataset'; shards: string; image: string | string[]; label?: 'cls'; size: [number, number]; labelOffset?: number } & Partial<
+      Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>
+    > & { augment?: Partial<ImageAugment> | null });
 
 /** An experiment config as an object: the schema of the YAML file (docs/config.md). */
 export interface ConfigInput {

@@ -68,6 +68,9 @@ export function recordSplit(src: DataSource, keyPath: string, loaded: Dataset & 
   } else if (src.type === 'tfrecord') {
     for (const shard of shardFiles(src.files, `${keyPath}.files`)) add(`${keyPath}.files`, shard);
     if (loaded.index) index = { key: `${keyPath}.files`, count: loaded.index.count, sha256: indexDigest(loaded.index) };
+  } else if (src.type === 'webdataset') {
+    for (const shard of shardFiles(src.shards, `${keyPath}.shards`)) add(`${keyPath}.shards`, shard);
+    if (loaded.index) index = { key: `${keyPath}.shards`, count: loaded.index.count, sha256: indexDigest(loaded.index) };
   }
   return { key: keyPath, count, files, index };
 }

@@ -16,6 +16,7 @@ import type { IndexPaths } from './data-record.ts';
 import { loadImages, type ImageOptions } from './images/load-images.ts';
 import { loadTfrecord } from './shards/load-tfrecord.ts';
 import { loadTfrecordFeatures } from './shards/load-tfrecord-features.ts';
+import { loadWebdataset } from './shards/load-webdataset.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
 import { loadSynthetic } from './synthetic.ts';
@@ -67,6 +68,10 @@ const READERS: { [T in SourceType]: Reader<T> } = {
   tfrecord: (src, at) => {
     if (!at.images) throw new MgpuError('E_INTERNAL', `${at.keyPath}: a tfrecord source needs its options (imageOptions(cfg): the seed, the threads)`);
     return 'x' in src ? loadTfrecordFeatures(src, at.keyPath, at.images.skipBad === true) : loadTfrecord(src, at.keyPath, at.classes, at.images);
+  },
+  webdataset: (src, at) => {
+    if (!at.images) throw new MgpuError('E_INTERNAL', `${at.keyPath}: a webdataset source needs its options (imageOptions(cfg): the seed, the threads)`);
+    return loadWebdataset(src, at.keyPath, at.classes, at.images);
   },
   synthetic: (src) => loadSynthetic(src),
 };

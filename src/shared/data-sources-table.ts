@@ -41,6 +41,12 @@ const SOURCE_TABLE: { [T in SourceType]: SourceTraits<Extract<DataSource, { type
     sampleWeights: () => null,
     failsPerSample: true,
   },
+  webdataset: {
+    namesClasses: () => true,
+    classNamesFrom: 'data.classes, or its class indices 0..K-1 as names',
+    sampleWeights: () => null,
+    failsPerSample: true,
+  },
 };
 
 /** The source types, in the table's order (the order messages list them in). */

@@ -13,14 +13,24 @@ export interface RecordLabels {
   distinct: number; // how many classes have a record
 }
 
-export function recordLabels(indexes: readonly ShardIndex[], labelOffset: number, keyPath: string, given: ClassMapping | null): RecordLabels {
+/** Where record r of a shard is, for messages (a tar shard's say "sample"). */
+export type RecordPlace = (x: ShardIndex, r: number) => string;
+const tfrecordPlace: RecordPlace = (x, r) => recordAt(x.file, r, x.offsets[r]!);
+
+export function recordLabels(
+  indexes: readonly ShardIndex[],
+  labelOffset: number,
+  keyPath: string,
+  given: ClassMapping | null,
+  place: RecordPlace = tfrecordPlace,
+): RecordLabels {
   const labels = new Int32Array(indexes.reduce((n, x) => n + x.count, 0));
   let at = 0;
   let top = -1;
   for (const x of indexes) {
     for (let r = 0; r < x.count; r++, at++) {
       const c = x.labels[r]! + labelOffset;
-      if (c < 0 || (given && c >= given.classes.length)) throw outside(x, r, c, labelOffset, keyPath, given);
+      if (c < 0 || (given && c >= given.classes.length)) throw outside(place(x, r), x.labels[r]!, c, labelOffset, keyPath, given);
       labels[at] = c;
       if (c > top) top = c;
     }
@@ -29,9 +39,9 @@ export function recordLabels(indexes: readonly ShardIndex[], labelOffset: number
   return { labels, classes, distinct: new Set(labels).size };
 }
 
-function outside(x: ShardIndex, r: number, c: number, offset: number, keyPath: string, given: ClassMapping | null): DataError {
-  const label = `label ${x.labels[r]!}${offset ? ` + labelOffset ${offset} = class ${c}` : ''}`;
-  const where = `${keyPath}: ${recordAt(x.file, r, x.offsets[r]!)}`;
+function outside(at: string, raw: number, c: number, offset: number, keyPath: string, given: ClassMapping | null): DataError {
+  const label = `label ${raw}${offset ? ` + labelOffset ${offset} = class ${c}` : ''}`;
+  const where = `${keyPath}: ${at}`;
   if (c < 0)
     return new DataError(
       `${where}: ${label} is below 0 (class indices start at 0)`,

@@ -1,8 +1,9 @@
-// The records of a tfrecord split, in order (shard by shard, record by record), as typed arrays:
+// The records of a tfrecord split (or the samples of a webdataset split), in order (shard by shard, record by record), as typed arrays:
 // which shard, where in it, how long; sample i is record i of this order. It gives the decoding
 // threads the RecordRefs of a step's samples, as a PathTable gives an image folder's paths.
 import path from 'node:path';
 import type { RecordRef } from './record-image.ts';
+import type { MemberRef } from './tar-member-image.ts';
 import type { ShardIndex } from './shard-index.ts';
 
 export class RecordTable {
@@ -15,7 +16,7 @@ export class RecordTable {
   constructor(
     readonly shards: readonly string[],
     indexes: readonly ShardIndex[],
-    private readonly key: string, // the image feature's key
+    private readonly key: string | null, // the image feature's key (null: a tar shard's samples, read as MemberRefs)
   ) {
     this.count = indexes.reduce((n, x) => n + x.count, 0);
     this.shardOf = new Uint32Array(this.count);
@@ -32,12 +33,13 @@ export class RecordTable {
     });
   }
 
-  ref(i: number): RecordRef {
+  ref(i: number): RecordRef | MemberRef {
+    if (this.key === null) return { shard: this.shards[this.shardOf[i]!]!, sample: this.recordOf[i]!, offset: this.offsets[i]!, length: this.lengths[i]! };
     return { shard: this.shards[this.shardOf[i]!]!, record: this.recordOf[i]!, offset: this.offsets[i]!, length: this.lengths[i]!, key: this.key };
   }
 
   /** The records of `indices`, for a decoding thread. */
-  slice(indices: ArrayLike<number>): RecordRef[] {
+  slice(indices: ArrayLike<number>): Array<RecordRef | MemberRef> {
     return Array.from(indices, (i) => this.ref(i));
   }
 

@@ -106,7 +106,22 @@ export type DataSource =
   // rows made in memory (no data on disk), for timing: features [count, ...shape] in [0, 1), labels of `classes` classes; count default 1024, classes 10, labels 'onehot'
   | { type: 'synthetic'; shape: number[]; count: number; classes: number; labels: 'onehot' | 'index' }
   | ImageSource
-  | TfrecordSource;
+  | TfrecordSource
+  | WebdatasetSource;
+
+/**
+ * WebDataset tar shards (src/data/shards/tar-*.ts): `shards` a file, a glob or a brace range,
+ * sorted; a sample is the members sharing a key; `image` its image part's extensions (the first
+ * present taken), `label` its class index part's (decimal text) plus `labelOffset`; decoded as an
+ * images source's (the same decoding keys).
+ */
+export interface WebdatasetSource extends Omit<ImageSource, 'type' | 'dir' | 'list'> {
+  type: 'webdataset';
+  shards: string;
+  image: string[];
+  label: string;
+  labelOffset: number;
+}
 
 /**
  * TFRecord shards of tf.train.Example records (src/data/shards/): `files` a file, a glob or a brace

@@ -56,7 +56,13 @@ function checkImageLabels(data: Config['data'], loss: LossEntry): void {
     ['data.eval', data.eval],
   ] as const) {
     const takes = labelsOf(loss);
-    if ((src?.type !== 'images' && !(src?.type === 'tfrecord' && 'image' in src)) || takes === 'index' || takes === 'onehot' || takes === null) continue;
+    if (
+      (src?.type !== 'images' && src?.type !== 'webdataset' && !(src?.type === 'tfrecord' && 'image' in src)) ||
+      takes === 'index' ||
+      takes === 'onehot' ||
+      takes === null
+    )
+      continue;
     throw new ConfigError(
       'loss',
       `${key} is '${src.type}', whose labels are classes (${src.type === 'images' ? 'one per class folder' : 'class indices'}), which loss ${lossLabel(loss)} does not take`,

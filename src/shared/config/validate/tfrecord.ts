@@ -29,13 +29,14 @@ export function tfrecordSource(raw: Record<string, unknown>, path: string, baseD
   };
 }
 
-function files(s: Section, baseDir: string): string {
-  const pattern = resolve(baseDir, s.req('files', text));
+/** A source's shard pattern (its `key`), resolved against baseDir, at least one shard found. */
+export function files(s: Section, baseDir: string, key = 'files'): string {
+  const pattern = resolve(baseDir, s.req(key, text));
   try {
-    shardFiles(pattern, s.at('files'));
+    shardFiles(pattern, s.at(key));
   } catch (err) {
     if (!(err instanceof DataError)) throw err;
-    throw new ConfigError(s.at('files'), err.message.replace(`${s.at('files')}: `, ''), `relative paths are resolved against ${baseDir}; ${err.hint ?? ''}`);
+    throw new ConfigError(s.at(key), err.message.replace(`${s.at(key)}: `, ''), `relative paths are resolved against ${baseDir}; ${err.hint ?? ''}`);
   }
   return pattern;
 }
