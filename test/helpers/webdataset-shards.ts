@@ -24,8 +24,8 @@ export function writeTarShards(shards: TarShard[]): void {
   execFileSync('/usr/bin/python3', [WRITER], { input: JSON.stringify({ shards: json }), stdio: ['pipe', 'inherit', 'inherit'] });
 }
 
-/** The digits of `folder`, in its index order, as `shards` shards `<dir>/train-00000k.tar` (consecutive runs), each a .png and a .cls. */
-export function writeDigitTars(folder: DigitFolder, dir: string, shards: number): string[] {
+/** The digits of `folder`, in its index order, as `shards` shards `<dir>/train-00000k.tar` (consecutive runs), each a .png and a .cls (and a .txt, a part of unknown extension, with `captions`). */
+export function writeDigitTars(folder: DigitFolder, dir: string, shards: number, captions = false): string[] {
   fs.mkdirSync(dir, { recursive: true });
   const per = Math.ceil(folder.count / shards);
   const out = Array.from({ length: shards }, (_, k) => ({
@@ -35,6 +35,7 @@ export function writeDigitTars(folder: DigitFolder, dir: string, shards: number)
       return [
         { name: `${key}.png`, data: fs.readFileSync(f) },
         { name: `${key}.cls`, data: String(folder.labels[k * per + i]!) },
+        ...(captions ? [{ name: `${key}.txt`, data: `a handwritten ${folder.labels[k * per + i]!}` }] : []),
       ];
     }),
   }));
