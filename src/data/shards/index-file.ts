@@ -61,7 +61,7 @@ export function decodeIndex(bytes: Uint8Array, stamp: IndexStamp): RecordIndex |
   const keyBytes = v.getUint32(32, true);
   if (HEADER + keyBytes > bytes.length) return 'it is cut short';
   const keys = new TextDecoder().decode(bytes.subarray(HEADER, HEADER + keyBytes));
-  if (keys !== stamp.keys) return `it was checked for other feature keys (${keys}, not ${stamp.keys})`;
+  if (keys !== stamp.keys) return `it was checked for other feature keys or tar parts (${keys}, not ${stamp.keys})`;
   const at = bytes.byteOffset + HEADER + pad8(keyBytes);
   if (bytes.byteOffset + bytes.length !== at + n * 16) return `it is ${bytes.length} bytes, not the ${at - bytes.byteOffset + n * 16} of ${n} records`;
   const buf = bytes.buffer.slice(at, at + n * 16); // aligned copies: the typed arrays need offsets that are multiples of 8

@@ -1,4 +1,4 @@
-// What the run header says of a tfrecord split's record indexes: how many were read, built or
+// What the run header says of a tfrecord (or webdataset) split's indexes: how many were read, built or
 // rebuilt (and why), and where they are kept (beside the shards, or in the cache folder).
 import path from 'node:path';
 import type { ShardIndex } from './shard-index.ts';
