@@ -15,6 +15,7 @@ import type {
   DevicesConfig,
   ImageAugment,
   ImageSource,
+  TfrecordFeatures,
   LossSpec,
   NetConfig,
   NpyFiles,
@@ -68,6 +69,8 @@ export type {
   DataSource,
   ImageAugment,
   ImageSource,
+  TfrecordFeatures,
+  TfrecordSource,
   LossEntry,
   LossName,
   LossSpec,
@@ -130,7 +133,17 @@ export type DataSourceInput =
   | { type: 'mnist'; offset?: number; count?: number; labels?: 'onehot' | 'index' }
   | { type: 'synthetic'; shape: number[]; count?: number; classes?: number; labels?: 'onehot' | 'index' }
   // a folder of class folders (dir) or a CSV of path,label (list): docs/config.md#image-folders
-  | ({ type: 'images'; size: [number, number] } & Partial<Omit<ImageSource, 'type' | 'size' | 'augment'>> & { augment?: Partial<ImageAugment> | null });
+  | ({ type: 'images'; size: [number, number] } & Partial<Omit<ImageSource, 'type' | 'size' | 'augment'>> & { augment?: Partial<ImageAugment> | null })
+  // TFRecord shards of tf.train.Example (files: a glob or brace range), decoded as images: docs/config.md#tfrecord-shards
+  | ({ type: 'tfrecord'; files: string; image: string; label: string; size: [number, number]; labelOffset?: number } & Partial<
+      Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>
+    > & { augment?: Partial<ImageAugment> | null })
+  // the same, its float_list / int64_list features as the model's named inputs and outputs
+  | { type: 'tfrecord'; files: string; x: TfrecordFeatures; y: TfrecordFeatures }
+  // WebDataset tar shards (shards: a glob or brace range), image: an extension or a list, label: cls: docs/config.md#webdataset-shards
+  | ({ type: 'webdataset'; shards: string; image: string | string[]; label?: 'cls'; size: [number, number]; labelOffset?: number } & Partial<
+      Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>
+    > & { augment?: Partial<ImageAugment> | null });
 
 /** An experiment config as an object: the schema of the YAML file (docs/config.md). */
 export interface ConfigInput {

@@ -110,11 +110,15 @@ export function showClasses(classes: readonly string[], max = 12): string {
   return classes.length > max ? `${classes.slice(0, max).map(q).join(', ')}, ... (${classes.length} in all)` : classes.map(q).join(', ');
 }
 
-/** The run header's line: `3 classes from data.train (sorted): 0 "bird", 1 "cat", 2 "dog"`. */
+/**
+ * The run header's line: `3 classes from data.train (sorted): 0 "bird", 1 "cat", 2 "dog"` (a
+ * tfrecord split's numbered classes, "0".."K-1", are in index order: "(sorted)" only when they are).
+ */
 export function describeMapping(classes: readonly string[], from: string): string {
+  const sorted = classes.every((c, i) => i === 0 || byCodePoint(classes[i - 1]!, c) < 0);
   const shown = classes
     .slice(0, 8)
     .map((c, i) => `${i} ${JSON.stringify(c)}`)
     .join(', ');
-  return `${classes.length} classes from ${from}${from === 'data.train' ? ' (sorted)' : ''}: ${shown}${classes.length > 8 ? `, ... (all in ${LABELS_FILE})` : ''}`;
+  return `${classes.length} classes from ${from}${from === 'data.train' && sorted ? ' (sorted)' : ''}: ${shown}${classes.length > 8 ? `, ... (all in ${LABELS_FILE})` : ''}`;
 }

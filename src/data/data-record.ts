@@ -7,6 +7,7 @@
 // its length, mnist by its count: their files are the module's own business.
 import { createHash } from 'node:crypto';
 import type { DataSource } from '../shared/config/types.ts';
+import { shardFiles } from '../shared/shard-files.ts';
 import { fingerprintFile, type FileFingerprint } from './file-fingerprint.ts';
 import type { Dataset, NamedArray } from './rows.ts';
 
@@ -64,6 +65,12 @@ export function recordSplit(src: DataSource, keyPath: string, loaded: Dataset & 
   } else if (src.type === 'images') {
     if (src.list !== null) add(`${keyPath}.list`, src.list);
     if (loaded.index) index = { key: `${keyPath}.${src.dir !== null ? 'dir' : 'list'}`, count: loaded.index.count, sha256: indexDigest(loaded.index) };
+  } else if (src.type === 'tfrecord') {
+    for (const shard of shardFiles(src.files, `${keyPath}.files`)) add(`${keyPath}.files`, shard);
+    if (loaded.index) index = { key: `${keyPath}.files`, count: loaded.index.count, sha256: indexDigest(loaded.index) };
+  } else if (src.type === 'webdataset') {
+    for (const shard of shardFiles(src.shards, `${keyPath}.shards`)) add(`${keyPath}.shards`, shard);
+    if (loaded.index) index = { key: `${keyPath}.shards`, count: loaded.index.count, sha256: indexDigest(loaded.index) };
   }
   return { key: keyPath, count, files, index };
 }

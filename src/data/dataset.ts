@@ -1,6 +1,6 @@
 // Loads one split of data, whatever its source (npy, csv, a sample module, the mnist package,
-// synthetic rows, an image folder), as the columns of a Dataset (rows.ts): .npy files are
-// mapped, not read (mapped-npy.ts); images are decoded on demand (images/); the other sources
+// synthetic rows, an image folder, TFRecord shards), as the columns of a Dataset (rows.ts): .npy
+// files are mapped, not read (mapped-npy.ts); images are decoded on demand (images/, shards/); the other sources
 // are held in memory.
 // Each source type's reader is READERS's entry.
 
@@ -14,6 +14,9 @@ import { mappedNpy } from './mapped-npy.ts';
 import type { ClassMapping } from './classes.ts';
 import type { IndexPaths } from './data-record.ts';
 import { loadImages, type ImageOptions } from './images/load-images.ts';
+import { loadTfrecord } from './shards/load-tfrecord.ts';
+import { loadTfrecordFeatures } from './shards/load-tfrecord-features.ts';
+import { loadWebdataset } from './shards/load-webdataset.ts';
 import { loadCsv } from './csv.ts';
 import { loadMnist } from './mnist.ts';
 import { loadSynthetic } from './synthetic.ts';
@@ -61,6 +64,14 @@ const READERS: { [T in SourceType]: Reader<T> } = {
   images: (src, at) => {
     if (!at.images) throw new MgpuError('E_INTERNAL', `${at.keyPath}: an images source needs its options (imageOptions(cfg): the seed, the threads)`);
     return loadImages(src, at.keyPath, at.classes, at.images);
+  },
+  tfrecord: (src, at) => {
+    if (!at.images) throw new MgpuError('E_INTERNAL', `${at.keyPath}: a tfrecord source needs its options (imageOptions(cfg): the seed, the threads)`);
+    return 'x' in src ? loadTfrecordFeatures(src, at.keyPath, at.images.skipBad === true) : loadTfrecord(src, at.keyPath, at.classes, at.images);
+  },
+  webdataset: (src, at) => {
+    if (!at.images) throw new MgpuError('E_INTERNAL', `${at.keyPath}: a webdataset source needs its options (imageOptions(cfg): the seed, the threads)`);
+    return loadWebdataset(src, at.keyPath, at.classes, at.images);
   },
   synthetic: (src) => loadSynthetic(src),
 };

@@ -35,6 +35,8 @@ export interface Dataset {
   weights?: NdArray;
   /** Makes the rows of its 'made' columns ahead of the steps that stage them (decoded images). */
   pipeline?: RowPipeline;
+  /** What the run header's input line says of a split read whole without a pipeline (a tfrecord split's x / y: its shards and indexes). */
+  describe?: string;
   /** What a run's split was read from, as its checkpoints record it (data-record.ts; set by loadSplits). */
   record?: SplitRecord;
 }

@@ -57,7 +57,7 @@ export async function loadSplits(
     const held = splitHoldout(train, cfg.data.evalFraction, cfg.training.seed);
     // Held-out images are evaluated as they are: their rows come from an unaugmented pipeline of the same folder.
     const plain =
-      cfg.data.train.type === 'images' && cfg.data.train.augment
+      'augment' in cfg.data.train && cfg.data.train.augment
         ? splitHoldout(await loadDataset(cfg.data.train, 'data.evalFraction', classes, abort, imageOptions(cfg, use)), cfg.data.evalFraction, cfg.training.seed)
             .eval
         : held.eval;

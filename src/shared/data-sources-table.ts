@@ -35,6 +35,18 @@ const SOURCE_TABLE: { [T in SourceType]: SourceTraits<Extract<DataSource, { type
   mnist: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null, failsPerSample: false },
   images: { namesClasses: () => true, classNamesFrom: "its class folders' names, or its list's labels", sampleWeights: () => null, failsPerSample: true },
   synthetic: { namesClasses: () => false, classNamesFrom: null, sampleWeights: () => null, failsPerSample: false },
+  tfrecord: {
+    namesClasses: (s) => 'image' in s,
+    classNamesFrom: 'data.classes, or its class indices 0..K-1 as names',
+    sampleWeights: () => null,
+    failsPerSample: true,
+  },
+  webdataset: {
+    namesClasses: () => true,
+    classNamesFrom: 'data.classes, or its class indices 0..K-1 as names',
+    sampleWeights: () => null,
+    failsPerSample: true,
+  },
 };
 
 /** The source types, in the table's order (the order messages list them in). */

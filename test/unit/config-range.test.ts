@@ -55,7 +55,11 @@ test('enums list the allowed values', () => {
   rejects(base({ loss: 'hinge' }), 'loss', new RegExp(`one of ${listed(LOSS_NAMES)}`));
   assert.ok(BACKEND_NAMES.includes('webgpu'));
   assert.equal(LOSS_NAMES.length, 4);
-  rejects(base({ data: { train: { type: 'parquet' } } }), 'data.train.type', /one of 'npy', 'csv', 'module', 'mnist', 'images', 'synthetic', got "parquet"/);
+  rejects(
+    base({ data: { train: { type: 'parquet' } } }),
+    'data.train.type',
+    /one of 'npy', 'csv', 'module', 'mnist', 'images', 'synthetic', 'tfrecord', 'webdataset', got "parquet"/,
+  );
 });
 
 test('mnist splits stay within the 10,000 digits', () => {

@@ -54,6 +54,7 @@ export function printHeader(
   for (const line of patternLines(train, evalSet)) out.line(`  files       ${line}`);
   for (const ds of evalSet?.pipeline && evalSet.pipeline !== train.pipeline ? [train, evalSet] : [train])
     if (ds.pipeline) out.line(`  input       ${ds.pipeline.describe()}, ${cfg.data.prefetch} steps ahead`);
+  for (const ds of [train, evalSet]) if (ds?.describe) out.line(`  input       ${ds.describe}`);
   if (classes) out.line(`  labels      ${describeMapping(classes.classes, classes.from)}`);
   const weights = weightsLine(cfg, evalSet);
   if (weights) out.line(`  weights     ${weights}`);

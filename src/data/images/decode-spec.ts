@@ -25,7 +25,7 @@ export const BAD_FILE_HINTS: Record<ImageUse, string> = {
   predict: 'replace or remove that file (or leave it out of --input), then run predict again; no output was written',
 };
 
-export function decodeSpec(src: ImageSource, augment: boolean, seed: number, use: ImageUse = 'train'): DecodeSpec {
+export function decodeSpec(src: Omit<ImageSource, 'type' | 'dir' | 'list'>, augment: boolean, seed: number, use: ImageUse = 'train'): DecodeSpec {
   return {
     height: src.size[0],
     width: src.size[1],

@@ -1,17 +1,23 @@
-// A piscina thread of the image pool: decodes its share of a step's files straight into the
-// shared row buffers the 'made' column copies from. sharp, the value table and the spec are set
+// A piscina thread of the image pool: decodes its share of a step's files (or the images in
+// TFRecord records: shards/record-image.ts; tar shards' members: shards/tar-member-image.ts) straight into the shared row buffers the 'made'
+// column copies from. sharp, the value table and the spec are set
 // up once per thread; each image then runs on one libvips thread (sharp.concurrency(1)) with
 // libvips's operation cache off (every file is read once per epoch: caching only costs).
 import { workerData } from 'piscina';
 import { decodeInto } from './decode-image.ts';
+import { decodeRecordInto, type RecordRef } from '../shards/record-image.ts';
+import { decodeMemberInto, type MemberRef } from '../shards/tar-member-image.ts';
 import type { DecodeSpec } from './decode-spec.ts';
 import { valueTable } from './place-row.ts';
 import { trySharp, type Sharp } from './sharp-module.ts';
 import type { SlotResult, SlotTask } from '../thread-rows.ts';
 
+/** An image file's path, or where a TFRecord shard holds the image. */
+export type DecodeItem = string | RecordRef | MemberRef;
+
 /** A share of a step's files; `samples`: each file's sample index (its augmentation stream). */
 export interface DecodeTask extends SlotTask {
-  files: string[];
+  files: DecodeItem[];
 }
 
 /** Per file: null (written), or the DataError's message and hint. */
@@ -36,7 +42,10 @@ export default async function run(task: DecodeTask): Promise<DecodeResult> {
   for (let i = 0; i < task.files.length; i++) {
     const row = new Uint8Array(task.buffers[task.at[2 * i]!]!, task.at[2 * i + 1], task.rowBytes);
     try {
-      await decodeInto(sharp, task.files[i]!, spec, task.epoch, task.samples[i]!, table, row);
+      const item = task.files[i]!;
+      if (typeof item === 'string') await decodeInto(sharp, item, spec, task.epoch, task.samples[i]!, table, row);
+      else if ('sample' in item) await decodeMemberInto(sharp, item, spec, task.epoch, task.samples[i]!, table, row);
+      else await decodeRecordInto(sharp, item, spec, task.epoch, task.samples[i]!, table, row);
       out.push(null);
     } catch (err) {
       const e = err as { message: string; hint?: string };

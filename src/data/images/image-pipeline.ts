@@ -1,17 +1,22 @@
 // The RowPipeline of an image split: the rows a step will stage are decoded ahead in a piscina
 // pool (data.threads), each (epoch, sample) into its slot (thread-rows.ts), and copied from there
-// by the split's 'made' column when the step stages them. A file that fails to decode rejects
-// ready() with a DataError naming it.
+// by the split's 'made' column when the step stages them: from image files, or from the records of
+// TFRecord shards. A file (a record) that fails to decode rejects ready() with a DataError naming it.
 import { DataError, messageOf, MgpuError } from '../../shared/errors.ts';
-import type { DecodeTask } from './decode-thread.ts';
+import type { DecodeItem, DecodeTask } from './decode-thread.ts';
 import { rowBytesOf, type DecodeSpec } from './decode-spec.ts';
-import type { PathTable } from './path-table.ts';
 import type { RowPipeline } from '../columns.ts';
 import { ThreadRows, type SlotResult } from '../thread-rows.ts';
 
+/** What the rows are decoded from: an image folder's paths (path-table.ts), a tfrecord split's records (shards/record-table.ts). */
+export interface ImageItems {
+  count: number;
+  slice(indices: ArrayLike<number>): DecodeItem[];
+}
+
 export class ImagePipeline extends ThreadRows implements RowPipeline {
   constructor(
-    private readonly paths: PathTable,
+    private readonly paths: ImageItems,
     spec: DecodeSpec,
     threads: number,
     private readonly header: string,

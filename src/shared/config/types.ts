@@ -105,7 +105,56 @@ export type DataSource =
   | { type: 'mnist'; offset: number; count: number; labels: 'onehot' | 'index' } // digits [offset, offset+count) of the 10,000 in a fixed order; labels default 'onehot'
   // rows made in memory (no data on disk), for timing: features [count, ...shape] in [0, 1), labels of `classes` classes; count default 1024, classes 10, labels 'onehot'
   | { type: 'synthetic'; shape: number[]; count: number; classes: number; labels: 'onehot' | 'index' }
-  | ImageSource;
+  | ImageSource
+  | TfrecordSource
+  | WebdatasetSource;
+
+/**
+ * WebDataset tar shards (src/data/shards/tar-*.ts): `shards` a file, a glob or a brace range,
+ * sorted; a sample is the members sharing a key; `image` its image part's extensions (the first
+ * present taken), `label` its class index part's (decimal text) plus `labelOffset`; decoded as an
+ * images source's (the same decoding keys).
+ */
+export interface WebdatasetSource extends Omit<ImageSource, 'type' | 'dir' | 'list'> {
+  type: 'webdataset';
+  shards: string;
+  image: string[];
+  label: string;
+  labelOffset: number;
+}
+
+/**
+ * TFRecord shards of tf.train.Example records (src/data/shards/): `files` a file, a glob or a brace
+ * range (sorted: the record order), resolved against the config file's directory. Each shard is
+ * indexed once (src/data/shards/shard-index.ts). Images (image classification), or features as
+ * the model's inputs and outputs.
+ */
+export type TfrecordSource = TfrecordImageSource | TfrecordFeatureSource;
+
+/**
+ * `image` the key of a bytes feature holding an encoded image, decoded as an images source's (the
+ * same decoding keys); `label` the key of an int64 feature holding the class index, plus
+ * `labelOffset` (default 0; -1 for ImageNet's records, classes 1..1000).
+ */
+export interface TfrecordImageSource extends Omit<ImageSource, 'type' | 'dir' | 'list'> {
+  type: 'tfrecord';
+  files: string;
+  image: string;
+  label: string;
+  labelOffset: number;
+}
+
+/**
+ * `x` / `y`: the model's input / output names to the key of a float_list or int64_list feature and
+ * the shape of one sample's values ([] one value); read whole before step 0 (float32 or int32 rows).
+ */
+export interface TfrecordFeatureSource {
+  type: 'tfrecord';
+  files: string;
+  x: TfrecordFeatures;
+  y: TfrecordFeatures;
+}
+export type TfrecordFeatures = Record<string, { key: string; shape: number[] }>;
 
 /**
  * A folder of images, one subfolder per class (`dir`), or a CSV of path,label (`list`, paths

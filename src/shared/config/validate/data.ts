@@ -1,4 +1,4 @@
-// data: the training and eval sources (npy, csv, a module, mnist, synthetic, images),
+// data: the training and eval sources (npy, csv, a module, mnist, synthetic, images, tfrecord, webdataset),
 // evalFraction and the class list. Each source type's check is SOURCE_CHECKS's entry, keyed by
 // the source table's types (src/shared/data-sources-table.ts).
 
@@ -8,6 +8,8 @@ import { DATA_MODULE_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE } from '../defaults.ts
 import { imageSource } from './images.ts';
 import { checkOnBadSample } from './on-bad-sample.ts';
 import { syntheticSource } from './synthetic.ts';
+import { tfrecordSource } from './tfrecord.ts';
+import { webdatasetSource } from './webdataset.ts';
 import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
 import { SOURCE_TYPES, type SourceType } from '../../data-sources-table.ts';
 
@@ -38,7 +40,7 @@ export function dataSection(raw: unknown, baseDir: string): Config['data'] {
 
 /** data.eval.augment is refused, not ignored: an evaluation reads its images as they are. */
 function noEvalAugment(raw: unknown): void {
-  if (!isMapping(raw) || raw.type !== 'images' || !Object.hasOwn(raw, 'augment') || raw.augment === null) return;
+  if (!isMapping(raw) || !['images', 'tfrecord', 'webdataset'].includes(raw.type as string) || !Object.hasOwn(raw, 'augment') || raw.augment === null) return;
   throw new ConfigError(
     'data.eval.augment',
     'is set, but data.eval is never augmented: an evaluation reads its images as they are',
@@ -61,6 +63,8 @@ const SOURCE_CHECKS: { [T in SourceType]: SourceCheck<T> } = {
     noSampleWeights(raw, path);
     return syntheticSource(raw, path);
   },
+  tfrecord: tfrecordSource,
+  webdataset: webdatasetSource,
 };
 
 function dataSource(raw: unknown, path: string, baseDir: string): DataSource {

@@ -11,6 +11,10 @@ export const IMAGE_SOURCE_KEYS = ['type', 'dir', 'list', 'size', 'channels', 're
 const AUGMENT_KEYS = ['flip', 'crop', 'randomResizedCrop', 'brightness', 'contrast'];
 export const IMAGE_DEFAULTS = { channels: 3 as const, resize: 'stretch' as const, rescale: 'unit' as const };
 
+/** The keys of how an image is decoded and augmented, shared with the sources whose records hold images (tfrecord). */
+export const IMAGE_DECODE_KEYS = ['size', 'channels', 'resize', 'rescale', 'normalize', 'augment', 'orientation'] as const;
+export type ImageDecoding = Omit<ImageSource, 'type' | 'dir' | 'list'>;
+
 /** One images source. */
 export function imageSource(raw: Record<string, unknown>, path: string, baseDir: string): ImageSource {
   const s = Section.open(raw, path, IMAGE_SOURCE_KEYS);
@@ -21,11 +25,14 @@ export function imageSource(raw: Record<string, unknown>, path: string, baseDir:
       given('dir') ? 'sets both dir and list' : 'needs dir or list',
       'dir: a folder with one subfolder per class; list: a CSV of path,label',
     );
+  return { type: 'images', dir: given('dir') ? folder(s, baseDir) : null, list: given('list') ? s.file('list', baseDir) : null, ...imageDecoding(s) };
+}
+
+/** The decoding keys of an image source (IMAGE_DECODE_KEYS) in `s`. */
+export function imageDecoding(s: Section): ImageDecoding {
+  const given = (k: string) => s.has(k) && s.obj[k] !== null;
   const channels = s.opt('channels', channelsCheck, IMAGE_DEFAULTS.channels);
   return {
-    type: 'images',
-    dir: given('dir') ? folder(s, baseDir) : null,
-    list: given('list') ? s.file('list', baseDir) : null,
     size: s.req('size', sizeCheck) as [number, number],
     channels,
     resize: s.opt('resize', oneOf(['stretch', 'crop', 'pad'] as const), IMAGE_DEFAULTS.resize),

@@ -56,10 +56,16 @@ function checkImageLabels(data: Config['data'], loss: LossEntry): void {
     ['data.eval', data.eval],
   ] as const) {
     const takes = labelsOf(loss);
-    if (src?.type !== 'images' || takes === 'index' || takes === 'onehot' || takes === null) continue;
+    if (
+      (src?.type !== 'images' && src?.type !== 'webdataset' && !(src?.type === 'tfrecord' && 'image' in src)) ||
+      takes === 'index' ||
+      takes === 'onehot' ||
+      takes === null
+    )
+      continue;
     throw new ConfigError(
       'loss',
-      `${key} is 'images', whose labels are classes (one per class folder), which loss ${lossLabel(loss)} does not take`,
+      `${key} is '${src.type}', whose labels are classes (${src.type === 'images' ? 'one per class folder' : 'class indices'}), which loss ${lossLabel(loss)} does not take`,
       'use loss: sparseCategoricalCrossentropy or categoricalCrossentropy (a softmax with one output per class)',
     );
   }

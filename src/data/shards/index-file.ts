@@ -1,0 +1,75 @@
+// The binary form of a shard's record index: a 48-byte header, then the keys it was checked for
+// (UTF-8), then three typed arrays of `count` entries: each record's byte offset (float64, exact
+// below 2^53), its data length (uint32) and its label (int32, 0 when no label key was asked for).
+// 16 bytes a record: a million records are 16 MB, read at once into three arrays, no object per
+// record. The header keeps the shard's size and mtime (a changed shard is a stale index) and a
+// version (an index of another layout is rebuilt, never misread).
+
+export const INDEX_MAGIC = 'MGTFRIDX';
+export const INDEX_VERSION = 1;
+const HEADER = 48; // magic 8, version u32, count u32, shard size f64, shard mtimeMs f64, keys length u32, unknown u32, 8 spare
+
+/** A shard's records: offsets[i] is where record i's 12-byte header starts, lengths[i] its data bytes. */
+export interface RecordIndex {
+  count: number;
+  offsets: Float64Array;
+  lengths: Uint32Array;
+  labels: Int32Array;
+  unknown?: number; // members passed over (a tar shard's of unknown extensions)
+}
+
+/** What an index was built from: the shard's size and mtime, and the feature keys each record was checked for. */
+export interface IndexStamp {
+  size: number;
+  mtimeMs: number;
+  keys: string;
+}
+
+const pad8 = (n: number) => (n + 7) & ~7;
+
+export function encodeIndex(index: RecordIndex, stamp: IndexStamp): Uint8Array {
+  const keys = new TextEncoder().encode(stamp.keys);
+  const n = index.count;
+  const at = HEADER + pad8(keys.length);
+  const out = new Uint8Array(at + n * 16);
+  const v = new DataView(out.buffer);
+  out.set(new TextEncoder().encode(INDEX_MAGIC), 0);
+  v.setUint32(8, INDEX_VERSION, true);
+  v.setUint32(12, n, true);
+  v.setFloat64(16, stamp.size, true);
+  v.setFloat64(24, stamp.mtimeMs, true);
+  v.setUint32(32, keys.length, true);
+  v.setUint32(36, index.unknown ?? 0, true);
+  out.set(keys, HEADER);
+  out.set(new Uint8Array(index.offsets.buffer, index.offsets.byteOffset, n * 8), at);
+  out.set(new Uint8Array(index.lengths.buffer, index.lengths.byteOffset, n * 4), at + n * 8);
+  out.set(new Uint8Array(index.labels.buffer, index.labels.byteOffset, n * 4), at + n * 12);
+  return out;
+}
+
+/** The index in `bytes`, or why it cannot be used for a shard of `stamp` (another version, a changed shard, other keys, not an index). */
+export function decodeIndex(bytes: Uint8Array, stamp: IndexStamp): RecordIndex | string {
+  if (bytes.length < HEADER || new TextDecoder().decode(bytes.subarray(0, 8)) !== INDEX_MAGIC) return 'it is not an mgpu-train record index';
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const version = v.getUint32(8, true);
+  if (version !== INDEX_VERSION) return `it is of index version ${version}, not ${INDEX_VERSION}`;
+  const n = v.getUint32(12, true);
+  const size = v.getFloat64(16, true);
+  const mtimeMs = v.getFloat64(24, true);
+  if (size !== stamp.size || mtimeMs !== stamp.mtimeMs)
+    return `the shard changed since it was indexed (then ${size} bytes, mtime ${new Date(mtimeMs).toISOString()}; now ${stamp.size} bytes, mtime ${new Date(stamp.mtimeMs).toISOString()})`;
+  const keyBytes = v.getUint32(32, true);
+  if (HEADER + keyBytes > bytes.length) return 'it is cut short';
+  const keys = new TextDecoder().decode(bytes.subarray(HEADER, HEADER + keyBytes));
+  if (keys !== stamp.keys) return `it was checked for other feature keys or tar parts (${keys}, not ${stamp.keys})`;
+  const at = bytes.byteOffset + HEADER + pad8(keyBytes);
+  if (bytes.byteOffset + bytes.length !== at + n * 16) return `it is ${bytes.length} bytes, not the ${at - bytes.byteOffset + n * 16} of ${n} records`;
+  const buf = bytes.buffer.slice(at, at + n * 16); // aligned copies: the typed arrays need offsets that are multiples of 8
+  return {
+    count: n,
+    offsets: new Float64Array(buf, 0, n),
+    lengths: new Uint32Array(buf, n * 8, n),
+    labels: new Int32Array(buf, n * 12, n),
+    unknown: v.getUint32(36, true),
+  };
+}

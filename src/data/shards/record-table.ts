@@ -1,0 +1,50 @@
+// The records of a tfrecord split (or the samples of a webdataset split), in order (shard by shard, record by record), as typed arrays:
+// which shard, where in it, how long; sample i is record i of this order. It gives the decoding
+// threads the RecordRefs of a step's samples, as a PathTable gives an image folder's paths.
+import path from 'node:path';
+import type { RecordRef } from './record-image.ts';
+import type { MemberRef } from './tar-member-image.ts';
+import type { ShardIndex } from './shard-index.ts';
+
+export class RecordTable {
+  readonly count: number;
+  private readonly shardOf: Uint32Array;
+  private readonly recordOf: Uint32Array;
+  private readonly offsets: Float64Array;
+  private readonly lengths: Uint32Array;
+
+  constructor(
+    readonly shards: readonly string[],
+    indexes: readonly ShardIndex[],
+    private readonly key: string | null, // the image feature's key (null: a tar shard's samples, read as MemberRefs)
+  ) {
+    this.count = indexes.reduce((n, x) => n + x.count, 0);
+    this.shardOf = new Uint32Array(this.count);
+    this.recordOf = new Uint32Array(this.count);
+    this.offsets = new Float64Array(this.count);
+    this.lengths = new Uint32Array(this.count);
+    let at = 0;
+    indexes.forEach((x, s) => {
+      this.shardOf.fill(s, at, at + x.count);
+      for (let r = 0; r < x.count; r++) this.recordOf[at + r] = r;
+      this.offsets.set(x.offsets, at);
+      this.lengths.set(x.lengths, at);
+      at += x.count;
+    });
+  }
+
+  ref(i: number): RecordRef | MemberRef {
+    if (this.key === null) return { shard: this.shards[this.shardOf[i]!]!, sample: this.recordOf[i]!, offset: this.offsets[i]!, length: this.lengths[i]! };
+    return { shard: this.shards[this.shardOf[i]!]!, record: this.recordOf[i]!, offset: this.offsets[i]!, length: this.lengths[i]!, key: this.key };
+  }
+
+  /** The records of `indices`, for a decoding thread. */
+  slice(indices: ArrayLike<number>): Array<RecordRef | MemberRef> {
+    return Array.from(indices, (i) => this.ref(i));
+  }
+
+  /** Sample i as a split's record names it: "<shard file name>:<record number>". */
+  relative(i: number): string {
+    return `${path.basename(this.shards[this.shardOf[i]!]!)}:${this.recordOf[i]!}`;
+  }
+}

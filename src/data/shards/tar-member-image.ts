@@ -1,0 +1,67 @@
+// One tar sample's image to its row, in a decoding thread: the image member's own header (the 512
+// bytes before its data) read again with its data, its checksum and size verified (a shard damaged
+// since it was indexed is named, not decoded), and the data decoded by the image pipeline's own
+// decoder. An image that does not decode is a DataError naming the shard, the sample and the member.
+import fs from 'node:fs';
+import { DataError, messageOf } from '../../shared/errors.ts';
+import { readFully } from '../../shared/read-fully.ts';
+import { decodeBytesInto, decoderSays } from '../images/decode-image.ts';
+import { BAD_FILE_HINTS, type DecodeSpec } from '../images/decode-spec.ts';
+import type { Sharp } from '../images/sharp-module.ts';
+import { BLOCK, parseHeader } from './tar-header.ts';
+import { splitName } from './tar-samples.ts';
+
+/** Where a sample's image member is: a plain object (it crosses to the decoding threads). */
+export interface MemberRef {
+  shard: string;
+  sample: number; // its number in the shard
+  offset: number; // of its image member's data
+  length: number;
+}
+
+export async function decodeMemberInto(
+  sharp: Sharp,
+  ref: MemberRef,
+  spec: DecodeSpec,
+  epoch: number,
+  sample: number,
+  table: Float32Array,
+  out: Uint8Array,
+): Promise<void> {
+  const { image, key } = readMemberImage(ref);
+  try {
+    await decodeBytesInto(sharp, image, spec, epoch, sample, table, out);
+  } catch (err) {
+    if (err instanceof DataError) throw err;
+    throw new DataError(`${sampleAt(ref, key)}: cannot decode its image (${image.length} bytes at byte ${ref.offset}): ${decoderSays(err)}`, hint(spec));
+  }
+}
+
+/** "shard <file> sample <key> (sample <n>)", for messages. */
+const sampleAt = (ref: MemberRef, key: string) => `shard ${ref.shard} sample ${key} (sample ${ref.sample})`;
+
+/** The image bytes of a member and its sample's key (from the member's own header), its header verified again. */
+function readMemberImage(ref: MemberRef): { image: Buffer; key: string } {
+  const bytes = Buffer.allocUnsafe(BLOCK + ref.length);
+  let fd: number;
+  try {
+    fd = fs.openSync(ref.shard, 'r');
+  } catch (err) {
+    throw new DataError(`cannot read shard ${ref.shard}: ${messageOf(err)} (it was there when it was indexed)`, 'put the shard back, then run again');
+  }
+  try {
+    readFully(fd, bytes, ref.offset - BLOCK, { file: ref.shard, why: 'it is shorter than when it was indexed', error: (m) => new DataError(`shard ${m}`) });
+  } finally {
+    fs.closeSync(fd);
+  }
+  const header = parseHeader(bytes.subarray(0, BLOCK), ref.shard, ref.offset - BLOCK);
+  if (header.size !== ref.length)
+    throw new DataError(
+      `${sampleAt(ref, splitName(header.name).key)}: its image member ${header.name} is ${header.size} bytes, not the ${ref.length} it was indexed with (the shard changed)`,
+      'run again: its index is rebuilt when the shard changed size or mtime',
+    );
+  return { image: bytes.subarray(BLOCK), key: splitName(header.name).key };
+}
+
+const hint = (spec: DecodeSpec) =>
+  (spec.badFileHint ?? BAD_FILE_HINTS.train).replace('replace or remove that file', 'write that sample again (or leave its shard out of shards:)');

@@ -1,0 +1,50 @@
+// The file members of a tar shard, in order, read by one pass over its headers (the data of a
+// member is skipped, never read, except a pax header's or a GNU long name's): each member's name
+// (a pax `path` or a GNU `L` record before it overriding its header's), where its data starts and
+// its size. Data is padded to 512 bytes; two zero blocks (or the file's end at a block boundary)
+// end the archive. Folders, links and pax global headers are passed over. A member whose data runs
+// past the shard's end is a DataError naming the shard and the member.
+import { DataError } from '../../shared/errors.ts';
+import { readFully } from '../../shared/read-fully.ts';
+import { BLOCK, cString, isZeroBlock, parseHeader, paxPath } from './tar-header.ts';
+
+export interface TarMember {
+  name: string;
+  header: number; // the byte where its own (ustar) header starts
+  offset: number; // the byte where its data starts
+  size: number;
+}
+
+const TRUNCATED = 'the shard was cut short: write it again (or leave it out of shards:), then run again';
+const padded = (n: number) => Math.ceil(n / BLOCK) * BLOCK;
+
+/** Calls `each` with every file member of the open shard `fd` (`file`, of `size` bytes), in order. */
+export function forEachMember(fd: number, file: string, size: number, each: (m: TarMember) => void): void {
+  const block = new Uint8Array(BLOCK);
+  let longName: string | null = null;
+  for (let at = 0; at + BLOCK <= size;) {
+    readFully(fd, block, at, { file, why: 'it shrank while it was indexed', error: (m) => new DataError(m) });
+    if (isZeroBlock(block)) return;
+    const h = parseHeader(block, file, at);
+    const name = longName ?? h.name;
+    const offset = at + BLOCK;
+    if (offset + h.size > size)
+      throw new DataError(
+        `shard ${file}: member ${name} (header at byte ${at}) is truncated: its ${h.size} bytes end at byte ${offset + h.size}, past the shard's end at ${size}`,
+        TRUNCATED,
+      );
+    if (h.type === 'x' || h.type === 'L') longName = h.type === 'x' ? paxPath(read(fd, file, offset, h.size)) : cString(read(fd, file, offset, h.size));
+    else {
+      longName = null;
+      if (h.type === '0' || h.type === '\0' || h.type === '7') each({ name, header: at, offset, size: h.size });
+    }
+    at = offset + padded(h.size);
+  }
+  if (size % BLOCK !== 0) throw new DataError(`shard ${file}: it ends inside a 512-byte block (at byte ${size}): truncated`, TRUNCATED);
+}
+
+function read(fd: number, file: string, offset: number, size: number): Uint8Array {
+  const data = new Uint8Array(size);
+  readFully(fd, data, offset, { file, why: 'it shrank while it was indexed', error: (m) => new DataError(m) });
+  return data;
+}

@@ -1,0 +1,34 @@
+// data.<split> with type: webdataset: WebDataset tar shards (shards: a file, a glob or a brace
+// range, at least one shard found), the extension of each sample's image part (or a list: the
+// first present is taken), its label part (cls: the class index as decimal text, plus
+// labelOffset) and the image decoding keys of type: images.
+import { ConfigError } from '../../errors.ts';
+import { int, oneOf, Section } from '../checker.ts';
+import type { WebdatasetSource } from '../types.ts';
+import { IMAGE_DECODE_KEYS, imageDecoding } from './images.ts';
+import { files } from './tfrecord.ts';
+
+export const WEBDATASET_SOURCE_KEYS = ['type', 'shards', 'image', 'label', 'labelOffset', ...IMAGE_DECODE_KEYS] as const;
+const IMAGE_PARTS = ['jpg', 'jpeg', 'png', 'webp'] as const;
+
+const imageParts = {
+  expected: `an image extension (${IMAGE_PARTS.join(', ')}) or a list of them`,
+  test: (v: unknown): v is string | string[] =>
+    (typeof v === 'string' || (Array.isArray(v) && v.length > 0)) && [v].flat().every((e) => (IMAGE_PARTS as readonly unknown[]).includes(e)),
+};
+
+/** One webdataset source. */
+export function webdatasetSource(raw: Record<string, unknown>, path: string, baseDir: string): WebdatasetSource {
+  const s = Section.open(raw, path, WEBDATASET_SOURCE_KEYS);
+  const image = [s.req('image', imageParts)].flat();
+  if (new Set(image).size < image.length)
+    throw new ConfigError(s.at('image'), `lists an extension twice (${image.join(', ')})`, 'list each image extension once');
+  return {
+    type: 'webdataset',
+    shards: files(s, baseDir, 'shards'),
+    image,
+    label: s.opt('label', oneOf(['cls']), 'cls'),
+    labelOffset: s.opt('labelOffset', int(-1_000_000, 1_000_000), 0),
+    ...imageDecoding(s),
+  };
+}
