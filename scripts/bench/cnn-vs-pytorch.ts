@@ -39,8 +39,12 @@ interface MgpuRate {
   plain: number | null;
 }
 
-/** `mgpu-train benchmark <net>` on `workers` simulated workers at a global batch of BATCH. */
-function mgpuRate(net: string, side: number, workers: number): MgpuRate {
+/**
+ * `mgpu-train benchmark <net>` on `workers` simulated workers at a global batch of BATCH; null
+ * when it fails (e.g. a batch whose activations pass the wasm heap's 4 GB), said on the console,
+ * so that the other rows are still measured and printed.
+ */
+function mgpuRate(net: string, side: number, workers: number): MgpuRate | null {
   const json = path.join(os.tmpdir(), `mgpu-cnn-${process.pid}-${workers}.json`);
   const args = [CLI, 'benchmark', net, '--workers', String(workers), '--batch', String(BATCH / workers), '--steps', String(STEPS)];
   args.push('--warmup', String(WARMUP), '--backend', values.backend, '--simulate', '--progress', 'plain', '--json', json);
@@ -49,6 +53,9 @@ function mgpuRate(net: string, side: number, workers: number): MgpuRate {
     execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     const r = JSON.parse(fs.readFileSync(json, 'utf8')) as { results: { imagesPerSec: number }[]; plain: { imagesPerSec: number | null } };
     return { imagesPerSec: r.results[0]!.imagesPerSec, plain: r.plain.imagesPerSec };
+  } catch {
+    console.log(`mgpu-train on ${workers} worker(s) failed for ${net} at a global batch of ${BATCH} (its message is above): that row has no mgpu-train figure`);
+    return null;
   } finally {
     fs.rmSync(json, { force: true });
   }
@@ -57,16 +64,16 @@ function mgpuRate(net: string, side: number, workers: number): MgpuRate {
 const ratio = (a: number, b: number | null | undefined) => (b ? (a / b).toFixed(2) : '-');
 
 /** One line of the table: `processes` of PyTorch and of mgpu-train; `one`: the 1-process figures its scaling is against. */
-function row(net: string, processes: number, torch: TorchRate | null, mgpu: MgpuRate, one: { torch: TorchRate | null; mgpu: MgpuRate } | null) {
+function row(net: string, processes: number, torch: TorchRate | null, mgpu: MgpuRate | null, one: { torch: TorchRate | null; mgpu: MgpuRate | null } | null) {
   return {
     net,
     processes,
     'PyTorch images/s': torch?.imagesPerSec ?? '-',
-    'mgpu-train images/s': mgpu.imagesPerSec,
-    'mgpu / PyTorch': ratio(mgpu.imagesPerSec, torch?.imagesPerSec),
-    'plain tfjs images/s': mgpu.plain ?? '-',
+    'mgpu-train images/s': mgpu?.imagesPerSec ?? '-',
+    'mgpu / PyTorch': mgpu ? ratio(mgpu.imagesPerSec, torch?.imagesPerSec) : '-',
+    'plain tfjs images/s': mgpu?.plain ?? '-',
     'PyTorch x of 1': one ? (torch && one.torch ? ratio(torch.imagesPerSec, one.torch.imagesPerSec) : '-') : '',
-    'mgpu-train x of 1': one ? ratio(mgpu.imagesPerSec, one.mgpu.imagesPerSec) : '',
+    'mgpu-train x of 1': one ? (mgpu && one.mgpu ? ratio(mgpu.imagesPerSec, one.mgpu.imagesPerSec) : '-') : '',
   };
 }
 
