@@ -81,6 +81,8 @@ function asFlag(name: string, args: readonly string[]): string | null {
   return given === undefined ? null : given.split('=')[0]!;
 }
 
+const camelCase = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
 const listed = (items: string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);
 
 /**
@@ -101,11 +103,15 @@ export function usageError(msg: string, args: readonly string[], flags: readonly
   }
   const unknown = /^Unknown arguments?: (.*)$/.exec(msg);
   if (unknown) {
-    const said = unknown[1]!.split(', ').map((name) => {
-      const flag = asFlag(name, args);
-      if (flag !== null) return unknownFlag(flag, flags);
-      return `unexpected argument ${JSON.stringify(name)}${command ? ` (${command} takes ${COMMAND_USAGE[command]!.usage.split(' ').slice(2).join(' ')})` : ''}`;
-    });
+    const names = unknown[1]!.split(', ');
+    // yargs names a hyphenated flag twice, as given and camel-cased (`run-dri, runDri`): said once.
+    const said = names
+      .filter((n) => !names.some((m) => m !== n && camelCase(m) === n))
+      .map((name) => {
+        const flag = asFlag(name, args);
+        if (flag !== null) return unknownFlag(flag, flags);
+        return `unexpected argument ${JSON.stringify(name)}${command ? ` (${command} takes ${COMMAND_USAGE[command]!.usage.split(' ').slice(2).join(' ')})` : ''}`;
+      });
     return new MgpuError('E_USAGE', `${command ?? 'mgpu-train'}: ${said.join('; ')}`, { hint });
   }
   return new MgpuError('E_USAGE', msg, { hint });

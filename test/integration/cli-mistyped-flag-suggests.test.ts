@@ -25,6 +25,12 @@ test("each command's own flags: predict --checkpont, eval --em; a flag near none
   assert.match(runCli(['train', 'exp.yaml', '--zzzzzzzz']).stderr, /^error E_USAGE: train: unknown option --zzzzzzzz\n/);
 });
 
+test('a mistyped hyphenated flag is named once, not again as a camel-cased "unexpected argument"', () => {
+  const r = runCli(['train', 'exp.yaml', '--run-dri', 'x']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^error E_USAGE: train: unknown option --run-dri: did you mean --run-dir\?\n/);
+});
+
 test('`launch ... -- trian` suggests train', () => {
   const r = runCli(['launch', '-np', '2', '--', 'trian', 'exp.yaml']);
   assert.equal(r.code, 2);
