@@ -3,7 +3,7 @@
 //
 // The file is a sequence of TFRecords, each
 //   uint64 length (little endian) | uint32 masked CRC-32C of the length bytes | data | uint32 masked CRC-32C of the data
-// (masked: ((crc >>> 15) | (crc << 17)) + 0xa282ead8), whose data is one serialized
+// (masked as TensorFlow masks it; src/shared/tfrecord-frame.ts), whose data is one serialized
 // tensorflow.Event protocol buffer:
 //   Event   { double wall_time = 1; int64 step = 2; string file_version = 3; Summary summary = 5; }
 //   Summary { repeated Value value = 1; }   Value { string tag = 1; float simple_value = 2; }
@@ -12,26 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { crc32c } from '../../shared/crc32c.ts';
-
-// The record framing's CRC: CRC-32C (shared/crc32c.ts, which checkpoints use too), masked.
-
-export function maskedCrc(bytes: Uint8Array): number {
-  const c = crc32c(bytes);
-  return ((((c >>> 15) | (c << 17)) >>> 0) + 0xa282ead8) >>> 0;
-}
-
-/** One TFRecord around `data`. */
-export function tfRecord(data: Uint8Array): Buffer {
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(data.length));
-  const out = Buffer.alloc(8 + 4 + data.length + 4);
-  len.copy(out, 0);
-  out.writeUInt32LE(maskedCrc(len), 8);
-  out.set(data, 12);
-  out.writeUInt32LE(maskedCrc(data), 12 + data.length);
-  return out;
-}
+import { maskedCrc32c, tfRecord } from '../../shared/tfrecord-frame.ts';
 
 // ---- protobuf, the few wire types an Event needs -------------------------------------------
 function varint(n: number | bigint): number[] {
@@ -148,11 +129,11 @@ export function readRecords(file: string, opts: { upToDamage?: boolean } = {}): 
   for (let at = 0; at < b.length;) {
     if (at + 12 > b.length) return damaged('a record cut short', at);
     const lenBytes = b.subarray(at, at + 8);
-    if (b.readUInt32LE(at + 8) !== maskedCrc(lenBytes)) return damaged('bad length CRC', at);
+    if (b.readUInt32LE(at + 8) !== maskedCrc32c(lenBytes)) return damaged('bad length CRC', at);
     const len = Number(b.readBigUInt64LE(at));
     if (at + 16 + len > b.length) return damaged('a record cut short', at);
     const data = b.subarray(at + 12, at + 12 + len);
-    if (b.readUInt32LE(at + 12 + len) !== maskedCrc(data)) return damaged('bad data CRC', at);
+    if (b.readUInt32LE(at + 12 + len) !== maskedCrc32c(data)) return damaged('bad data CRC', at);
     out.push(data);
     at += 16 + len;
   }

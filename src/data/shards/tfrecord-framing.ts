@@ -1,21 +1,13 @@
 // TFRecord framing as TensorFlow writes it (tensorflow/core/lib/io/record_writer.cc): each record
 // is uint64 LE length, masked CRC-32C of those 8 bytes, the data, masked CRC-32C of the data.
 // Both checksums are verified: a flipped byte in a length or in the data is named, never read
-// as a record. The mask is TensorFlow's: rotate right by 15 bits, then add 0xa282ead8.
-import { crc32c } from '../../shared/crc32c.ts';
+// as a record. The checksum (TensorFlow's masked CRC-32C) is the writers' own: src/shared/tfrecord-frame.ts.
 import { DataError } from '../../shared/errors.ts';
+import { maskedCrc32c } from '../../shared/tfrecord-frame.ts';
 
 /** The bytes before a record's data (length 8, its CRC 4) and after it (the data's CRC 4). */
 export const HEADER_BYTES = 12;
 export const FOOTER_BYTES = 4;
-const MASK_DELTA = 0xa282ead8;
-
-/** TensorFlow's masked CRC-32C of `bytes`. */
-export function maskedCrc32c(bytes: Uint8Array): number {
-  const crc = crc32c(bytes);
-  return (((crc >>> 15) | (crc << 17)) + MASK_DELTA) >>> 0;
-}
-
 /** Where a record is, for messages: "shard <file> record <n> (byte <offset>)". */
 export function recordAt(file: string, record: number, offset: number): string {
   return `shard ${file} record ${record} (at byte ${offset})`;

@@ -3,8 +3,8 @@
 // with image/encoded (the file's bytes, not re-encoded), image/format, image/class/label (int64,
 // 0-based), image/class/text and image/filename. Framed as TensorFlow frames a record: uint64
 // length (LE), masked CRC-32C of it, the data, masked CRC-32C of the data; the framing is the one
-// the TensorBoard event files are written with (coordinator/run/tensorboard.ts), not a second copy.
-import { tfRecord } from '../../coordinator/run/tensorboard.ts';
+// the TensorBoard event files are written with (shared/tfrecord-frame.ts), not a second copy.
+import { tfRecord } from '../../shared/tfrecord-frame.ts';
 import { encodeExample } from './write-example.ts';
 import type { ShardFormat, ShardSample } from './write-format.ts';
 
