@@ -48,10 +48,11 @@ export function conv2DBackpropFilter(tf: TF, args: KernelArgs<Conv2DBackpropFilt
   const K = info.filterHeight * info.filterWidth * info.inChannels;
   const N = info.batchSize * info.outHeight * info.outWidth;
   const CO = info.outChannels;
-  const rowsPerChunk = Math.max(1, Math.min(N, Math.floor(patchFloats / Math.max(1, K))));
+  const native = nativeConv().addon;
+  // The JavaScript path's chunks of output positions (the native path blocks its own).
+  const rowsPerChunk = native ? N : Math.max(1, Math.min(N, Math.floor(patchFloats / Math.max(1, K))));
 
   let result: TensorInfo;
-  const native = nativeConv().addon;
   if (native) {
     result = makeOutput(backend, filterShape);
     native.backpropFilter(f32(backend, x), f32(backend, dy), f32(backend, result), convGeometry(info, dyH, dyW));
