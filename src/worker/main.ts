@@ -23,6 +23,7 @@ import { checkModelOps } from './op-check.ts';
 import { ShardReader } from './shard-reader.ts';
 import { profiledIfAsked } from './step-profile.ts';
 import { copiesOnCreate, valuesView } from './tensor-values.ts';
+import { wasmHeapFailure, type ShardNow } from './wasm-heap-failure.ts';
 
 // A simulated GPU computes on its own core when the coordinator gave it one (MGPU_CPUS).
 const pinned = pinFromEnvironment();
@@ -35,13 +36,10 @@ const slab = new Slab(SLAB_FD);
 const kernels = floatKernels();
 const socket = new net.Socket({ fd: CONTROL_FD, readable: true, writable: true });
 // No orphan may hold a GPU: when the coordinator goes away, so does this process.
-socket.on('close', () => process.exit(0));
-socket.on('error', () => process.exit(0));
-// Ctrl-C reaches the whole process group: the coordinator decides when workers stop (it finishes
-// the step and checkpoints first), and a worker whose coordinator is gone exits on its own.
-process.on('SIGINT', () => {});
-process.on('SIGTERM', () => {});
-process.on('SIGHUP', () => {}); // a terminal's hang-up reaches the process group too
+for (const event of ['close', 'error']) socket.on(event, () => process.exit(0));
+// Ctrl-C (and a terminal's hang-up) reaches the whole process group: the coordinator decides when
+// workers stop (it finishes the step and checkpoints first); a worker whose coordinator is gone exits on its own.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => {});
 const channel = new Channel<ToWorker, ToCoordinator>(socket, (m) => {
   queue = queue.then(() => handle(m));
 });
@@ -69,6 +67,7 @@ let weightsScratch: Float32Array;
 let gradScratch: Float32Array;
 let stateScratch: Float32Array;
 let viewsOnHeap = false; // wasm: gradients are read as views of its heap, one variable at a time
+let shardNow: ShardNow | null = null; // the step's rows, for a heap that runs out
 
 async function handle(m: ToWorker): Promise<void> {
   try {
@@ -173,6 +172,7 @@ function nonTrainableIds(): unknown[] {
 // ---- e) step: forward + backward on this rank's shard, gradients into the slab -------------
 async function onStep(m: StepMessage): Promise<void> {
   phase = `step ${m.step + 1}`; // said 1-based, as the coordinator says it
+  shardNow = { samples: m.n, micro: m.micro };
   const t0 = performance.now();
   refreshWeights(m);
   const tRefreshed = performance.now();
@@ -402,13 +402,14 @@ function stepSeed(seed: number, step: number, r: number, micro: number): number 
 
 function fail(err: unknown): void {
   const e = err as (Error & { code?: string; hint?: string }) | null | undefined;
+  const heap = viewsOnHeap ? wasmHeapFailure(tf, err, phase.startsWith('step') ? shardNow : null) : null;
   channel.send({
     type: 'error',
     rank,
     phase,
-    message: e?.message ?? String(err),
+    message: heap?.message ?? e?.message ?? String(err),
     code: err instanceof MgpuError ? err.code : undefined,
-    hint: e?.hint,
+    hint: heap?.hint ?? e?.hint,
     stack: e?.stack,
   });
   socket.end(() => process.exit(1));
