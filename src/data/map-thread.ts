@@ -27,7 +27,7 @@ async function load(d: MapThreadData): Promise<MapStyle> {
     made = await produceModule({ type: 'module', module: d.file }, d.keyPath, null);
   } catch (err) {
     const e = err as { hint?: string };
-    // A .ts module is compiled to CommonJS in a thread (import-module.ts): no top-level await there.
+    // A .ts module is compiled to CommonJS in a thread (shared/import-user-module.ts): no top-level await there.
     const ts = /\.[cm]?ts$/i.test(d.file);
     throw new DataError(
       `${messageOf(err)} (in a data thread, data.threads)`,

@@ -24,7 +24,7 @@
 // even while the module awaits something that never comes (read-pacer.ts).
 
 import os from 'node:os';
-import { importModule } from './import-module.ts';
+import { importUserModule } from '../shared/import-user-module.ts';
 import { importFailure } from './import-failure.ts';
 import { valueText } from './value-text.ts';
 import { DATA_MODULE_DEFAULTS } from '../shared/config/defaults.ts';
@@ -362,7 +362,7 @@ export async function produceModule(src: ModuleSource, keyPath: string, abort: A
   const wait = pacer(abort);
   let mod: Record<string, unknown>;
   try {
-    mod = await wait.until(importModule(file));
+    mod = await wait.until(importUserModule(file));
   } catch (err) {
     if (abort?.aborted) throw err;
     const { reason, hint } = importFailure(err, file, keyPath);

@@ -2,8 +2,8 @@
 // model's own layer classes with the worker's tfjs instance and registers them
 // (tf.serialization.registerClass), so that a model.json naming them loads. It runs in every
 // worker before the model is built or loaded: train, eval and predict alike.
-import { pathToFileURL } from 'node:url';
 import type { LayersModel } from '@tensorflow/tfjs';
+import { importUserModule } from '../shared/import-user-module.ts';
 import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { TF } from './backend.ts';
 
@@ -13,7 +13,7 @@ const HINT = 'export default function (tf) { class Block extends tf.layers.Layer
 export async function registerCustomLayers(tf: TF, file: string): Promise<void> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = await importUserModule(file);
   } catch (err) {
     throw new MgpuError('E_MODEL', `model.customLayers ${file} failed to load: ${messageOf(err)}`, { hint: 'run it with node to see the full error' });
   }

@@ -1,7 +1,7 @@
 // Builds the worker's model replica (from a model module, a model.json or a network by name) and describes its
 // variables as the flat layout every rank must agree on.
-import { pathToFileURL } from 'node:url';
 import type { LayersModel, io } from '@tensorflow/tfjs';
+import { importUserModule } from '../shared/import-user-module.ts';
 import { MgpuError } from '../shared/errors.ts';
 import type { ModelLayout, VariableSpec } from '../shared/layout.ts';
 import { readLayersModel } from '../shared/model-files.ts';
@@ -27,7 +27,7 @@ function isLayersModel(m: unknown): m is LayersModel {
 async function fromModule(tf: TF, file: string, ctx: BuildContext): Promise<LayersModel> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = await importUserModule(file);
   } catch (err) {
     throw new MgpuError('E_MODEL', `model.module ${file} failed to load: ${(err as Error).message}`, {
       hint: 'run it with node to see the full error',

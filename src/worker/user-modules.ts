@@ -1,8 +1,8 @@
 // What a worker does alike with the modules a config names for it to run (a custom loss, a
 // custom metric): import one and take its default export function, tell a tensor from other
 // results, and run them once on a one-row batch of zeros at start-up.
-import { pathToFileURL } from 'node:url';
 import type { LayersModel, Tensor } from '@tensorflow/tfjs';
+import { importUserModule } from '../shared/import-user-module.ts';
 import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { RowFormat } from '../shared/protocol.ts';
 import type { TF } from './backend.ts';
@@ -14,7 +14,7 @@ import type { TF } from './backend.ts';
 export async function importDefaultFunction<F>(file: string, keyPath: string, code: 'E_LOSS' | 'E_METRIC', hint: string): Promise<F> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = await importUserModule(file);
   } catch (err) {
     throw new MgpuError(code, `${keyPath}.module ${file} failed to load: ${messageOf(err)}`, { hint: 'run it with node to see the full error' });
   }

@@ -16,9 +16,7 @@
 // Every collective is non-blocking and polled from the event loop with a deadline, so a
 // coordinator waiting on another machine keeps its signal handlers and can say what it waits for.
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { sourceHash } from '../../../lib/source-hash.mjs';
 import { MgpuError } from '../../shared/errors.ts';
 import { launchedSize, loadMpi, type MpiAddon } from '../../shared/mpi.ts';
 import { assignShards, type Shard } from '../../shared/shard.ts';
@@ -255,22 +253,8 @@ function tick(waitedMs: number): Promise<void> {
   return new Promise((resolve) => (waitedMs < 5 ? setImmediate(resolve) : setTimeout(resolve, 1)));
 }
 
-let code: string | null = null;
 /** A hash of this installation's source files: machines must run the same mgpu-train. */
-export function codeHash(): string {
-  if (code) return code;
-  const src = fileURLToPath(new URL('../..', import.meta.url));
-  const h = createHash('sha256');
-  const walk = (dir: string): void => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(ts|js)$/.test(e.name)) h.update(path.relative(src, p)).update(fs.readFileSync(p));
-    }
-  };
-  walk(src);
-  return (code = h.digest('hex'));
-}
+export const codeHash = sourceHash;
 
 /** The hash of a resolved config as the machines compare it: every section but `devices`. */
 export function configHash(cfg: object): string {

@@ -4,7 +4,7 @@
 // named values are the metric's (without it, the sums themselves are). The module is imported
 // here too, before any worker starts, so that a module that cannot load or has no default
 // export function is refused at once.
-import { pathToFileURL } from 'node:url';
+import { importUserModule } from '../../shared/import-user-module.ts';
 import { MgpuError, messageOf } from '../../shared/errors.ts';
 
 export type Finalize = (sums: Record<string, number>, info: { samples: number }) => Record<string, number | null>;
@@ -19,7 +19,7 @@ export interface CustomMetricModule {
 export async function loadCustomMetric(file: string, name: string, keyPath: string): Promise<CustomMetricModule> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = await importUserModule(file);
   } catch (err) {
     throw new MgpuError('E_METRIC', `${keyPath}.module ${file} failed to load: ${(err as Error).message}`, { hint: 'run it with node to see the full error' });
   }
