@@ -7,12 +7,14 @@
 // with the addon's C loops and with MGPU_NATIVE_CONV=0 (the JavaScript ones), which also agree
 // with each other bit for bit. A small conv net trained a few steps with the fused layer ends at
 // the weights of the same net with tfjs's layer, and a saved model says BatchNormalization and
-// loads in plain tfjs (tfjs's own class), predicting the same and fine-tuning.
+// loads in plain tfjs (tfjs's own class), predicting the same and fine-tuning. A network by name
+// (the workers' builder) runs one fused call per BatchNormalization each way.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { batchNormClass } from '../../src/nets/batch-norm-layer.ts';
+import { buildNet } from '../../src/nets/nets-table.ts';
 import { batchNormTrainGradJs, batchNormTrainJs } from '../../src/worker/wasm-kernels/batch-norm-train.ts';
 import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 import { nativeConv, resetNativeConv } from '../../src/worker/wasm-kernels/native-conv.ts';
@@ -324,4 +326,23 @@ test('a model saved with the fused layer says BatchNormalization, loads in plain
   );
   model.dispose();
   loaded.dispose();
+});
+
+test("a network by name (mobilenet-v2 at width 0.35, the workers' builder) trains on the fused kernels on wasm, none of tfjs's batch-norm arithmetic", async () => {
+  await tf.setBackend('wasm');
+  useNative(true);
+  const model = buildNet(tf, 'mobilenet-v2', { classes: 3, inputShape: [32, 32, 3], width: 0.35 });
+  const x = tf.tensor4d(randomUniform(seededRandom(8), 2 * 32 * 32 * 3), [2, 32, 32, 3]);
+  const opt = tf.train.sgd(0.01);
+  const profile = await tf.profile(() => {
+    opt.minimize(() => tf.sum<tf.Scalar>(model.apply(x, { training: true }) as tf.Tensor));
+  });
+  const calls = (name: string) => profile.kernels.filter((k) => k.name === name).length;
+  const bns = model.layers.filter((l) => l.getClassName() === 'BatchNormalization').length;
+  assert.ok(bns > 10, `${bns} BatchNormalization layers`);
+  assert.equal(calls('MgpuBatchNormTrain'), bns);
+  assert.equal(calls('MgpuBatchNormTrainGrad'), bns);
+  assert.equal(calls('FusedBatchNorm'), 0);
+  opt.dispose();
+  model.dispose();
 });

@@ -90,12 +90,10 @@ export interface RegisterOptions {
 }
 
 export interface Registered {
-  /** Kernels that were missing and are now registered. */
+  /** Kernels that were missing and are now registered (the fused batch-norm kernels of our own among them). */
   added: WasmGradKernel[];
   /** wasm's own kernels that were unregistered and replaced. */
   replaced: WasmGradKernel[];
-  /** The fused kernels of our own that are now registered. */
-  fused: WasmGradKernel[];
 }
 
 /**
@@ -145,7 +143,7 @@ const displaced = new Map<string, KernelConfig>();
  * replaces wasm's MaxPoolGrad and Conv2DBackpropInput unless told not to. Safe to call more than once.
  */
 export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Registered {
-  const result: Registered = { added: [], replaced: [], fused: [] };
+  const result: Registered = { added: [], replaced: [] };
   const mine = configs(tf, (name) => {
     const k = displaced.get(name) ?? findKernel(tf, name, BACKEND);
     return k && !ours.has(k.kernelFunc) ? k : undefined;
@@ -159,7 +157,7 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
     for (const name of WASM_FUSED_KERNELS) {
       if (findKernel(tf, name, BACKEND)) continue;
       register(tf, mine.get(name)!);
-      result.fused.push(name);
+      result.added.push(name);
     }
     // The gradient registry is keyed by kernel name alone; this name is ours, so no other
     // backend's batch norm changes.
