@@ -43,10 +43,11 @@
     },
     {
       "target_name": "mgpu_conv_kernels",
-      "sources": ["src/conv-kernels.c"],
+      "sources": ["src/conv-kernels.c", "src/batch-norm.c"],
       # -O3 and no -march: the AVX2+FMA micro-kernel is compiled with a target attribute and
-      # chosen at run time when the CPU has it.
+      # chosen at run time when the CPU has it. batch-norm.c needs libm (sqrt).
       "cflags_c": ["-std=c11", "-O3", "-Wall", "-Wextra"],
+      "libraries": ["-lm"],
       "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O3", "-Wall", "-Wextra"] },
       "conditions": [
         ["OS=='win'", { "type": "none" }]

@@ -14,6 +14,7 @@
 //   depthwiseBackpropInput(dy, w, dx, geom)   channel: loops over the contiguous channels (the
 //                                             filter's sums in float64)
 //   isa() -> "avx512" | "avx2-fma" | "generic" which micro-kernel runs
+//   batchNormTrain, batchNormTrainGrad        batch normalisation in training (batch-norm.c)
 //
 // geom is an Int32Array [B, H, W, C, OH, OW, CO, KH, KW, sh, sw, top, left, dyH, dyW]: the
 // input, the output and the filter's sizes, strides, the padding before the first row and
@@ -32,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "batch-norm.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -596,6 +599,8 @@ NAPI_MODULE_INIT() {
       {"depthwiseBackpropFilter", NULL, DepthwiseBackpropFilter, NULL, NULL, NULL, napi_default, NULL},
       {"depthwiseBackpropInput", NULL, DepthwiseBackpropInput, NULL, NULL, NULL, napi_default, NULL},
       {"isa", NULL, Isa, NULL, NULL, NULL, napi_default, NULL},
+      {"batchNormTrain", NULL, MgpuBatchNormTrain, NULL, NULL, NULL, napi_default, NULL},
+      {"batchNormTrainGrad", NULL, MgpuBatchNormTrainGrad, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -132,7 +132,9 @@ async function main(req: PlainRequest): Promise<void> {
 /** Which kernels the baseline ran: on wasm, those mgpu-train's workers register. */
 function kernelsNote(backend: string, replaced: boolean): string {
   if (backend !== 'wasm') return 'as shipped';
-  return replaced ? "mgpu-train's wasm kernels, as its workers register them" : "wasm's own, and the gradient kernels mgpu-train adds";
+  return replaced
+    ? "mgpu-train's wasm kernels, as its workers register them and batch norm's fused training kernels, which the networks by name use in both"
+    : "wasm's own, and the gradient kernels mgpu-train adds";
 }
 
 try {

@@ -3,6 +3,7 @@
 // without bias before a BatchNorm, and torchvision's symmetric padding (k - 1) / 2: tfjs's
 // 'same' pads asymmetrically at stride 2 (more on the bottom and right), so a strided
 // convolution gets an explicit ZeroPadding2D and 'valid'. Every kernel takes the L2 penalty.
+import { batchNormClass } from './batch-norm-layer.ts';
 import type { KernelSpec, Sym, TF } from './net-options.ts';
 
 export interface ConvSpec {
@@ -44,9 +45,14 @@ export function conv(tf: TF, x: Sym, c: ConvSpec, k: KernelSpec): Sym {
   return layer.apply(input) as Sym;
 }
 
-/** BatchNorm as torchvision's BatchNorm2d (eps 1e-5, momentum 0.1: keras's 0.9). */
+/**
+ * BatchNorm as torchvision's BatchNorm2d (eps 1e-5, momentum 0.1: keras's 0.9): tfjs's layer, with
+ * its training step on fused kernels where the backend has them (batch-norm-layer.ts); saved as
+ * tfjs's BatchNormalization.
+ */
 export function bn(tf: TF, x: Sym, name: string): Sym {
-  return tf.layers.batchNormalization({ epsilon: 1e-5, momentum: 0.9, name }).apply(x) as Sym;
+  const BatchNormalization = batchNormClass(tf);
+  return new BatchNormalization({ epsilon: 1e-5, momentum: 0.9, name }).apply(x) as Sym;
 }
 
 export function act(tf: TF, x: Sym, activation: 'relu' | 'relu6' | 'swish', name: string): Sym {

@@ -51,6 +51,7 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
       replaceBatchMatMul: replace,
       replaceCopyKernels: replace,
       replaceConvolutions: replace,
+      fusedBatchNorm: replace,
     });
   }
   // The cpu backend's ResizeNearestNeighborGrad is wrong for batches of more than one image.

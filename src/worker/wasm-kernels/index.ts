@@ -26,12 +26,17 @@
 // { replaceConvolutions: false }); what it does not compute goes to wasm's own kernel:
 //   Conv2D, FusedConv2D                   im2col and a blocked GEMM in C (conv2d.ts), 4-5x XNNPACK's
 //                                         speed on an AVX2 core (docs/performance.md)
+// New, under names of our own (opt out with { fusedBatchNorm: false }), called by the
+// BatchNormalization layer of src/nets/batch-norm-layer.ts in training:
+//   MgpuBatchNormTrain, ...Grad           batch norm's forward and gradient fused, in C with the
+//                                         addon, else in JS (batch-norm-train.ts)
 //
 // Supported: NHWC (and NCHW for Conv2DBackpropFilter), any strides, 'same' / 'valid' / numeric /
 // explicit padding, dimRoundingMode; dilations other than 1 are refused with an error (tfjs's own
 // gradients of these ops refuse them too).
-import type { KernelConfig, KernelFunc } from '@tensorflow/tfjs';
+import type { GradConfig, KernelConfig, KernelFunc } from '@tensorflow/tfjs';
 import { batchMatMul } from './batch-mat-mul.ts';
+import { BN_TRAIN, BN_TRAIN_GRAD, batchNormTrain, batchNormTrainGrad, batchNormTrainGradConfig } from './batch-norm-train.ts';
 import { conv2D } from './conv2d.ts';
 import { conv2DBackpropFilter } from './conv2d-backprop-filter.ts';
 import { conv2DBackpropInput } from './conv2d-backprop-input.ts';
@@ -65,7 +70,9 @@ export const WASM_REPLACED_KERNELS = [
   'Conv2D',
   'FusedConv2D',
 ] as const;
-export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number];
+/** Kernels of our own that no tfjs backend has: batch normalisation in training, fused. */
+export const WASM_FUSED_KERNELS = [BN_TRAIN, BN_TRAIN_GRAD] as const;
+export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number] | (typeof WASM_FUSED_KERNELS)[number];
 
 export interface RegisterOptions {
   /** Replace wasm's MaxPoolGrad (wrong for windows whose values are all <= 0). Default true. */
@@ -78,10 +85,12 @@ export interface RegisterOptions {
   replaceCopyKernels?: boolean;
   /** Replace wasm's Conv2D and FusedConv2D by the native ones, when the addon is built. Default true. */
   replaceConvolutions?: boolean;
+  /** Register the fused batch-norm kernels (and their gradient), which the nets' BatchNormalization uses in training. Default true. */
+  fusedBatchNorm?: boolean;
 }
 
 export interface Registered {
-  /** Kernels that were missing and are now registered. */
+  /** Kernels that were missing and are now registered (the fused batch-norm kernels of our own among them). */
   added: WasmGradKernel[];
   /** wasm's own kernels that were unregistered and replaced. */
   replaced: WasmGradKernel[];
@@ -101,6 +110,8 @@ function configs(tf: TF, wasm: (name: string) => KernelConfig | undefined): Map<
     ['UnsortedSegmentSum', k((a) => unsortedSegmentSum(a))],
     ['MaxPoolGrad', k((a) => maxPoolGrad(tf, a))],
     ['Conv2DBackpropInput', k((a) => conv2DBackpropInput(tf, a))],
+    [BN_TRAIN, k((a) => batchNormTrain(a))],
+    [BN_TRAIN_GRAD, k((a) => batchNormTrainGrad(a))],
   ];
   const map = new Map<WasmGradKernel, KernelConfig>(all.map(([kernelName, kernelFunc]) => [kernelName, { kernelName, backendName: BACKEND, kernelFunc }]));
   const mm = wasm('BatchMatMul');
@@ -142,6 +153,16 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
     register(tf, mine.get(name)!);
     result.added.push(name);
   }
+  if (opts.fusedBatchNorm ?? true) {
+    for (const name of WASM_FUSED_KERNELS) {
+      if (findKernel(tf, name, BACKEND)) continue;
+      register(tf, mine.get(name)!);
+      result.added.push(name);
+    }
+    // The gradient registry is keyed by kernel name alone; this name is ours, so no other
+    // backend's batch norm changes.
+    if (!(tf.getGradient(BN_TRAIN) as GradConfig | undefined)) tf.registerGradient(batchNormTrainGradConfig(tf));
+  }
   const replace: Record<(typeof WASM_REPLACED_KERNELS)[number], boolean> = {
     MaxPoolGrad: opts.replaceMaxPoolGrad ?? true,
     Conv2DBackpropInput: opts.replaceConv2DBackpropInput ?? true,
@@ -177,7 +198,7 @@ function register(tf: TF, config: KernelConfig): void {
 /** Removes what registerWasmGradKernels registered and puts back the kernels it replaced. */
 export function unregisterWasmGradKernels(tf: TF): WasmGradKernel[] {
   const removed: WasmGradKernel[] = [];
-  for (const name of [...WASM_MISSING_KERNELS, ...WASM_REPLACED_KERNELS]) {
+  for (const name of [...WASM_MISSING_KERNELS, ...WASM_REPLACED_KERNELS, ...WASM_FUSED_KERNELS]) {
     const k = findKernel(tf, name, BACKEND);
     if (!k || !ours.has(k.kernelFunc)) continue;
     tf.unregisterKernel(name, BACKEND);

@@ -19,9 +19,34 @@ export interface ConvAddon {
   depthwiseBackpropInput(dy: Float32Array, w: Float32Array, dx: Float32Array, geom: Int32Array): void;
   /** The micro-kernel the CPU runs: 'avx512', 'avx2-fma' or 'generic'. */
   isa(): string;
+  /** Batch normalisation in training, channel last (native/src/batch-norm.c; batch-norm-train.ts has the same loops in JS). */
+  batchNormTrain(x: Float32Array, gamma: Float32Array, beta: Float32Array, y: Float32Array, mean: Float32Array, variance: Float32Array, epsilon: number): void;
+  /** Its gradient: dx, dgamma, dbeta (dmean, dvariance null for zero). */
+  batchNormTrainGrad(
+    x: Float32Array,
+    dy: Float32Array,
+    gamma: Float32Array,
+    mean: Float32Array,
+    variance: Float32Array,
+    dmean: Float32Array | null,
+    dvariance: Float32Array | null,
+    dx: Float32Array,
+    dgamma: Float32Array,
+    dbeta: Float32Array,
+    epsilon: number,
+  ): void;
 }
 
-const FUNCTIONS = ['conv2d', 'backpropInput', 'backpropFilter', 'depthwiseBackpropFilter', 'depthwiseBackpropInput', 'isa'] as const;
+const FUNCTIONS = [
+  'conv2d',
+  'backpropInput',
+  'backpropFilter',
+  'depthwiseBackpropFilter',
+  'depthwiseBackpropInput',
+  'isa',
+  'batchNormTrain',
+  'batchNormTrainGrad',
+] as const;
 let loaded: { addon: ConvAddon | null; reason: string | null } | null = null;
 
 /** The addon, or null with the reason (not built, does not load, or turned off by MGPU_NATIVE_CONV=0). */
