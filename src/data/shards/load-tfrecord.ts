@@ -8,17 +8,13 @@ import type { TfrecordImageSource } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
 import { shardFiles } from '../../shared/shard-files.ts';
 import type { ClassMapping } from '../classes.ts';
-import { memoryColumn } from '../columns.ts';
-import { decodeSpec, describeDecoding, rowBytesOf } from '../images/decode-spec.ts';
-import { ImagePipeline } from '../images/image-pipeline.ts';
-import { imageThreads, type ImageOptions, type ImageSplit } from '../images/load-images.ts';
-import { MadeColumn } from '../images/made-column.ts';
-import { oneHotColumn } from '../images/one-hot-column.ts';
+import type { ImageOptions, ImageSplit } from '../images/load-images.ts';
 import { requireSharp } from '../images/sharp-module.ts';
 import { describeIndexes } from './index-header.ts';
 import { RecordTable } from './record-table.ts';
 import { recordLabels } from './record-labels.ts';
 import { shardIndex } from './shard-index.ts';
+import { describeClasses, shardImageDataset } from './shard-image-dataset.ts';
 
 export function loadTfrecord(src: TfrecordImageSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit {
   requireSharp(keyPath);
@@ -27,20 +23,13 @@ export function loadTfrecord(src: TfrecordImageSource, keyPath: string, classes:
   const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes);
   const table = new RecordTable(shards, indexes, src.image);
   const count = table.count;
-  const spec = decodeSpec(src, keyPath === 'data.train', o.seed, o.use);
   const found = `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} in ${shards.length} shard${shards.length === 1 ? '' : 's'}`;
-  const classText = `${names.length} class${names.length === 1 ? '' : 'es'}${distinct < names.length ? ` (${distinct} with records)` : ''}`;
-  const header = `tfrecord files ${src.files}: ${found}, ${classText}, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}, ${describeDecoding(spec)}; ${describeIndexes(indexes)}`;
-  const pipeline = new ImagePipeline(table, spec, imageThreads(o), header, keyPath === 'data.train' && o.skipBad === true);
-  return {
-    features: new MadeColumn(spec.dtype, [count, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec)),
-    labels: o.labels === 'onehot' ? oneHotColumn(labels, names.length) : memoryColumn({ dtype: 'int32', shape: [count], data: labels }),
-    count,
-    source: `tfrecord files ${src.files}`,
-    pipeline,
-    classes: names,
-    index: { count, relative: (i) => table.relative(i), labels },
-  };
+  const source = `tfrecord files ${src.files}`;
+  const indexesSay = describeIndexes(indexes);
+  return shardImageDataset(
+    { src, keyPath, table, labels, classes: names, source, found: `${found}, ${describeClasses(names.length, distinct, 'records')}`, indexes: indexesSay },
+    o,
+  );
 }
 
 /** A shard's indexing (or reading), its errors naming the split. */
