@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ShardIndex } from './shard-index.ts';
 
 /** e.g. "record indexes: 2 read, 1 rebuilt (train-00001: the shard changed since it was indexed ...), kept beside the shards". */
-export function describeIndexes(indexes: readonly ShardIndex[]): string {
+export function describeIndexes(indexes: readonly ShardIndex[], noun: 'record' | 'sample'): string {
   const n = (how: ShardIndex['how']) => indexes.filter((x) => x.how === how).length;
   const rebuilt = indexes.filter((x) => x.how === 'rebuilt');
   const parts = [
@@ -17,5 +17,5 @@ export function describeIndexes(indexes: readonly ShardIndex[]): string {
     cached.length === 0
       ? 'kept beside the shards'
       : `kept in the cache folder ${path.dirname(cached[0]!.indexFile)}${cached.length < indexes.length ? ` (${cached.length} of ${indexes.length}: the others beside their shards)` : " (the shards' folder is not writable)"}`;
-  return `record indexes: ${parts.join(', ')}, ${where}`;
+  return `${noun} indexes: ${parts.join(', ')}, ${where}`;
 }

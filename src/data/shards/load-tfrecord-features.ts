@@ -29,7 +29,7 @@ export function loadTfrecordFeatures(src: TfrecordFeatureSource, keyPath: string
   const columns = namingSplit(keyPath, () => readColumns(indexes, named, count));
   const source = `tfrecord files ${src.files}`;
   const found = `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} in ${shards.length} shard${shards.length === 1 ? '' : 's'}`;
-  const describe = `${source}: ${found}, x / y features read whole; ${describeIndexes(indexes)}`;
+  const describe = `${source}: ${found}, x / y features read whole; ${describeIndexes(indexes, 'record')}`;
   const arrays = named.map((n, k): NamedArray & { side: 'x' | 'y' } => ({
     name: n.name,
     side: n.side,

@@ -25,7 +25,7 @@ export function loadTfrecord(src: TfrecordImageSource, keyPath: string, classes:
   const count = table.count;
   const found = `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} in ${shards.length} shard${shards.length === 1 ? '' : 's'}`;
   const source = `tfrecord files ${src.files}`;
-  const indexesSay = describeIndexes(indexes);
+  const indexesSay = describeIndexes(indexes, 'record');
   return shardImageDataset(
     { src, keyPath, table, labels, classes: names, source, found: `${found}, ${describeClasses(names.length, distinct, 'records')}`, indexes: indexesSay },
     o,

@@ -36,7 +36,7 @@ export function loadWebdataset(src: WebdatasetSource, keyPath: string, classes: 
       classes: names,
       source: `webdataset shards ${src.shards}`,
       found,
-      indexes: describeIndexes(indexes).replace('record indexes', 'sample indexes'),
+      indexes: describeIndexes(indexes, 'sample'),
     },
     o,
   );
