@@ -2,12 +2,11 @@
 // bytes before its data) read again with its data, its checksum and size verified (a shard damaged
 // since it was indexed is named, not decoded), and the data decoded by the image pipeline's own
 // decoder. An image that does not decode is a DataError naming the shard, the sample and the member.
-import fs from 'node:fs';
-import { DataError, messageOf } from '../../shared/errors.ts';
-import { readFully } from '../../shared/read-fully.ts';
+import { DataError } from '../../shared/errors.ts';
 import { decodeBytesInto, decoderSays } from '../images/decode-image.ts';
 import { BAD_FILE_HINTS, type DecodeSpec } from '../images/decode-spec.ts';
 import type { Sharp } from '../images/sharp-module.ts';
+import { readShardRange } from './shard-range.ts';
 import { BLOCK, parseHeader } from './tar-header.ts';
 import { splitName } from './tar-samples.ts';
 
@@ -28,7 +27,7 @@ export async function decodeMemberInto(
   table: Float32Array,
   out: Uint8Array,
 ): Promise<void> {
-  const { image, key } = readMemberImage(ref);
+  const { image, key } = await readMemberImage(ref);
   try {
     await decodeBytesInto(sharp, image, spec, epoch, sample, table, out);
   } catch (err) {
@@ -41,19 +40,8 @@ export async function decodeMemberInto(
 const sampleAt = (ref: MemberRef, key: string) => `shard ${ref.shard} sample ${key} (sample ${ref.sample})`;
 
 /** The image bytes of a member and its sample's key (from the member's own header), its header verified again. */
-function readMemberImage(ref: MemberRef): { image: Buffer; key: string } {
-  const bytes = Buffer.allocUnsafe(BLOCK + ref.length);
-  let fd: number;
-  try {
-    fd = fs.openSync(ref.shard, 'r');
-  } catch (err) {
-    throw new DataError(`cannot read shard ${ref.shard}: ${messageOf(err)} (it was there when it was indexed)`, 'put the shard back, then run again');
-  }
-  try {
-    readFully(fd, bytes, ref.offset - BLOCK, { file: ref.shard, why: 'it is shorter than when it was indexed', error: (m) => new DataError(`shard ${m}`) });
-  } finally {
-    fs.closeSync(fd);
-  }
+async function readMemberImage(ref: MemberRef): Promise<{ image: Buffer; key: string }> {
+  const bytes = await readShardRange(ref.shard, ref.offset - BLOCK, BLOCK + ref.length);
   const header = parseHeader(bytes.subarray(0, BLOCK), ref.shard, ref.offset - BLOCK);
   if (header.size !== ref.length)
     throw new DataError(
