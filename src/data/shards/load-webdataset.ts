@@ -10,19 +10,23 @@ import type { ClassMapping } from '../classes.ts';
 import type { ImageOptions, ImageSplit } from '../images/load-images.ts';
 import { requireSharp } from '../images/sharp-module.ts';
 import { describeIndexes } from './index-header.ts';
-import { namingSplit } from './load-tfrecord.ts';
+import { indexShards, whenIndexed } from './load-tfrecord.ts';
 import { RecordTable } from './record-table.ts';
 import { recordLabels } from './record-labels.ts';
-import { shardIndex, type ShardIndex } from './shard-index.ts';
-import { scanTarShard } from './webdataset-scan.ts';
+import type { ShardIndex } from './shard-index.ts';
+import { tarScan } from './webdataset-scan.ts';
 import { describeClasses, shardImageDataset } from './shard-image-dataset.ts';
+import { urlFingerprints } from './url-index.ts';
 
-export function loadWebdataset(src: WebdatasetSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit {
+export function loadWebdataset(src: WebdatasetSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit | Promise<ImageSplit> {
   requireSharp(keyPath);
   const shards = shardFiles(src.shards, `${keyPath}.shards`);
   const keys = { image: src.image, label: src.label };
-  const scanner = { stamp: JSON.stringify(['webdataset', keys.image, keys.label]), scan: (f: string, size: number) => scanTarShard(f, size, keys) };
-  const indexes = shards.map((f) => namingSplit(keyPath, () => shardIndex(f, scanner)));
+  const scanner = { stamp: JSON.stringify(['webdataset', keys.image, keys.label]), scan: (f: string, size: number) => tarScan(f, size, keys) };
+  return whenIndexed(indexShards(shards, scanner, keyPath, src.http), (indexes) => assemble(src, keyPath, classes, o, shards, indexes));
+}
+
+function assemble(src: WebdatasetSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions, shards: string[], indexes: ShardIndex[]): ImageSplit {
   const place = (x: ShardIndex, r: number) => `shard ${x.file} sample ${r} (its image at byte ${x.offsets[r]!})`;
   const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes, place);
   const table = new RecordTable(shards, indexes, null);
@@ -30,6 +34,8 @@ export function loadWebdataset(src: WebdatasetSource, keyPath: string, classes: 
   return shardImageDataset(
     {
       src,
+      http: src.http ?? null,
+      fingerprints: urlFingerprints(indexes),
       keyPath,
       table,
       labels,

@@ -22,13 +22,14 @@ export interface RecordRef {
 export async function decodeRecordInto(
   sharp: Sharp,
   ref: RecordRef,
+  framed: Promise<Buffer>, // readRecord(ref), started before (a thread's reads are in flight together)
   spec: DecodeSpec,
   epoch: number,
   sample: number,
   table: Float32Array,
   out: Uint8Array,
 ): Promise<void> {
-  const image = await readRecordImage(ref);
+  const image = recordImage(ref, await framed);
   try {
     await decodeBytesInto(sharp, image, spec, epoch, sample, table, out);
   } catch (err) {
@@ -38,9 +39,13 @@ export async function decodeRecordInto(
   }
 }
 
-/** The image bytes of a record, its framing verified. */
-async function readRecordImage(ref: RecordRef): Promise<Buffer> {
-  const framed = await readShardRange(ref.shard, ref.offset, HEADER_BYTES + ref.length + FOOTER_BYTES);
+/** The framed record (its header, data and CRC) of `ref`. */
+export function readRecord(ref: RecordRef): Promise<Buffer> {
+  return readShardRange(ref.shard, ref.offset, HEADER_BYTES + ref.length + FOOTER_BYTES, `record ${ref.record} (at byte ${ref.offset})`);
+}
+
+/** The image bytes of a framed record, its framing verified. */
+function recordImage(ref: RecordRef, framed: Buffer): Buffer {
   const data = unframe(framed, ref.shard, ref.record, ref.offset);
   const image = exampleFeatures(data, { image: ref.key, label: null }, ref.shard, ref.record, ref.offset).image!;
   return Buffer.from(image.buffer, image.byteOffset, image.length);

@@ -21,13 +21,14 @@ export interface MemberRef {
 export async function decodeMemberInto(
   sharp: Sharp,
   ref: MemberRef,
+  bytes: Promise<Buffer>, // readMember(ref), started before (a thread's reads are in flight together)
   spec: DecodeSpec,
   epoch: number,
   sample: number,
   table: Float32Array,
   out: Uint8Array,
 ): Promise<void> {
-  const { image, key } = await readMemberImage(ref);
+  const { image, key } = memberImage(ref, await bytes);
   try {
     await decodeBytesInto(sharp, image, spec, epoch, sample, table, out);
   } catch (err) {
@@ -39,9 +40,13 @@ export async function decodeMemberInto(
 /** "shard <file> sample <key> (sample <n>)", for messages. */
 const sampleAt = (ref: MemberRef, key: string) => `shard ${ref.shard} sample ${key} (sample ${ref.sample})`;
 
+/** The image member's own header and its data. */
+export function readMember(ref: MemberRef): Promise<Buffer> {
+  return readShardRange(ref.shard, ref.offset - BLOCK, BLOCK + ref.length, `sample ${ref.sample} (its image member's header at byte ${ref.offset - BLOCK})`);
+}
+
 /** The image bytes of a member and its sample's key (from the member's own header), its header verified again. */
-async function readMemberImage(ref: MemberRef): Promise<{ image: Buffer; key: string }> {
-  const bytes = await readShardRange(ref.shard, ref.offset - BLOCK, BLOCK + ref.length);
+function memberImage(ref: MemberRef, bytes: Buffer): { image: Buffer; key: string } {
   const header = parseHeader(bytes.subarray(0, BLOCK), ref.shard, ref.offset - BLOCK);
   if (header.size !== ref.length)
     throw new DataError(
