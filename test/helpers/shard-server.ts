@@ -18,7 +18,8 @@ export interface ShardServer {
   which: 'nginx' | 'node';
   url: string; // http://127.0.0.1:<port>, no trailing slash
   port: number;
-  /** The requests it was sent, in order ("GET /train-00000 bytes=0-99", "HEAD /x"). */
+  dir: string | null; // nginx's folder (its access.log), null for the Node server
+  /** The requests the Node server was sent, in order ("GET /train-00000 bytes=0-99", "HEAD /x"); nginx's are in dir/access.log. */
   log: string[];
   stop(): Promise<void>;
   /** Starts it again on the same port (after stop). */
@@ -92,6 +93,7 @@ async function nginxServer(dir: string): Promise<ShardServer> {
     which: 'nginx',
     url: `http://127.0.0.1:${port}`,
     port,
+    dir: tmp,
     log,
     async start() {
       const c = spawn(NGINX, ['-e', `${tmp}/error.log`, '-p', tmp, '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -163,6 +165,7 @@ async function nodeServer(dir: string, misbehave: Misbehave | null): Promise<Sha
     which: 'node',
     url: `http://127.0.0.1:${port}`,
     port,
+    dir: null,
     log,
     async start() {
       const one = http.createServer(handle);
