@@ -120,8 +120,10 @@ export class ShardHttp {
       const body = await bodyOf(res);
       if (body.length !== length)
         throw new ShardHttpError(
-          `shard ${url} ${where}: ${body.length} bytes came for the ${length} of bytes ${offset}-${last}: the shard is shorter than when it was indexed`,
-          'put the shard back as it was (or run again: a shard that changed is indexed again)',
+          `shard ${url} ${where}: ${body.length} bytes came for the ${length} of bytes ${offset}-${last}${body.length < length ? ': the shard is shorter than when it was indexed' : ' (the server does not keep to the range asked)'}`,
+          body.length < length
+            ? 'put the shard back as it was (or run again: a shard that changed is indexed again)'
+            : 'serve the shards from a server that answers Range requests as RFC 9110 says (nginx, S3, GCS, Azure Blob do)',
         );
       return body;
     });
