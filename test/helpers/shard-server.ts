@@ -41,9 +41,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** nginx serving `dir` when it is installed (and `node` is not asked for), else the Node server. */
+/**
+ * nginx serving `dir` when it is installed (and `node` is not asked for), else the Node server.
+ * MGPU_TEST_SHARD_SERVER=node runs the Node server where nginx would (to test the fallback).
+ */
 export async function serveShards(dir: string, o: { node?: boolean; misbehave?: Misbehave } = {}): Promise<ShardServer> {
-  return !o.node && !o.misbehave && fs.existsSync(NGINX) ? nginxServer(dir) : nodeServer(dir, o.misbehave ?? null);
+  const nginx = !o.node && !o.misbehave && process.env.MGPU_TEST_SHARD_SERVER !== 'node' && fs.existsSync(NGINX);
+  return nginx ? nginxServer(dir) : nodeServer(dir, o.misbehave ?? null);
 }
 
 async function waitForPort(port: number, alive: () => boolean, what: string): Promise<void> {

@@ -143,11 +143,19 @@ export class ShardHttp {
     });
   }
 
-  /** `consume`s the body of `url` as it comes (a GET of the whole shard); tried again from the start when the transfer fails. */
-  async stream<T>(url: string, what: string, consume: (body: AsyncIterable<Uint8Array>) => Promise<T>): Promise<T> {
+  /** `consume`s the body of `url` (its HEAD said `size` bytes) as it comes (a GET of the whole shard); tried again from the start when the transfer fails. */
+  async stream<T>(url: string, what: string, size: number, consume: (body: AsyncIterable<Uint8Array>) => Promise<T>): Promise<T> {
     return this.attempts(url, `GET of ${what}`, async () => {
       const res = await this.send(url, 'GET', {});
       checkStatus(res, [200]);
+      const length = res.headers['content-length'];
+      if (length !== undefined && Number(length) !== size) {
+        res.destroy();
+        throw new ShardHttpError(
+          `shard ${url}: its GET gives ${length} bytes, its HEAD gave ${size}: the shard changed while it was being indexed`,
+          'run again once the shard is no longer being written',
+        );
+      }
       try {
         return await consume(failing(res));
       } finally {

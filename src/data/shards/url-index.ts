@@ -68,7 +68,7 @@ export async function urlShardIndex(url: string, keys: RecordKeys | ShardScanner
     }
     why = `${beside}: ${fetched}`;
   }
-  const index = await client.stream(url, 'the whole shard, to index it', (body) => scanStream(scanner.scan(url, info.size), body, url));
+  const index = await client.stream(url, 'the whole shard, to index it', info.size, (body) => scanStream(scanner.scan(url, info.size), body, url));
   keep(cached, encodeIndex(index, stamp));
   return { ...index, file: url, indexFile: cached, inCache: true, how: why ? 'rebuilt' : 'built', why, size: info.size };
 }
