@@ -65,9 +65,11 @@ export async function scanStream<T>(scan: Scan<T>, chunks: AsyncIterable<Uint8Ar
       if (base + window.length + chunk.length <= position) {
         base += window.length + chunk.length; // all before the read: passed over
         window = Buffer.alloc(0);
-      } else window = window.length === 0 ? chunk : Buffer.concat([window, chunk]);
+        continue;
+      }
+      window = window.length === 0 ? chunk : Buffer.concat([window, chunk]);
       if (base < position) {
-        window = window.subarray(position - base);
+        window = window.subarray(position - base); // the part of it before the read: passed over
         base = position;
       }
     }
