@@ -47,11 +47,14 @@ test('a glob in a URL is refused, naming the key and the brace range to write', 
 test('data.<split>.http: its keys checked, a typo named with the nearest key', () => {
   const files = 'http://h/t-{0..1}';
   assert.deepEqual((config({ ...tfrecord, files, http: { inFlight: 3 } }).data.train as { http: unknown }).http, { inFlight: 3, retries: 5, timeoutMs: 30000 });
-  assert.throws(() => config({ ...tfrecord, files, http: { inFligt: 3 } }), (e: ConfigError) => {
-    assert.equal(e.message, 'data.train.http.inFligt: unknown key');
-    assert.match(e.hint ?? '', /did you mean 'inFlight'\?/);
-    return true;
-  });
+  assert.throws(
+    () => config({ ...tfrecord, files, http: { inFligt: 3 } }),
+    (e: ConfigError) => {
+      assert.equal(e.message, 'data.train.http.inFligt: unknown key');
+      assert.match(e.hint ?? '', /did you mean 'inFlight'\?/);
+      return true;
+    },
+  );
   assert.throws(() => config({ ...tfrecord, files, http: { inFlight: 0 } }), /data\.train\.http\.inFlight: expected an integer in \[1, 256\], got 0/);
   assert.throws(() => config({ ...tfrecord, files, http: { retries: -1 } }), /data\.train\.http\.retries: expected an integer in \[0, 20\]/);
   assert.throws(() => config({ ...webdataset, shards: files, http: 8 }), /data\.train\.http: expected a mapping of inFlight, retries, timeoutMs, got 8/);

@@ -22,7 +22,10 @@ test('503 on every request: retries + 1 attempts, then named with the status', a
     assert.match(e.hint ?? '', /check that the server is up/);
     return true;
   });
-  assert.deepEqual(server.log, Array.from({ length: 3 }, () => 'GET /a.tfrecord bytes=10-19'));
+  assert.deepEqual(
+    server.log,
+    Array.from({ length: 3 }, () => 'GET /a.tfrecord bytes=10-19'),
+  );
 });
 
 test('a 404 is asked once', async (t) => {
@@ -30,13 +33,18 @@ test('a 404 is asked once', async (t) => {
   t.after(() => server.stop());
   const client = new ShardHttp({ inFlight: 1, retries: 4, timeoutMs: 5000 });
   t.after(() => client.close());
-  await assert.rejects(client.head(`${server.url}/gone.tar`), /: HTTP 404 Not Found on its HEAD \(not tried again: a 4xx is the request's, not the server's\)$/);
+  await assert.rejects(
+    client.head(`${server.url}/gone.tar`),
+    /: HTTP 404 Not Found on its HEAD \(not tried again: a 4xx is the request's, not the server's\)$/,
+  );
   assert.deepEqual(server.log, ['HEAD /gone.tar']);
 });
 
 test('a server that never answers: each attempt ends at timeoutMs, then named', async (t) => {
   let asked = 0;
-  const silentServer = http.createServer(() => void asked++);
+  const silentServer = http.createServer(() => {
+    asked++;
+  });
   await new Promise<void>((r) => silentServer.listen(0, '127.0.0.1', r));
   t.after(() => {
     silentServer.closeAllConnections();
@@ -45,6 +53,9 @@ test('a server that never answers: each attempt ends at timeoutMs, then named', 
   const url = `http://127.0.0.1:${(silentServer.address() as AddressInfo).port}/s.tar`;
   const client = new ShardHttp({ inFlight: 1, retries: 1, timeoutMs: 200 });
   t.after(() => client.close());
-  await assert.rejects(client.range(url, 0, 512, 'sample 0'), new RegExp(`shard ${url.replace(/\./g, '\\.')}: no response in 200 ms on its GET of sample 0 \\(bytes 0-511\\), 2 attempts`));
+  await assert.rejects(
+    client.range(url, 0, 512, 'sample 0'),
+    new RegExp(`shard ${url.replace(/\./g, '\\.')}: no response in 200 ms on its GET of sample 0 \\(bytes 0-511\\), 2 attempts`),
+  );
   assert.equal(asked, 2);
 });

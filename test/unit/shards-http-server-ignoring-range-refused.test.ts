@@ -26,7 +26,10 @@ test('a server that answers Range requests with 200 is refused, naming the URL a
   t.after(() => client.close());
   const refused = (e: Error & { code?: string; hint?: string }) => {
     assert.equal(e.code, 'E_DATA');
-    assert.match(e.message, new RegExp(`^shard ${url.replace(/\./g, '\\.')}: the server ignores Range requests \\(it answered one with 200 and the whole shard\\)`));
+    assert.match(
+      e.message,
+      new RegExp(`^shard ${url.replace(/\./g, '\\.')}: the server ignores Range requests \\(it answered one with 200 and the whole shard\\)`),
+    );
     assert.match(e.hint ?? '', /answers Range requests with 206 Partial Content/);
     return true;
   };
