@@ -56,8 +56,6 @@ export class ShardHttp {
   private readonly agents: { http: http.Agent; https: https.Agent };
   private active = 0;
   private readonly waiting: Array<() => void> = [];
-  /** Every request sent (attempts included), for the benchmark and tests. */
-  requests = 0;
 
   constructor(
     readonly options: ShardHttpOptions = SHARD_HTTP_DEFAULTS,
@@ -210,7 +208,6 @@ export class ShardHttp {
       this.active--;
       this.waiting.shift()?.();
     };
-    this.requests++;
     try {
       const u = new URL(url);
       const lib = u.protocol === 'https:' ? https : http;

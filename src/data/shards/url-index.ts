@@ -84,7 +84,7 @@ export function indexUrlOf(url: string): string {
 export function cachedUrlName(url: string): string {
   const u = new URL(url);
   const tag = createHash('sha256').update(`${u.origin}${u.pathname}`).digest('hex').slice(0, 16);
-  const base = path.posix.basename(decodeURIComponent(u.pathname)).replace(/[^\w.-]/g, '_') || 'shard';
+  const base = path.posix.basename(u.pathname).replace(/[^\w.-]/g, '_') || 'shard'; // its escapes kept: a name of safe characters
   return path.join(indexCacheDir(), 'url-index', `${base}-${tag}${INDEX_SUFFIX}`);
 }
 
