@@ -15,6 +15,7 @@ import type {
   DevicesConfig,
   ImageAugment,
   ImageSource,
+  ShardHttpOptions,
   TfrecordFeatures,
   LossSpec,
   NetConfig,
@@ -69,6 +70,7 @@ export type {
   DataSource,
   ImageAugment,
   ImageSource,
+  ShardHttpOptions,
   TfrecordFeatures,
   TfrecordSource,
   LossEntry,
@@ -135,15 +137,27 @@ export type DataSourceInput =
   // a folder of class folders (dir) or a CSV of path,label (list): docs/config.md#image-folders
   | ({ type: 'images'; size: [number, number] } & Partial<Omit<ImageSource, 'type' | 'size' | 'augment'>> & { augment?: Partial<ImageAugment> | null })
   // TFRecord shards of tf.train.Example (files: a glob or brace range), decoded as images: docs/config.md#tfrecord-shards
-  | ({ type: 'tfrecord'; files: string; image: string; label: string; size: [number, number]; labelOffset?: number } & Partial<
-      Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>
-    > & { augment?: Partial<ImageAugment> | null })
+  | ({
+      type: 'tfrecord';
+      files: string;
+      image: string;
+      label: string;
+      size: [number, number];
+      labelOffset?: number;
+      http?: Partial<ShardHttpOptions>;
+    } & Partial<Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>> & { augment?: Partial<ImageAugment> | null })
   // the same, its float_list / int64_list features as the model's named inputs and outputs
-  | { type: 'tfrecord'; files: string; x: TfrecordFeatures; y: TfrecordFeatures }
+  | { type: 'tfrecord'; files: string; x: TfrecordFeatures; y: TfrecordFeatures; http?: Partial<ShardHttpOptions> }
   // WebDataset tar shards (shards: a glob or brace range), image: an extension or a list, label: cls: docs/config.md#webdataset-shards
-  | ({ type: 'webdataset'; shards: string; image: string | string[]; label?: 'cls'; size: [number, number]; labelOffset?: number } & Partial<
-      Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>
-    > & { augment?: Partial<ImageAugment> | null });
+  | ({
+      type: 'webdataset';
+      shards: string;
+      image: string | string[];
+      label?: 'cls';
+      size: [number, number];
+      labelOffset?: number;
+      http?: Partial<ShardHttpOptions>;
+    } & Partial<Omit<ImageSource, 'type' | 'size' | 'augment' | 'dir' | 'list'>> & { augment?: Partial<ImageAugment> | null });
 
 /** An experiment config as an object: the schema of the YAML file (docs/config.md). */
 export interface ConfigInput {

@@ -22,7 +22,8 @@ const benches: [string, string[]][] = [
   ['cnn-vs-pytorch.ts', []],
 ];
 // Image decoding beside torchvision: where sharp loads (an optional dependency).
-if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []]);
+// TFRecord shards over HTTP on loopback against local files (nginx when installed, else Node's server).
+if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []], ['shards-http.ts', []]);
 else console.log('\n(sharp does not load: the image decoding benchmark is left out)');
 // Several machines (MPI ranks on this one, or in two network namespaces: mpi-overlap.ts): where
 // mpirun and the binding are there.

@@ -51,7 +51,7 @@ export function dataRecord(train: Dataset, evalSet: Dataset | null): DataRecord 
  */
 export function recordSplit(src: DataSource, keyPath: string, loaded: Dataset & { index?: IndexPaths }, count: number): SplitRecord {
   const files: FileRecord[] = [];
-  const add = (key: string, file: string) => files.push({ key, file, ...fingerprintFile(file, key) });
+  const add = (key: string, file: string) => files.push({ key, file, ...(loaded.shardFingerprints?.get(file) ?? fingerprintFile(file, key)) });
   const arrays = (key: string, named: NamedArray[] | undefined) => {
     for (const a of named ?? []) for (const file of a.parts ?? [a.file]) add(`${keyPath}.${key}${a.name ? `.${a.name}` : ''}`, file);
   };

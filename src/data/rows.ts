@@ -1,5 +1,6 @@
 // A split of data as columns (columns.ts: in memory, mapped from files, or made on demand); the
 // copy of rows out of them is row-copy.ts.
+import type { FileFingerprint } from './file-fingerprint.ts';
 import type { NdArray } from '../shared/npy.ts';
 import type { Column, HeldColumn, RowPipeline } from './columns.ts';
 import type { SplitRecord } from './data-record.ts';
@@ -39,6 +40,8 @@ export interface Dataset {
   describe?: string;
   /** What a run's split was read from, as its checkpoints record it (data-record.ts; set by loadSplits). */
   record?: SplitRecord;
+  /** The fingerprints of shards given as URLs, by URL (no file to read: shards/url-index.ts urlFingerprint), for that record. */
+  shardFingerprints?: ReadonlyMap<string, FileFingerprint>;
 }
 
 /** A dataset held whole in memory (CSV, mnist, a generator module): its columns are arrays too. */

@@ -31,8 +31,39 @@ export function expandBraces(pattern: string): string[] {
   return parts.flatMap((p) => expandBraces(`${before}${p}${after}`));
 }
 
-/** The shard files of `pattern`, sorted; none, or a named file missing, is a DataError naming `where`. */
+/** Whether a shard pattern is an http:// or https:// URL (its shards are read over HTTP: src/data/shards/shard-http.ts). */
+export function isShardUrl(pattern: string): boolean {
+  return /^https?:\/\//i.test(pattern);
+}
+
+/**
+ * The URLs of an http(s):// `pattern`: its braces expanded, sorted, each a valid URL. A `*` in a
+ * URL's path is refused (a server lists no folder to match it against); a `?` starts the query
+ * (a presigned URL's signature), never a glob. Nothing is requested here.
+ */
+function shardUrls(pattern: string, where: string): string[] {
+  const urls = expandBraces(pattern);
+  for (const one of urls) {
+    if (one.split('?')[0]!.includes('*'))
+      throw new DataError(
+        `${where}: ${one} is a URL with a glob (*): a URL's shards cannot be listed`,
+        'name them with a brace range instead: https://host/train-{00000..00099}.tar expands to train-00000.tar ... train-00099.tar',
+      );
+    try {
+      new URL(one);
+    } catch {
+      throw new DataError(
+        `${where}: ${one} is not a valid URL${one === pattern ? '' : ` (of ${pattern})`}`,
+        'write it as http://host[:port]/path or https://host/path',
+      );
+    }
+  }
+  return [...new Set(urls)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The shard files (or URLs) of `pattern`, sorted; none, or a named file missing, is a DataError naming `where`. */
 export function shardFiles(pattern: string, where: string): string[] {
+  if (isShardUrl(pattern)) return shardUrls(pattern, where);
   const found = new Set<string>();
   for (const one of expandBraces(pattern)) {
     if (isPattern(one)) {

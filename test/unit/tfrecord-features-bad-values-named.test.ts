@@ -46,9 +46,9 @@ test('a feature whose kind changes between records is named where it changes', (
   });
 });
 
-test('the values load as float32 and int32 rows; onBadSample: skip is refused', () => {
+test('the values load as float32 and int32 rows; onBadSample: skip is refused', async () => {
   const { file } = shard('f', { v: { float: [3, 4] }, c: { int64: [-2] } });
-  const ds = loadTfrecordFeatures(source(file), 'data.train', false);
+  const ds = await loadTfrecordFeatures(source(file), 'data.train', false);
   assert.deepEqual([ds.count, ds.inputs![0]!.name, ds.targets![0]!.name], [2, 'v', 'c']);
   assert.deepEqual([...(ds.features.toArray().data as Float32Array)], [1, 2, 3, 4]);
   assert.deepEqual(ds.labels.toArray().shape, [2]);

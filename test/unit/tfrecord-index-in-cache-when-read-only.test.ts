@@ -37,7 +37,7 @@ test('an unwritable shard folder: the index goes to the cache folder, and is rea
     const read = shardIndex(file, keys);
     assert.deepEqual([read.how, read.indexFile, read.count], ['read', built.indexFile, 2]);
     assert.equal(
-      describeIndexes([read]),
+      describeIndexes([read], 'record'),
       `record indexes: 1 read, kept in the cache folder ${path.join(cache, 'tfrecord-index')} (the shards' folder is not writable)`,
     );
   } finally {

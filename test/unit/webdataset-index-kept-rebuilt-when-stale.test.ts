@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { INDEX_SUFFIX, shardIndex } from '../../src/data/shards/shard-index.ts';
-import { scanTarShard, type TarKeys } from '../../src/data/shards/webdataset-scan.ts';
+import { tarScan, type TarKeys } from '../../src/data/shards/webdataset-scan.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 import { writeTarShards } from '../helpers/webdataset-shards.ts';
 
@@ -15,7 +15,7 @@ const dir = tempDir('webdataset-index');
 const file = path.join(dir, 'a.tar');
 const scanner = (keys: TarKeys) => ({
   stamp: JSON.stringify(['webdataset', keys.image, keys.label]),
-  scan: (f: string, size: number) => scanTarShard(f, size, keys),
+  scan: (f: string, size: number) => tarScan(f, size, keys),
 });
 const write = (n: number) =>
   writeTarShards([

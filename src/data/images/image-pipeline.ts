@@ -3,7 +3,8 @@
 // by the split's 'made' column when the step stages them: from image files, or from the records of
 // TFRecord shards. A file (a record) that fails to decode rejects ready() with a DataError naming it.
 import { DataError, messageOf, MgpuError } from '../../shared/errors.ts';
-import type { DecodeItem, DecodeTask } from './decode-thread.ts';
+import type { ShardHttpOptions } from '../../shared/config/types.ts';
+import type { DecodeItem, DecodeTask, DecodeThreadData } from './decode-thread.ts';
 import { rowBytesOf, type DecodeSpec } from './decode-spec.ts';
 import type { RowPipeline } from '../columns.ts';
 import { ThreadRows, type SlotResult } from '../thread-rows.ts';
@@ -21,8 +22,9 @@ export class ImagePipeline extends ThreadRows implements RowPipeline {
     threads: number,
     private readonly header: string,
     private readonly skipBad = false, // data.onBadSample: skip: ready() resolves; failed() names the rows
+    http: ShardHttpOptions | null = null, // how the threads read shards that are URLs (data.<split>.http; null: the defaults)
   ) {
-    super('data/images/decode-thread', { spec }, threads, rowBytesOf(spec), paths.count);
+    super('data/images/decode-thread', { spec, http, threads } satisfies DecodeThreadData, threads, rowBytesOf(spec), paths.count);
   }
 
   protected taskOf(samples: number[]): Pick<DecodeTask, 'files'> {

@@ -1,6 +1,7 @@
 // A `type: images` split: its index (a folder of class folders, or a CSV list), its labels
 // (class indices, int32 [count]), and its features as a 'made' column [count, h, w, c] whose
 // rows a thread pool decodes ahead of the steps that stage them.
+import type { FileFingerprint } from '../file-fingerprint.ts';
 import os from 'node:os';
 import type { Config, ImageSource } from '../../shared/config/types.ts';
 import type { ClassMapping } from '../classes.ts';
@@ -34,6 +35,7 @@ export interface ImageSplit {
   pipeline: ImagePipeline;
   classes: string[];
   index: IndexPaths; // each image's path and class, for the split's record (data-record.ts)
+  shardFingerprints?: ReadonlyMap<string, FileFingerprint>; // of shards given as URLs (Dataset's)
 }
 
 /** The options of a run's images sources: data.threads, data.prefetch, training.seed, and the workers on this machine. */

@@ -18,11 +18,18 @@ export interface RecordIndex {
   unknown?: number; // members passed over (a tar shard's of unknown extensions)
 }
 
-/** What an index was built from: the shard's size and mtime, and the feature keys each record was checked for. */
+/**
+ * What an index was built from: the shard's size and mtime, and the feature keys each record was
+ * checked for. A URL's shard has no mtime: its `identity` (the ETag or Last-Modified its HEAD
+ * gave) is kept in the mtime's place as a number made from it (urlStamp), and `mtimeMs: null`
+ * checks the size and keys alone (an index fetched from beside the shard was written where the
+ * shard was local, with that file's mtime).
+ */
 export interface IndexStamp {
   size: number;
-  mtimeMs: number;
+  mtimeMs: number | null;
   keys: string;
+  identity?: string; // a URL's: what its mtime number stands for, for messages
 }
 
 const pad8 = (n: number) => (n + 7) & ~7;
@@ -37,7 +44,7 @@ export function encodeIndex(index: RecordIndex, stamp: IndexStamp): Uint8Array {
   v.setUint32(8, INDEX_VERSION, true);
   v.setUint32(12, n, true);
   v.setFloat64(16, stamp.size, true);
-  v.setFloat64(24, stamp.mtimeMs, true);
+  v.setFloat64(24, stamp.mtimeMs ?? 0, true);
   v.setUint32(32, keys.length, true);
   v.setUint32(36, index.unknown ?? 0, true);
   out.set(keys, HEADER);
@@ -56,8 +63,10 @@ export function decodeIndex(bytes: Uint8Array, stamp: IndexStamp): RecordIndex |
   const n = v.getUint32(12, true);
   const size = v.getFloat64(16, true);
   const mtimeMs = v.getFloat64(24, true);
-  if (size !== stamp.size || mtimeMs !== stamp.mtimeMs)
-    return `the shard changed since it was indexed (then ${size} bytes, mtime ${new Date(mtimeMs).toISOString()}; now ${stamp.size} bytes, mtime ${new Date(stamp.mtimeMs).toISOString()})`;
+  if (stamp.identity !== undefined && (size !== stamp.size || (stamp.mtimeMs !== null && mtimeMs !== stamp.mtimeMs)))
+    return `the shard changed since it was indexed (then ${size} bytes; now ${stamp.size} bytes${stamp.mtimeMs === null ? '' : `, ${stamp.identity || 'no ETag or Last-Modified'}${size === stamp.size ? ', not the one it was indexed at' : ''}`})`;
+  if (size !== stamp.size || (stamp.mtimeMs !== null && mtimeMs !== stamp.mtimeMs))
+    return `the shard changed since it was indexed (then ${size} bytes, mtime ${new Date(mtimeMs).toISOString()}; now ${stamp.size} bytes, mtime ${new Date(stamp.mtimeMs ?? 0).toISOString()})`;
   const keyBytes = v.getUint32(32, true);
   if (HEADER + keyBytes > bytes.length) return 'it is cut short';
   const keys = new TextDecoder().decode(bytes.subarray(HEADER, HEADER + keyBytes));

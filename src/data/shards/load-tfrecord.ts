@@ -4,43 +4,83 @@
 // threads decode from the records' image bytes, ahead of the steps that stage them. Sample i is
 // record i of the shards in order: random access, so the seeded order, any N and M, resume and
 // onBadSample: skip work as for an image folder.
-import type { TfrecordImageSource } from '../../shared/config/types.ts';
+import type { ShardHttpOptions, TfrecordImageSource } from '../../shared/config/types.ts';
 import { DataError } from '../../shared/errors.ts';
-import { shardFiles } from '../../shared/shard-files.ts';
+import { isShardUrl, shardFiles } from '../../shared/shard-files.ts';
 import type { ClassMapping } from '../classes.ts';
-import { memoryColumn } from '../columns.ts';
-import { decodeSpec, describeDecoding, rowBytesOf } from '../images/decode-spec.ts';
-import { ImagePipeline } from '../images/image-pipeline.ts';
-import { imageThreads, type ImageOptions, type ImageSplit } from '../images/load-images.ts';
-import { MadeColumn } from '../images/made-column.ts';
-import { oneHotColumn } from '../images/one-hot-column.ts';
+import type { ImageOptions, ImageSplit } from '../images/load-images.ts';
 import { requireSharp } from '../images/sharp-module.ts';
 import { describeIndexes } from './index-header.ts';
 import { RecordTable } from './record-table.ts';
 import { recordLabels } from './record-labels.ts';
-import { shardIndex } from './shard-index.ts';
+import type { RecordKeys } from './record-features.ts';
+import { ShardHttpError } from './shard-http.ts';
+import { shardIndex, type ShardIndex, type ShardScanner } from './shard-index.ts';
+import { urlFingerprints, urlShardIndexes } from './url-index.ts';
+import { describeClasses, shardImageDataset } from './shard-image-dataset.ts';
 
-export function loadTfrecord(src: TfrecordImageSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit {
+export function loadTfrecord(src: TfrecordImageSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit | Promise<ImageSplit> {
   requireSharp(keyPath);
   const shards = shardFiles(src.files, `${keyPath}.files`);
-  const indexes = shards.map((f) => namingSplit(keyPath, () => shardIndex(f, { image: src.image, label: src.label })));
+  return whenIndexed(indexShards(shards, { image: src.image, label: src.label }, keyPath, src.http), (indexes) =>
+    assemble(src, keyPath, classes, o, shards, indexes),
+  );
+}
+
+function assemble(
+  src: TfrecordImageSource,
+  keyPath: string,
+  classes: ClassMapping | null,
+  o: ImageOptions,
+  shards: string[],
+  indexes: ShardIndex[],
+): ImageSplit {
   const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes);
   const table = new RecordTable(shards, indexes, src.image);
   const count = table.count;
-  const spec = decodeSpec(src, keyPath === 'data.train', o.seed, o.use);
   const found = `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} in ${shards.length} shard${shards.length === 1 ? '' : 's'}`;
-  const classText = `${names.length} class${names.length === 1 ? '' : 'es'}${distinct < names.length ? ` (${distinct} with records)` : ''}`;
-  const header = `tfrecord files ${src.files}: ${found}, ${classText}, ${spec.height}x${spec.width}x${spec.channels} ${spec.dtype}, ${describeDecoding(spec)}; ${describeIndexes(indexes)}`;
-  const pipeline = new ImagePipeline(table, spec, imageThreads(o), header, keyPath === 'data.train' && o.skipBad === true);
-  return {
-    features: new MadeColumn(spec.dtype, [count, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec)),
-    labels: o.labels === 'onehot' ? oneHotColumn(labels, names.length) : memoryColumn({ dtype: 'int32', shape: [count], data: labels }),
-    count,
-    source: `tfrecord files ${src.files}`,
-    pipeline,
-    classes: names,
-    index: { count, relative: (i) => table.relative(i), labels },
-  };
+  const source = `tfrecord files ${src.files}`;
+  const indexesSay = describeIndexes(indexes, 'record');
+  return shardImageDataset(
+    {
+      src,
+      http: src.http ?? null,
+      fingerprints: urlFingerprints(indexes),
+      keyPath,
+      table,
+      labels,
+      classes: names,
+      source,
+      found: `${found}, ${describeClasses(names.length, distinct, 'records')}`,
+      indexes: indexesSay,
+    },
+    o,
+  );
+}
+
+/**
+ * The indexes of a split's shards, in order, its errors naming the split: local files' now (one
+ * after the other), URLs' as a Promise (url-index.ts: HEAD, then the cache, the index beside it or
+ * one streaming GET; a pattern's shards are all URLs or none).
+ */
+export function indexShards(
+  shards: readonly string[],
+  keys: RecordKeys | ShardScanner,
+  keyPath: string,
+  http: ShardHttpOptions | undefined,
+): ShardIndex[] | Promise<ShardIndex[]> {
+  if (shards.length > 0 && isShardUrl(shards[0]!))
+    return urlShardIndexes(shards, keys, http).catch((err: unknown) =>
+      namingSplit(keyPath, () => {
+        throw err;
+      }),
+    );
+  return shards.map((f) => namingSplit(keyPath, () => shardIndex(f, keys)));
+}
+
+/** `then(indexes)`, now or when they come. */
+export function whenIndexed<T>(indexes: ShardIndex[] | Promise<ShardIndex[]>, then: (indexes: ShardIndex[]) => T): T | Promise<T> {
+  return Array.isArray(indexes) ? then(indexes) : indexes.then(then);
 }
 
 /** A shard's indexing (or reading), its errors naming the split. */
@@ -48,6 +88,7 @@ export function namingSplit<T>(keyPath: string, index: () => T): T {
   try {
     return index();
   } catch (err) {
+    if (err instanceof ShardHttpError) throw new ShardHttpError(`${keyPath}: ${err.message}`, err.hint);
     if (err instanceof DataError) throw new DataError(`${keyPath}: ${err.message}`, err.hint);
     throw err;
   }

@@ -2,13 +2,12 @@
 // both its checksums verified again (a shard damaged since it was indexed is named, not decoded),
 // its Example's image feature taken out and decoded by the image pipeline's own decoder. A record
 // whose image does not decode is a DataError naming the shard, the record and the feature.
-import fs from 'node:fs';
-import { DataError, messageOf } from '../../shared/errors.ts';
-import { readFully } from '../../shared/read-fully.ts';
+import { DataError } from '../../shared/errors.ts';
 import { decodeBytesInto, decoderSays } from '../images/decode-image.ts';
 import { BAD_FILE_HINTS, type DecodeSpec } from '../images/decode-spec.ts';
 import type { Sharp } from '../images/sharp-module.ts';
 import { exampleFeatures } from './record-features.ts';
+import { readShardRange } from './shard-range.ts';
 import { FOOTER_BYTES, HEADER_BYTES, recordAt, unframe } from './tfrecord-framing.ts';
 
 /** Where a sample's record is: a plain object (it crosses to the decoding threads). */
@@ -23,13 +22,14 @@ export interface RecordRef {
 export async function decodeRecordInto(
   sharp: Sharp,
   ref: RecordRef,
+  framed: Promise<Buffer>, // readRecord(ref), started before (a thread's reads are in flight together)
   spec: DecodeSpec,
   epoch: number,
   sample: number,
   table: Float32Array,
   out: Uint8Array,
 ): Promise<void> {
-  const image = readRecordImage(ref);
+  const image = recordImage(ref, await framed);
   try {
     await decodeBytesInto(sharp, image, spec, epoch, sample, table, out);
   } catch (err) {
@@ -39,20 +39,13 @@ export async function decodeRecordInto(
   }
 }
 
-/** The image bytes of a record, its framing verified. */
-function readRecordImage(ref: RecordRef): Buffer {
-  const framed = Buffer.allocUnsafe(HEADER_BYTES + ref.length + FOOTER_BYTES);
-  let fd: number;
-  try {
-    fd = fs.openSync(ref.shard, 'r');
-  } catch (err) {
-    throw new DataError(`cannot read shard ${ref.shard}: ${messageOf(err)} (it was there when it was indexed)`, 'put the shard back, then run again');
-  }
-  try {
-    readFully(fd, framed, ref.offset, { file: ref.shard, why: 'it is shorter than when it was indexed', error: (m) => new DataError(`shard ${m}`) });
-  } finally {
-    fs.closeSync(fd);
-  }
+/** The framed record (its header, data and CRC) of `ref`. */
+export function readRecord(ref: RecordRef): Promise<Buffer> {
+  return readShardRange(ref.shard, ref.offset, HEADER_BYTES + ref.length + FOOTER_BYTES, `record ${ref.record} (at byte ${ref.offset})`);
+}
+
+/** The image bytes of a framed record, its framing verified. */
+function recordImage(ref: RecordRef, framed: Buffer): Buffer {
   const data = unframe(framed, ref.shard, ref.record, ref.offset);
   const image = exampleFeatures(data, { image: ref.key, label: null }, ref.shard, ref.record, ref.offset).image!;
   return Buffer.from(image.buffer, image.byteOffset, image.length);

@@ -12,7 +12,8 @@ import { writeFileAtomically } from '../../shared/atomic-write.ts';
 import { DataError } from '../../shared/errors.ts';
 import { INDEX_SUFFIX } from '../../shared/shard-files.ts';
 import { decodeIndex, encodeIndex, type IndexStamp, type RecordIndex } from './index-file.ts';
-import { scanShard } from './index-scan.ts';
+import { tfrecordScan } from './index-scan.ts';
+import { scanFile, type Scan } from './scan-reads.ts';
 import { keysStamp, type RecordKeys } from './record-features.ts';
 
 export { INDEX_SUFFIX };
@@ -21,8 +22,9 @@ export interface ShardIndex extends RecordIndex {
   file: string;
   indexFile: string; // where its index is kept
   inCache: boolean; // in the cache folder (the shard's folder is not writable)
-  how: 'read' | 'built' | 'rebuilt';
+  how: 'read' | 'built' | 'rebuilt' | 'fetched'; // fetched: a URL shard's, from <url>.mgpu-index beside it
   why: string | null; // why it was rebuilt
+  size?: number; // a URL shard's, from its HEAD
 }
 
 /** The cache folder of indexes whose shard's folder is not writable. */
@@ -30,10 +32,15 @@ export function indexCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.MGPU_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'mgpu-train');
 }
 
-/** How a shard of another format is indexed: the keys its index is stamped with, and its scan. */
+/** How a shard of another format is indexed: the keys its index is stamped with, and its scan (scan-reads.ts). */
 export interface ShardScanner {
   stamp: string;
-  scan: (file: string, size: number) => RecordIndex;
+  scan: (file: string, size: number) => Scan<RecordIndex>;
+}
+
+/** The stamp's keys and the scan of `keys`: a TFRecord shard's, or another format's scanner. */
+export function scannerOf(keys: RecordKeys | ShardScanner): ShardScanner {
+  return 'scan' in keys ? keys : { stamp: keysStamp(keys), scan: (file, size) => tfrecordScan(file, size, keys) };
 }
 
 /** The index of `file` for `keys` (a TFRecord shard's) or by `keys.scan`: read where it is kept when it is still good, else built by one scan and kept. */
@@ -44,7 +51,8 @@ export function shardIndex(file: string, keys: RecordKeys | ShardScanner): Shard
   } catch (err) {
     throw new DataError(`cannot read shard ${file}: ${(err as Error).message}`, 'check that it exists and that this user may read it');
   }
-  const stamp: IndexStamp = { size: st.size, mtimeMs: st.mtimeMs, keys: 'scan' in keys ? keys.stamp : keysStamp(keys) };
+  const scanner = scannerOf(keys);
+  const stamp: IndexStamp = { size: st.size, mtimeMs: st.mtimeMs, keys: scanner.stamp };
   const beside = `${file}${INDEX_SUFFIX}`;
   const inCache = !writable(path.dirname(file));
   const indexFile = inCache ? cachedName(file) : beside;
@@ -54,13 +62,22 @@ export function shardIndex(file: string, keys: RecordKeys | ShardScanner): Shard
     if (typeof kept !== 'string') return { ...kept, file, indexFile: f, inCache: f !== beside, how: 'read', why: null };
     why ??= kept || null;
   }
-  const index = 'scan' in keys ? keys.scan(file, st.size) : scanShard(file, st.size, keys);
+  const index = scanLocal(file, st.size, scanner);
   keep(indexFile, encodeIndex(index, stamp));
   return { ...index, file, indexFile, inCache, how: why ? 'rebuilt' : 'built', why };
 }
 
+function scanLocal(file: string, size: number, scanner: ShardScanner): RecordIndex {
+  const fd = fs.openSync(file, 'r');
+  try {
+    return scanFile(scanner.scan(file, size), fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** The index kept in `f`, or why not ('' when there is none). */
-function readIndex(f: string, stamp: IndexStamp): RecordIndex | string {
+export function readIndex(f: string, stamp: IndexStamp): RecordIndex | string {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(f);
@@ -70,7 +87,7 @@ function readIndex(f: string, stamp: IndexStamp): RecordIndex | string {
   return decodeIndex(bytes, stamp);
 }
 
-function keep(indexFile: string, bytes: Uint8Array): void {
+export function keep(indexFile: string, bytes: Uint8Array): void {
   try {
     fs.mkdirSync(path.dirname(indexFile), { recursive: true });
     writeFileAtomically(indexFile, bytes);

@@ -2,12 +2,11 @@
 // bytes before its data) read again with its data, its checksum and size verified (a shard damaged
 // since it was indexed is named, not decoded), and the data decoded by the image pipeline's own
 // decoder. An image that does not decode is a DataError naming the shard, the sample and the member.
-import fs from 'node:fs';
-import { DataError, messageOf } from '../../shared/errors.ts';
-import { readFully } from '../../shared/read-fully.ts';
+import { DataError } from '../../shared/errors.ts';
 import { decodeBytesInto, decoderSays } from '../images/decode-image.ts';
 import { BAD_FILE_HINTS, type DecodeSpec } from '../images/decode-spec.ts';
 import type { Sharp } from '../images/sharp-module.ts';
+import { readShardRange } from './shard-range.ts';
 import { BLOCK, parseHeader } from './tar-header.ts';
 import { splitName } from './tar-samples.ts';
 
@@ -22,13 +21,14 @@ export interface MemberRef {
 export async function decodeMemberInto(
   sharp: Sharp,
   ref: MemberRef,
+  bytes: Promise<Buffer>, // readMember(ref), started before (a thread's reads are in flight together)
   spec: DecodeSpec,
   epoch: number,
   sample: number,
   table: Float32Array,
   out: Uint8Array,
 ): Promise<void> {
-  const { image, key } = readMemberImage(ref);
+  const { image, key } = memberImage(ref, await bytes);
   try {
     await decodeBytesInto(sharp, image, spec, epoch, sample, table, out);
   } catch (err) {
@@ -40,20 +40,13 @@ export async function decodeMemberInto(
 /** "shard <file> sample <key> (sample <n>)", for messages. */
 const sampleAt = (ref: MemberRef, key: string) => `shard ${ref.shard} sample ${key} (sample ${ref.sample})`;
 
+/** The image member's own header and its data. */
+export function readMember(ref: MemberRef): Promise<Buffer> {
+  return readShardRange(ref.shard, ref.offset - BLOCK, BLOCK + ref.length, `sample ${ref.sample} (its image member's header at byte ${ref.offset - BLOCK})`);
+}
+
 /** The image bytes of a member and its sample's key (from the member's own header), its header verified again. */
-function readMemberImage(ref: MemberRef): { image: Buffer; key: string } {
-  const bytes = Buffer.allocUnsafe(BLOCK + ref.length);
-  let fd: number;
-  try {
-    fd = fs.openSync(ref.shard, 'r');
-  } catch (err) {
-    throw new DataError(`cannot read shard ${ref.shard}: ${messageOf(err)} (it was there when it was indexed)`, 'put the shard back, then run again');
-  }
-  try {
-    readFully(fd, bytes, ref.offset - BLOCK, { file: ref.shard, why: 'it is shorter than when it was indexed', error: (m) => new DataError(`shard ${m}`) });
-  } finally {
-    fs.closeSync(fd);
-  }
+function memberImage(ref: MemberRef, bytes: Buffer): { image: Buffer; key: string } {
   const header = parseHeader(bytes.subarray(0, BLOCK), ref.shard, ref.offset - BLOCK);
   if (header.size !== ref.length)
     throw new DataError(

@@ -5,7 +5,7 @@
 // end the archive. Folders, links and pax global headers are passed over. A member whose data runs
 // past the shard's end is a DataError naming the shard and the member.
 import { DataError } from '../../shared/errors.ts';
-import { readFully } from '../../shared/read-fully.ts';
+import { readExactly, type Scan } from './scan-reads.ts';
 import { BLOCK, cString, isZeroBlock, parseHeader, paxPath } from './tar-header.ts';
 
 export interface TarMember {
@@ -18,12 +18,14 @@ export interface TarMember {
 const TRUNCATED = 'the shard was cut short: write it again (or leave it out of shards:), then run again';
 const padded = (n: number) => Math.ceil(n / BLOCK) * BLOCK;
 
-/** Calls `each` with every file member of the open shard `fd` (`file`, of `size` bytes), in order. */
-export function forEachMember(fd: number, file: string, size: number, each: (m: TarMember) => void): void {
-  const block = new Uint8Array(BLOCK);
+/**
+ * Calls `each` with every file member of the shard `file` (of `size` bytes), in order, as a scan
+ * (scan-reads.ts): `each` may itself read (a member's data, before the scan moves past it).
+ */
+export function* forEachMember(file: string, size: number, each: (m: TarMember) => Scan<void> | void): Scan<void> {
   let longName: string | null = null;
   for (let at = 0; at + BLOCK <= size;) {
-    readFully(fd, block, at, { file, why: 'it shrank while it was indexed', error: (m) => new DataError(m) });
+    const block = yield* readExactly(at, BLOCK, { file, why: 'it shrank while it was indexed', error: (m) => new DataError(m) });
     if (isZeroBlock(block)) return;
     const h = parseHeader(block, file, at);
     const name = longName ?? h.name;
@@ -33,18 +35,22 @@ export function forEachMember(fd: number, file: string, size: number, each: (m: 
         `shard ${file}: member ${name} (header at byte ${at}) is truncated: its ${h.size} bytes end at byte ${offset + h.size}, past the shard's end at ${size}`,
         TRUNCATED,
       );
-    if (h.type === 'x' || h.type === 'L') longName = h.type === 'x' ? paxPath(read(fd, file, offset, h.size)) : cString(read(fd, file, offset, h.size));
-    else {
+    if (h.type === 'x' || h.type === 'L') {
+      const data = yield* read(file, offset, h.size);
+      longName = h.type === 'x' ? paxPath(data) : cString(data);
+    } else {
       longName = null;
-      if (h.type === '0' || h.type === '\0' || h.type === '7') each({ name, header: at, offset, size: h.size });
+      if (h.type === '0' || h.type === '\0' || h.type === '7') {
+        const reads = each({ name, header: at, offset, size: h.size });
+        if (reads) yield* reads;
+      }
     }
     at = offset + padded(h.size);
   }
   if (size % BLOCK !== 0) throw new DataError(`shard ${file}: it ends inside a 512-byte block (at byte ${size}): truncated`, TRUNCATED);
 }
 
-function read(fd: number, file: string, offset: number, size: number): Uint8Array {
-  const data = new Uint8Array(size);
-  readFully(fd, data, offset, { file, why: 'it shrank while it was indexed', error: (m) => new DataError(m) });
-  return data;
+/** `size` bytes of a member's data at `offset`. */
+export function read(file: string, offset: number, size: number): Scan<Uint8Array> {
+  return readExactly(offset, size, { file, why: 'it shrank while it was indexed', error: (m) => new DataError(m) });
 }

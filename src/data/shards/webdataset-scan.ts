@@ -5,10 +5,10 @@
 // Whatever is wrong is a DataError naming the shard and the sample key, found before the first step.
 import fs from 'node:fs';
 import { DataError } from '../../shared/errors.ts';
-import { readFully } from '../../shared/read-fully.ts';
 import type { RecordIndex } from './index-file.ts';
-import { forEachMember, type TarMember } from './tar-members.ts';
-import { SampleGrouper, type TarSample } from './tar-samples.ts';
+import { scanFile, type Scan } from './scan-reads.ts';
+import { forEachMember, read, type TarMember } from './tar-members.ts';
+import { SampleGrouper, splitName, type TarSample } from './tar-samples.ts';
 
 /** The parts a webdataset source reads: its image extensions (the first present is taken) and its label's. */
 export interface TarKeys {
@@ -20,34 +20,50 @@ const REWRITE = 'write the shard again with one image and one label part per sam
 
 /** Indexes the tar shard `file` (of `size` bytes): one entry per sample, in order. */
 export function scanTarShard(file: string, size: number, keys: TarKeys): RecordIndex {
-  if (size === 0) throw new DataError(`shard ${file} is empty (0 bytes): it holds no samples`, 'remove it from shards:, or write it again');
   const fd = fs.openSync(file, 'r');
   try {
-    const samples: Array<{ image: TarMember; label: number }> = [];
-    let unknown = 0;
-    const grouper = new SampleGrouper(
-      file,
-      (s) => samples.push(checked(fd, file, s, keys)),
-      () => unknown++,
-    );
-    forEachMember(fd, file, size, (m) => grouper.add(m));
-    grouper.end();
-    if (samples.length === 0)
-      throw new DataError(`shard ${file} holds no samples (a tar file with no members of a known extension)`, 'remove it from shards:, or write it again');
-    return {
-      count: samples.length,
-      offsets: Float64Array.from(samples, (s) => s.image.offset),
-      lengths: Uint32Array.from(samples, (s) => s.image.size),
-      labels: Int32Array.from(samples, (s) => s.label),
-      unknown,
-    };
+    return scanFile(tarScan(file, size, keys), fd);
   } finally {
     fs.closeSync(fd);
   }
 }
 
+/**
+ * The scan of a tar shard `file` of `size` bytes (scan-reads.ts: over a file or a stream). A
+ * label member's text is read as the scan passes it (a stream cannot go back to it once its
+ * sample is complete), and checked with its sample.
+ */
+export function* tarScan(file: string, size: number, keys: TarKeys): Scan<RecordIndex> {
+  if (size === 0) throw new DataError(`shard ${file} is empty (0 bytes): it holds no samples`, 'remove it from shards:, or write it again');
+  const samples: Array<{ image: TarMember; label: number }> = [];
+  const labelText = new Map<TarMember, Uint8Array>();
+  let unknown = 0;
+  const grouper = new SampleGrouper(
+    file,
+    (s) => samples.push(checked(file, s, keys, labelText)),
+    () => unknown++,
+  );
+  yield* forEachMember(file, size, function* (m) {
+    if (splitName(m.name).part === keys.label && m.size <= LABEL_BYTES) labelText.set(m, yield* read(file, m.offset, m.size));
+    grouper.add(m);
+  });
+  grouper.end();
+  if (samples.length === 0)
+    throw new DataError(`shard ${file} holds no samples (a tar file with no members of a known extension)`, 'remove it from shards:, or write it again');
+  return {
+    count: samples.length,
+    offsets: Float64Array.from(samples, (s) => s.image.offset),
+    lengths: Uint32Array.from(samples, (s) => s.image.size),
+    labels: Int32Array.from(samples, (s) => s.label),
+    unknown,
+  };
+}
+
+/** The most bytes of a .cls member. */
+const LABEL_BYTES = 64;
+
 /** A sample's image member and label, its parts checked. */
-function checked(fd: number, file: string, s: TarSample, keys: TarKeys): { image: TarMember; label: number } {
+function checked(file: string, s: TarSample, keys: TarKeys, labelText: Map<TarMember, Uint8Array>): { image: TarMember; label: number } {
   const where = `shard ${file} sample ${s.key}`;
   const has = [...s.parts.keys()].map((p) => `.${p}`).join(' ');
   const image = keys.image.map((e) => s.parts.get(e)).find((m) => m !== undefined);
@@ -55,15 +71,15 @@ function checked(fd: number, file: string, s: TarSample, keys: TarKeys): { image
   if (image.size > 0xffffffff) throw new DataError(`${where}: its image ${image.name} is ${image.size} bytes (more than 4 GiB)`, REWRITE);
   const cls = s.parts.get(keys.label);
   if (!cls) throw new DataError(`${where}: it has no label part (.${keys.label}; it has ${has})`, REWRITE);
-  return { image, label: classIndex(fd, file, where, cls) };
+  const label = classIndex(labelText.get(cls), where, cls);
+  for (const m of s.parts.values()) labelText.delete(m);
+  return { image, label };
 }
 
-/** The class index in a .cls member: decimal text, a non-negative integer. */
-function classIndex(fd: number, file: string, where: string, m: TarMember): number {
-  if (m.size > 64)
+/** The class index in a .cls member (`data`: its bytes, read when it was no larger than LABEL_BYTES): decimal text, a non-negative integer. */
+function classIndex(data: Uint8Array | undefined, where: string, m: TarMember): number {
+  if (m.size > LABEL_BYTES || data === undefined)
     throw new DataError(`${where}: its label ${m.name} is ${m.size} bytes, not a class index`, 'a .cls member holds the class index as decimal text, e.g. "7"');
-  const data = new Uint8Array(m.size);
-  readFully(fd, data, m.offset, { file, why: 'it shrank while it was indexed', error: (msg) => new DataError(msg) });
   const text = new TextDecoder().decode(data).trim();
   if (!/^\d+$/.test(text) || Number(text) > 0x7fffffff)
     throw new DataError(

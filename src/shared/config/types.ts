@@ -121,6 +121,19 @@ export interface WebdatasetSource extends Omit<ImageSource, 'type' | 'dir' | 'li
   image: string[];
   label: string;
   labelOffset: number;
+  http?: ShardHttpOptions; // given only where the config sets data.<split>.http
+}
+
+/**
+ * How shards given as http(s):// URLs are read (src/data/shards/shard-http.ts): `inFlight` range
+ * requests at once per process (split among its decoding threads; at least one each), `retries`
+ * after a 5xx, a connection reset or refused, or a timeout (exponential backoff with jitter),
+ * `timeoutMs` without a byte before a request is given up. Defaults 8, 5, 30000.
+ */
+export interface ShardHttpOptions {
+  inFlight: number;
+  retries: number;
+  timeoutMs: number;
 }
 
 /**
@@ -142,6 +155,7 @@ export interface TfrecordImageSource extends Omit<ImageSource, 'type' | 'dir' | 
   image: string;
   label: string;
   labelOffset: number;
+  http?: ShardHttpOptions;
 }
 
 /**
@@ -153,6 +167,7 @@ export interface TfrecordFeatureSource {
   files: string;
   x: TfrecordFeatures;
   y: TfrecordFeatures;
+  http?: ShardHttpOptions;
 }
 export type TfrecordFeatures = Record<string, { key: string; shape: number[] }>;
 

@@ -5,18 +5,19 @@
 import { resolve } from 'node:path';
 import { ConfigError, DataError } from '../../errors.ts';
 import { fail, int, isMapping, Section, text } from '../checker.ts';
-import { shardFiles } from '../../shard-files.ts';
-import type { TfrecordFeatures, TfrecordSource } from '../types.ts';
+import { isShardUrl, shardFiles } from '../../shard-files.ts';
+import type { ShardHttpOptions, TfrecordFeatures, TfrecordSource } from '../types.ts';
+import { shardHttp } from './shard-http.ts';
 import { IMAGE_DECODE_KEYS, imageDecoding } from './images.ts';
 
-export const TFRECORD_SOURCE_KEYS = ['type', 'files', 'image', 'label', 'labelOffset', ...IMAGE_DECODE_KEYS] as const;
-const FEATURE_SOURCE_KEYS = ['type', 'files', 'x', 'y'] as const;
+export const TFRECORD_SOURCE_KEYS = ['type', 'files', 'image', 'label', 'labelOffset', 'http', ...IMAGE_DECODE_KEYS] as const;
+const FEATURE_SOURCE_KEYS = ['type', 'files', 'x', 'y', 'http'] as const;
 
 /** One tfrecord source. */
 export function tfrecordSource(raw: Record<string, unknown>, path: string, baseDir: string): TfrecordSource {
   if (Object.hasOwn(raw, 'x') || Object.hasOwn(raw, 'y')) {
     const s = Section.open(raw, path, FEATURE_SOURCE_KEYS);
-    return { type: 'tfrecord', files: files(s, baseDir), x: features(s, 'x', 'input'), y: features(s, 'y', 'output') };
+    return { type: 'tfrecord', files: files(s, baseDir), x: features(s, 'x', 'input'), y: features(s, 'y', 'output'), ...withHttp(s) };
   }
   const s = Section.open(raw, path, TFRECORD_SOURCE_KEYS);
   return {
@@ -26,12 +27,20 @@ export function tfrecordSource(raw: Record<string, unknown>, path: string, baseD
     label: s.req('label', text),
     labelOffset: s.opt('labelOffset', int(-1_000_000, 1_000_000), 0),
     ...imageDecoding(s),
+    ...withHttp(s),
   };
 }
 
-/** A source's shard pattern (its `key`), resolved against baseDir, at least one shard found. */
+/** { http } where the source gives data.<split>.http, else nothing (the loader's defaults). */
+export function withHttp(s: Section): { http?: ShardHttpOptions } {
+  const http = shardHttp(s);
+  return http ? { http } : {};
+}
+
+/** A source's shard pattern (its `key`), resolved against baseDir, at least one shard found; http(s):// URLs as they are (their braces expanded, no glob). */
 export function files(s: Section, baseDir: string, key = 'files'): string {
-  const pattern = resolve(baseDir, s.req(key, text));
+  const given = s.req(key, text);
+  const pattern = isShardUrl(given) ? given : resolve(baseDir, given);
   try {
     shardFiles(pattern, s.at(key));
   } catch (err) {

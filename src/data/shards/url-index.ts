@@ -1,0 +1,119 @@
+// The record (sample) index of a shard given as an http(s):// URL. Its HEAD gives the size and
+// identity (ETag, else Last-Modified) in place of a file's size and mtime; then, in this order:
+// 1. the index kept in the cache folder for that URL (indexCacheDir()/url-index/, under a name
+//    made from the URL without its query: a presigned URL's signature changes, its object does
+//    not), stamped with the size and the identity: read when both still match;
+// 2. `<url>.mgpu-index` beside the shard (the path with the suffix, the same query), as a local
+//    run leaves it beside local shards and a user uploads it: its stamp's mtime is a local file's,
+//    which no server's ETag or Last-Modified can match, so it is taken when its size, keys and
+//    version match (a record that still differs is found by its checksums when it is read), then
+//    kept in the cache folder stamped with the identity ('fetched');
+// 3. else one streaming GET of the whole shard through the scan a local shard's is built by
+//    (scan-reads.ts), kept in the cache folder ('built', or 'rebuilt' with why the others could not
+//    be used).
+// The shards are indexed `inFlight` at a time, in order of their URLs; every HTTP failure is a
+// DataError naming the URL (shard-http.ts).
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { ShardHttpOptions } from '../../shared/config/types.ts';
+import { SHARD_HTTP_DEFAULTS } from '../../shared/config/validate/shard-http.ts';
+import { crc32c } from '../../shared/crc32c.ts';
+import { INDEX_SUFFIX, isShardUrl } from '../../shared/shard-files.ts';
+import type { FileFingerprint } from '../file-fingerprint.ts';
+import { decodeIndex, encodeIndex, type IndexStamp } from './index-file.ts';
+import type { RecordKeys } from './record-features.ts';
+import { scanStream } from './scan-reads.ts';
+import { ShardHttp } from './shard-http.ts';
+import { indexCacheDir, keep, readIndex, scannerOf, type ShardIndex, type ShardScanner } from './shard-index.ts';
+
+/** The indexes of the shards `urls`, in their order, `options.inFlight` shards at a time. */
+export async function urlShardIndexes(
+  urls: readonly string[],
+  keys: RecordKeys | ShardScanner,
+  options: ShardHttpOptions = SHARD_HTTP_DEFAULTS,
+): Promise<ShardIndex[]> {
+  const client = new ShardHttp(options);
+  try {
+    const out = new Array<ShardIndex>(urls.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < urls.length) {
+        const k = next++;
+        out[k] = await urlShardIndex(urls[k]!, keys, client);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.inFlight, urls.length) }, lane));
+    return out;
+  } finally {
+    client.close();
+  }
+}
+
+/** The index of one URL's shard (the module's comment: cache, beside, or built). */
+export async function urlShardIndex(url: string, keys: RecordKeys | ShardScanner, client: ShardHttp): Promise<ShardIndex> {
+  const scanner = scannerOf(keys);
+  const info = await client.head(url);
+  const stamp: IndexStamp = { size: info.size, mtimeMs: identityNumber(info.identity), keys: scanner.stamp, identity: info.identity };
+  const cached = cachedUrlName(url);
+  const kept = readIndex(cached, stamp);
+  if (typeof kept !== 'string') return { ...kept, file: url, indexFile: cached, inCache: true, how: 'read', why: null, size: info.size };
+  let why = kept ? `the one in the cache folder: ${kept}` : null;
+  const beside = indexUrlOf(url);
+  const got = await client.fetchIfThere(beside, `its index ${beside}`);
+  if ('bytes' in got) {
+    const fetched = decodeIndex(got.bytes, { ...stamp, mtimeMs: null });
+    if (typeof fetched !== 'string') {
+      keep(cached, encodeIndex(fetched, stamp));
+      return { ...fetched, file: url, indexFile: cached, inCache: true, how: 'fetched', why: null, size: info.size };
+    }
+    why = `${beside}: ${fetched}`;
+  }
+  const index = await client.stream(url, 'the whole shard, to index it', info.size, (body) => scanStream(scanner.scan(url, info.size), body, url));
+  keep(cached, encodeIndex(index, stamp));
+  return { ...index, file: url, indexFile: cached, inCache: true, how: why ? 'rebuilt' : 'built', why, size: info.size };
+}
+
+/** `<url>.mgpu-index`: the suffix on the URL's path, its query kept. */
+export function indexUrlOf(url: string): string {
+  const u = new URL(url);
+  u.pathname += INDEX_SUFFIX;
+  return u.toString();
+}
+
+/** Where the index of `url` is kept in the cache folder: named by the URL's origin and path (no query). */
+export function cachedUrlName(url: string): string {
+  const u = new URL(url);
+  const tag = createHash('sha256').update(`${u.origin}${u.pathname}`).digest('hex').slice(0, 16);
+  const base = path.posix.basename(u.pathname).replace(/[^\w.-]/g, '_') || 'shard'; // its escapes kept: a name of safe characters
+  return path.join(indexCacheDir(), 'url-index', `${base}-${tag}${INDEX_SUFFIX}`);
+}
+
+/** A URL shard's identity as the number an index keeps in its mtime's place (48 bits of its SHA-256: exact in a float64); 0 for none. */
+export function identityNumber(identity: string): number {
+  if (!identity) return 0;
+  return createHash('sha256').update(identity).digest().readUIntBE(0, 6);
+}
+
+/**
+ * A URL shard's fingerprint for the checkpoint's data record (data-record.ts), where a local
+ * file's is its size, mtime and the CRC-32C of its ends: its size (HEAD), mtime 0 (a server's
+ * ETag is no time), and the CRC-32C of its index (each record's offset, length and label), which
+ * follows its records and labels: a resume on a shard of other records is refused.
+ */
+export function urlFingerprint(x: ShardIndex): FileFingerprint {
+  const n = x.count;
+  const arrays = [x.offsets.subarray(0, n), x.lengths.subarray(0, n), x.labels.subarray(0, n)].map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  const all = new Uint8Array(arrays.reduce((k, a) => k + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    all.set(a, at);
+    at += a.length;
+  }
+  return { bytes: x.size ?? 0, mtimeMs: 0, crc32c: crc32c(all).toString(16).padStart(8, '0') };
+}
+
+/** The fingerprints of the URL shards among `indexes`, by URL (none when they are local files). */
+export function urlFingerprints(indexes: readonly ShardIndex[]): Map<string, FileFingerprint> | undefined {
+  const urls = indexes.filter((x) => isShardUrl(x.file));
+  return urls.length ? new Map(urls.map((x) => [x.file, urlFingerprint(x)])) : undefined;
+}
