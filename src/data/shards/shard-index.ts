@@ -6,9 +6,9 @@
 // run header. Written atomically: a crash never leaves half an index.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomically } from '../../shared/atomic-write.ts';
+import { cacheDir } from '../../shared/cache-dir.ts';
 import { DataError } from '../../shared/errors.ts';
 import { INDEX_SUFFIX } from '../../shared/shard-files.ts';
 import { decodeIndex, encodeIndex, type IndexStamp, type RecordIndex } from './index-file.ts';
@@ -27,10 +27,8 @@ export interface ShardIndex extends RecordIndex {
   size?: number; // a URL shard's, from its HEAD
 }
 
-/** The cache folder of indexes whose shard's folder is not writable. */
-export function indexCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.MGPU_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'mgpu-train');
-}
+/** The cache folder of indexes whose shard's folder is not writable (and of URL shards'). */
+export const indexCacheDir = cacheDir;
 
 /** How a shard of another format is indexed: the keys its index is stamped with, and its scan (scan-reads.ts). */
 export interface ShardScanner {
