@@ -20,10 +20,13 @@ const benches: [string, string[]][] = [
   ['map-style-threads.ts', []],
   // Convolutional networks by name against PyTorch and DDP (Debian's python3-torch, installed when missing).
   ['cnn-vs-pytorch.ts', []],
+  // A record index of a million TFRecord records: its build and its memory.
+  ['shards-index.ts', []],
 ];
 // Image decoding beside torchvision: where sharp loads (an optional dependency).
 // TFRecord shards over HTTP on loopback against local files (nginx when installed, else Node's server).
-if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []], ['shards-http.ts', []]);
+// Shards (TFRecord, WebDataset) against the folder they were made from and torchvision's DataLoader.
+if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []], ['shards-read.ts', []], ['shards-http.ts', []]);
 else console.log('\n(sharp does not load: the image decoding benchmark is left out)');
 // Several machines (MPI ranks on this one, or in two network namespaces: mpi-overlap.ts): where
 // mpirun and the binding are there.

@@ -1,0 +1,135 @@
+// Reading record shards against the folder they were made from: the 500x375 JPEGs of the decode
+// benchmark (images-folders.ts), as an image folder, as TFRecord shards and as WebDataset tar
+// shards (written by `mgpu-train shards`), decoded, resized and cropped to 224x224 with a random
+// flip through the image pipeline the training loop uses (batches of 32 in order, 2 ahead),
+// with 1 thread and with every core; beside torchvision's ImageFolder + DataLoader on the same
+// folder (num_workers 0 and = the threads). Also the record index's build: one scan per shard,
+// timed from no index. Best of the reps after a warm pass; not a test: nothing here asserts a time.
+//   node --import tsx scripts/bench/shards-read.ts [--reps 3] [--jpegs 400]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { decodeSpec } from '../../src/data/images/decode-spec.ts';
+import { indexFolder } from '../../src/data/images/folder-index.ts';
+import { ImagePipeline } from '../../src/data/images/image-pipeline.ts';
+import type { ImageOptions } from '../../src/data/images/load-images.ts';
+import { imageExtensions, requireSharp } from '../../src/data/images/sharp-module.ts';
+import { loadTfrecord } from '../../src/data/shards/load-tfrecord.ts';
+import { loadWebdataset } from '../../src/data/shards/load-webdataset.ts';
+import { INDEX_SUFFIX } from '../../src/shared/shard-files.ts';
+import type { ImageSource } from '../../src/shared/config/types.ts';
+import { benchFolder } from './images-folders.ts';
+import { haveTorchvision, torchvisionRate } from './images-torchvision.ts';
+import { printTable, saveJson } from './table.ts';
+
+const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, jpegs: { type: 'string', default: '400' } } });
+const REPS = Number(values.reps);
+const SIZE = 224;
+const BATCH = 32;
+const PREFETCH = 2;
+const BIN = fileURLToPath(new URL('../../bin/mgpu-train.mjs', import.meta.url));
+
+type Pipeline = Pick<ImagePipeline, 'prefetch' | 'ready' | 'row' | 'release' | 'close'>;
+
+/** Images/s through `pipeline` over `n` samples, as the training loop reads it; best of the reps after a warm pass. */
+async function rate(pipeline: Pipeline, n: number): Promise<number> {
+  const batches = Array.from({ length: Math.ceil(n / BATCH) }, (_, b) => Uint32Array.from({ length: Math.min(BATCH, n - b * BATCH) }, (_, k) => b * BATCH + k));
+  const out = new Uint8Array(BATCH * SIZE * SIZE * 3);
+  let best = 0;
+  for (let rep = 0; rep <= REPS; rep++) {
+    const t = performance.now();
+    for (let b = 0; b < batches.length; b++) {
+      for (let a = 1; a <= PREFETCH && b + a < batches.length; a++) pipeline.prefetch(batches[b + a]!, rep);
+      await pipeline.ready(batches[b]!, rep);
+      for (let k = 0; k < batches[b]!.length; k++) out.set(pipeline.row(batches[b]![k]!, rep), k * SIZE * SIZE * 3);
+      pipeline.release(batches[b]!, rep);
+    }
+    if (rep > 0) best = Math.max(best, n / ((performance.now() - t) / 1000));
+  }
+  await pipeline.close();
+  return best;
+}
+
+const decoding = {
+  size: [SIZE, SIZE] as [number, number],
+  channels: 3 as const,
+  resize: 'crop' as const,
+  rescale: 'none' as const,
+  normalize: null,
+  augment: { flip: 'horizontal' as const, crop: null, randomResizedCrop: null, brightness: null, contrast: null },
+};
+const options = (threads: number): ImageOptions => ({ threads, prefetch: PREFETCH, seed: 0, localWorkers: 0 });
+
+const folder = await benchFolder('jpeg', Number(values.jpegs));
+const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-bench-shards-'));
+const shardsOf = (format: string) => {
+  const dir = path.join(out, format);
+  execFileSync(process.execPath, [BIN, 'shards', folder.dir, dir, '--format', format, '--shard-size', '16MB', '--check', 'header'], { stdio: 'ignore' });
+  return dir;
+};
+const tfrecordDir = shardsOf('tfrecord');
+const tarDir = shardsOf('webdataset');
+const tfrecord = {
+  type: 'tfrecord' as const,
+  files: path.join(tfrecordDir, '*.tfrecord'),
+  image: 'image/encoded',
+  label: 'image/class/label',
+  labelOffset: 0,
+  ...decoding,
+};
+const webdataset = {
+  type: 'webdataset' as const,
+  shards: path.join(tarDir, '*.tar'),
+  image: ['jpg', 'jpeg', 'png'],
+  label: 'cls',
+  labelOffset: 0,
+  ...decoding,
+};
+
+/** Seconds to index every shard of `dir` from no index, and the records indexed a second. */
+async function indexBuild(dir: string, load: () => unknown): Promise<{ s: number; perSec: number; shards: number }> {
+  const shards = fs.readdirSync(dir).filter((f) => !f.endsWith(INDEX_SUFFIX) && !f.endsWith('.json'));
+  for (const f of fs.readdirSync(dir)) if (f.endsWith(INDEX_SUFFIX)) fs.rmSync(path.join(dir, f));
+  const t = performance.now();
+  const split = (await load()) as { pipeline: Pipeline };
+  const s = (performance.now() - t) / 1000;
+  await split.pipeline.close();
+  return { s, perSec: folder.count / s, shards: shards.length };
+}
+
+const sharp = requireSharp('bench');
+const rows: Array<Record<string, string | number>> = [];
+const indexRows: Array<Record<string, string | number>> = [];
+for (const [name, dir, load] of [
+  ['tfrecord', tfrecordDir, () => loadTfrecord(tfrecord, 'data.train', null, options(1))],
+  ['webdataset', tarDir, () => loadWebdataset(webdataset, 'data.train', null, options(1))],
+] as const) {
+  const b = await indexBuild(dir, load);
+  indexRows.push({ format: name, shards: b.shards, records: folder.count, 'index build s': b.s.toFixed(3), 'records/s': Math.round(b.perSec) });
+}
+const torch = haveTorchvision();
+for (const threads of [...new Set([1, Math.min(2, os.availableParallelism()), os.availableParallelism()])]) {
+  const ix = indexFolder(folder.dir, 'bench', imageExtensions(sharp), null);
+  const imageSource: ImageSource = { type: 'images', dir: folder.dir, list: null, ...decoding };
+  const fromFolder = await rate(new ImagePipeline(ix.paths, decodeSpec(imageSource, true, 0), threads, 'bench'), ix.paths.count);
+  const fromTfrecord = await rate((await loadTfrecord(tfrecord, 'data.train', null, options(threads))).pipeline, folder.count);
+  const fromTar = await rate((await loadWebdataset(webdataset, 'data.train', null, options(threads))).pipeline, folder.count);
+  const tv = torch ? torchvisionRate(folder.dir, SIZE, threads === 1 ? 0 : threads, REPS) : null;
+  rows.push({
+    threads,
+    'folder img/s': Math.round(fromFolder),
+    'tfrecord img/s': Math.round(fromTfrecord),
+    'webdataset img/s': Math.round(fromTar),
+    'tfrecord / folder': (fromTfrecord / fromFolder).toFixed(2),
+    'webdataset / folder': (fromTar / fromFolder).toFixed(2),
+    'torchvision img/s': tv === null ? 'n/a' : Math.round(tv),
+    'tfrecord / torchvision': tv === null ? 'n/a' : (fromTfrecord / tv).toFixed(2),
+  });
+}
+printTable(`Record index build from no index (${folder.name})`, indexRows);
+printTable(`Reading ${folder.name} to 224x224x3 (decode + resize + centre crop + flip), best of ${REPS}`, rows);
+saveJson('shards-read', { index: indexRows, read: rows });
+fs.rmSync(out, { recursive: true, force: true });
