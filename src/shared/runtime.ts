@@ -10,9 +10,14 @@ import { DIST, distIsFresh } from '../../lib/source-hash.mjs';
 /** Whether this process runs from the TypeScript sources (through tsx). */
 export const fromSource = import.meta.url.endsWith('.ts');
 
-/** Extra node flags for a child process or worker thread running a file of this project. */
+/** Extra node flags for a child process or worker thread running a file of this project (as projectFile gives it). */
 export function childExecArgv(): string[] {
   return fromSource && !distIsFresh() ? ['--import', import.meta.resolve('tsx')] : [];
+}
+
+/** Extra node flags for a child process or worker thread running `file`, whatever it is (a test's own .ts file needs tsx). */
+export function execArgvFor(file: string): string[] {
+  return /\.[cm]?tsx?$/.test(file) ? ['--import', import.meta.resolve('tsx')] : [];
 }
 
 /** The path of a project module given relative to src/, in the form (.ts, or .js in dist/) its child runs. */

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { mappedNpy } from '../../src/data/mapped-npy.ts';
 import { loadMmap } from '../../src/shared/mapped-memory.ts';
 import { writeNpy, type NdArray } from '../../src/shared/npy.ts';
-import { childExecArgv } from '../../src/shared/runtime.ts';
+import { execArgvFor } from '../../src/shared/runtime.ts';
 
 const ROWS = 300;
 const PER = 5;
@@ -71,7 +71,7 @@ test('mapped and pread: the file opened at start-up is read though replaced; cut
     fs.mkdirSync(path.join(dir, 'mapped'));
     fs.mkdirSync(path.join(dir, 'pread'));
     const mapped = observe(path.join(dir, 'mapped'));
-    const child = spawnSync(process.execPath, [...childExecArgv(), fileURLToPath(import.meta.url)], {
+    const child = spawnSync(process.execPath, [...execArgvFor(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url)], {
       env: { ...process.env, MGPU_MMAP: '0', MGPU_NPY_CHANGED_CHILD: path.join(dir, 'pread') },
       encoding: 'utf8',
       timeout: 60_000,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadMmap, mmapUnavailableReason, openSlabAccess } from '../../src/shared/mapped-memory.ts';
-import { childExecArgv } from '../../src/shared/runtime.ts';
+import { execArgvFor } from '../../src/shared/runtime.ts';
 import { nativeSkip } from '../helpers/native.ts';
 
 const FLOATS = 2048;
@@ -52,7 +52,7 @@ test('a child that inherits the fd at stdio index 3 writes through its own mappi
   mine[FLOATS - 1] = 22;
   for (const offset of [100, 200]) {
     // twice: a second child maps the same pages again
-    const child = spawnSync(process.execPath, [...childExecArgv(), fileURLToPath(import.meta.url)], {
+    const child = spawnSync(process.execPath, [...execArgvFor(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url)], {
       env: { ...process.env, MGPU_MMAP_TEST_CHILD: String(offset) },
       stdio: ['ignore', 'pipe', 'pipe', fd],
       encoding: 'utf8',

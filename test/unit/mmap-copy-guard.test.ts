@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadMmap, mmapUnavailableReason } from '../../src/shared/mapped-memory.ts';
 import { addonFiles } from '../../src/shared/native-addon.ts';
-import { childExecArgv } from '../../src/shared/runtime.ts';
+import { execArgvFor } from '../../src/shared/runtime.ts';
 import { nativeSkip } from '../helpers/native.ts';
 
 const mm = loadMmap();
@@ -104,7 +104,7 @@ if (scenario) {
 }
 
 function runChild(name: string) {
-  return spawnSync(process.execPath, [...childExecArgv(), fileURLToPath(import.meta.url)], {
+  return spawnSync(process.execPath, [...execArgvFor(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url)], {
     env: { ...process.env, MGPU_COPY_GUARD_CHILD: name },
     encoding: 'utf8',
     timeout: 60_000,

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { openSlabAccess } from '../../src/shared/mapped-memory.ts';
-import { childExecArgv } from '../../src/shared/runtime.ts';
+import { execArgvFor } from '../../src/shared/runtime.ts';
 
 if (process.env.MGPU_MMAP_TEST_FALLBACK_CHILD) {
   const mapped = await import('../../src/shared/mapped-memory.ts');
@@ -25,7 +25,7 @@ test('MGPU_MMAP=0 gives null with a reason, and openSlabAccess falls back to pos
   const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
   fs.unlinkSync(file);
   fs.ftruncateSync(fd, 8192);
-  const child = spawnSync(process.execPath, [...childExecArgv(), fileURLToPath(import.meta.url)], {
+  const child = spawnSync(process.execPath, [...execArgvFor(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url)], {
     env: { ...process.env, MGPU_MMAP_TEST_FALLBACK_CHILD: '1', MGPU_MMAP: '0' },
     stdio: ['ignore', 'pipe', 'pipe', fd],
     encoding: 'utf8',

@@ -12,7 +12,7 @@ import os from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { loadMmap, mmapUnavailableReason } from '../../src/shared/mapped-memory.ts';
-import { childExecArgv } from '../../src/shared/runtime.ts';
+import { execArgvFor } from '../../src/shared/runtime.ts';
 import { nativeSkip } from '../helpers/native.ts';
 
 interface Job {
@@ -149,8 +149,8 @@ if (isMainThread) {
     const { Piscina } = await import('piscina');
     const bytes = 8 * mm!.pageSize();
     const fd = slabFile(bytes);
-    // Started as the reduce pool starts its threads: this file's path, and childExecArgv().
-    const pool = new Piscina({ filename: fileURLToPath(import.meta.url), minThreads: 2, maxThreads: 2, execArgv: childExecArgv() });
+    // Started as the reduce pool starts its threads: this file's path, and the flags it needs (tsx: it is a .ts file).
+    const pool = new Piscina({ filename: fileURLToPath(import.meta.url), minThreads: 2, maxThreads: 2, execArgv: execArgvFor(fileURLToPath(import.meta.url)) });
     const n = bytes / 4 / 8;
     const done = await Promise.all(
       Array.from({ length: 8 }, (_, k) => pool.run({ fd, bytes, start: k * n, count: n, value: k + 1, mode: 'gc' } satisfies Job)),
