@@ -14,6 +14,7 @@ import { imageExtensions, requireSharp } from '../../src/data/images/sharp-modul
 import type { ImageSource } from '../../src/shared/config/types.ts';
 import { benchFolder, type BenchFolder } from './images-folders.ts';
 import { haveTorchvision, torchvisionRate } from './images-torchvision.ts';
+import { pipelineRate } from './pipeline-rate.ts';
 import { printTable, saveJson } from './table.ts';
 
 const { values } = parseArgs({
@@ -25,8 +26,6 @@ const { values } = parseArgs({
   },
 });
 const REPS = Number(values.reps);
-const BATCH = 32;
-const PREFETCH = 2;
 
 /** Our images/s over the folder with `threads` decoding threads. */
 async function ourRate(f: BenchFolder, size: number, threads: number): Promise<number> {
@@ -44,24 +43,7 @@ async function ourRate(f: BenchFolder, size: number, threads: number): Promise<n
   };
   const spec = decodeSpec(src, true, 0);
   const pipeline = new ImagePipeline(ix.paths, spec, threads, 'bench');
-  const n = ix.paths.count;
-  const batches = Array.from({ length: Math.ceil(n / BATCH) }, (_, b) => Uint32Array.from({ length: Math.min(BATCH, n - b * BATCH) }, (_, k) => b * BATCH + k));
-  const out = new Uint8Array(BATCH * size * size * 3);
-  let best = 0;
-  for (let rep = 0; rep <= REPS; rep++) {
-    const t = performance.now();
-    for (let b = 0; b < batches.length; b++) {
-      for (let a = 1; a <= PREFETCH && b + a < batches.length; a++) pipeline.prefetch(batches[b + a]!, rep);
-      await pipeline.ready(batches[b]!, rep);
-      // The copy the stager makes into the slab.
-      for (let k = 0; k < batches[b]!.length; k++) out.set(pipeline.row(batches[b]![k]!, rep), k * size * size * 3);
-      pipeline.release(batches[b]!, rep);
-    }
-    const rate = n / ((performance.now() - t) / 1000);
-    if (rep > 0) best = Math.max(best, rate);
-  }
-  await pipeline.close();
-  return best;
+  return pipelineRate(pipeline, ix.paths.count, size * size * 3, REPS);
 }
 
 const cores = os.availableParallelism();

@@ -23,35 +23,16 @@ import { INDEX_SUFFIX } from '../../src/shared/shard-files.ts';
 import type { ImageSource } from '../../src/shared/config/types.ts';
 import { benchFolder } from './images-folders.ts';
 import { haveTorchvision, torchvisionRate } from './images-torchvision.ts';
+import { pipelineRate, PREFETCH } from './pipeline-rate.ts';
 import { printTable, saveJson } from './table.ts';
 
 const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, jpegs: { type: 'string', default: '400' } } });
 const REPS = Number(values.reps);
 const SIZE = 224;
-const BATCH = 32;
-const PREFETCH = 2;
 const BIN = fileURLToPath(new URL('../../bin/mgpu-train.mjs', import.meta.url));
 
-type Pipeline = Pick<ImagePipeline, 'prefetch' | 'ready' | 'row' | 'release' | 'close'>;
-
-/** Images/s through `pipeline` over `n` samples, as the training loop reads it; best of the reps after a warm pass. */
-async function rate(pipeline: Pipeline, n: number): Promise<number> {
-  const batches = Array.from({ length: Math.ceil(n / BATCH) }, (_, b) => Uint32Array.from({ length: Math.min(BATCH, n - b * BATCH) }, (_, k) => b * BATCH + k));
-  const out = new Uint8Array(BATCH * SIZE * SIZE * 3);
-  let best = 0;
-  for (let rep = 0; rep <= REPS; rep++) {
-    const t = performance.now();
-    for (let b = 0; b < batches.length; b++) {
-      for (let a = 1; a <= PREFETCH && b + a < batches.length; a++) pipeline.prefetch(batches[b + a]!, rep);
-      await pipeline.ready(batches[b]!, rep);
-      for (let k = 0; k < batches[b]!.length; k++) out.set(pipeline.row(batches[b]![k]!, rep), k * SIZE * SIZE * 3);
-      pipeline.release(batches[b]!, rep);
-    }
-    if (rep > 0) best = Math.max(best, n / ((performance.now() - t) / 1000));
-  }
-  await pipeline.close();
-  return best;
-}
+/** Images/s through `pipeline` over its `n` samples of 224x224x3. */
+const rate = (pipeline: ImagePipeline, n: number) => pipelineRate(pipeline, n, SIZE * SIZE * 3, REPS);
 
 const decoding = {
   size: [SIZE, SIZE] as [number, number],
@@ -94,7 +75,7 @@ async function indexBuild(dir: string, load: () => unknown): Promise<{ s: number
   const shards = fs.readdirSync(dir).filter((f) => !f.endsWith(INDEX_SUFFIX) && !f.endsWith('.json'));
   for (const f of fs.readdirSync(dir)) if (f.endsWith(INDEX_SUFFIX)) fs.rmSync(path.join(dir, f));
   const t = performance.now();
-  const split = (await load()) as { pipeline: Pipeline };
+  const split = (await load()) as { pipeline: ImagePipeline };
   const s = (performance.now() - t) / 1000;
   await split.pipeline.close();
   return { s, perSec: folder.count / s, shards: shards.length };

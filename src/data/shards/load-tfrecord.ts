@@ -10,14 +10,13 @@ import { isShardUrl, shardFiles } from '../../shared/shard-files.ts';
 import type { ClassMapping } from '../classes.ts';
 import type { ImageOptions, ImageSplit } from '../images/load-images.ts';
 import { requireSharp } from '../images/sharp-module.ts';
-import { describeIndexes } from './index-header.ts';
 import { RecordTable } from './record-table.ts';
 import { recordLabels } from './record-labels.ts';
 import type { RecordKeys } from './record-features.ts';
 import { ShardHttpError } from './shard-http.ts';
 import { shardIndex, type ShardIndex, type ShardScanner } from './shard-index.ts';
-import { urlFingerprints, urlShardIndexes } from './url-index.ts';
-import { describeClasses, shardImageDataset } from './shard-image-dataset.ts';
+import { urlShardIndexes } from './url-index.ts';
+import { shardImageDataset } from './shard-image-dataset.ts';
 
 export function loadTfrecord(src: TfrecordImageSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit | Promise<ImageSplit> {
   requireSharp(keyPath);
@@ -39,23 +38,7 @@ function assemble(
   const table = new RecordTable(shards, indexes, src.image);
   const count = table.count;
   const found = `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} in ${shards.length} shard${shards.length === 1 ? '' : 's'}`;
-  const source = `tfrecord files ${src.files}`;
-  const indexesSay = describeIndexes(indexes, 'record');
-  return shardImageDataset(
-    {
-      src,
-      http: src.http ?? null,
-      fingerprints: urlFingerprints(indexes),
-      keyPath,
-      table,
-      labels,
-      classes: names,
-      source,
-      found: `${found}, ${describeClasses(names.length, distinct, 'records')}`,
-      indexes: indexesSay,
-    },
-    o,
-  );
+  return shardImageDataset({ src, keyPath, indexes, noun: 'record', table, labels, classes: names, distinct, source: `tfrecord files ${src.files}`, found }, o);
 }
 
 /**

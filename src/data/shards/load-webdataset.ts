@@ -9,14 +9,12 @@ import { shardFiles } from '../../shared/shard-files.ts';
 import type { ClassMapping } from '../classes.ts';
 import type { ImageOptions, ImageSplit } from '../images/load-images.ts';
 import { requireSharp } from '../images/sharp-module.ts';
-import { describeIndexes } from './index-header.ts';
 import { indexShards, whenIndexed } from './load-tfrecord.ts';
 import { RecordTable } from './record-table.ts';
 import { recordLabels } from './record-labels.ts';
 import type { ShardIndex } from './shard-index.ts';
 import { tarScan } from './webdataset-scan.ts';
-import { describeClasses, shardImageDataset } from './shard-image-dataset.ts';
-import { urlFingerprints } from './url-index.ts';
+import { shardImageDataset } from './shard-image-dataset.ts';
 
 export function loadWebdataset(src: WebdatasetSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions): ImageSplit | Promise<ImageSplit> {
   requireSharp(keyPath);
@@ -30,19 +28,18 @@ function assemble(src: WebdatasetSource, keyPath: string, classes: ClassMapping 
   const place = (x: ShardIndex, r: number) => `shard ${x.file} sample ${r} (its image at byte ${x.offsets[r]!})`;
   const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes, place);
   const table = new RecordTable(shards, indexes, null);
-  const found = `${describeFound(indexes, table.count)}, ${describeClasses(names.length, distinct, 'samples')}`;
   return shardImageDataset(
     {
       src,
-      http: src.http ?? null,
-      fingerprints: urlFingerprints(indexes),
       keyPath,
+      indexes,
+      noun: 'sample',
       table,
       labels,
       classes: names,
+      distinct,
       source: `webdataset shards ${src.shards}`,
-      found,
-      indexes: describeIndexes(indexes, 'sample'),
+      found: describeFound(indexes, table.count),
     },
     o,
   );

@@ -4,6 +4,7 @@
 // kernels of this directory keep their JavaScript im2col + XNNPACK paths and wasm keeps its own
 // Conv2D; the run header says which (its `convolution` line, on wasm).
 import { loadAddon } from '../../shared/native-addon.ts';
+import type { batchNormTrainGradJs, batchNormTrainJs } from './batch-norm-train.ts';
 import type { Conv2DInfo } from './util.ts';
 
 export interface ConvAddon {
@@ -19,22 +20,10 @@ export interface ConvAddon {
   depthwiseBackpropInput(dy: Float32Array, w: Float32Array, dx: Float32Array, geom: Int32Array): void;
   /** The micro-kernel the CPU runs: 'avx512', 'avx2-fma' or 'generic'. */
   isa(): string;
-  /** Batch normalisation in training, channel last (native/src/batch-norm.c; batch-norm-train.ts has the same loops in JS). */
-  batchNormTrain(x: Float32Array, gamma: Float32Array, beta: Float32Array, y: Float32Array, mean: Float32Array, variance: Float32Array, epsilon: number): void;
+  /** Batch normalisation in training, channel last (native/src/batch-norm.c): the same loops, and so the signature, as batch-norm-train.ts's JavaScript. */
+  batchNormTrain: typeof batchNormTrainJs;
   /** Its gradient: dx, dgamma, dbeta (dmean, dvariance null for zero). */
-  batchNormTrainGrad(
-    x: Float32Array,
-    dy: Float32Array,
-    gamma: Float32Array,
-    mean: Float32Array,
-    variance: Float32Array,
-    dmean: Float32Array | null,
-    dvariance: Float32Array | null,
-    dx: Float32Array,
-    dgamma: Float32Array,
-    dbeta: Float32Array,
-    epsilon: number,
-  ): void;
+  batchNormTrainGrad: typeof batchNormTrainGradJs;
 }
 
 const FUNCTIONS = [
