@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { train } from '../../src/coordinator/train.ts';
-import { writeDigitFolder, writeDigitModel } from '../helpers/digit-images.ts';
+import { writeDigitFolder } from '../helpers/digit-images.ts';
+import { trainDigitsOn } from '../helpers/digit-shard-run.ts';
 import { serveShards } from '../helpers/shard-server.ts';
-import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
+import { tempDir } from '../helpers/train-fixture.ts';
 import { writeDigitShards } from '../helpers/tfrecord-shards.ts';
 
 const dir = tempDir('shards-http-503');
@@ -32,23 +32,11 @@ test('503 twice, then served: tried again, and the run trains the local bits', a
   t.after(() => server.stop());
   t.diagnostic(`served by ${server.which} at ${server.url}`);
   const run = (name: string, files: string) =>
-    train(
-      buildConfig(
-        dir,
-        {
-          name,
-          model: { module: writeDigitModel(dir) },
-          loss: 'sparseCategoricalCrossentropy',
-          data: {
-            train: { type: 'tfrecord', files, image: 'image/encoded', label: 'image/class/label', size: [28, 28], channels: 1, http: { retries: 3 } },
-            threads: 1,
-          },
-          training: { batchSize: 6, steps: 4, seed: 4 },
-          optimizer: { name: 'sgd', learningRate: 0.5 },
-        },
-        1,
-      ),
-      silent,
+    trainDigitsOn(
+      dir,
+      name,
+      { type: 'tfrecord', files, image: 'image/encoded', label: 'image/class/label', size: [28, 28], channels: 1, http: { retries: 3 } },
+      { threads: 1, steps: 4, seed: 4, workers: 1 },
     );
   const overHttp = await run('http', `${server.url}/train-00000-of-00001`);
   const local = await run('local', path.join(dir, 'shards', 'train-00000-of-00001'));

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { train } from '../../src/coordinator/train.ts';
-import { writeDigitFolder, writeDigitModel } from '../helpers/digit-images.ts';
+import { writeDigitFolder } from '../helpers/digit-images.ts';
+import { trainDigitsOn } from '../helpers/digit-shard-run.ts';
 import { serveShards } from '../helpers/shard-server.ts';
-import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
+import { tempDir } from '../helpers/train-fixture.ts';
 import { writeDigitShards } from '../helpers/tfrecord-shards.ts';
 
 const dir = tempDir('tfrecord-http');
@@ -22,23 +22,11 @@ test('tfrecord shards over HTTP train the bits the same local shards train; thei
   t.after(() => server.stop());
   t.diagnostic(`served by ${server.which} at ${server.url}`);
   const run = (name: string, files: string, lines: string[] = []) =>
-    train(
-      buildConfig(
-        dir,
-        {
-          name,
-          model: { module: writeDigitModel(dir) },
-          loss: 'sparseCategoricalCrossentropy',
-          data: {
-            train: { type: 'tfrecord', files, image: 'image/encoded', label: 'image/class/label', size: [28, 28], channels: 1, http: { inFlight: 4 } },
-            threads: 2,
-          },
-          training: { batchSize: 6, steps: 8, seed: 3 },
-          optimizer: { name: 'sgd', learningRate: 0.5 },
-        },
-        2,
-      ),
-      { ...silent, line: (text: string) => void lines.push(text) },
+    trainDigitsOn(
+      dir,
+      name,
+      { type: 'tfrecord', files, image: 'image/encoded', label: 'image/class/label', size: [28, 28], channels: 1, http: { inFlight: 4 } },
+      { threads: 2, steps: 8, seed: 3, workers: 2, lines },
     );
   const local = await run('local', path.join(dir, 'shards', 'train-{00000..00002}-of-00003'));
   const lines: string[] = [];

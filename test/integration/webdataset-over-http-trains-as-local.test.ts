@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { train } from '../../src/coordinator/train.ts';
-import { writeDigitFolder, writeDigitModel } from '../helpers/digit-images.ts';
+import { writeDigitFolder } from '../helpers/digit-images.ts';
+import { trainDigitsOn } from '../helpers/digit-shard-run.ts';
 import { serveShards } from '../helpers/shard-server.ts';
-import { buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
+import { tempDir } from '../helpers/train-fixture.ts';
 import { writeDigitTars } from '../helpers/webdataset-shards.ts';
 
 const dir = tempDir('webdataset-http');
@@ -23,23 +23,11 @@ test('webdataset shards over HTTP, indexed by a streaming GET each, train the bi
   t.after(() => server.stop());
   t.diagnostic(`served by ${server.which} at ${server.url}`);
   const run = (name: string, shards: string, lines: string[] = []) =>
-    train(
-      buildConfig(
-        dir,
-        {
-          name,
-          model: { module: writeDigitModel(dir) },
-          loss: 'sparseCategoricalCrossentropy',
-          data: {
-            train: { type: 'webdataset', shards, image: 'png', size: [28, 28], channels: 1, augment: { flip: 'horizontal' }, http: { inFlight: 2 } },
-            threads: 2,
-          },
-          training: { batchSize: 6, steps: 7, seed: 8 },
-          optimizer: { name: 'sgd', learningRate: 0.5 },
-        },
-        2,
-      ),
-      { ...silent, line: (text: string) => void lines.push(text) },
+    trainDigitsOn(
+      dir,
+      name,
+      { type: 'webdataset', shards, image: 'png', size: [28, 28], channels: 1, augment: { flip: 'horizontal' }, http: { inFlight: 2 } },
+      { threads: 2, steps: 7, seed: 8, workers: 2, lines },
     );
   const lines: string[] = [];
   const overHttp = await run('http', `${server.url}/train-{000000..000001}.tar`, lines);
