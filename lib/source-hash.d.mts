@@ -5,3 +5,4 @@ export declare const DIST_STAMP: string;
 export declare function sourceHash(): string;
 export declare function distIsFresh(): boolean;
 export declare function importProjectModule(relativeToSrc: string): Promise<Record<string, unknown>>;
+export declare function registerTypeScript(esm: boolean): Promise<void>;

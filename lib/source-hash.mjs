@@ -60,9 +60,23 @@ export function distIsFresh() {
 export async function importProjectModule(relativeToSrc) {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- a module namespace (typed in source-hash.d.mts)
   if (distIsFresh()) return import(new URL(`../dist/${relativeToSrc}.js`, import.meta.url).href);
-  const [{ register: registerCommonJs }, { register }] = await Promise.all([import('tsx/cjs/api'), import('tsx/esm/api')]);
-  registerCommonJs();
-  register();
+  await registerTypeScript(true);
   // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- as above
   return import(new URL(`../src/${relativeToSrc}.ts`, import.meta.url).href);
+}
+
+/** @type {Promise<void> | null} */
+let registered = null;
+
+/**
+ * Registers tsx's loader in this process or thread, once: its CommonJS hook, and with `esm` its
+ * ESM hook too (a worker thread of a run from the sources has the CommonJS one alone).
+ * @param {boolean} esm
+ */
+export function registerTypeScript(esm) {
+  registered ??= (async () => {
+    (await import('tsx/cjs/api')).register();
+    if (esm) (await import('tsx/esm/api')).register();
+  })();
+  return registered;
 }

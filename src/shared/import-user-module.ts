@@ -10,27 +10,14 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
-import { fromSource } from './runtime.ts';
-
-const TYPESCRIPT = /\.[cm]?tsx?$/;
-let loader: Promise<void> | null = null;
-
-/**
- * tsx's loader, registered once: both hooks, as bin/mgpu-train.mjs registers them; in a worker
- * thread only the CommonJS one, as a thread of a run from the sources has it (so a module loads
- * the same way in either).
- */
-function typeScriptLoader(): Promise<void> {
-  loader ??= (async () => {
-    (await import('tsx/cjs/api')).register();
-    if (isMainThread) (await import('tsx/esm/api')).register();
-  })();
-  return loader;
-}
+import { registerTypeScript } from '../../lib/source-hash.mjs';
+import { fromSource, isTypeScript } from './runtime.ts';
 
 export async function importUserModule(file: string): Promise<Record<string, unknown>> {
-  if (TYPESCRIPT.test(file) && !fromSource) {
-    await typeScriptLoader();
+  if (isTypeScript(file) && !fromSource) {
+    // tsx's loader, as bin/mgpu-train.mjs registers it; in a worker thread its CommonJS hook alone,
+    // as a thread of a run from the sources has it (so a module loads the same way in either).
+    await registerTypeScript(isMainThread);
     if (isMainThread) {
       const source = (await import(new URL('../../src/shared/import-user-module.ts', import.meta.url).href)) as { importUserModule: typeof importUserModule };
       return source.importUserModule(file);

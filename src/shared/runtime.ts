@@ -17,7 +17,12 @@ export function childExecArgv(): string[] {
 
 /** Extra node flags for a child process or worker thread running `file`, whatever it is (a test's own .ts file needs tsx). */
 export function execArgvFor(file: string): string[] {
-  return /\.[cm]?tsx?$/.test(file) ? ['--import', import.meta.resolve('tsx')] : [];
+  return isTypeScript(file) ? ['--import', import.meta.resolve('tsx')] : [];
+}
+
+/** Whether `file` is TypeScript (tsx's loader runs it): .ts, .mts, .cts, .tsx. */
+export function isTypeScript(file: string): boolean {
+  return /\.[cm]?tsx?$/.test(file);
 }
 
 /** The path of a project module given relative to src/, in the form (.ts, or .js in dist/) its child runs. */
