@@ -15,7 +15,7 @@ export default defineConfig(
       parserOptions: {
         projectService: {
           // bin/*.mjs, lib/*.mjs and this file are outside tsconfig.json (no allowJs): the default project types them.
-          allowDefaultProject: ['bin/*.mjs', 'lib/*.mjs', 'eslint.config.js'],
+          allowDefaultProject: ['bin/*.mjs', 'lib/*.mjs', 'scripts/bench/*.mjs', 'eslint.config.js'],
         },
         tsconfigRootDir: import.meta.dirname,
       },

@@ -28,9 +28,9 @@ const benches: [string, string[]][] = [
 // Shards (TFRecord, WebDataset) against the folder they were made from and torchvision's DataLoader.
 if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []], ['shards-read.ts', []], ['shards-http.ts', []]);
 else console.log('\n(sharp does not load: the image decoding benchmark is left out)');
-// Several machines (MPI ranks on this one, or in two network namespaces: mpi-overlap.ts): where
-// mpirun and the binding are there.
-if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []], ['mpi-overlap.ts', []]);
+// Several machines (MPI ranks on this one, or in two network namespaces: mpi-overlap.ts,
+// shards-machines.ts, which says why when it cannot run): where mpirun and the binding are there.
+if (spawnSync('mpirun', ['--version']).status === 0) benches.push(['mpi.ts', []], ['mpi-overlap.ts', []], ['shards-machines.ts', ['--jpegs', '320']]);
 else console.log('\n(no mpirun: the multi-machine benchmarks are left out)');
 for (const [script, args] of benches) {
   execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${script}`, import.meta.url)), ...args], { stdio: 'inherit' });

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { inputFeed } from '../../src/coordinator/input-feed.ts';
+import { ONE_MACHINE } from '../../src/coordinator/machine-rows.ts';
 import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { mapStyleDataset } from '../../src/data/map-module.ts';
 import type { MapStyle } from '../../src/data/map-style.ts';
@@ -74,7 +75,7 @@ async function measure(file: string, threads: number | null, busyMs: number): Pr
   const getUs = ((performance.now() - t0) / 200) * 1000;
   const ds = await mapStyleDataset(ms, made.where, 'data.train', made.file, threads);
   const plan = new BatchPlan(ds.count, BATCH, 1, false, { epochs: 1, steps: null });
-  const feed = inputFeed(ds, plan, PREFETCH);
+  const feed = inputFeed(ds, plan, PREFETCH, ONE_MACHINE);
   const out = new Uint8Array(BATCH * FEATURES * 4);
   try {
     await feed.ready(0); // the threads' start-up and first import: not counted

@@ -14,12 +14,10 @@ import { learningRateAt } from './engine/schedules.ts';
 import type { Session } from './engine/session.ts';
 import { stageAhead, type StageAhead } from './engine/stage-ahead.ts';
 import type { StepDeadline } from './engine/step-deadline.ts';
-import { loopLimits } from './data-wait.ts';
-import { inputFeed } from './input-feed.ts';
+import type { FedRows } from './input-feed.ts';
 import { checkSkipBound } from './run/train-checks.ts';
+import type { StagedBatches } from './staged-batches.ts';
 import type { Run } from './train-setup.ts';
-
-export type StagedBatches = ReturnType<typeof stagedBatches>;
 
 /** A step's gathered replies, the sum begun as they arrived, and the next batch's staging. */
 export interface Gathered {
@@ -36,13 +34,13 @@ export interface Gathered {
 export async function gatherStep(
   run: Run,
   step: number,
-  indices: Uint32Array,
+  fed: FedRows, // this machine's rows of the step; fed.n: the global batch
   shards: Shard[],
   staged: StagedBatches,
   deadline: StepDeadline,
 ): Promise<Gathered> {
   const { cfg, s, plan } = run;
-  const n = indices.length;
+  const n = fed.n;
   const slot = (step % 2) as 0 | 1;
   // With a worker on every core (simulated GPUs), the coordinator's own work waits for a core
   // that a worker has left.
@@ -55,14 +53,7 @@ export async function gatherStep(
     // The next batch is staged while this one computes: at once when a core is spare, else
     // when the first gradient arrives (that worker's core is free then): the coordinator
     // must not take a core from a computing worker.
-    const ahead = stageAhead(
-      step + 1 < plan.totalSteps
-        ? () => {
-            const b = plan.batchAt(step + 1);
-            staged.stage(step + 1, b.indices, s.shards(b.indices.length));
-          }
-        : null,
-    );
+    const ahead = stageAhead(step + 1 < plan.totalSteps ? () => staged.stageAhead(step + 1) : null);
     const gathering = s.group.all<GradsMessage>(
       (r) => {
         const sh = shards.find((x) => x.rank === r)!;
@@ -91,8 +82,8 @@ export async function gatherStep(
     } catch (err) {
       await early.settle().catch(() => {}); // nothing may still write the sum when the step reruns
       await run.recovery.recover(err, step + 1);
-      shards = s.shards(n);
-      staged.stage(step, indices, shards);
+      shards = staged.shards(fed.indices.length);
+      staged.stage(step, fed.indices, shards);
     }
   }
 }
@@ -193,22 +184,4 @@ export function skipStep(run: Run, step: number, what: string, bad: number[]): v
   skippedSteps.push(step + 1); // 1-based, as the skip line
   run.metrics.write({ type: 'skip', step: step + 1, ranks: bad, message: what, action: 'skipped' });
   run.out.line(`${what}; step skipped (${skippedSteps.length} so far)`);
-}
-
-/**
- * Stages a step's shards into its slot once: a batch staged ahead is not staged again, nor one whose
- * rows a pipeline has not made yet (the loop stages it once `ready` says they are; null: a stop came).
- */
-export function stagedBatches(run: Run) {
-  const { s, plan, trainSet: ds } = run;
-  const tag = (step: number, shards: Shard[]) => `${step}|${shards.map((x) => `${x.rank}:${x.start}-${x.end}`).join(',')}`;
-  const slotOf = (step: number) => (step % 2) as 0 | 1;
-  const feed = inputFeed(ds, plan, run.cfg.data.prefetch, run.badSamples.record, loopLimits(run.cfg.reliability, [run.signals, run.hooks], run.cluster.size));
-  return {
-    ready: (step: number) => feed.ready(step),
-    matches: (step: number, shards: Shard[]) => s.stager.holds(slotOf(step), tag(step, shards)),
-    stage: (step: number, indices: Uint32Array, shards: Shard[]) => {
-      if (feed.canStage(step)) s.stager.stage(ds, indices, shards, slotOf(step), tag(step, shards), plan.batchAt(step).epoch);
-    },
-  };
 }

@@ -25,7 +25,8 @@ import { newWindow, reportStep } from './train-figures.ts';
 import { evalAndCheckpointIfDue } from './train-intervals.ts';
 import type { TrainResult } from './train-result.ts';
 import { setUpRun, type TrainOptions } from './train-setup.ts';
-import { agreeOnStep, finishStep, gatherStep, skipStep, stagedBatches } from './train-step.ts';
+import { stagedBatches } from './staged-batches.ts';
+import { agreeOnStep, finishStep, gatherStep, skipStep } from './train-step.ts';
 
 export type { TrainResult } from './train-result.ts';
 export type { TrainOptions } from './train-setup.ts';
@@ -59,13 +60,13 @@ async function trainClaimed(cfg: Config, out: Progress, opts: TrainOptions, clai
       st.epoch = plan.batchAt(step).epoch;
       const fed = await staged.ready(step);
       if (!fed) break; // a signal while it waited for its rows: the stop below, as after a step
-      const n = fed.indices.length;
-      const planned = s.shards(n);
+      const n = fed.n; // the global batch: on several machines, this one stages its own part (fed.indices)
+      const planned = staged.shards(fed.indices.length);
       // ---- b) stage (usually done already: the previous step staged this batch) -------------
       if (!staged.matches(step, planned)) staged.stage(step, fed.indices, planned);
       const t1 = performance.now();
       // ---- c) dispatch + d) gather (train-step.ts); meanwhile the next batch is staged ---------
-      const { replies, early, next, shards } = await gatherStep(run, step, fed.indices, planned, staged, deadline);
+      const { replies, early, next, shards } = await gatherStep(run, step, fed, planned, staged, deadline);
       const t2 = performance.now();
       deadline.record(t2 - t1);
       const agreed = await agreeOnStep(run, step, replies);

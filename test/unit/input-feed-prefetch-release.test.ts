@@ -9,6 +9,7 @@ import type { RowPipeline } from '../../src/data/columns.ts';
 import type { Dataset } from '../../src/data/rows.ts';
 import { memoryColumn } from '../../src/data/columns.ts';
 import { inputFeed } from '../../src/coordinator/input-feed.ts';
+import { ONE_MACHINE } from '../../src/coordinator/machine-rows.ts';
 
 function recording() {
   const log: string[] = [];
@@ -40,7 +41,7 @@ const ds = (pipeline?: RowPipeline): Dataset => ({
 test('steps are prefetched ahead once, staged ahead only when ready, released after', async () => {
   const plan = new BatchPlan(6, 2, 7, false, { epochs: 2, steps: null }); // 3 steps an epoch, 6 in all
   const { p, log } = recording();
-  const feed = inputFeed(ds(p), plan, 2);
+  const feed = inputFeed(ds(p), plan, 2, ONE_MACHINE);
   const b = (s: number) => `${plan.batchAt(s).epoch}:${[...plan.batchAt(s).indices].join(',')}`;
   assert.equal(feed.canStage(0), false);
   await feed.ready(0);
@@ -58,7 +59,7 @@ test('steps are prefetched ahead once, staged ahead only when ready, released af
 
 test('without a pipeline every step is ready at once', async () => {
   const plan = new BatchPlan(6, 2, 7, false, { epochs: 1, steps: null });
-  const feed = inputFeed(ds(), plan, 2);
+  const feed = inputFeed(ds(), plan, 2, ONE_MACHINE);
   const first = (await feed.ready(0))!;
   assert.equal(first.wait, 0);
   assert.deepEqual(first.indices, plan.batchAt(0).indices);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { inputFeed } from '../../src/coordinator/input-feed.ts';
+import { ONE_MACHINE } from '../../src/coordinator/machine-rows.ts';
 import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { memoryColumn, type RowPipeline } from '../../src/data/columns.ts';
 
@@ -30,6 +31,7 @@ test("the wait includes the rows' synchronous work done as they are asked for", 
     { features: column, labels: column, count: 4, source: 'test', pipeline: p },
     new BatchPlan(4, 2, 1, false, { epochs: 1, steps: null }),
     0,
+    ONE_MACHINE,
   );
   const { wait } = (await feed.ready(0))!;
   assert.ok(wait >= 20, `waited ${wait.toFixed(1)} ms for rows that took 20 ms to make`);

@@ -34,14 +34,20 @@ export function outputFields(r: EvalResult): Record<string, number> {
   return out;
 }
 
-/** Runs `visit` over consecutive chunks of the dataset, each staged and split over the active ranks. */
+/**
+ * Runs `visit` over consecutive chunks of the dataset, each staged and split over the active
+ * ranks. Rows made on demand are made only for this machine's ranks (on several machines, its
+ * part of the chunk): ready before the chunk is staged, the next chunk's started.
+ */
 async function chunks(s: Session, ds: Dataset, batch: number, visit: (shards: Shard[], start: number, chunk: number) => Promise<void>): Promise<void> {
   let chunk = 0;
   const rowsFrom = (start: number) => (start < ds.count ? new Uint32Array(Math.min(batch, ds.count - start)).map((_, i) => start + i) : null);
+  const mine = (indices: Uint32Array, shards: Shard[]) => indices.subarray(shards[0]?.start ?? 0, shards.at(-1)?.end ?? 0);
   for (let start = 0; start < ds.count; start += batch) {
     const indices = rowsFrom(start)!;
-    const rows = await chunkRows(ds, indices, rowsFrom(start + batch), s.cfg.reliability.stepTimeout); // rows made on demand: ready, the next chunk's started
     const shards = s.shards(indices.length);
+    const next = rowsFrom(start + batch);
+    const rows = await chunkRows(ds, mine(indices, shards), next && mine(next, s.shards(next.length)), s.cfg.reliability.stepTimeout);
     s.stager.stage(ds, indices, shards, 0);
     await visit(shards, start, chunk++);
     rows.done();
