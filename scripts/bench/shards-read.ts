@@ -59,6 +59,7 @@ const tfrecord = {
   image: 'image/encoded',
   label: 'image/class/label',
   labelOffset: 0,
+  order: 'random' as const,
   ...decoding,
 };
 const webdataset = {
@@ -67,6 +68,7 @@ const webdataset = {
   image: ['jpg', 'jpeg', 'png'],
   label: 'cls',
   labelOffset: 0,
+  order: 'random' as const,
   ...decoding,
 };
 

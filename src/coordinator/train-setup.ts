@@ -13,6 +13,7 @@ import { ConfigError, MgpuError } from '../shared/errors.ts';
 import { layoutHash, outputsPerSample } from '../shared/layout.ts';
 import { writeFileAtomically } from '../shared/atomic-write.ts';
 import { BatchPlan } from '../data/batch-plan.ts';
+import { shardOrder } from '../data/shard-order.ts';
 import { describeStop, type AbortSignalLike, type TrainCallbacks } from './run/callbacks.ts';
 import { findCheckpoint, readCheckpoint, readTrainerState, setAsideLaterCheckpoints, type Checkpoint } from './run/checkpoint.ts';
 import type { StopRecord } from './run/trainer-state.ts';
@@ -195,7 +196,8 @@ async function prepare(cfg: Config, out: Progress, opts: TrainOptions): Promise<
   const only = oneLoss(cfg.loss);
   const classLoss = typeof only === 'string' ? only : null;
   const trainSet = classLoss !== null ? withClassWeights(splits.train, classWeights, classLoss, 'data.train') : splits.train;
-  const plan = new BatchPlan(trainSet.count, cfg.training.batchSize, cfg.training.seed, cfg.training.dropLast, cfg.training);
+  const order = trainSet.shardOrder ? shardOrder(trainSet.shardOrder.shardOf, trainSet.shardOrder.openShards) : undefined; // data.train.order: shards
+  const plan = new BatchPlan(trainSet.count, cfg.training.batchSize, cfg.training.seed, cfg.training.dropLast, cfg.training, order);
   const cluster = opts.cluster ?? soloCluster();
   if (cluster.size > 1 && cfg.reliability.onWorkerFailure === 'reshard') {
     throw new MgpuError('E_CONFIG', 'reliability.onWorkerFailure: reshard changes how a batch is split, which the other machines cannot follow', {

@@ -1,9 +1,11 @@
 // Which samples each step trains on: epoch e visits the samples in the order of the seeded
-// permutation (seed, e), B at a time. The last batch of an epoch is short unless dropLast.
+// permutation (seed, e) -- or of a shard source's shard-aware order (shard-order.ts) -- B at a
+// time. The last batch of an epoch is short unless dropLast.
 // The plan is a pure function of the step number, so a run can resume at any step.
 import type { Every } from '../shared/config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { epochPermutation } from '../shared/rng.ts';
+import type { EpochOrder } from './shard-order.ts';
 
 export interface PlannedBatch {
   step: number;
@@ -24,6 +26,7 @@ export class BatchPlan {
     readonly seed: number,
     readonly dropLast: boolean,
     length: { epochs: number | null; steps: number | null },
+    private readonly order: EpochOrder = (s, e) => epochPermutation(s, e, count),
   ) {
     // Fewer samples than one global batch is almost always a mistake (a wrong file, a wrong
     // split): say so rather than train on one short batch per epoch.
@@ -50,7 +53,7 @@ export class BatchPlan {
     const epoch = Math.floor(step / this.stepsPerEpoch);
     const k = step % this.stepsPerEpoch;
     let c = this.cached.find((x) => x.epoch === epoch);
-    if (!c) this.cached = [(c = { epoch, perm: epochPermutation(this.seed, epoch, this.count) }), ...this.cached.slice(0, 1)];
+    if (!c) this.cached = [(c = { epoch, perm: this.order(this.seed, epoch) }), ...this.cached.slice(0, 1)];
     const start = k * this.batch;
     return { step, epoch, indices: c.perm.subarray(start, Math.min(this.count, start + this.batch)) };
   }

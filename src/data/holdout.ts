@@ -57,6 +57,7 @@ export function splitHoldout(ds: Dataset, fraction: number, seed: number, keyPat
     if (held[i]) evalIdx[e++] = i;
     else trainIdx[t++] = i;
   }
+  const order = ds.shardOrder; // the shard-aware order goes with its rows' shards
   const part = (idx: Uint32Array, what: string): Dataset => {
     // Several inputs or outputs: every array is split alike; features and labels are the first
     // input's and target's, not copied twice.
@@ -73,6 +74,7 @@ export function splitHoldout(ds: Dataset, fraction: number, seed: number, keyPat
       ...(inputs ? { inputs } : {}),
       ...(targets ? { targets } : {}),
       ...(ds.pipeline ? { pipeline: pickedPipeline(ds.pipeline, idx) } : {}),
+      ...(order ? { shardOrder: { openShards: order.openShards, shardOf: idx.map((i) => order.shardOf[i]!) } } : {}),
     };
   };
   return { train: part(trainIdx, `without the ${k} held-out samples`), eval: part(evalIdx, `${k} held-out samples`) };

@@ -42,6 +42,13 @@ export interface Dataset {
   record?: SplitRecord;
   /** The fingerprints of shards given as URLs, by URL (no file to read: shards/url-index.ts urlFingerprint), for that record. */
   shardFingerprints?: ReadonlyMap<string, FileFingerprint>;
+  /** data.train.order: shards (shard-order.ts): the shard each row is read from, and how many shards are read at a time. */
+  shardOrder?: ShardOrderSpec;
+}
+
+export interface ShardOrderSpec {
+  shardOf: Uint32Array;
+  openShards: number;
 }
 
 /** A dataset held whole in memory (CSV, mnist, a generator module): its columns are arrays too. */

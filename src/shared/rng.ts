@@ -19,6 +19,7 @@ export interface Rng {
 /** Stream tags: never reuse one, never change one. */
 const TAG_EPOCH = 0x45504f43; // 'EPOC'
 const TAG_MATH_RANDOM = 0x4d524e44; // 'MRND'
+const TAG_SHARD_ORDER = 0x53484f52; // 'SHOR'
 
 export function mulberry32(state: number): Rng {
   let a = state >>> 0;
@@ -82,6 +83,11 @@ export function permutation(rng: Rng, n: number): Uint32Array {
 /** The data order of one epoch: depends only on (seed, epoch, n), so it can be recomputed alone. */
 export function epochPermutation(seed: number, epoch: number, n: number): Uint32Array {
   return permutation(mulberry32(streamState(TAG_EPOCH, seed, epoch)), n);
+}
+
+/** The stream of epoch `epoch`'s shard-aware order (data.train.order: shards; src/data/shard-order.ts). */
+export function shardOrderRng(seed: number, epoch: number): Rng {
+  return mulberry32(streamState(TAG_SHARD_ORDER, seed, epoch));
 }
 
 // Math.random is process-global, so two overlapping async scopes would interleave draws and

@@ -32,6 +32,7 @@ test('defaults: labelOffset 0, and the image decoding defaults; files resolved a
     image: 'image/encoded',
     label: 'image/class/label',
     labelOffset: 0,
+    order: 'random',
     size: [32, 24],
     channels: 3,
     resize: 'stretch',
@@ -44,7 +45,16 @@ test('defaults: labelOffset 0, and the image decoding defaults; files resolved a
 
 test('every key set validates back to the same config from config.yaml', () => {
   const c = config(
-    { ...base, labelOffset: -1, channels: 1, resize: 'crop', normalize: { mean: [0.5], std: [0.25] }, augment: { flip: 'horizontal', brightness: 0.1 } },
+    {
+      ...base,
+      labelOffset: -1,
+      order: 'shards',
+      openShards: 8,
+      channels: 1,
+      resize: 'crop',
+      normalize: { mean: [0.5], std: [0.25] },
+      augment: { flip: 'horizontal', brightness: 0.1 },
+    },
     { eval: { ...base, files: './shards/train-00001-of-00002' } },
   );
   assert.deepEqual(validateConfig(parse(serializeConfig(c)), { configPath, cwd: dir }).data, c.data);

@@ -32,6 +32,7 @@ test('defaults: label cls, labelOffset 0, image a list, the image decoding defau
     image: ['jpg'],
     label: 'cls',
     labelOffset: 0,
+    order: 'random',
     size: [32, 24],
     channels: 3,
     resize: 'stretch',

@@ -49,7 +49,7 @@ export function printHeader(
   out.line(`  batch       global ${cfg.training.batchSize} = ${plural(total, 'worker')}${c.size > 1 ? ` on ${c.size} machines` : ''} x ${per} per worker`);
   for (const note of dataNotes(train, evalSet, s.group.layout.inputShape)) out.line(`  data note   ${note}`);
   out.line(
-    `  data        ${plural(train.count, 'training sample')}${evalSet ? `, ${plural(evalSet.count, 'eval sample')}` : ''}; ${plural(plan.stepsPerEpoch, 'step')} per epoch, ${plural(plan.totalSteps, 'step')}; ${readingOf(train)}${evalSet && readingOf(evalSet) !== readingOf(train) ? ` (eval: ${readingOf(evalSet)})` : ''}`,
+    `  data        ${plural(train.count, 'training sample')}${evalSet ? `, ${plural(evalSet.count, 'eval sample')}` : ''}; ${plural(plan.stepsPerEpoch, 'step')} per epoch, ${plural(plan.totalSteps, 'step')}${orderOf(train)}; ${readingOf(train)}${evalSet && readingOf(evalSet) !== readingOf(train) ? ` (eval: ${readingOf(evalSet)})` : ''}`,
   );
   for (const line of patternLines(train, evalSet)) out.line(`  files       ${line}`);
   for (const ds of evalSet?.pipeline && evalSet.pipeline !== train.pipeline ? [train, evalSet] : [train])
@@ -125,4 +125,12 @@ export function dataNotes(train: Dataset, evalSet: Dataset | null, inputShape: r
     notes.push(`feature rows of shape [${row.join(', ')}] are reshaped to the model's input [${model.join(', ')}]`);
   }
   return notes;
+}
+
+/** The training order when it is not the global permutation (data.train.order: shards). */
+function orderOf(train: Dataset): string {
+  const o = train.shardOrder;
+  if (!o) return '';
+  const shards = new Set(o.shardOf).size;
+  return `, in shard order (${shards} shards shuffled, ${Math.min(o.openShards, shards)} at a time)`;
 }

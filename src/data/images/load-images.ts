@@ -6,6 +6,7 @@ import os from 'node:os';
 import type { Config, ImageSource } from '../../shared/config/types.ts';
 import type { ClassMapping } from '../classes.ts';
 import type { IndexPaths } from '../data-record.ts';
+import type { ShardOrderSpec } from '../rows.ts';
 import { memoryColumn, type Column } from '../columns.ts';
 import { labelsOf, oneLoss, perOutputLosses } from '../../shared/config/loss.ts';
 import { oneHotColumn } from './one-hot-column.ts';
@@ -36,6 +37,7 @@ export interface ImageSplit {
   classes: string[];
   index: IndexPaths; // each image's path and class, for the split's record (data-record.ts)
   shardFingerprints?: ReadonlyMap<string, FileFingerprint>; // of shards given as URLs (Dataset's)
+  shardOrder?: ShardOrderSpec; // data.train.order: shards (Dataset's)
 }
 
 /** The options of a run's images sources: data.threads, data.prefetch, training.seed, and the workers on this machine. */

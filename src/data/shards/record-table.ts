@@ -8,7 +8,7 @@ import type { ShardIndex } from './shard-index.ts';
 
 export class RecordTable {
   readonly count: number;
-  private readonly shardOf: Uint32Array;
+  readonly shardOf: Uint32Array; // each record's shard (the shard-aware order groups by it)
   private readonly recordOf: Uint32Array;
   private readonly offsets: Float64Array;
   private readonly lengths: Uint32Array;

@@ -18,7 +18,7 @@ import type { ShardIndex } from './shard-index.ts';
 import { urlFingerprints } from './url-index.ts';
 
 export interface ShardImages {
-  src: Omit<ImageSource, 'type' | 'dir' | 'list'> & { http?: ShardHttpOptions }; // the decoding keys; data.<split>.http: how the threads read URL shards
+  src: Omit<ImageSource, 'type' | 'dir' | 'list'> & { http?: ShardHttpOptions; openShards?: number }; // the decoding keys; data.<split>.http: how the threads read URL shards; data.train.order: shards
   keyPath: string;
   indexes: readonly ShardIndex[];
   noun: 'record' | 'sample'; // what a shard holds, as the header says it
@@ -47,6 +47,7 @@ export function shardImageDataset(s: ShardImages, o: ImageOptions): ImageSplit {
     classes,
     index: { count, relative: (i) => table.relative(i), labels },
     ...(fingerprints ? { shardFingerprints: fingerprints } : {}),
+    ...(s.src.openShards !== undefined && s.keyPath === 'data.train' ? { shardOrder: { shardOf: table.shardOf, openShards: s.src.openShards } } : {}),
   };
 }
 

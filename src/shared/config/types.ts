@@ -122,6 +122,8 @@ export interface WebdatasetSource extends Omit<ImageSource, 'type' | 'dir' | 'li
   label: string;
   labelOffset: number;
   http?: ShardHttpOptions; // given only where the config sets data.<split>.http
+  order: 'random' | 'shards'; // data.train.order: random (the global permutation, the default) or shards (src/data/shard-order.ts)
+  openShards?: number; // with order: shards, this many shards at a time (default 4)
 }
 
 /**
@@ -156,6 +158,8 @@ export interface TfrecordImageSource extends Omit<ImageSource, 'type' | 'dir' | 
   label: string;
   labelOffset: number;
   http?: ShardHttpOptions;
+  order: 'random' | 'shards'; // as a webdataset source's
+  openShards?: number;
 }
 
 /**

@@ -9,8 +9,9 @@ import { isShardUrl, shardFiles } from '../../shard-files.ts';
 import type { ShardHttpOptions, TfrecordFeatures, TfrecordSource } from '../types.ts';
 import { shardHttp } from './shard-http.ts';
 import { IMAGE_DECODE_KEYS, imageDecoding } from './images.ts';
+import { SHARD_ORDER_KEYS, shardOrderOf } from './shard-order.ts';
 
-export const TFRECORD_SOURCE_KEYS = ['type', 'files', 'image', 'label', 'labelOffset', 'http', ...IMAGE_DECODE_KEYS] as const;
+export const TFRECORD_SOURCE_KEYS = ['type', 'files', 'image', 'label', 'labelOffset', 'http', ...SHARD_ORDER_KEYS, ...IMAGE_DECODE_KEYS] as const;
 const FEATURE_SOURCE_KEYS = ['type', 'files', 'x', 'y', 'http'] as const;
 
 /** One tfrecord source. */
@@ -28,6 +29,7 @@ export function tfrecordSource(raw: Record<string, unknown>, path: string, baseD
     labelOffset: s.opt('labelOffset', int(-1_000_000, 1_000_000), 0),
     ...imageDecoding(s),
     ...withHttp(s),
+    ...shardOrderOf(s),
   };
 }
 

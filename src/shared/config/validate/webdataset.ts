@@ -6,9 +6,10 @@ import { ConfigError } from '../../errors.ts';
 import { int, oneOf, Section } from '../checker.ts';
 import type { WebdatasetSource } from '../types.ts';
 import { IMAGE_DECODE_KEYS, imageDecoding } from './images.ts';
+import { SHARD_ORDER_KEYS, shardOrderOf } from './shard-order.ts';
 import { files, withHttp } from './tfrecord.ts';
 
-export const WEBDATASET_SOURCE_KEYS = ['type', 'shards', 'image', 'label', 'labelOffset', 'http', ...IMAGE_DECODE_KEYS] as const;
+export const WEBDATASET_SOURCE_KEYS = ['type', 'shards', 'image', 'label', 'labelOffset', 'http', ...SHARD_ORDER_KEYS, ...IMAGE_DECODE_KEYS] as const;
 const IMAGE_PARTS = ['jpg', 'jpeg', 'png', 'webp'] as const;
 
 const imageParts = {
@@ -31,5 +32,6 @@ export function webdatasetSource(raw: Record<string, unknown>, path: string, bas
     labelOffset: s.opt('labelOffset', int(-1_000_000, 1_000_000), 0),
     ...imageDecoding(s),
     ...withHttp(s),
+    ...shardOrderOf(s),
   };
 }
