@@ -11,6 +11,7 @@ export interface DigitRun {
   seed: number;
   workers: number;
   lines?: string[]; // the run's printed lines go here
+  data?: Record<string, unknown>; // more data.* keys (data.evalFraction)
 }
 
 /** Trains run `name` in `dir` on `source` (a data.train entry, before validation), 6 samples a step. */
@@ -23,7 +24,7 @@ export function trainDigitsOn(dir: string, name: string, source: Record<string, 
         name,
         model: { module: writeDigitModel(dir) },
         loss: 'sparseCategoricalCrossentropy',
-        data: { train: source, threads: o.threads },
+        data: { train: source, threads: o.threads, ...o.data },
         training: { batchSize: 6, steps: o.steps, seed: o.seed },
         optimizer: { name: 'sgd', learningRate: 0.5 },
       },

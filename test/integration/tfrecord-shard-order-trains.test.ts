@@ -5,40 +5,25 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { train } from '../../src/coordinator/train.ts';
-import { writeDigitFolder, writeDigitModel } from '../helpers/digit-images.ts';
+import { writeDigitFolder } from '../helpers/digit-images.ts';
+import { trainDigitsOn } from '../helpers/digit-shard-run.ts';
 import { writeDigitShards } from '../helpers/tfrecord-shards.ts';
-import { assertWeightsClose, buildConfig, silent, tempDir } from '../helpers/train-fixture.ts';
+import { assertWeightsClose, tempDir } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('tfrecord-shard-order');
 
-async function run(t: TestContext, name: string, order: Record<string, unknown>, workers: number, extra: Record<string, unknown> = {}) {
+async function run(t: TestContext, name: string, order: Record<string, unknown>, workers: number, data: Record<string, unknown> = {}) {
   const lines: string[] = [];
-  const cfg = buildConfig(
-    dir,
-    {
-      name,
-      model: { module: writeDigitModel(dir) },
-      loss: 'sparseCategoricalCrossentropy',
-      data: {
-        train: {
-          type: 'tfrecord',
-          files: path.join(dir, 'shards', 'train-*'),
-          image: 'image/encoded',
-          label: 'image/class/label',
-          size: [28, 28],
-          channels: 1,
-          ...order,
-        },
-        threads: 1,
-        ...extra,
-      },
-      training: { batchSize: 6, steps: 10, seed: 5 },
-      optimizer: { name: 'sgd', learningRate: 0.5 },
-    },
-    workers,
-  );
-  const r = await train(cfg, { ...silent, line: (text: string) => void lines.push(text) });
+  const source = {
+    type: 'tfrecord',
+    files: path.join(dir, 'shards', 'train-*'),
+    image: 'image/encoded',
+    label: 'image/class/label',
+    size: [28, 28],
+    channels: 1,
+    ...order,
+  };
+  const r = await trainDigitsOn(dir, name, source, { threads: 1, steps: 10, seed: 5, workers, lines, data });
   t.diagnostic(`${name}: ${lines.find((l) => l.includes('training sample'))?.trim()}`);
   return { r, lines };
 }
