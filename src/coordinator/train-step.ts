@@ -1,6 +1,7 @@
-// One step's dispatch, gather, agreement and reduce (steps c to e of train.ts's loop), and the
-// staging of its batch. The order of the awaits is the step's overlap: the next batch is staged
-// while this one computes, and the replies that arrive first are summed while others compute.
+// One step's dispatch, gather, agreement and reduce (steps c to e of train.ts's loop); the
+// batches' staging is staged-batches.ts's. The order of the awaits is the step's overlap: the next
+// batch is staged while this one computes, and the replies that arrive first are summed while
+// others compute.
 import os from 'node:os';
 import { MgpuError } from '../shared/errors.ts';
 import type { GradsMessage } from '../shared/protocol.ts';
