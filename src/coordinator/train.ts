@@ -1,6 +1,6 @@
 // The coordinator's training loop. Set-up up to step 0 is train-setup.ts's (the workers' session
 // session.ts's); each step, read top to bottom:
-//   a) plan      the step's B sample indices, split into shards that differ by at most one
+//   a) plan      the step's B sample indices (this machine's part), split into shards differing by <= 1
 //   b) stage     each shard's rows into its rank's input buffer in the slab
 //   c) dispatch  `step` to every rank with samples     d) gather their `grads` replies
 //                (a rank that dies or stalls is restarted, or dropped, and the step runs again;
