@@ -3,7 +3,7 @@
 // written to a temp folder: its pid, logs and temp paths there; it serves Range requests, ETag
 // and Last-Modified out of the box), or, where nginx is missing or a test needs a server that
 // misbehaves on cue, Node's own http server with Range support (ETag, Last-Modified,
-// Accept-Ranges, HEAD, 206 with Content-Range, 416). `which` says which one runs (tests print it
+// Accept-Ranges, HEAD, 206 with Content-Range, 416, If-Match and If-Unmodified-Since: 412). `which` says which one runs (tests print it
 // with t.diagnostic), and `stop` ends it (tests call it in t.after, so it ends when they fail).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -147,6 +147,14 @@ async function nodeServer(dir: string, misbehave: Misbehave | null): Promise<Sha
       'Last-Modified': st.mtime.toUTCString(),
       'Accept-Ranges': 'bytes',
     };
+    // The preconditions, as nginx checks them: another ETag, or a change after the date, is a 412.
+    const ifMatch = req.headers['if-match'];
+    const ifUnmodified = req.headers['if-unmodified-since'];
+    if ((ifMatch && ifMatch !== headers.ETag) || (ifUnmodified && Math.floor(st.mtimeMs / 1000) > Date.parse(ifUnmodified) / 1000)) {
+      res.writeHead(412, { 'Content-Length': 0 });
+      res.end();
+      return;
+    }
     const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
     if (req.headers.range && range) {
       const from = Number(range[1]);

@@ -17,6 +17,7 @@ export interface RecordRef {
   offset: number;
   length: number; // of its data
   key: string; // the image feature's key
+  identity?: string; // a URL shard's as indexed (shard-http.ts)
 }
 
 export async function decodeRecordInto(
@@ -41,7 +42,7 @@ export async function decodeRecordInto(
 
 /** The framed record (its header, data and CRC) of `ref`. */
 export function readRecord(ref: RecordRef): Promise<Buffer> {
-  return readShardRange(ref.shard, ref.offset, HEADER_BYTES + ref.length + FOOTER_BYTES, `record ${ref.record} (at byte ${ref.offset})`);
+  return readShardRange(ref.shard, ref.offset, HEADER_BYTES + ref.length + FOOTER_BYTES, `record ${ref.record} (at byte ${ref.offset})`, ref.identity);
 }
 
 /** The image bytes of a framed record, its framing verified. */

@@ -12,6 +12,7 @@ export class RecordTable {
   private readonly recordOf: Uint32Array;
   private readonly offsets: Float64Array;
   private readonly lengths: Uint32Array;
+  private readonly identities: string[]; // each URL shard's as indexed ('' for a local file)
 
   constructor(
     readonly shards: readonly string[],
@@ -19,6 +20,7 @@ export class RecordTable {
     private readonly key: string | null, // the image feature's key (null: a tar shard's samples, read as MemberRefs)
   ) {
     this.count = indexes.reduce((n, x) => n + x.count, 0);
+    this.identities = indexes.map((x) => x.identity ?? '');
     this.shardOf = new Uint32Array(this.count);
     this.recordOf = new Uint32Array(this.count);
     this.offsets = new Float64Array(this.count);
@@ -34,8 +36,10 @@ export class RecordTable {
   }
 
   ref(i: number): RecordRef | MemberRef {
-    if (this.key === null) return { shard: this.shards[this.shardOf[i]!]!, sample: this.recordOf[i]!, offset: this.offsets[i]!, length: this.lengths[i]! };
-    return { shard: this.shards[this.shardOf[i]!]!, record: this.recordOf[i]!, offset: this.offsets[i]!, length: this.lengths[i]!, key: this.key };
+    const s = this.shardOf[i]!;
+    const at = { shard: this.shards[s]!, offset: this.offsets[i]!, length: this.lengths[i]!, ...(this.identities[s] ? { identity: this.identities[s] } : {}) };
+    if (this.key === null) return { ...at, sample: this.recordOf[i]! };
+    return { ...at, record: this.recordOf[i]!, key: this.key };
   }
 
   /** The records of `indices`, for a decoding thread. */

@@ -8,6 +8,9 @@
 //   with 403 or 405 (a presigned URL is signed for GET alone) is replaced by that ranged GET.
 // - GET with `Range: bytes=a-b` of a record (206 Partial Content, its Content-Range from a, its
 //   body exactly b - a + 1 bytes); a 200 (the server ignores Range) is refused, never read whole.
+//   It asks for the version indexed: `If-Match` with the shard's strong ETag (a weak one never
+//   matches), else `If-Unmodified-Since` with its Last-Modified; a 412 (the shard was replaced on
+//   the server since) is a DataError saying so, instead of records read from another file.
 // - GET of a whole body: `<shard>.mgpu-index` beside it, and the shard itself streamed through
 //   the index scan (scan-reads.ts) when no index is kept.
 // Each request is tried again on a 5xx, a connection reset, refused or cut, or a timeout, after an
@@ -91,13 +94,20 @@ export class ShardHttp {
   }
 
   /** `length` bytes of `url` from byte `offset` (`where`: what they are, for messages: "record 17 (at byte 123)"). */
-  async range(url: string, offset: number, length: number, where: string): Promise<Buffer> {
+  async range(url: string, offset: number, length: number, where: string, identity = ''): Promise<Buffer> {
     const last = offset + length - 1;
     return this.attempts(url, `GET of ${where} (bytes ${offset}-${last})`, async () => {
-      const res = await this.send(url, 'GET', { Range: `bytes=${offset}-${last}` });
+      const res = await this.send(url, 'GET', { Range: `bytes=${offset}-${last}`, ...conditionOf(identity) });
       if (res.statusCode === 200) {
         res.destroy();
         throw ignoresRange(url, null);
+      }
+      if (res.statusCode === 412) {
+        res.resume();
+        throw new ShardHttpError(
+          `shard ${url} ${where}: the shard changed on the server since it was indexed (HTTP 412: it is no longer ${identity})`,
+          'put the shard back as it was, or run again: a changed shard is indexed again (a --resume refuses it unless --allow-changed names it)',
+        );
       }
       if (res.statusCode === 416) {
         res.resume();
@@ -243,6 +253,13 @@ function identityOf(res: http.IncomingMessage): string {
   if (etag) return `etag ${etag}`;
   const modified = res.headers['last-modified'];
   return modified ? `last-modified ${modified}` : '';
+}
+
+/** The header asking for the version of a shard that was indexed: none for a weak ETag (If-Match compares strongly) or no identity. */
+export function conditionOf(identity: string): Record<string, string> {
+  if (identity.startsWith('etag "')) return { 'If-Match': identity.slice('etag '.length) };
+  if (identity.startsWith('last-modified ')) return { 'If-Unmodified-Since': identity.slice('last-modified '.length) };
+  return {};
 }
 
 function ignoresRange(url: string, why: string | null): ShardHttpError {

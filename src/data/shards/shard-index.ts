@@ -25,6 +25,7 @@ export interface ShardIndex extends RecordIndex {
   how: 'read' | 'built' | 'rebuilt' | 'fetched'; // fetched: a URL shard's, from <url>.mgpu-index beside it
   why: string | null; // why it was rebuilt
   size?: number; // a URL shard's, from its HEAD
+  identity?: string; // a URL shard's, from its HEAD ("etag ...", "last-modified ...", ""): its reads ask for that version
 }
 
 /** The cache folder of indexes whose shard's folder is not writable (and of URL shards'). */

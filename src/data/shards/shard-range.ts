@@ -19,9 +19,12 @@ export function useShardHttp(options: ShardHttpOptions, inFlight: number): void 
   client = new ShardHttp(options, inFlight);
 }
 
-/** `length` bytes of `shard` from byte `offset`; `where` says what they are, for messages ("record 17 (at byte 1234)"). */
-export async function readShardRange(shard: string, offset: number, length: number, where: string): Promise<Buffer> {
-  if (isShardUrl(shard)) return (client ??= new ShardHttp(SHARD_HTTP_DEFAULTS)).range(shard, offset, length, where);
+/**
+ * `length` bytes of `shard` from byte `offset`; `where` says what they are, for messages ("record
+ * 17 (at byte 1234)"); `identity`: a URL shard's as indexed (its reads ask for that version).
+ */
+export async function readShardRange(shard: string, offset: number, length: number, where: string, identity = ''): Promise<Buffer> {
+  if (isShardUrl(shard)) return (client ??= new ShardHttp(SHARD_HTTP_DEFAULTS)).range(shard, offset, length, where, identity);
   const bytes = Buffer.allocUnsafe(length);
   let fd: number;
   try {

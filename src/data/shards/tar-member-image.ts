@@ -16,6 +16,7 @@ export interface MemberRef {
   sample: number; // its number in the shard
   offset: number; // of its image member's data
   length: number;
+  identity?: string; // a URL shard's as indexed (shard-http.ts)
 }
 
 export async function decodeMemberInto(
@@ -42,7 +43,13 @@ const sampleAt = (ref: MemberRef, key: string) => `shard ${ref.shard} sample ${k
 
 /** The image member's own header and its data. */
 export function readMember(ref: MemberRef): Promise<Buffer> {
-  return readShardRange(ref.shard, ref.offset - BLOCK, BLOCK + ref.length, `sample ${ref.sample} (its image member's header at byte ${ref.offset - BLOCK})`);
+  return readShardRange(
+    ref.shard,
+    ref.offset - BLOCK,
+    BLOCK + ref.length,
+    `sample ${ref.sample} (its image member's header at byte ${ref.offset - BLOCK})`,
+    ref.identity,
+  );
 }
 
 /** The image bytes of a member and its sample's key (from the member's own header), its header verified again. */

@@ -56,7 +56,8 @@ export async function urlShardIndex(url: string, keys: RecordKeys | ShardScanner
   const stamp: IndexStamp = { size: info.size, mtimeMs: identityNumber(info.identity), keys: scanner.stamp, identity: info.identity };
   const cached = cachedUrlName(url);
   const kept = readIndex(cached, stamp);
-  if (typeof kept !== 'string') return { ...kept, file: url, indexFile: cached, inCache: true, how: 'read', why: null, size: info.size };
+  const of = { file: url, indexFile: cached, inCache: true, size: info.size, identity: info.identity };
+  if (typeof kept !== 'string') return { ...kept, ...of, how: 'read', why: null };
   let why = kept ? `the one in the cache folder: ${kept}` : null;
   const beside = indexUrlOf(url);
   const got = await client.fetchIfThere(beside, `its index ${beside}`);
@@ -64,13 +65,13 @@ export async function urlShardIndex(url: string, keys: RecordKeys | ShardScanner
     const fetched = decodeIndex(got.bytes, { ...stamp, mtimeMs: null });
     if (typeof fetched !== 'string') {
       keep(cached, encodeIndex(fetched, stamp));
-      return { ...fetched, file: url, indexFile: cached, inCache: true, how: 'fetched', why: null, size: info.size };
+      return { ...fetched, ...of, how: 'fetched', why: null };
     }
     why = `${beside}: ${fetched}`;
   }
   const index = await client.stream(url, 'the whole shard, to index it', info.size, (body) => scanStream(scanner.scan(url, info.size), body, url));
   keep(cached, encodeIndex(index, stamp));
-  return { ...index, file: url, indexFile: cached, inCache: true, how: why ? 'rebuilt' : 'built', why, size: info.size };
+  return { ...index, ...of, how: why ? 'rebuilt' : 'built', why };
 }
 
 /** `<url>.mgpu-index`: the suffix on the URL's path, its query kept. */
