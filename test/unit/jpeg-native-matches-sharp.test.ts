@@ -1,0 +1,45 @@
+// The native JPEG decoder makes the rows sharp makes, to within the resamplers' rounding: photo-like
+// JPEGs of several sizes and aspects (shrunk by 1.67, as ImageNet's to 224; some decoded at 1/2
+// and 1/4 from the DCT, as sharp's shrink-on-load does), each resize mode, grey to 1 and 3
+// channels, and random resized crop boxes: the mean difference under 1.5 levels of 255 (under 2 where
+// the DCT scaling decodes: libjpeg-turbo's scaled IDCT is not mozjpeg's), where a pixel's shift
+// makes the stripes differ by tens. An enlarged image is sharp's own (nativeTakes): the same row.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { jpegAddon } from '../../src/data/images/jpeg-native.ts';
+import type { ImageAugment } from '../../src/shared/config/types.ts';
+import { nativeSkip } from '../helpers/native.ts';
+import { decodedBy, difference, photoJpeg, uint8Spec } from '../helpers/photo-jpegs.ts';
+
+const skip = nativeSkip(jpegAddon().reason ?? false);
+const RRC: ImageAugment = { flip: null, crop: null, randomResizedCrop: { scale: [0.08, 1], ratio: [3 / 4, 4 / 3] }, brightness: null, contrast: null };
+
+const CASES: Array<[number, number, 1 | 3, 'stretch' | 'crop' | 'pad', ImageAugment | null, boolean?]> = [
+  // width, height, channels, resize, augment, a grey JPEG
+  [500, 375, 3, 'crop', null],
+  [375, 500, 3, 'crop', null],
+  [500, 375, 3, 'stretch', null],
+  [500, 375, 3, 'pad', null],
+  [333, 250, 3, 'pad', null],
+  [640, 480, 3, 'crop', null], // shrink 2.1: decoded at 1/2
+  [1800, 1200, 3, 'crop', null], // shrink 5.4: at 1/4
+  [100, 80, 3, 'crop', null], // enlarged: sharp's
+  [500, 375, 3, 'crop', RRC],
+  [500, 375, 1, 'crop', null, true],
+  [500, 375, 3, 'crop', null, true],
+];
+
+for (const [w, h, channels, resize, augment, grey] of CASES) {
+  const what = `${w}x${h}${grey ? ' grey' : ''} to 224x224x${channels}, ${resize}${augment ? ', random resized crop' : ''}`;
+  test(`native = sharp within rounding: ${what}`, { skip }, async () => {
+    const jpeg = await photoJpeg(w, h, { grey });
+    const spec = uint8Spec(224, channels, resize, augment);
+    const bound = w >= 2 * 224 && h >= 2 * 224 ? 2 : w < 224 ? 0 : 1.5;
+    for (const sample of augment ? [0, 1, 2, 3] : [0]) {
+      const d = difference(await decodedBy(true, jpeg, spec, sample), await decodedBy(false, jpeg, spec, sample));
+      if (bound === 0) assert.equal(d.max, 0, 'enlarged: sharp decodes it');
+      else assert.ok(d.mean < bound && d.max > 0, `sample ${sample}: mean difference ${d.mean.toFixed(3)} (max ${d.max}; 0: sharp decoded it)`);
+      if (process.env.MGPU_JPEG_PRINT) console.log(what, sample, d);
+    }
+  });
+}
