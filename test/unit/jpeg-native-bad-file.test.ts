@@ -32,11 +32,14 @@ async function errorOf(file: string, decoder: 'native' | 'sharp'): Promise<DataE
   assert.fail(`${file} decoded`);
 }
 
-test('truncated and overwritten JPEGs: the native decoder throws, the DataError is sharp path\'s, naming the file', { skip }, async () => {
+test("truncated and overwritten JPEGs: the native decoder throws, the DataError is sharp path's, naming the file", { skip }, async () => {
   const jpeg = await photoJpeg(300, 200);
   const overwritten = Buffer.from(jpeg);
   overwritten.fill(0xff, jpeg.length >> 1, (jpeg.length >> 1) + 64); // a run of marker bytes in the scan
-  for (const [name, bytes] of [['truncated.jpg', jpeg.subarray(0, jpeg.length >> 1)], ['overwritten.jpg', overwritten]] as const) {
+  for (const [name, bytes] of [
+    ['truncated.jpg', jpeg.subarray(0, jpeg.length >> 1)],
+    ['overwritten.jpg', overwritten],
+  ] as const) {
     const file = path.join(dir, name);
     fs.writeFileSync(file, bytes);
     const { addon } = jpegAddon();

@@ -29,7 +29,9 @@ test('taken: baseline, progressive, grey, a 1-pixel image', { skip }, async () =
   assert.ok(takes(await photoJpeg(300, 200)));
   assert.ok(takes(await photo().jpeg({ progressive: true }).toBuffer()));
   assert.ok(takes(await photoJpeg(300, 200, { grey: true }), uint8Spec(64, 1, 'crop')));
-  const dot = await sharp({ create: { width: 1, height: 1, channels: 3, background: { r: 250, g: 120, b: 5 } } }).jpeg().toBuffer();
+  const dot = await sharp({ create: { width: 1, height: 1, channels: 3, background: { r: 250, g: 120, b: 5 } } })
+    .jpeg()
+    .toBuffer();
   const spec = uint8Spec(1, 3, 'stretch');
   const row = new Uint8Array(3);
   assert.ok(decodeJpegNative(dot, spec, 0, 0, valueTable(spec), row));

@@ -52,10 +52,24 @@ export function jpegPlan(width: number, height: number, spec: Pick<DecodeSpec, '
 const stretch = (start: number, len: number, size: number): Axis => ({ srcStart: start, srcLen: len, fullLen: size, dstOff: 0, dstCount: size, outOff: 0 });
 
 /** Resized to `full` (at least `size`), the centre `size` kept. */
-const cropped = (src: number, full: number, size: number): Axis => ({ srcStart: 0, srcLen: src, fullLen: full, dstOff: (full - size + 1) >> 1, dstCount: size, outOff: 0 });
+const cropped = (src: number, full: number, size: number): Axis => ({
+  srcStart: 0,
+  srcLen: src,
+  fullLen: full,
+  dstOff: (full - size + 1) >> 1,
+  dstCount: size,
+  outOff: 0,
+});
 
 /** Resized to `full` (at most `size`), written at the centre of `size`. */
-const padded = (src: number, full: number, size: number): Axis => ({ srcStart: 0, srcLen: src, fullLen: full, dstOff: 0, dstCount: full, outOff: (size - full) >> 1 });
+const padded = (src: number, full: number, size: number): Axis => ({
+  srcStart: 0,
+  srcLen: src,
+  fullLen: full,
+  dstOff: 0,
+  dstCount: full,
+  outOff: (size - full) >> 1,
+});
 
 /** Whether every axis of `plan` shrinks or keeps its size (the native decoder does not enlarge). */
 export function shrinksOnly(plan: JpegPlan): boolean {

@@ -43,3 +43,9 @@ export function describeJpegDecoder(env: NodeJS.ProcessEnv = process.env): strin
   if (load.addon) return `JPEGs by ${load.addon.version()} (mgpu_jpeg), other images by sharp`;
   return `every image by sharp (${load.reason})`;
 }
+
+/** Whether a config's data (its `data` section) decodes images: an images, webdataset or image tfrecord split. */
+export function decodesImages(data: unknown): boolean {
+  const d = data as { train?: { type?: string; image?: unknown }; eval?: { type?: string; image?: unknown } | null } | undefined;
+  return [d?.train, d?.eval].some((s) => s?.type === 'images' || s?.type === 'webdataset' || (s?.type === 'tfrecord' && s.image !== undefined));
+}
