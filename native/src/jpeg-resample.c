@@ -57,10 +57,15 @@ static int make_coeffs(mgpu_axis a, coeffs *c) {
     double sum = 0.0;
     for (int x = lo; x < hi; x++) sum += kw[x - lo] = triangle((x - center + 0.5) / filterscale);
     int32_t *w = c->w + (size_t)i * c->taps;
+    int32_t total = 0, top = 0;
     for (int x = lo; x < hi; x++) {
       double v = sum > 0.0 ? kw[x - lo] / sum : 0.0;
-      w[x - lo] = (int32_t)floor(v * (1 << PRECISION_BITS) + 0.5);
+      total += w[x - lo] = (int32_t)floor(v * (1 << PRECISION_BITS) + 0.5);
+      if (w[x - lo] > w[top]) top = x - lo;
     }
+    // The largest weight takes the rounding's remainder: the weights sum to exactly 1, so a sum of
+    // 8-bit pixels stays within 0..255 and needs no clamping.
+    w[top] += (1 << PRECISION_BITS) - total;
     c->first[i] = lo;
     c->count[i] = hi - lo;
   }
@@ -68,42 +73,51 @@ static int make_coeffs(mgpu_axis a, coeffs *c) {
   return 0;
 }
 
-/** A sum (rounding half already added) back to 8 bits. */
-static uint8_t clip8(int32_t v) {
-  v >>= PRECISION_BITS;
-  return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v;
-}
+/** A sum (rounding half already added) back to 8 bits: within 0..255, the weights being non-negative and summing to 1. */
+static uint8_t clip8(int32_t v) { return (uint8_t)(v >> PRECISION_BITS); }
 
-/** One row along x: `n` output pixels from the source row `in` (3 channels: one pass per pixel). */
-static void row_x(const uint8_t *in, int channels, const coeffs *c, int n, uint8_t *out) {
+/**
+ * One row along x: `n` output pixels from the row `in`, whose first pixel is source pixel `base`
+ * (3 channels: one pass per pixel).
+ * `restrict`: the output bytes cannot alias the weights, so they stay in registers.
+ */
+static void row_x(const uint8_t *restrict in, int base, int channels, const coeffs *c, int n, uint8_t *restrict out) {
   const int32_t half = 1 << (PRECISION_BITS - 1);
+  const int taps = c->taps;
+  const int *restrict first = c->first, *restrict count = c->count;
   for (int i = 0; i < n; i++) {
-    const int32_t *w = c->w + (size_t)i * c->taps;
-    const uint8_t *s = in + (size_t)c->first[i] * channels;
+    const int32_t *restrict w = c->w + (size_t)i * taps;
+    const uint8_t *restrict s = in + (size_t)(first[i] - base) * channels;
+    const int k = count[i];
     if (channels == 3) {
       int32_t r = half, g = half, b = half;
-      for (int t = 0; t < c->count[i]; t++, s += 3) {
-        r += s[0] * w[t];
-        g += s[1] * w[t];
-        b += s[2] * w[t];
+      for (int t = 0; t < k; t++) {
+        r += s[3 * t] * w[t];
+        g += s[3 * t + 1] * w[t];
+        b += s[3 * t + 2] * w[t];
       }
       out[3 * i] = clip8(r), out[3 * i + 1] = clip8(g), out[3 * i + 2] = clip8(b);
       continue;
     }
     int32_t acc = half;
-    for (int t = 0; t < c->count[i]; t++) acc += s[t] * w[t];
+    for (int t = 0; t < k; t++) acc += s[t] * w[t];
     out[i] = clip8(acc);
   }
 }
 
 /** One output row along y from the rows of `in` (row `base` first), `bytes` values a row; `acc`: scratch of `bytes`. */
-static void row_y(const uint8_t *in, size_t stride, int base, const coeffs *c, int i, size_t bytes, int32_t *acc, uint8_t *out) {
+static void row_y(const uint8_t *in, size_t stride, int base, const coeffs *c, int i, size_t bytes, int32_t *restrict acc,
+                  uint8_t *restrict out) {
   const int32_t *w = c->w + (size_t)i * c->taps;
   const uint8_t *s = in + (size_t)(c->first[i] - base) * stride;
+  const int k = c->count[i];
   for (size_t b = 0; b < bytes; b++) acc[b] = 1 << (PRECISION_BITS - 1);
   // Tap by tap over the whole row: the inner loop runs along memory and vectorises.
-  for (int t = 0; t < c->count[i]; t++, s += stride)
-    for (size_t b = 0; b < bytes; b++) acc[b] += s[b] * w[t];
+  for (int t = 0; t < k; t++, s += stride) {
+    const int32_t wt = w[t];
+    const uint8_t *restrict row = s;
+    for (size_t b = 0; b < bytes; b++) acc[b] += row[b] * wt;
+  }
   for (size_t b = 0; b < bytes; b++) out[b] = clip8(acc[b]);
 }
 
@@ -113,16 +127,18 @@ int mgpu_resample(const uint8_t *src, int src_w, int src_h, int channels, mgpu_a
   coeffs cx, cy;
   if (make_coeffs(x, &cx)) return -1;
   if (make_coeffs(y, &cy)) return free_coeffs(&cx), -1;
-  // Only the source rows the vertical pass reads go through the horizontal one.
-  int y0 = cy.first[0], y1 = cy.first[y.dst_count - 1] + cy.count[y.dst_count - 1];
-  size_t stride = (size_t)x.dst_count * channels;
-  uint8_t *mid = malloc(stride * (y1 - y0));
+  // The vertical pass first, over the source columns the horizontal one reads: it runs along
+  // whole rows (vectorised), and leaves the slower horizontal pass only the output's rows.
+  int x0 = cx.first[0], x1 = cx.first[x.dst_count - 1] + cx.count[x.dst_count - 1];
+  size_t stride = (size_t)(x1 - x0) * channels;
+  uint8_t *mid = malloc(stride * y.dst_count);
   int32_t *acc = malloc(sizeof(int32_t) * stride);
   if (!mid || !acc) return free(mid), free(acc), free_coeffs(&cx), free_coeffs(&cy), -1;
-  for (int r = y0; r < y1; r++) row_x(src + (size_t)r * src_w * channels, channels, &cx, x.dst_count, mid + (r - y0) * stride);
+  const uint8_t *columns = src + (size_t)x0 * channels;
+  for (int i = 0; i < y.dst_count; i++) row_y(columns, (size_t)src_w * channels, 0, &cy, i, stride, acc, mid + i * stride);
   size_t out_stride = (size_t)out_w * channels;
   for (int i = 0; i < y.dst_count; i++)
-    row_y(mid, stride, y0, &cy, i, stride, acc, out + (size_t)(y.out_off + i) * out_stride + (size_t)x.out_off * channels);
+    row_x(mid + i * stride, x0, channels, &cx, x.dst_count, out + (size_t)(y.out_off + i) * out_stride + (size_t)x.out_off * channels);
   free(mid);
   free(acc);
   free_coeffs(&cx);
