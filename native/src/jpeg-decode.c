@@ -5,8 +5,8 @@
 // image buy nothing there. Each thread (each napi_env) has its own TurboJPEG handle.
 //
 //   header(jpeg: Uint8Array): [width, height, subsampling, colorspace] | null   (null: not a JPEG it reads)
-//   decode(jpeg, out: Uint8Array, channels: 1 | 3, denom: 1 | 2 | 4 | 8, axes: Int32Array(12), outWidth, outHeight)
-//     axes: x then y, each src_start, src_len, full_len, dst_off, dst_count, out_off (jpeg-resample.h),
+//   decode(jpeg, out: Uint8Array, channels: 1 | 3, denom: 1 | 2 | 4 | 8, axes, outWidth, outHeight)
+//     axes: Float64Array(14), x then y, each src_start, src_len, full_len, dst_off, dst_count, out_off, scale (jpeg-resample.h),
 //     in pixels of the image decoded at 1/denom; out is zeroed first when the box does not fill it.
 //     Throws an Error with libjpeg's message on a damaged file (a warning counts, as sharp's failOn: 'warning').
 //   version(): string
@@ -80,11 +80,13 @@ static napi_value Header(napi_env env, napi_callback_info info) {
 
 /** Whether the axis reads inside `size` source pixels and writes inside `out` output pixels. */
 static bool axis_fits(mgpu_axis a, int size, int out) {
-  return a.src_start >= 0 && a.src_len >= 1 && a.src_start + a.src_len <= size && a.full_len >= 1 && a.dst_off >= 0 &&
+  return a.src_start >= 0 && a.src_len >= 1 && a.src_start + a.src_len <= size && a.full_len >= 1 && a.scale > 0 && a.dst_off >= 0 &&
          a.dst_count >= 1 && a.dst_off + a.dst_count <= a.full_len && a.out_off >= 0 && a.out_off + a.dst_count <= out;
 }
 
-static mgpu_axis axis_at(const int32_t *g) { return (mgpu_axis){g[0], g[1], g[2], g[3], g[4], g[5]}; }
+static mgpu_axis axis_at(const double *g) {
+  return (mgpu_axis){(int)g[0], (int)g[1], (int)g[2], (int)g[3], (int)g[4], (int)g[5], g[6]};
+}
 
 /** Decodes at 1/denom into a new buffer of *w x *h x channels; NULL with the error thrown. */
 static uint8_t *decode_scaled(napi_env env, tjhandle h, const uint8_t *jpeg, size_t len, int channels, int denom, int *w,
@@ -125,7 +127,7 @@ static napi_value Decode(napi_env env, napi_callback_info info) {
   napi_get_value_int32(env, argv[3], &denom);
   napi_get_value_int32(env, argv[5], &out_w);
   napi_get_value_int32(env, argv[6], &out_h);
-  if (napi_get_typedarray_info(env, argv[4], &gt, &g_len, &g, NULL, NULL) != napi_ok || gt != napi_int32_array || g_len != 12 ||
+  if (napi_get_typedarray_info(env, argv[4], &gt, &g_len, &g, NULL, NULL) != napi_ok || gt != napi_float64_array || g_len != 14 ||
       (channels != 1 && channels != 3) || (denom != 1 && denom != 2 && denom != 4 && denom != 8) || out_w < 1 || out_h < 1 ||
       out_len < (size_t)out_w * out_h * channels) {
     napi_throw_range_error(env, "ERR_OUT_OF_RANGE", "jpeg.decode: bad channels, denom, axes or output size");
@@ -136,7 +138,7 @@ static napi_value Decode(napi_env env, napi_callback_info info) {
   int w, hgt;
   uint8_t *px = decode_scaled(env, h, jpeg, len, channels, denom, &w, &hgt);
   if (!px) return NULL;
-  mgpu_axis x = axis_at(g), y = axis_at((int32_t *)g + 6);
+  mgpu_axis x = axis_at(g), y = axis_at((double *)g + 7);
   if (!axis_fits(x, w, out_w) || !axis_fits(y, hgt, out_h)) {
     free(px);
     napi_throw_range_error(env, "ERR_OUT_OF_RANGE", "jpeg.decode: the axes do not fit the image or the output");

@@ -1,5 +1,5 @@
 // The triangle-filter resampler of jpeg-resample.h. Each output pixel i of an axis is centred at
-// source coordinate src_start + (i + 0.5) * scale (scale = src_len / full_len) and takes the
+// source coordinate src_start + (i + 0.5) * scale + (src_len - full_len * scale) / 2 and takes the
 // source pixels within `support` of it (1 pixel when enlarging, `scale` pixels when shrinking, so
 // a shrink averages every source pixel instead of skipping some), weighted by the triangle, the
 // weights normalised to 1 and rounded to 22-bit integers, as PIL's resample does. Integer sums
@@ -32,7 +32,8 @@ static void free_coeffs(coeffs *c) {
 
 /** The weights of the output pixels [a.dst_off, a.dst_off + a.dst_count); 0, or -1 out of memory. */
 static int make_coeffs(mgpu_axis a, coeffs *c) {
-  double scale = (double)a.src_len / a.full_len;
+  double scale = a.scale;
+  double offset = a.src_start + (a.src_len - a.full_len * scale) / 2; // libvips's centring
   double filterscale = scale > 1.0 ? scale : 1.0;
   double support = filterscale; // the triangle's support is 1, widened by the shrink
   c->taps = (int)ceil(support) * 2 + 1;
@@ -44,7 +45,7 @@ static int make_coeffs(mgpu_axis a, coeffs *c) {
   if (!kw) return free_coeffs(c), -1;
   int end = a.src_start + a.src_len;
   for (int i = 0; i < a.dst_count; i++) {
-    double center = a.src_start + (a.dst_off + i + 0.5) * scale;
+    double center = offset + (a.dst_off + i + 0.5) * scale;
     int lo = (int)floor(center - support + 0.5);
     int hi = (int)floor(center + support + 0.5);
     if (lo < a.src_start) lo = a.src_start;

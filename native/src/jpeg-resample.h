@@ -6,10 +6,14 @@
 
 #include <stdint.h>
 
-// One axis of a resize: source pixels [src_start, src_start + src_len) are stretched to a virtual
-// `full_len` pixels, of which [dst_off, dst_off + dst_count) are kept and written from `out_off`.
+// One axis of a resize: source pixels [src_start, src_start + src_len) are resized by `scale`
+// (source pixels per output pixel) to a virtual `full_len` pixels centred on them, of which
+// [dst_off, dst_off + dst_count) are kept and written from `out_off`. `scale` is src_len /
+// full_len for a stretch; a crop or a pad gives both axes the same one (sharp's, libvips's), so
+// full_len * scale may miss src_len by a fraction of a pixel, split between the two ends.
 typedef struct {
   int src_start, src_len, full_len, dst_off, dst_count, out_off;
+  double scale;
 } mgpu_axis;
 
 // Resizes `src` (src_w x src_h x channels) into `out` (out_w x out_h x channels) along `x` and

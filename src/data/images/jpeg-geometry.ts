@@ -7,9 +7,9 @@
 //   pad      both axes by the larger shrink, rounded, placed at ((size - resized) >> 1) in zeros;
 //   a box    (a random resized crop) stretched to the size, read from the full-size decode.
 // The DCT scaling (decoding at 1/2, 1/4 or 1/8 straight from the JPEG) is sharp's shrink-on-load:
-// used without a box when the smaller of the two axes' shrinks is at least 2, 4 or 8 (in every
-// mode: `pad` too shrinks by the larger one after it). libjpeg-turbo's scaled decode differs a
-// little from sharp's (mozjpeg's), most where little resizing follows it.
+// without a box, the largest of 8, 4, 2 that the resize's shrink reaches (the smaller of the axes'
+// for stretch and crop, the larger for pad), halved where the shrink's whole part equals it
+// (sharp's guard against libjpeg's rounding: a shrink of 2.1 decodes whole).
 // An image smaller than the size is sharp's to enlarge (nativeTakes): libvips enlarges with
 // another interpolation than its reduce, and photos are rarely smaller than the model's input.
 import type { Box } from './augment-draws.ts';
@@ -25,11 +25,12 @@ export interface Axis {
   dstOff: number;
   dstCount: number;
   outOff: number;
+  scale: number; // source pixels per output pixel
 }
 
 export interface JpegPlan {
   denom: Denom;
-  axes: Int32Array; // x then y, 6 values each: what the addon's decode takes
+  axes: Float64Array; // x then y, 7 values each: what the addon's decode takes
 }
 
 /** The plan for a `width` x `height` JPEG to `spec`'s size and resize mode, or from `box`. */
@@ -37,47 +38,62 @@ export function jpegPlan(width: number, height: number, spec: Pick<DecodeSpec, '
   if (box) return packed(1, stretch(box.left, box.width, spec.width), stretch(box.top, box.height, spec.height));
   const hs = width / spec.width;
   const vs = height / spec.height;
-  const least = Math.min(hs, vs);
-  const denom: Denom = least >= 8 ? 8 : least >= 4 ? 4 : least >= 2 ? 2 : 1;
-  const shrink = spec.resize === 'pad' ? Math.max(hs, vs) : least;
+  const shrink = spec.resize === 'pad' ? Math.max(hs, vs) : Math.min(hs, vs);
+  const denom = shrinkOnLoad(shrink);
   const sw = Math.ceil(width / denom); // libjpeg's scaled size (TJSCALED)
   const sh = Math.ceil(height / denom);
   if (spec.resize === 'stretch') return packed(denom, stretch(0, sw, spec.width), stretch(0, sh, spec.height));
   const fw = Math.max(1, Math.round(width / shrink));
   const fh = Math.max(1, Math.round(height / shrink));
   const axis = spec.resize === 'crop' ? cropped : padded;
-  return packed(denom, axis(sw, fw, spec.width), axis(sh, fh, spec.height));
+  // One shrink for both axes, as sharp resizes (after a DCT scaling: the scaled size over the target's).
+  return packed(denom, axis(sw, fw, spec.width, (sw * shrink) / width), axis(sh, fh, spec.height, (sh * shrink) / height));
 }
 
-const stretch = (start: number, len: number, size: number): Axis => ({ srcStart: start, srcLen: len, fullLen: size, dstOff: 0, dstCount: size, outOff: 0 });
+function shrinkOnLoad(shrink: number): Denom {
+  const d = shrink >= 8 ? 8 : shrink >= 4 ? 4 : shrink >= 2 ? 2 : 1;
+  return (Math.floor(shrink) === d && d > 1 ? d / 2 : d) as Denom;
+}
 
-/** Resized to `full` (at least `size`), the centre `size` kept. */
-const cropped = (src: number, full: number, size: number): Axis => ({
+const stretch = (start: number, len: number, size: number): Axis => ({
+  srcStart: start,
+  srcLen: len,
+  fullLen: size,
+  dstOff: 0,
+  dstCount: size,
+  outOff: 0,
+  scale: len / size,
+});
+
+/** Resized by `scale` to `full` (at least `size`), the centre `size` kept. */
+const cropped = (src: number, full: number, size: number, scale: number): Axis => ({
   srcStart: 0,
   srcLen: src,
   fullLen: full,
   dstOff: (full - size + 1) >> 1,
   dstCount: size,
   outOff: 0,
+  scale,
 });
 
-/** Resized to `full` (at most `size`), written at the centre of `size`. */
-const padded = (src: number, full: number, size: number): Axis => ({
+/** Resized by `scale` to `full` (at most `size`), written at the centre of `size`. */
+const padded = (src: number, full: number, size: number, scale: number): Axis => ({
   srcStart: 0,
   srcLen: src,
   fullLen: full,
   dstOff: 0,
   dstCount: full,
   outOff: (size - full) >> 1,
+  scale,
 });
 
 /** Whether every axis of `plan` shrinks or keeps its size (the native decoder does not enlarge). */
 export function shrinksOnly(plan: JpegPlan): boolean {
   const a = plan.axes;
-  return a[2]! <= a[1]! && a[8]! <= a[7]!;
+  return a[6]! >= 1 && a[13]! >= 1;
 }
 
 function packed(denom: Denom, x: Axis, y: Axis): JpegPlan {
-  const values = [x, y].flatMap((a) => [a.srcStart, a.srcLen, a.fullLen, a.dstOff, a.dstCount, a.outOff]);
-  return { denom, axes: Int32Array.from(values) };
+  const values = [x, y].flatMap((a) => [a.srcStart, a.srcLen, a.fullLen, a.dstOff, a.dstCount, a.outOff, a.scale]);
+  return { denom, axes: Float64Array.from(values) };
 }

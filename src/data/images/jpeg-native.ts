@@ -11,7 +11,7 @@ export interface JpegAddon {
   /** [width, height, subsampling, colorspace] (TurboJPEG's TJSAMP_* and TJCS_*), or null: not a JPEG it reads. */
   header(jpeg: Uint8Array): [number, number, number, number] | null;
   /** Decodes at 1/denom and resizes into `out` along `axes` (jpeg-geometry.ts); throws libjpeg's message on a damaged file. */
-  decode(jpeg: Uint8Array, out: Uint8Array, channels: 1 | 3, denom: number, axes: Int32Array, outWidth: number, outHeight: number): void;
+  decode(jpeg: Uint8Array, out: Uint8Array, channels: 1 | 3, denom: number, axes: Float64Array, outWidth: number, outHeight: number): void;
   /** e.g. "libjpeg-turbo 2.1.5". */
   version(): string;
 }
