@@ -10,8 +10,9 @@
 // without a box, the largest of 8, 4, 2 that the resize's shrink reaches (the smaller of the axes'
 // for stretch and crop, the larger for pad), halved where the shrink's whole part equals it
 // (sharp's guard against libjpeg's rounding: a shrink of 2.1 decodes whole).
-// An image smaller than the size is sharp's to enlarge (nativeTakes): libvips enlarges with
-// another interpolation than its reduce, and photos are rarely smaller than the model's input.
+// Enlarging, libvips samples at i * scale - 0.5 (in pixel indices) where PIL samples at
+// (i + 0.5) * scale - 0.5: jpeg-resample.c follows libvips. An image that one axis enlarges and
+// the other shrinks is sharp's (sameWay).
 import type { Box } from './augment-draws.ts';
 import type { DecodeSpec } from './decode-spec.ts';
 
@@ -87,10 +88,14 @@ const padded = (src: number, full: number, size: number, scale: number): Axis =>
   scale,
 });
 
-/** Whether every axis of `plan` shrinks or keeps its size (the native decoder does not enlarge). */
-export function shrinksOnly(plan: JpegPlan): boolean {
+/**
+ * Whether both axes of `plan` shrink (or keep their size), or both enlarge: where one enlarges and
+ * the other shrinks, libvips places the enlarged axis's pixels otherwise (3.8-6 levels apart in
+ * the tests), so such an image is sharp's.
+ */
+export function sameWay(plan: JpegPlan): boolean {
   const a = plan.axes;
-  return a[6]! >= 1 && a[13]! >= 1;
+  return a[6]! >= 1 === a[13]! >= 1;
 }
 
 function packed(denom: Denom, x: Axis, y: Axis): JpegPlan {
