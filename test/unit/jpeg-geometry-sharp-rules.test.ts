@@ -4,7 +4,7 @@
 // (sharp's guard: 2.1 decodes whole); a random resized crop's box read from the whole decode.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jpegPlan, sameWay } from '../../src/data/images/jpeg-geometry.ts';
+import { jpegPlan, likeSharp } from '../../src/data/images/jpeg-geometry.ts';
 
 const size = (resize: 'stretch' | 'crop' | 'pad') => ({ width: 224, height: 224, resize });
 const axes = (w: number, h: number, resize: 'stretch' | 'crop' | 'pad') => {
@@ -37,11 +37,13 @@ test('shrink-on-load: 1/2 from 3x, whole at 2.1x (the guard), 1/4 at 5.4x with i
   assert.deepEqual([big.x[1], big.y[1]], [451, 300]); // ceil(1801 / 4): libjpeg's scaled size
 });
 
-test('a box is stretched from the whole decode; one axis up and one down is not the same way', () => {
+test('a box is stretched from the whole decode; one axis up and one down, or a partial DCT block, is left to sharp', () => {
   const p = jpegPlan(500, 375, size('crop'), { left: 10, top: 20, width: 300, height: 100 });
   assert.equal(p.denom, 1);
   assert.deepEqual([...p.axes], [10, 300, 224, 0, 224, 0, 300 / 224, 20, 100, 224, 0, 224, 0, 100 / 224]);
-  assert.equal(sameWay(p), false);
-  assert.ok(sameWay(jpegPlan(100, 80, size('crop'), null)));
-  assert.ok(sameWay(jpegPlan(500, 375, size('crop'), null)));
+  assert.equal(likeSharp(p, 500, 375), false);
+  assert.ok(likeSharp(jpegPlan(100, 80, size('crop'), null), 100, 80));
+  assert.ok(likeSharp(jpegPlan(500, 375, size('crop'), null), 500, 375));
+  assert.ok(likeSharp(jpegPlan(1000, 750, size('stretch'), null), 1000, 750), 'at 1/2, even sizes');
+  assert.equal(likeSharp(jpegPlan(1001, 750, size('stretch'), null), 1001, 750), false, 'at 1/2, an odd width');
 });

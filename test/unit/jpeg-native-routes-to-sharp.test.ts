@@ -2,7 +2,7 @@
 // image; and which it leaves to sharp, which still decodes them: CMYK, an ICC profile (sharp
 // converts it to sRGB), an EXIF-turned photo under `orientation: exif` (the same photo is the
 // native decoder's when the orientation is `stored`), colour to 1 channel, an image one axis
-// enlarges and the other shrinks.
+// enlarges and the other shrinks, a DCT-scaled one of a size not a multiple of the scale.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeJpegNative } from '../../src/data/images/decode-jpeg-native.ts';
@@ -39,7 +39,7 @@ test('taken: baseline, progressive, grey, a 1-pixel image', { skip }, async () =
   assert.deepEqual([...row], [...(await decodedBy(false, dot, spec))]);
 });
 
-test('left to sharp: CMYK, ICC, EXIF-turned under orientation exif, colour to grey, enlarged one way only', { skip }, async () => {
+test('left to sharp: CMYK, ICC, EXIF-turned under orientation exif, colour to grey, enlarged one way only, a partial DCT block', { skip }, async () => {
   const turned = withOrientation(await photoJpeg(300, 200), 6);
   assert.equal((await sharp(turned).metadata()).orientation, 6, 'the EXIF block reads');
   const exif = { ...uint8Spec(64, 3, 'crop'), orientation: 'exif' as const };
@@ -49,6 +49,7 @@ test('left to sharp: CMYK, ICC, EXIF-turned under orientation exif, colour to gr
     ['EXIF 6', turned, exif],
     ['colour to grey', await photoJpeg(300, 200), uint8Spec(64, 1, 'crop')],
     ['wider, shorter', await photoJpeg(100, 40), uint8Spec(64, 3, 'stretch')],
+    ['at 1/2, an odd height', await photoJpeg(300, 201), uint8Spec(64, 3, 'crop')],
   ];
   for (const [what, bytes, spec] of cases) {
     assert.equal(takes(bytes, spec), false, what);

@@ -3,11 +3,12 @@
 // anything else returns false and goes to sharp. It takes 8-bit Huffman JPEGs (baseline,
 // extended, progressive) of 1 or 3 components, to 3 channels, or to 1 from a grey JPEG; without an
 // ICC profile (sharp converts those to sRGB); under `orientation: exif` only those already
-// upright; not one that an axis enlarges and the other shrinks (jpeg-geometry.ts sameWay). A JPEG it fails to decode goes to sharp as well, which decodes it or says what is wrong
+// upright; not one that an axis enlarges and the other shrinks, nor a DCT-scaled one whose size
+// is not a multiple of the scale (jpeg-geometry.ts likeSharp). A JPEG it fails to decode goes to sharp as well, which decodes it or says what is wrong
 // with it in the words of every other bad file.
 import { augmentRng, drawAugment } from './augment-draws.ts';
 import type { DecodeSpec } from './decode-spec.ts';
-import { jpegPlan, sameWay } from './jpeg-geometry.ts';
+import { jpegPlan, likeSharp } from './jpeg-geometry.ts';
 import { jpegFacts, type JpegFacts } from './jpeg-markers.ts';
 import { jpegAddon } from './jpeg-native.ts';
 import { placeRow } from './place-row.ts';
@@ -35,7 +36,7 @@ export function decodeJpegNative(bytes: Uint8Array, spec: DecodeSpec, epoch: num
   const rrc = spec.augment?.randomResizedCrop;
   const draws = spec.augment ? drawAugment(spec.augment, rng!, rrc ? width : 0, rrc ? height : 0) : null;
   const plan = jpegPlan(width, height, spec, draws?.box ?? null);
-  if (!sameWay(plan)) return false;
+  if (!likeSharp(plan, width, height)) return false;
   const size = spec.width * spec.height * spec.channels;
   if (scratch?.length !== size) scratch = new Uint8Array(size);
   try {

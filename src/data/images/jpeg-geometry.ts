@@ -11,8 +11,8 @@
 // for stretch and crop, the larger for pad), halved where the shrink's whole part equals it
 // (sharp's guard against libjpeg's rounding: a shrink of 2.1 decodes whole).
 // Enlarging, libvips samples at i * scale - 0.5 (in pixel indices) where PIL samples at
-// (i + 0.5) * scale - 0.5: jpeg-resample.c follows libvips. An image that one axis enlarges and
-// the other shrinks is sharp's (sameWay).
+// (i + 0.5) * scale - 0.5: jpeg-resample.c follows libvips. What is not matched is sharp's
+// (likeSharp).
 import type { Box } from './augment-draws.ts';
 import type { DecodeSpec } from './decode-spec.ts';
 
@@ -89,13 +89,16 @@ const padded = (src: number, full: number, size: number, scale: number): Axis =>
 });
 
 /**
- * Whether both axes of `plan` shrink (or keep their size), or both enlarge: where one enlarges and
- * the other shrinks, libvips places the enlarged axis's pixels otherwise (3.8-6 levels apart in
- * the tests), so such an image is sharp's.
+ * Whether the native decoder makes sharp's pixels for `plan` (of a `width` x `height` JPEG), to
+ * the resampling's rounding: not where one axis enlarges and the other shrinks (libvips places
+ * the enlarged axis's pixels otherwise: 3.8-6 levels apart in the tests), nor where a DCT-scaled
+ * decode's edge is a partial block (a size not a multiple of the scale: sharp's rows there are
+ * 1-6 levels from any placing tried). Such images are sharp's.
  */
-export function sameWay(plan: JpegPlan): boolean {
+export function likeSharp(plan: JpegPlan, width: number, height: number): boolean {
   const a = plan.axes;
-  return a[6]! >= 1 === a[13]! >= 1;
+  const sameWay = a[6]! >= 1 === a[13]! >= 1;
+  return sameWay && width % plan.denom === 0 && height % plan.denom === 0;
 }
 
 function packed(denom: Denom, x: Axis, y: Axis): JpegPlan {
