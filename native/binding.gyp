@@ -61,7 +61,8 @@
       # Built only where a TurboJPEG program compiles and links (turbojpeg-found.sh): elsewhere
       # the target is empty and the other addons still build. No fused multiply-add: the
       # resampler's weights are computed in double and must round the same on every machine.
-      "variables": { "has_turbojpeg": "<!(sh turbojpeg-found.sh)" },
+      # (a copy without the script, or without sh, leaves it out too.)
+      "variables": { "has_turbojpeg": "<!(sh turbojpeg-found.sh 2>/dev/null || echo 0)" },
       "cflags_c": ["-std=c11", "-O3", "-ffp-contract=off", "-Wall", "-Wextra"],
       "libraries": ["-lturbojpeg", "-lm"],
       "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O3", "-ffp-contract=off", "-Wall", "-Wextra"] },
