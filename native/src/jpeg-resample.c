@@ -1,5 +1,6 @@
 // The triangle-filter resampler of jpeg-resample.h. Each output pixel i of an axis is centred at
-// source coordinate src_start + (i + 0.5) * scale + (src_len - full_len * scale) / 2 and takes the
+// source coordinate src_start + (i + 0.5) * scale + (src_len - full_len * scale) / 2 (i * scale
+// when enlarging, as libvips does) and takes the
 // source pixels within `support` of it (1 pixel when enlarging, `scale` pixels when shrinking, so
 // a shrink averages every source pixel instead of skipping some), weighted by the triangle, the
 // weights normalised to 1 and rounded to 22-bit integers, as PIL's resample does. Integer sums
@@ -57,6 +58,11 @@ static int make_coeffs(mgpu_axis a, coeffs *c) {
     // is not resized then takes one pixel per pixel.
     while (hi - lo > 1 && triangle((lo - center + 0.5) / filterscale) == 0.0) lo++;
     while (hi - lo > 1 && triangle((hi - 1 - center + 0.5) / filterscale) == 0.0) hi--;
+    // A centre beyond the edge (the plans jpeg-geometry.ts makes never put one there): the edge pixel.
+    if (hi <= lo) {
+      lo = center < a.src_start ? a.src_start : end - 1;
+      hi = lo + 1;
+    }
     double sum = 0.0;
     for (int x = lo; x < hi; x++) sum += kw[x - lo] = triangle((x - center + 0.5) / filterscale);
     int32_t *w = c->w + (size_t)i * c->taps;

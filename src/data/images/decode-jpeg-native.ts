@@ -4,8 +4,9 @@
 // extended, progressive) of 1 or 3 components, to 3 channels, or to 1 from a grey JPEG; without an
 // ICC profile (sharp converts those to sRGB); under `orientation: exif` only those already
 // upright; not one that an axis enlarges and the other shrinks, nor a DCT-scaled one whose size
-// is not a multiple of the scale (jpeg-geometry.ts likeSharp). A JPEG it fails to decode goes to sharp as well, which decodes it or says what is wrong
-// with it in the words of every other bad file.
+// is not a multiple of the scale (jpeg-geometry.ts likeSharp). A JPEG it fails to decode goes to
+// sharp as well, which decodes it or says what is wrong with it in the words of every other bad
+// file.
 import { augmentRng, drawAugment } from './augment-draws.ts';
 import type { DecodeSpec } from './decode-spec.ts';
 import { jpegPlan, likeSharp } from './jpeg-geometry.ts';
