@@ -6,7 +6,9 @@
   # src/shared/cpu-affinity.ts (mgpu_affinity.node, Linux only: when it is missing simulated-GPU
   # workers are not pinned to cores, and the run header says so) and
   # src/worker/wasm-kernels/native-conv.ts (mgpu_conv_kernels.node: when it is missing the wasm
-  # backend's convolutions run on XNNPACK and the JavaScript im2col kernels).
+  # backend's convolutions run on XNNPACK and the JavaScript im2col kernels) and
+  # src/data/images/jpeg-native.ts (mgpu_jpeg.node: when it is missing, or TurboJPEG is not
+  # installed so it is not built, sharp decodes the JPEGs too).
   "targets": [
     {
       "target_name": "mgpu_mmap",
@@ -51,6 +53,21 @@
       "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O3", "-Wall", "-Wextra"] },
       "conditions": [
         ["OS=='win'", { "type": "none" }]
+      ]
+    },
+    {
+      "target_name": "mgpu_jpeg",
+      "sources": ["src/jpeg-decode.c", "src/jpeg-resample.c"],
+      # Built only where a TurboJPEG program compiles and links (turbojpeg-found.sh): elsewhere
+      # the target is empty and the other addons still build. No fused multiply-add: the
+      # resampler's weights are computed in double and must round the same on every machine.
+      # (a copy without the script, or without sh, leaves it out too.)
+      "variables": { "has_turbojpeg": "<!(sh turbojpeg-found.sh 2>/dev/null || echo 0)" },
+      "cflags_c": ["-std=c11", "-O3", "-ffp-contract=off", "-Wall", "-Wextra"],
+      "libraries": ["-lturbojpeg", "-lm"],
+      "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O3", "-ffp-contract=off", "-Wall", "-Wextra"] },
+      "conditions": [
+        ["OS=='win' or has_turbojpeg==0", { "type": "none" }]
       ]
     }
   ]

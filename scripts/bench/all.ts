@@ -26,7 +26,9 @@ const benches: [string, string[]][] = [
 // Image decoding beside torchvision: where sharp loads (an optional dependency).
 // TFRecord shards over HTTP on loopback against local files (nginx when installed, else Node's server).
 // Shards (TFRecord, WebDataset) against the folder they were made from and torchvision's DataLoader.
-if (!(trySharp() instanceof Error)) benches.push(['images-decode.ts', []], ['images-index.ts', []], ['shards-read.ts', []], ['shards-http.ts', []]);
+// The JPEG decoders (sharp, the native one) against PIL in CPU time per image as well.
+if (!(trySharp() instanceof Error))
+  benches.push(['images-decode.ts', []], ['jpeg-decoders.ts', []], ['images-index.ts', []], ['shards-read.ts', []], ['shards-http.ts', []]);
 else console.log('\n(sharp does not load: the image decoding benchmark is left out)');
 // Several machines (MPI ranks on this one, or in two network namespaces: mpi-overlap.ts,
 // shards-machines.ts, which says why when it cannot run): where mpirun and the binding are there.

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { decodeSpec } from '../../src/data/images/decode-spec.ts';
 import { indexFolder } from '../../src/data/images/folder-index.ts';
 import { ImagePipeline } from '../../src/data/images/image-pipeline.ts';
+import { describeJpegDecoder } from '../../src/data/images/jpeg-native.ts';
 import { imageExtensions, requireSharp } from '../../src/data/images/sharp-module.ts';
 import type { ImageSource } from '../../src/shared/config/types.ts';
 import { benchFolder, type BenchFolder } from './images-folders.ts';
@@ -70,5 +71,5 @@ for (const [f, size] of folders) {
     });
   }
 }
-printTable(`Image decoding: decode + resize + centre crop + flip, uint8 (${cores} cores; best of ${REPS})`, rows);
+printTable(`Image decoding: decode + resize + centre crop + flip, uint8 (${cores} cores; best of ${REPS}; ${describeJpegDecoder()})`, rows);
 saveJson('images-decode', rows);

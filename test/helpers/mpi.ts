@@ -43,16 +43,20 @@ export interface MpiRun {
   stderr: string;
 }
 
-/** `mpirun -np M mgpu-train <args>` (or an MPMD line: one argument list per rank), to its end. */
+/**
+ * `mpirun -np M mgpu-train <args>` (or an MPMD line: one argument list per rank), to its end;
+ * `rankEnv`: variables for one rank of an MPMD line alone (set through env(1)).
+ */
 export function runMpi(
   ranks: number | string[][],
   args: string[],
-  opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void } = {},
+  opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; rankEnv?: Array<Record<string, string>>; onStart?: (pid: number) => void } = {},
 ): Promise<MpiRun> {
+  const own = (i: number) => Object.entries(opts.rankEnv?.[i] ?? {}).map(([k, v]) => `${k}=${v}`);
   const line =
     typeof ranks === 'number'
       ? ['-np', String(ranks), process.execPath, BIN, ...args]
-      : ranks.flatMap((a, i) => [...(i ? [':'] : []), '-np', '1', process.execPath, BIN, ...a]);
+      : ranks.flatMap((a, i) => [...(i ? [':'] : []), '-np', '1', ...(own(i).length ? ['env', ...own(i)] : []), process.execPath, BIN, ...a]);
   const child = spawn('mpirun', line, { env: { ...process.env, ...MPI_ENV, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   opts.onStart?.(child.pid!);
   let stdout = '';

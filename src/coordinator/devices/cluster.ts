@@ -17,6 +17,7 @@
 // coordinator waiting on another machine keeps its signal handlers and can say what it waits for.
 import { createHash } from 'node:crypto';
 import { sourceHash } from '../../../lib/source-hash.mjs';
+import { decodesImages, JPEG_DECODER_ENV, jpegDecoderName } from '../../data/images/jpeg-native.ts';
 import { MgpuError } from '../../shared/errors.ts';
 import { launchedSize, loadMpi, type MpiAddon } from '../../shared/mpi.ts';
 import { assignShards, type Shard } from '../../shared/shard.ts';
@@ -111,18 +112,27 @@ class MpiCluster implements Cluster {
   }
 
   async join(configHash: string, localWorkers: number, layoutHash: number): Promise<void> {
-    // 32 bytes config hash, 32 bytes code hash, 4 workers, 4 layout hash, 64 host name.
-    const mine = new Uint8Array(136);
+    // 32 bytes config hash, 32 bytes code hash, 4 workers, 4 layout hash, 64 host name, 32 JPEG
+    // decoder (what a config hash that differs is told by: configHash holds it for image splits).
+    const mine = new Uint8Array(168);
     mine.set(Buffer.from(configHash, 'hex').subarray(0, 32), 0);
     mine.set(Buffer.from(codeHash(), 'hex').subarray(0, 32), 32);
     const view = new DataView(mine.buffer);
     view.setInt32(64, localWorkers, true);
     view.setUint32(68, layoutHash >>> 0, true);
     mine.set(Buffer.from(this.hosts[this.rank]!.slice(0, 63)), 72);
+    mine.set(Buffer.from(jpegDecoderName().slice(0, 31)), 136);
     const all = await this.gather(mine, 'the start-up check');
     const field = (b: Uint8Array, from: number, to: number) => Buffer.from(b.subarray(from, to)).toString('hex');
-    all.forEach((b, r) => (this.hosts[r] = Buffer.from(b.subarray(72)).toString('utf8').replace(/\0+$/, '')));
+    const text = (b: Uint8Array, from: number, to: number) => Buffer.from(b.subarray(from, to)).toString('utf8').replace(/\0+$/, '');
+    all.forEach((b, r) => (this.hosts[r] = text(b, 72, 136)));
     for (let r = 1; r < all.length; r++) {
+      const [theirs, ours] = [text(all[r]!, 136, 168), text(all[0]!, 136, 168)];
+      if (field(all[r]!, 0, 32) !== field(all[0]!, 0, 32) && theirs !== ours) {
+        throw new MgpuError('E_CONFIG', `${this.where(r)} decodes JPEGs with ${theirs}, ${this.where(0)} with ${ours}: their images' pixels would differ`, {
+          hint: `build the mgpu_jpeg addon on every machine (apt install libturbojpeg0-dev, then npm run build:native), or set ${JPEG_DECODER_ENV}=sharp on every machine`,
+        });
+      }
       if (field(all[r]!, 0, 32) !== field(all[0]!, 0, 32)) {
         throw new MgpuError('E_CONFIG', `${this.where(r)} runs another config than ${this.where(0)} (its resolved config, devices aside, hashes differently)`, {
           hint: 'start every machine with the same config file and the same --set overrides',
@@ -256,8 +266,15 @@ function tick(waitedMs: number): Promise<void> {
 /** A hash of this installation's source files: machines must run the same mgpu-train. */
 export const codeHash = sourceHash;
 
-/** The hash of a resolved config as the machines compare it: every section but `devices`. */
-export function configHash(cfg: object): string {
+/**
+ * The hash of a resolved config as the machines compare it: every section but `devices`, and,
+ * where a split decodes images, the JPEG decoder (jpeg-native.ts): its pixels are the decoder's,
+ * so machines that would decode the same files differently refuse to start together.
+ */
+export function configHash(cfg: object, env: NodeJS.ProcessEnv = process.env): string {
   const { devices: _devices, configPath: _path, ...rest } = cfg as Record<string, unknown>;
-  return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+  const decoder = decodesImages(rest.data) ? { jpegDecoder: jpegDecoderName(env) } : {};
+  return createHash('sha256')
+    .update(JSON.stringify({ ...rest, ...decoder }))
+    .digest('hex');
 }

@@ -6,6 +6,7 @@ import { DataError, messageOf, MgpuError } from '../../shared/errors.ts';
 import type { ShardHttpOptions } from '../../shared/config/types.ts';
 import type { DecodeItem, DecodeTask, DecodeThreadData } from './decode-thread.ts';
 import { rowBytesOf, type DecodeSpec } from './decode-spec.ts';
+import { describeJpegDecoder } from './jpeg-native.ts';
 import type { RowPipeline } from '../columns.ts';
 import { ThreadRows, type SlotResult } from '../thread-rows.ts';
 
@@ -52,6 +53,7 @@ export class ImagePipeline extends ThreadRows implements RowPipeline {
     // sharp's work runs on libuv's pool, one per process, sized at start-up: fewer lanes than threads leaves threads idle.
     const uv = Number(process.env.UV_THREADPOOL_SIZE) || 4;
     const lanes = this.threads > uv ? ` (but libuv's pool has ${uv}: start with UV_THREADPOOL_SIZE=${this.threads})` : '';
-    return `${this.header}; decoded by ${this.threads} thread${this.threads === 1 ? '' : 's'}${lanes}`;
+    // Which decoder made the pixels (jpeg-native.ts): the header of every run says it.
+    return `${this.header}; decoded by ${this.threads} thread${this.threads === 1 ? '' : 's'}${lanes}, ${describeJpegDecoder()}`;
   }
 }
