@@ -8,7 +8,8 @@
   # src/worker/wasm-kernels/native-conv.ts (mgpu_conv_kernels.node: when it is missing the wasm
   # backend's convolutions run on XNNPACK and the JavaScript im2col kernels) and
   # src/data/images/jpeg-native.ts (mgpu_jpeg.node: when it is missing, or TurboJPEG is not
-  # installed so it is not built, sharp decodes the JPEGs too).
+  # installed so it is not built, sharp decodes the JPEGs too) and src/shared/crc32c.ts
+  # (mgpu_crc32c.node: when it is missing the checksum runs in JavaScript).
   "targets": [
     {
       "target_name": "mgpu_mmap",
@@ -28,6 +29,16 @@
       "cflags_c": ["-std=c11", "-O2", "-Wall", "-Wextra"],
       "conditions": [
         ["OS!='linux'", { "type": "none" }]
+      ]
+    },
+    {
+      "target_name": "mgpu_crc32c",
+      "sources": ["src/crc32c.c"],
+      # No -march: the SSE4.2 loop is compiled with a target attribute and chosen at run time.
+      "cflags_c": ["-std=c11", "-O2", "-Wall", "-Wextra"],
+      "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O2", "-Wall", "-Wextra"] },
+      "conditions": [
+        ["OS=='win'", { "type": "none" }]
       ]
     },
     {
