@@ -13,7 +13,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const file = addonFiles('mgpu_crc32c').map((f) => path.join(root, f)).find((f) => fs.existsSync(f));
+const file = addonFiles('mgpu_crc32c')
+  .map((f) => path.join(root, f))
+  .find((f) => fs.existsSync(f));
 const skip = nativeSkip(file ? false : 'the CRC-32C addon is not built');
 type Crc = (b: Uint8Array) => number;
 const addon = file ? (createRequire(import.meta.url)(file) as { crc32c: Crc; crc32cTable: Crc; which(): string }) : null;
