@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { writeDigitFolder, writeDigitModel } from '../helpers/digit-images.ts';
-import { runCliAsync } from '../helpers/run-cli.ts';
+import { writeDigitFolder } from '../helpers/digit-images.ts';
+import { refusedBeforeTraining } from '../helpers/digit-shard-run.ts';
 import { serveShards } from '../helpers/shard-server.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 import { writeDigitShards } from '../helpers/tfrecord-shards.ts';
@@ -19,40 +19,17 @@ test('a shard URL that 404s: exit 2 before training, naming the URL and the 404'
   const server = await serveShards(path.join(dir, 'shards'));
   t.after(() => server.stop());
   t.diagnostic(`served by ${server.which} at ${server.url}`);
-  const cfg = path.join(dir, 'exp.json');
-  fs.writeFileSync(
-    cfg,
-    JSON.stringify({
-      model: { module: writeDigitModel(dir) },
-      loss: 'sparseCategoricalCrossentropy',
-      data: {
-        train: {
-          type: 'tfrecord',
-          files: `${server.url}/train-{00000..00001}-of-00002`,
-          image: 'image/encoded',
-          label: 'image/class/label',
-          size: [28, 28],
-          channels: 1,
-        },
-        threads: 1,
-      },
-      training: { batchSize: 4, steps: 2 },
-      optimizer: { name: 'sgd' },
-    }),
+  const r = await refusedBeforeTraining(
+    dir,
+    { type: 'tfrecord', files: `${server.url}/train-{00000..00001}-of-00002`, image: 'image/encoded', label: 'image/class/label', size: [28, 28], channels: 1 },
+    { ...process.env, MGPU_CACHE_DIR: path.join(dir, 'cache') },
   );
-  const run = path.join(dir, 'run');
-  const r = await runCliAsync(['train', cfg, '--simulate', '1', '--backend', 'cpu', '--run-dir', run], {
-    env: { ...process.env, MGPU_CACHE_DIR: path.join(dir, 'cache') },
-  });
-  assert.equal(r.code, 2, r.stderr);
   const missing = `${server.url}/train-00001-of-00002`;
   assert.equal(
-    r.stderr.split('\n').find((l) => l.startsWith('error ')),
+    r.error,
     `error E_DATA: data.train: shard ${missing}: HTTP 404 Not Found on its HEAD (not tried again: a 4xx is the request's, not the server's)`,
   );
   assert.match(r.stderr, /hint: check the URL and that this machine may read it \(a presigned URL may have expired/);
-  assert.ok(!fs.existsSync(path.join(run, 'metrics.jsonl')), 'training started');
-  assert.ok(!fs.existsSync(path.join(run, 'checkpoints')), 'a checkpoint was written');
   if (server.which === 'node') assert.equal(server.log.filter((l) => l === 'HEAD /train-00001-of-00002').length, 1, 'a 404 is asked once');
   else
     assert.equal(

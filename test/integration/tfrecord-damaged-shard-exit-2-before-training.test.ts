@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { writeDigitFolder, writeDigitModel } from '../helpers/digit-images.ts';
-import { runCli } from '../helpers/run-cli.ts';
+import { writeDigitFolder } from '../helpers/digit-images.ts';
+import { refusedBeforeTraining } from '../helpers/digit-shard-run.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 import { writeDigitShards } from '../helpers/tfrecord-shards.ts';
 
@@ -19,30 +19,19 @@ test('a data byte flipped in record 3 of shard 2: exit 2 before training, naming
   for (let r = 0; r < 3; r++) at += 16 + bytes.readUInt32LE(at); // the start of record 3
   bytes[at + 12 + 40]! ^= 0xff; // a byte inside its data
   fs.writeFileSync(second, bytes);
-  const cfg = path.join(dir, 'exp.json');
-  fs.writeFileSync(
-    cfg,
-    JSON.stringify({
-      model: { module: writeDigitModel(dir) },
-      loss: 'sparseCategoricalCrossentropy',
-      data: {
-        train: { type: 'tfrecord', files: './shards/train-*', image: 'image/encoded', label: 'image/class/label', size: [28, 28], channels: 1 },
-        threads: 1,
-      },
-      training: { batchSize: 4, steps: 2 },
-      optimizer: { name: 'sgd' },
-    }),
-  );
-  const run = path.join(dir, 'run');
-  const r = runCli(['train', cfg, '--simulate', '1', '--backend', 'cpu', '--run-dir', run]);
-  assert.equal(r.code, 2, r.stderr);
+  const r = await refusedBeforeTraining(dir, {
+    type: 'tfrecord',
+    files: './shards/train-*',
+    image: 'image/encoded',
+    label: 'image/class/label',
+    size: [28, 28],
+    channels: 1,
+  });
   assert.match(
-    r.stderr.split('\n').find((l) => l.startsWith('error ')) ?? '',
+    r.error,
     new RegExp(
       `^error E_DATA: data.train: shard ${second} record 3 \\(at byte ${at}\\): the CRC-32C of its \\d+ data bytes does not match \\(damaged data\\)$`,
     ),
   );
   assert.match(r.stderr, /hint: the shard is damaged or was cut short/);
-  assert.ok(!fs.existsSync(path.join(run, 'metrics.jsonl')), 'training started');
-  assert.ok(!fs.existsSync(path.join(run, 'checkpoints')), 'a checkpoint was written');
 });

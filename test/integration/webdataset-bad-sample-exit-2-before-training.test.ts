@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { writeDigitFolder, writeDigitModel } from '../helpers/digit-images.ts';
-import { runCli } from '../helpers/run-cli.ts';
+import { writeDigitFolder } from '../helpers/digit-images.ts';
+import { refusedBeforeTraining } from '../helpers/digit-shard-run.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 import { writeTarShards } from '../helpers/webdataset-shards.ts';
 
@@ -25,25 +25,7 @@ test('a sample without its .cls in shard 2: exit 2 before training, naming it', 
     { path: shard(0), members: members(0) },
     { path: shard(1), members: second },
   ]);
-  const cfg = path.join(dir, 'exp.json');
-  fs.writeFileSync(
-    cfg,
-    JSON.stringify({
-      model: { module: writeDigitModel(dir) },
-      loss: 'sparseCategoricalCrossentropy',
-      data: { train: { type: 'webdataset', shards: './shards/train-{0..1}.tar', image: 'png', size: [28, 28], channels: 1 }, threads: 1 },
-      training: { batchSize: 4, steps: 2 },
-      optimizer: { name: 'sgd' },
-    }),
-  );
-  const run = path.join(dir, 'run');
-  const r = runCli(['train', cfg, '--simulate', '1', '--backend', 'cpu', '--run-dir', run]);
-  assert.equal(r.code, 2, r.stderr);
-  assert.equal(
-    r.stderr.split('\n').find((l) => l.startsWith('error ')),
-    `error E_DATA: data.train: shard ${shard(1)} sample s6: it has no label part (.cls; it has .png)`,
-  );
+  const r = await refusedBeforeTraining(dir, { type: 'webdataset', shards: './shards/train-{0..1}.tar', image: 'png', size: [28, 28], channels: 1 });
+  assert.equal(r.error, `error E_DATA: data.train: shard ${shard(1)} sample s6: it has no label part (.cls; it has .png)`);
   assert.match(r.stderr, /hint: write the shard again with one image and one label part per sample/);
-  assert.ok(!fs.existsSync(path.join(run, 'metrics.jsonl')), 'training started');
-  assert.ok(!fs.existsSync(path.join(run, 'checkpoints')), 'a checkpoint was written');
 });
