@@ -13,7 +13,7 @@ import { ImagePipeline } from '../../src/data/images/image-pipeline.ts';
 import { describeJpegDecoder } from '../../src/data/images/jpeg-native.ts';
 import { imageExtensions, requireSharp } from '../../src/data/images/sharp-module.ts';
 import type { ImageSource } from '../../src/shared/config/types.ts';
-import { benchFolder, type BenchFolder } from './images-folders.ts';
+import { benchDecoding, benchFolder, type BenchFolder } from './images-folders.ts';
 import { haveTorchvision, torchvisionRate } from './images-torchvision.ts';
 import { pipelineRate } from './pipeline-rate.ts';
 import { printTable, saveJson } from './table.ts';
@@ -31,17 +31,7 @@ const REPS = Number(values.reps);
 /** Our images/s over the folder with `threads` decoding threads. */
 async function ourRate(f: BenchFolder, size: number, threads: number): Promise<number> {
   const ix = indexFolder(f.dir, 'bench', imageExtensions(requireSharp('bench')), null);
-  const src: ImageSource = {
-    type: 'images',
-    dir: f.dir,
-    list: null,
-    size: [size, size],
-    channels: 3,
-    resize: 'crop',
-    rescale: 'none',
-    normalize: null,
-    augment: { flip: 'horizontal', crop: null, randomResizedCrop: null, brightness: null, contrast: null },
-  };
+  const src: ImageSource = { type: 'images', dir: f.dir, list: null, ...benchDecoding(size) };
   const spec = decodeSpec(src, true, 0);
   const pipeline = new ImagePipeline(ix.paths, spec, threads, 'bench');
   return pipelineRate(pipeline, ix.paths.count, size * size * 3, REPS);

@@ -20,6 +20,22 @@ export interface BenchFolder {
 
 const SIZES = { jpeg: [500, 375], 'jpeg-large': [2000, 1500], png: [32, 32] } as const;
 
+/**
+ * The work the image benchmarks time, as an images source's decoding keys: the shorter side to
+ * `size`, a centre crop of size x size, a random horizontal flip, uint8 rows (torchvision's
+ * Resize, CenterCrop, RandomHorizontalFlip, PILToTensor).
+ */
+export function benchDecoding(size: number) {
+  return {
+    size: [size, size] as [number, number],
+    channels: 3 as const,
+    resize: 'crop' as const,
+    rescale: 'none' as const,
+    normalize: null,
+    augment: { flip: 'horizontal' as const, crop: null, randomResizedCrop: null, brightness: null, contrast: null },
+  };
+}
+
 export async function benchFolder(kind: keyof typeof SIZES, count: number): Promise<BenchFolder> {
   const [width, height] = SIZES[kind];
   const name = `${count} ${kind === 'png' ? 'PNGs' : 'JPEGs'} ${width}x${height}${kind === 'png' ? '' : ' q90'}`;

@@ -15,7 +15,7 @@ import { ImagePipeline } from '../../src/data/images/image-pipeline.ts';
 import { jpegAddon, JPEG_DECODER_ENV } from '../../src/data/images/jpeg-native.ts';
 import { imageExtensions, requireSharp } from '../../src/data/images/sharp-module.ts';
 import type { ImageSource } from '../../src/shared/config/types.ts';
-import { benchFolder, type BenchFolder } from './images-folders.ts';
+import { benchDecoding, benchFolder, type BenchFolder } from './images-folders.ts';
 import { haveTorchvision, torchvisionCpu } from './images-torchvision.ts';
 import { pipelinePass } from './pipeline-rate.ts';
 import { printTable, saveJson } from './table.ts';
@@ -36,17 +36,7 @@ interface Run {
 /** Our pipeline over `f` with `threads` threads and the decoder `decoder` (set for the threads it starts). */
 function ours(f: BenchFolder, decoder: 'sharp' | 'native', threads: number): Run {
   const ix = indexFolder(f.dir, 'bench', imageExtensions(requireSharp('bench')), null);
-  const src: ImageSource = {
-    type: 'images',
-    dir: f.dir,
-    list: null,
-    size: [SIZE, SIZE],
-    channels: 3,
-    resize: 'crop',
-    rescale: 'none',
-    normalize: null,
-    augment: { flip: 'horizontal', crop: null, randomResizedCrop: null, brightness: null, contrast: null },
-  };
+  const src: ImageSource = { type: 'images', dir: f.dir, list: null, ...benchDecoding(SIZE) };
   if (decoder === 'sharp') process.env[JPEG_DECODER_ENV] = 'sharp';
   const pipeline = new ImagePipeline(ix.paths, decodeSpec(src, true, 0), threads, 'bench'); // its threads copy the environment now
   delete process.env[JPEG_DECODER_ENV];

@@ -21,7 +21,7 @@ import { loadTfrecord } from '../../src/data/shards/load-tfrecord.ts';
 import { loadWebdataset } from '../../src/data/shards/load-webdataset.ts';
 import { INDEX_SUFFIX } from '../../src/shared/shard-files.ts';
 import type { ImageSource } from '../../src/shared/config/types.ts';
-import { benchFolder } from './images-folders.ts';
+import { benchDecoding, benchFolder } from './images-folders.ts';
 import { haveTorchvision, torchvisionRate } from './images-torchvision.ts';
 import { pipelineRate, PREFETCH } from './pipeline-rate.ts';
 import { printTable, saveJson } from './table.ts';
@@ -34,14 +34,7 @@ const BIN = fileURLToPath(new URL('../../bin/mgpu-train.mjs', import.meta.url));
 /** Images/s through `pipeline` over its `n` samples of 224x224x3. */
 const rate = (pipeline: ImagePipeline, n: number) => pipelineRate(pipeline, n, SIZE * SIZE * 3, REPS);
 
-const decoding = {
-  size: [SIZE, SIZE] as [number, number],
-  channels: 3 as const,
-  resize: 'crop' as const,
-  rescale: 'none' as const,
-  normalize: null,
-  augment: { flip: 'horizontal' as const, crop: null, randomResizedCrop: null, brightness: null, contrast: null },
-};
+const decoding = benchDecoding(SIZE);
 const options = (threads: number): ImageOptions => ({ threads, prefetch: PREFETCH, seed: 0, localWorkers: 0 });
 
 const folder = await benchFolder('jpeg', Number(values.jpegs));
