@@ -57,7 +57,10 @@ export function inputFeed(
   const pipeline = ds.pipeline;
   const part = (b: PlannedBatch) => b.indices.subarray(...machine.part(b.indices.length));
   if (!pipeline) {
-    const whole = (step: number) => ({ wait: 0, indices: part(plan.batchAt(step)), n: plan.batchAt(step).indices.length });
+    const whole = (step: number) => {
+      const b = plan.batchAt(step);
+      return { wait: 0, indices: part(b), n: b.indices.length };
+    };
     return { ready: (step) => Promise.resolve(whole(step)), part: (step) => part(plan.batchAt(step)), canStage: () => true };
   }
   // Steps whose rows were asked for and not released: `mine`, this machine's part of the batch;

@@ -32,8 +32,10 @@ export function exampleFeatures(data: Uint8Array, keys: ImageKeys, file: string,
   const features = example(data, where);
   const get = (key: string, kind: FeatureKind): Feature => {
     const f = features.get(key);
-    const have = [...features.keys()].map((k) => JSON.stringify(k)).join(', ') || 'none';
-    if (!f) throw new DataError(`${where}: has no feature ${JSON.stringify(key)} (its features: ${have})`, HINT);
+    if (!f) {
+      const have = [...features.keys()].map((k) => JSON.stringify(k)).join(', ') || 'none';
+      throw new DataError(`${where}: has no feature ${JSON.stringify(key)} (its features: ${have})`, HINT);
+    }
     if (f.kind !== kind) throw new DataError(`${where}: feature ${JSON.stringify(key)} is a ${KIND_NAMES[f.kind]}, expected a ${KIND_NAMES[kind]}`, HINT);
     return f;
   };
