@@ -15,7 +15,7 @@ import type { Dataset, NamedArray } from '../rows.ts';
 import { featureValues } from './feature-values.ts';
 import { describeIndexes } from './index-header.ts';
 import { indexShards, namingSplit } from './load-tfrecord.ts';
-import { ShardHttp } from './shard-http.ts';
+import { eachInFlight } from './shard-http.ts';
 import { urlFingerprints } from './url-index.ts';
 import type { FeatureSpec } from './record-features.ts';
 import { shardIndex, type ShardIndex } from './shard-index.ts';
@@ -103,21 +103,8 @@ function fromBytes(bytes: Buffer, x: ShardIndex): ShardRecords {
 
 /** Each URL shard's bytes, by one Range request of the whole shard each, `http.inFlight` at once. */
 async function wholeShards(indexes: readonly ShardIndex[], http: ShardHttpOptions): Promise<Map<string, Buffer>> {
-  const client = new ShardHttp(http);
-  try {
-    const out = new Map<string, Buffer>();
-    let next = 0;
-    const lane = async () => {
-      while (next < indexes.length) {
-        const x = indexes[next++]!;
-        out.set(x.file, await client.range(x.file, 0, x.size!, 'the whole shard (x / y features are read whole)'));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(http.inFlight, indexes.length) }, lane));
-    return out;
-  } finally {
-    client.close();
-  }
+  const bodies = await eachInFlight(indexes, http, (x, client) => client.range(x.file, 0, x.size!, 'the whole shard (x / y features are read whole)'));
+  return new Map(indexes.map((x, k) => [x.file, bodies[k]!]));
 }
 
 async function namingSplitAsync<T>(keyPath: string, work: () => Promise<T>): Promise<T> {

@@ -247,6 +247,28 @@ export class ShardHttp {
   }
 }
 
+/**
+ * `work` on each of `items` through one client, `options.inFlight` at a time, in their order
+ * (the results in it too); the client is closed after, whatever happened.
+ */
+export async function eachInFlight<T, R>(items: readonly T[], options: ShardHttpOptions, work: (item: T, client: ShardHttp) => Promise<R>): Promise<R[]> {
+  const client = new ShardHttp(options);
+  try {
+    const out = new Array<R>(items.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < items.length) {
+        const k = next++;
+        out[k] = await work(items[k]!, client);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.inFlight, items.length) }, lane));
+    return out;
+  } finally {
+    client.close();
+  }
+}
+
 /** "etag <value>" or "last-modified <date>": what says a URL's shard is the one indexed. */
 function identityOf(res: http.IncomingMessage): string {
   const etag = res.headers.etag;

@@ -23,7 +23,7 @@ import type { FileFingerprint } from '../file-fingerprint.ts';
 import { decodeIndex, encodeIndex, type IndexStamp } from './index-file.ts';
 import type { RecordKeys } from './record-features.ts';
 import { scanStream } from './scan-reads.ts';
-import { ShardHttp } from './shard-http.ts';
+import { eachInFlight, type ShardHttp } from './shard-http.ts';
 import { indexCacheDir, keep, readIndex, scannerOf, type ShardIndex, type ShardScanner } from './shard-index.ts';
 
 /** The indexes of the shards `urls`, in their order, `options.inFlight` shards at a time. */
@@ -32,21 +32,7 @@ export async function urlShardIndexes(
   keys: RecordKeys | ShardScanner,
   options: ShardHttpOptions = SHARD_HTTP_DEFAULTS,
 ): Promise<ShardIndex[]> {
-  const client = new ShardHttp(options);
-  try {
-    const out = new Array<ShardIndex>(urls.length);
-    let next = 0;
-    const lane = async () => {
-      while (next < urls.length) {
-        const k = next++;
-        out[k] = await urlShardIndex(urls[k]!, keys, client);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(options.inFlight, urls.length) }, lane));
-    return out;
-  } finally {
-    client.close();
-  }
+  return eachInFlight(urls, options, (url, client) => urlShardIndex(url, keys, client));
 }
 
 /** The index of one URL's shard (the module's comment: cache, beside, or built). */
