@@ -34,7 +34,7 @@ function assemble(
   shards: string[],
   indexes: ShardIndex[],
 ): ImageSplit {
-  const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes);
+  const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes, undefined, o.modelClasses ?? null);
   const table = new RecordTable(shards, indexes, src.image, src.label);
   const count = table.count;
   const found = `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} in ${shards.length} shard${shards.length === 1 ? '' : 's'}`;

@@ -26,7 +26,7 @@ export function loadWebdataset(src: WebdatasetSource, keyPath: string, classes: 
 
 function assemble(src: WebdatasetSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions, shards: string[], indexes: ShardIndex[]): ImageSplit {
   const place = (x: ShardIndex, r: number) => `shard ${x.file} sample ${r} (its image at byte ${x.offsets[r]!})`;
-  const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes, place);
+  const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes, place, o.modelClasses ?? null);
   const table = new RecordTable(shards, indexes, null);
   return shardImageDataset(
     {
