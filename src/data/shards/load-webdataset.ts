@@ -1,4 +1,4 @@
-// A `type: webdataset` split: its tar shards (shards:, sorted), each shard's sample index (read
+// A `type: webdataset` split: its tar shards (files:, or its other name shards:, sorted), each shard's sample index (read
 // where it is kept, or built by one scan that checks every sample: shard-index.ts, as a TFRecord
 // shard's), its labels (the .cls class indices plus labelOffset) and its features as a 'made'
 // column whose rows the image pipeline's threads decode from the samples' image members. Sample i
