@@ -22,6 +22,7 @@ interface ShardsArgs {
   prefix: string;
   check: string;
   force?: boolean;
+  strict?: boolean;
 }
 
 function checkPrefix(prefix: string): string {
@@ -58,6 +59,7 @@ async function runShards(a: ShardsArgs): Promise<void> {
     seed,
     check: a.check as 'decode' | 'header',
     force: a.force ?? false,
+    strict: a.strict ?? false,
     arguments: {
       source: a.source,
       out: a.out,
@@ -70,13 +72,16 @@ async function runShards(a: ShardsArgs): Promise<void> {
       prefix,
       check: a.check,
       force: a.force ?? false,
+      strict: a.strict ?? false,
     },
     say: (line) => console.log(line),
   });
   const files = m.shards.map((s) => s.file);
   const named = files.length > 2 ? `${files[0]} ... ${files.at(-1)}` : files.join(', ');
+  const images = `${m.samples.toLocaleString('en-US')} image${m.samples === 1 ? '' : 's'}`;
+  const left = m.skipped.length ? ` (${m.skipped.length} left out: they cannot be read, listed above)` : '';
   console.log(
-    `wrote ${files.length} ${a.format} shard${files.length === 1 ? '' : 's'} of ${m.samples.toLocaleString('en-US')} images in ${m.classes.length} classes to ${outDir}: ${named}; shards.json lists them`,
+    `wrote ${files.length} ${a.format} shard${files.length === 1 ? '' : 's'} of ${images}${left} in ${m.classes.length} classes to ${outDir}: ${named}; shards.json lists them`,
   );
 }
 
@@ -108,7 +113,11 @@ export function shardsCommand<T>(y: Argv<T>) {
           default: 'decode',
           describe: 'decode every image in full (default), or read only its header',
         })
-        .option('force', { type: 'boolean', describe: 'replace the shards already in the out dir (once the new ones are complete)' }),
+        .option('force', { type: 'boolean', describe: 'replace the shards already in the out dir, and their indexes (once the new ones are complete)' })
+        .option('strict', {
+          type: 'boolean',
+          describe: 'stop at the first image that cannot be read or decoded (default: leave it out, list it at the end and in shards.json)',
+        }),
     (argv) => runShards(argv as unknown as ShardsArgs),
   );
 }

@@ -6,6 +6,8 @@
 // for a split of many large files; what it cannot see is a change confined to the middle of a
 // larger file with its size kept (an in-place edit of some rows): the mtime, recorded too, is
 // then the only sign, and a resume says so in a note rather than refusing a copy.
+// The same CRC of the ends (endsCrc) binds a shard's record index to the shard it describes
+// (src/data/shards/index-file.ts), read from a file here or by Range requests from a URL.
 import fs from 'node:fs';
 import { crc32c } from '../shared/crc32c.ts';
 import { DataError } from '../shared/errors.ts';
@@ -20,6 +22,27 @@ export interface FileFingerprint {
   crc32c: string; // 8 hex digits, of the first and last FINGERPRINT_END_BYTES
 }
 
+/** The byte ranges ([offset, length]) of a file of `size` bytes whose CRC-32C is its fingerprint's: the whole file, or its two ends. */
+export function fingerprintRanges(size: number): Array<[number, number]> {
+  if (size <= 2 * FINGERPRINT_END_BYTES) return [[0, size]];
+  return [
+    [0, FINGERPRINT_END_BYTES],
+    [size - FINGERPRINT_END_BYTES, FINGERPRINT_END_BYTES],
+  ];
+}
+
+/** The CRC-32C of the ranges of an open file of `size` bytes (fingerprintRanges), as a number. */
+export function endsCrc(fd: number, size: number, ended: { file: string; why: string; error: (m: string) => Error }): number {
+  const ranges = fingerprintRanges(size);
+  const ends = Buffer.alloc(ranges.reduce((n, [, length]) => n + length, 0));
+  let at = 0;
+  for (const [offset, length] of ranges) {
+    readFully(fd, ends.subarray(at, at + length), offset, ended);
+    at += length;
+  }
+  return crc32c(ends);
+}
+
 export function fingerprintFile(file: string, keyPath: string): FileFingerprint {
   let fd: number;
   try {
@@ -29,12 +52,8 @@ export function fingerprintFile(file: string, keyPath: string): FileFingerprint 
   }
   try {
     const st = fs.fstatSync(fd);
-    const whole = st.size <= 2 * FINGERPRINT_END_BYTES;
-    const ends = Buffer.alloc(whole ? st.size : 2 * FINGERPRINT_END_BYTES);
     const ended = { file, why: 'it shrank while its fingerprint was read', error: (m: string) => new DataError(`${keyPath}: ${m}`) };
-    readFully(fd, ends.subarray(0, whole ? st.size : FINGERPRINT_END_BYTES), 0, ended);
-    if (!whole) readFully(fd, ends.subarray(FINGERPRINT_END_BYTES), st.size - FINGERPRINT_END_BYTES, ended);
-    return { bytes: st.size, mtimeMs: st.mtimeMs, crc32c: crc32c(ends).toString(16).padStart(8, '0') };
+    return { bytes: st.size, mtimeMs: st.mtimeMs, crc32c: endsCrc(fd, st.size, ended).toString(16).padStart(8, '0') };
   } finally {
     fs.closeSync(fd);
   }

@@ -1,7 +1,7 @@
 // data.<split> type: webdataset: its defaults (label cls, labelOffset 0, image as a list, the image
 // decoding defaults of type: images), the resolved config written back out validating to the same
-// source, each bad key named by its key path (shards that match no file among them), and its
-// labels being classes (a regression loss is refused).
+// source, each bad key named by its key path (shards that match no file among them), its labels
+// being classes (a regression loss is refused), and files: as the shards' name (shards: its other).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -65,7 +65,16 @@ test('each bad key is named by its key path', () => {
   bad({ ...base, image: [] }, 'data.train.image', /an image extension/);
   bad({ ...base, image: ['jpg', 'jpg'] }, 'data.train.image', /lists an extension twice/);
   bad({ ...base, label: 'txt' }, 'data.train.label', /cls/);
-  bad({ ...base, files: './shards/*' }, 'data.train.files', /unknown key/);
+  bad({ ...base, files: './shards/*' }, 'data.train.shards', /is another name for files:, which is given too/);
   bad(base, 'data.eval.augment', /data.eval is never augmented/, { eval: { ...base, augment: { flip: 'horizontal' } } });
   bad(base, 'loss', /data.train is 'webdataset', whose labels are classes \(class indices\)/, {}, 'meanSquaredError');
+});
+
+test("files: names the shards as a tfrecord source's does; shards: is its other name, to the same source", () => {
+  const { shards, ...rest } = base;
+  assert.deepEqual(config({ ...rest, files: shards }).data.train, config(base).data.train);
+  assert.throws(
+    () => config(rest),
+    (e: Error & { keyPath?: string }) => e.keyPath === 'data.train.files' && /missing/.test(e.message),
+  );
 });

@@ -41,7 +41,7 @@ test('built, then read, then rebuilt when stale, of another version, foreign, or
   bytes.writeUInt32LE(99, 8);
   fs.writeFileSync(idx, bytes);
   const other = shardIndex(file, keys);
-  assert.deepEqual([other.how, other.why], ['rebuilt', 'it is of index version 99, not 1']);
+  assert.deepEqual([other.how, other.why], ['rebuilt', 'it is of index version 99, not 2']);
 
   fs.writeFileSync(idx, 'offset length\n0 17\n'); // e.g. another tool's text index under the name
   const foreign = shardIndex(file, keys);

@@ -26,6 +26,7 @@ export interface ImageOptions {
   labels?: 'index' | 'onehot'; // class indices (the default), or one-hot rows: the loss decides (imageOptions)
   skipBad?: boolean; // data.onBadSample: skip, for the training split: a file that does not decode is left out
   use?: ImageUse; // what reads the rows (the hint of a bad file), default a training run
+  modelClasses?: number | null; // model.classes when the config sets it: bounds a shard split's numbered labels (record-labels.ts)
 }
 
 export interface ImageSplit {
@@ -54,6 +55,7 @@ export function imageOptions(cfg: Config, use: ImageUse = 'train'): ImageOptions
     labels,
     skipBad: cfg.data.onBadSample === 'skip',
     use,
+    modelClasses: cfg.model.net?.classes ?? null,
   };
 }
 

@@ -4,7 +4,7 @@
 // or of another count is a DataError naming the shard, the record and the key.
 import { DataError } from '../../shared/errors.ts';
 import { floatValues, int64Values, KIND_NAMES } from './example-proto.ts';
-import { example, type FeatureSpec } from './record-features.ts';
+import { example, listValues, type FeatureSpec } from './record-features.ts';
 import { recordAt } from './tfrecord-framing.ts';
 
 const HINT = 'check the feature keys and shapes in the config (x:, y:) against the files (e.g. with tf.train.Example.FromString in Python)';
@@ -18,7 +18,7 @@ export function featureValues(data: Uint8Array, specs: readonly FeatureSpec[], f
     const have = () => [...features.keys()].map((k) => JSON.stringify(k)).join(', ') || 'none';
     if (!f) throw new DataError(`${where}: has no feature ${JSON.stringify(key)} (its features: ${have()})`, HINT);
     if (f.kind === 'bytes') throw new DataError(`${where}: feature ${JSON.stringify(key)} is a ${KIND_NAMES.bytes}, expected a float_list or int64_list`, HINT);
-    const values = f.kind === 'float' ? floatValues(f) : ints(int64Values(f), key, where);
+    const values = listValues(where, key, () => (f.kind === 'float' ? floatValues(f) : ints(int64Values(f), key, where)));
     const want = shape.reduce((a, b) => a * b, 1);
     if (values.length !== want)
       throw new DataError(`${where}: feature ${JSON.stringify(key)} holds ${values.length} values, expected ${want} (shape [${shape.join(', ')}])`, HINT);

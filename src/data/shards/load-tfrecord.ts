@@ -34,8 +34,8 @@ function assemble(
   shards: string[],
   indexes: ShardIndex[],
 ): ImageSplit {
-  const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes);
-  const table = new RecordTable(shards, indexes, src.image);
+  const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes, undefined, o.modelClasses ?? null);
+  const table = new RecordTable(shards, indexes, src.image, src.label);
   const count = table.count;
   const found = `${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'} in ${shards.length} shard${shards.length === 1 ? '' : 's'}`;
   return shardImageDataset({ src, keyPath, indexes, noun: 'record', table, labels, classes: names, distinct, source: `tfrecord files ${src.files}`, found }, o);

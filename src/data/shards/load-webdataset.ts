@@ -1,4 +1,4 @@
-// A `type: webdataset` split: its tar shards (shards:, sorted), each shard's sample index (read
+// A `type: webdataset` split: its tar shards (files:, or its other name shards:, sorted), each shard's sample index (read
 // where it is kept, or built by one scan that checks every sample: shard-index.ts, as a TFRecord
 // shard's), its labels (the .cls class indices plus labelOffset) and its features as a 'made'
 // column whose rows the image pipeline's threads decode from the samples' image members. Sample i
@@ -26,7 +26,7 @@ export function loadWebdataset(src: WebdatasetSource, keyPath: string, classes: 
 
 function assemble(src: WebdatasetSource, keyPath: string, classes: ClassMapping | null, o: ImageOptions, shards: string[], indexes: ShardIndex[]): ImageSplit {
   const place = (x: ShardIndex, r: number) => `shard ${x.file} sample ${r} (its image at byte ${x.offsets[r]!})`;
-  const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes, place);
+  const { labels, classes: names, distinct } = recordLabels(indexes, src.labelOffset, keyPath, classes, place, o.modelClasses ?? null);
   const table = new RecordTable(shards, indexes, null);
   return shardImageDataset(
     {

@@ -43,14 +43,33 @@ export function exampleFeatures(data: Uint8Array, keys: ImageKeys, file: string,
     if (values.length !== 1) throw new DataError(`${where}: feature ${JSON.stringify(key)} holds ${values.length} values, expected 1`, HINT);
     return values[0]!;
   };
-  const image = keys.image === null ? null : one(keys.image, bytesValues(get(keys.image, 'bytes')));
+  const image =
+    keys.image === null
+      ? null
+      : one(
+          keys.image,
+          listValues(where, keys.image, () => bytesValues(get(keys.image!, 'bytes'))),
+        );
   let label = 0;
   if (keys.label !== null) {
-    const v = one(keys.label, int64Values(get(keys.label, 'int64')));
+    const v = one(
+      keys.label,
+      listValues(where, keys.label, () => int64Values(get(keys.label!, 'int64'))),
+    );
     if (v < -0x80000000n || v > 0x7fffffffn) throw new DataError(`${where}: label ${v} (feature ${JSON.stringify(keys.label)}) is not a class index`, HINT);
     label = Number(v);
   }
   return { image, label };
+}
+
+/** A feature's values decoded by `decode`; a list that is malformed (a packed float_list of an odd byte length, a varint past its end) is a DataError at `where` naming the key. */
+export function listValues<T>(where: string, key: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    if (!(err instanceof ExampleError)) throw err;
+    throw new DataError(`${where}: feature ${JSON.stringify(key)} is malformed: ${err.message}`, 'the files must hold serialized tf.train.Example records');
+  }
 }
 
 /** The features of a record's Example; data that is not one is a DataError at `where`. */

@@ -18,6 +18,12 @@ export interface RecordRef {
   length: number; // of its data
   key: string; // the image feature's key
   identity?: string; // a URL shard's as indexed (shard-http.ts)
+  label?: { key: string; indexed: number; index: string }; // the label feature, the label its index gave the record, and that index file
+}
+
+/** A record whose label is not the one its index gave it: the shard changed, not the sample (never skipped as a bad one). */
+export class StaleIndexError extends DataError {
+  readonly notSample = true;
 }
 
 export async function decodeRecordInto(
@@ -45,11 +51,16 @@ export function readRecord(ref: RecordRef): Promise<Buffer> {
   return readShardRange(ref.shard, ref.offset, HEADER_BYTES + ref.length + FOOTER_BYTES, `record ${ref.record} (at byte ${ref.offset})`, ref.identity);
 }
 
-/** The image bytes of a framed record, its framing verified. */
-function recordImage(ref: RecordRef, framed: Buffer): Buffer {
+/** The image bytes of a framed record, its framing verified and its label checked against its index's. */
+export function recordImage(ref: RecordRef, framed: Buffer): Buffer {
   const data = unframe(framed, ref.shard, ref.record, ref.offset);
-  const image = exampleFeatures(data, { image: ref.key, label: null }, ref.shard, ref.record, ref.offset).image!;
-  return Buffer.from(image.buffer, image.byteOffset, image.length);
+  const { image, label } = exampleFeatures(data, { image: ref.key, label: ref.label?.key ?? null }, ref.shard, ref.record, ref.offset);
+  if (ref.label && label !== ref.label.indexed)
+    throw new StaleIndexError(
+      `${recordAt(ref.shard, ref.record, ref.offset)}: its label is ${label}, but its record index ${ref.label.index} says ${ref.label.indexed}: the shard changed since it was indexed (with its size, mtime and first and last 64 KiB kept)`,
+      `delete ${ref.label.index} (it is built again from the shard at the next run), then run again`,
+    );
+  return Buffer.from(image!.buffer, image!.byteOffset, image!.length);
 }
 
 const hint = (spec: DecodeSpec) =>

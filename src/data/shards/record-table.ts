@@ -13,11 +13,14 @@ export class RecordTable {
   private readonly offsets: Float64Array;
   private readonly lengths: Uint32Array;
   private readonly identities: string[]; // each URL shard's as indexed ('' for a local file)
+  private readonly labels: Int32Array; // each record's label as indexed, checked again when the record is read
+  private readonly indexFiles: string[];
 
   constructor(
     readonly shards: readonly string[],
     indexes: readonly ShardIndex[],
     private readonly key: string | null, // the image feature's key (null: a tar shard's samples, read as MemberRefs)
+    private readonly labelKey: string | null = null, // the label feature's key (a TFRecord record's label is checked as it is read)
   ) {
     this.count = indexes.reduce((n, x) => n + x.count, 0);
     this.identities = indexes.map((x) => x.identity ?? '');
@@ -25,12 +28,15 @@ export class RecordTable {
     this.recordOf = new Uint32Array(this.count);
     this.offsets = new Float64Array(this.count);
     this.lengths = new Uint32Array(this.count);
+    this.labels = new Int32Array(labelKey === null ? 0 : this.count);
+    this.indexFiles = indexes.map((x) => x.indexFile);
     let at = 0;
     indexes.forEach((x, s) => {
       this.shardOf.fill(s, at, at + x.count);
       for (let r = 0; r < x.count; r++) this.recordOf[at + r] = r;
       this.offsets.set(x.offsets, at);
       this.lengths.set(x.lengths, at);
+      if (labelKey !== null) this.labels.set(x.labels.subarray(0, x.count), at);
       at += x.count;
     });
   }
@@ -39,7 +45,8 @@ export class RecordTable {
     const s = this.shardOf[i]!;
     const at = { shard: this.shards[s]!, offset: this.offsets[i]!, length: this.lengths[i]!, ...(this.identities[s] ? { identity: this.identities[s] } : {}) };
     if (this.key === null) return { ...at, sample: this.recordOf[i]! };
-    return { ...at, record: this.recordOf[i]!, key: this.key };
+    const label = this.labelKey === null ? {} : { label: { key: this.labelKey, indexed: this.labels[i]!, index: this.indexFiles[s]! } };
+    return { ...at, record: this.recordOf[i]!, key: this.key, ...label };
   }
 
   /** The records of `indices`, for a decoding thread. */

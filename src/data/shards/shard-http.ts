@@ -11,8 +11,9 @@
 //   It asks for the version indexed: `If-Match` with the shard's strong ETag (a weak one never
 //   matches), else `If-Unmodified-Since` with its Last-Modified; a 412 (the shard was replaced on
 //   the server since) is a DataError saying so, instead of records read from another file.
-// - GET of a whole body: `<shard>.mgpu-index` beside it, and the shard itself streamed through
-//   the index scan (scan-reads.ts) when no index is kept.
+// - GET of a whole body: `<shard>.mgpu-index` beside it (a 404 says there is none; any other 4xx
+//   is an error), and the shard itself streamed through the index scan (scan-reads.ts) when no
+//   index is kept.
 // Each request is tried again on a 5xx, a connection reset, refused or cut, or a timeout, after an
 // exponential backoff with jitter, at most `retries` times; then a DataError names the URL, what
 // was asked, the last status (or socket error) and the attempts. A 4xx is the request's, not the
@@ -137,12 +138,17 @@ export class ShardHttp {
     });
   }
 
-  /** The whole body of `url`, or null when the server has none (any 4xx: 404, 403, ...). */
+  /**
+   * The whole body of `url`, or the status that says the server has none: 404 alone. Any other
+   * 4xx (401, 403, 410, ...) is an error as every request's is, not "no index": a wrong or expired
+   * credential is named, never taken for a missing file. The one exception is 401 / 403 on a URL
+   * with a query: a presigned URL's signature signs its shard's path, not `<shard>.mgpu-index`.
+   */
   async fetchIfThere(url: string, what: string): Promise<{ bytes: Buffer } | { status: string }> {
     return this.attempts(url, `GET of ${what}`, async () => {
       const res = await this.send(url, 'GET', {});
       const code = res.statusCode ?? 0;
-      if (code >= 400 && code < 500) {
+      if (code === 404 || ((code === 401 || code === 403) && new URL(url).search !== '')) {
         res.resume();
         return { status: statusText(res) };
       }

@@ -1,9 +1,11 @@
 // A shard's record index (a TFRecord shard's, or any format's given its scan), built once and kept: beside the shard as `<shard>.mgpu-index`, or, when
 // the shard's folder is not writable, in the cache folder (MGPU_CACHE_DIR, else
 // $XDG_CACHE_HOME/mgpu-train, else ~/.cache/mgpu-train) under a name made from the shard's
-// absolute path. An index that is stale (the shard's size or mtime changed), of another version,
-// checked for other keys, or not an index at all, is rebuilt, and the reason is kept for the
-// run header. Written atomically: a crash never leaves half an index.
+// absolute path. An index that is stale (the shard's size, mtime or the CRC-32C of its ends
+// changed), of another version, checked for other keys, edited or damaged (its own CRC-32C), or
+// not an index at all, is rebuilt, and the reason is kept for the run header; a shard that cannot
+// be indexed again then is a DataError naming both files. Written atomically: a crash never
+// leaves half an index.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { cacheDir } from '../../shared/cache-dir.ts';
 import { DataError } from '../../shared/errors.ts';
 import { INDEX_SUFFIX } from '../../shared/shard-files.ts';
 import { decodeIndex, encodeIndex, type IndexStamp, type RecordIndex } from './index-file.ts';
+import { endsCrc } from '../file-fingerprint.ts';
 import { tfrecordScan } from './index-scan.ts';
 import { scanFile, type Scan } from './scan-reads.ts';
 import { keysStamp, type RecordKeys } from './record-features.ts';
@@ -44,34 +47,51 @@ export function scannerOf(keys: RecordKeys | ShardScanner): ShardScanner {
 
 /** The index of `file` for `keys` (a TFRecord shard's) or by `keys.scan`: read where it is kept when it is still good, else built by one scan and kept. */
 export function shardIndex(file: string, keys: RecordKeys | ShardScanner): ShardIndex {
-  let st: fs.Stats;
+  const scanner = scannerOf(keys);
+  const fd = openShard(file);
   try {
-    st = fs.statSync(file);
+    const st = fs.fstatSync(fd);
+    const ended = { file, why: 'it shrank while it was indexed', error: (m: string) => new DataError(m) };
+    const stamp: IndexStamp = { size: st.size, mtimeMs: st.mtimeMs, keys: scanner.stamp, fingerprint: endsCrc(fd, st.size, ended) };
+    const beside = `${file}${INDEX_SUFFIX}`;
+    const inCache = !writable(path.dirname(file));
+    const indexFile = inCache ? cachedName(file) : beside;
+    let why: string | null = null;
+    let stale: string | null = null; // the index that no longer matches the shard, for an error of its scan
+    for (const f of inCache ? [beside, indexFile] : [indexFile]) {
+      const kept = readIndex(f, stamp);
+      if (typeof kept !== 'string') return { ...kept, file, indexFile: f, inCache: f !== beside, how: 'read', why: null };
+      if (kept && !why) [why, stale] = [kept, f];
+    }
+    const index = againOrNamed(() => scanFile(scanner.scan(file, st.size), fd), file, stale, why);
+    keep(indexFile, encodeIndex(index, stamp));
+    return { ...index, fingerprint: stamp.fingerprint!, file, indexFile, inCache, how: why ? 'rebuilt' : 'built', why };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function openShard(file: string): number {
+  try {
+    return fs.openSync(file, 'r');
   } catch (err) {
     throw new DataError(`cannot read shard ${file}: ${(err as Error).message}`, 'check that it exists and that this user may read it');
   }
-  const scanner = scannerOf(keys);
-  const stamp: IndexStamp = { size: st.size, mtimeMs: st.mtimeMs, keys: scanner.stamp };
-  const beside = `${file}${INDEX_SUFFIX}`;
-  const inCache = !writable(path.dirname(file));
-  const indexFile = inCache ? cachedName(file) : beside;
-  let why: string | null = null;
-  for (const f of inCache ? [beside, indexFile] : [indexFile]) {
-    const kept = readIndex(f, stamp);
-    if (typeof kept !== 'string') return { ...kept, file, indexFile: f, inCache: f !== beside, how: 'read', why: null };
-    why ??= kept || null;
-  }
-  const index = scanLocal(file, st.size, scanner);
-  keep(indexFile, encodeIndex(index, stamp));
-  return { ...index, file, indexFile, inCache, how: why ? 'rebuilt' : 'built', why };
 }
 
-function scanLocal(file: string, size: number, scanner: ShardScanner): RecordIndex {
-  const fd = fs.openSync(file, 'r');
+/**
+ * The scan of a shard whose kept index `stale` did not match it (`why`): a shard that cannot be
+ * indexed again is a DataError naming both files, never a reason to read the old index's labels.
+ */
+export function againOrNamed<T>(scan: () => T, file: string, stale: string | null, why: string | null): T {
   try {
-    return scanFile(scanner.scan(file, size), fd);
-  } finally {
-    fs.closeSync(fd);
+    return scan();
+  } catch (err) {
+    if (stale === null || !(err instanceof DataError)) throw err;
+    throw new DataError(
+      `the record index ${stale} does not match the shard ${file} (${why}), and the shard cannot be indexed again: ${err.message}`,
+      err.hint ?? 'put back the shard the index was made from, or fix the shard, then run again',
+    );
   }
 }
 

@@ -13,7 +13,7 @@ export interface TarHeader {
   size: number; // of its data, which starts at the next block
 }
 
-const DAMAGED = 'the shard is damaged or is not a tar file: write it again (or leave it out of shards:), then run again';
+const DAMAGED = 'the shard is damaged or is not a tar file: write it again (or leave it out of files:), then run again';
 
 /** Whether `block` is all zeros: the two such blocks end an archive. */
 export const isZeroBlock = (block: Uint8Array): boolean => block.every((b) => b === 0);

@@ -64,4 +64,4 @@ function memberImage(ref: MemberRef, bytes: Buffer): { image: Buffer; key: strin
 }
 
 const hint = (spec: DecodeSpec) =>
-  (spec.badFileHint ?? BAD_FILE_HINTS.train).replace('replace or remove that file', 'write that sample again (or leave its shard out of shards:)');
+  (spec.badFileHint ?? BAD_FILE_HINTS.train).replace('replace or remove that file', 'write that sample again (or leave its shard out of files:)');

@@ -15,7 +15,7 @@ export interface TarMember {
   size: number;
 }
 
-const TRUNCATED = 'the shard was cut short: write it again (or leave it out of shards:), then run again';
+const TRUNCATED = 'the shard was cut short: write it again (or leave it out of files:), then run again';
 const padded = (n: number) => Math.ceil(n / BLOCK) * BLOCK;
 
 /**

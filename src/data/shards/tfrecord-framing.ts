@@ -26,11 +26,12 @@ export function recordLength(header: Uint8Array, file: string, record: number, o
   const view = new DataView(header.buffer, header.byteOffset, HEADER_BYTES);
   if (view.getUint32(8, true) !== maskedCrc32c(header.subarray(0, 8)))
     throw new DataError(`${where}: the CRC-32C of its length does not match (a damaged length, or not a TFRecord file)`, HINT);
-  const length = Number(view.getBigUint64(0, true));
-  const end = offset + HEADER_BYTES + length + FOOTER_BYTES;
-  if (end > fileSize)
+  // Summed as BigInt: a length near 2^64 is named exactly, not rounded to a float64.
+  const length = view.getBigUint64(0, true);
+  const end = BigInt(offset + HEADER_BYTES) + length + BigInt(FOOTER_BYTES);
+  if (end > BigInt(fileSize))
     throw new DataError(`${where}: truncated: its ${length} data bytes and CRC end at byte ${end}, past the shard's end at ${fileSize}`, HINT);
-  return length;
+  return Number(length); // at most the file's size: exact
 }
 
 /** Checks the data CRC of a record's data (`data`) against the 4 bytes after it (`crc`). */

@@ -16,7 +16,7 @@ export interface TarKeys {
   label: string;
 }
 
-const REWRITE = 'write the shard again with one image and one label part per sample (or leave it out of shards:)';
+const REWRITE = 'write the shard again with one image and one label part per sample (or leave it out of files:)';
 
 /** Indexes the tar shard `file` (of `size` bytes): one entry per sample, in order. */
 export function scanTarShard(file: string, size: number, keys: TarKeys): RecordIndex {
@@ -34,7 +34,13 @@ export function scanTarShard(file: string, size: number, keys: TarKeys): RecordI
  * sample is complete), and checked with its sample.
  */
 export function* tarScan(file: string, size: number, keys: TarKeys): Scan<RecordIndex> {
-  if (size === 0) throw new DataError(`shard ${file} is empty (0 bytes): it holds no samples`, 'remove it from shards:, or write it again');
+  if (size === 0) throw new DataError(`shard ${file} is empty (0 bytes): it holds no samples`, 'remove it from files:, or write it again');
+  const head = yield { position: 0, length: 2 };
+  if (head[0] === 0x1f && head[1] === 0x8b)
+    throw new DataError(
+      `shard ${file} is gzip-compressed (it starts with gzip's magic bytes 1f 8b, as a .tar.gz or .tgz does): compressed tar shards are not read`,
+      'decompress it (gunzip, or tar without z) and point files: at the plain .tar files: each sample is read by its offset, which a gzip stream has not',
+    );
   const samples: Array<{ image: TarMember; label: number }> = [];
   const labelText = new Map<TarMember, Uint8Array>();
   let unknown = 0;
@@ -49,7 +55,7 @@ export function* tarScan(file: string, size: number, keys: TarKeys): Scan<Record
   });
   grouper.end();
   if (samples.length === 0)
-    throw new DataError(`shard ${file} holds no samples (a tar file with no members of a known extension)`, 'remove it from shards:, or write it again');
+    throw new DataError(`shard ${file} holds no samples (a tar file with no members of a known extension)`, 'remove it from files:, or write it again');
   return {
     count: samples.length,
     offsets: Float64Array.from(samples, (s) => s.image.offset),

@@ -1,6 +1,6 @@
 // <out dir>/shards.json, written last (under a temporary name, then renamed): the shards in
 // order with their records and bytes, the classes (index = label), what each sample holds, the
-// order the samples were written in, and the command's arguments.
+// order the samples were written in, the images left out (and why) and the command's arguments.
 import fs from 'node:fs';
 import path from 'node:path';
 import { MANIFEST, TEMP_SUFFIX } from './write-out-dir.ts';
@@ -23,6 +23,7 @@ export interface ShardsManifest {
   order: string; // "sorted (class, then path)" or "shuffled, seed N"
   holds: Record<string, string>;
   shards: ShardEntry[];
+  skipped: Array<{ file: string; why: string }>; // images left out: they cannot be read or decoded
   arguments: Record<string, unknown>;
 }
 
