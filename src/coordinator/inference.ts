@@ -110,9 +110,10 @@ export function namePredictions(values: Float32Array, shape: number[], labels: C
 /** predictions.csv: a header `class,score`, then one line per input row, in input order. */
 export function predictionsCsv(names: readonly string[], scores: Float32Array): string {
   const field = (t: string) => (/[",\r\n]/.test(t) || t.trim() !== t ? `"${t.replace(/"/g, '""')}"` : t);
-  // The shortest decimal that reads back as the same float32.
+  // The shortest decimal that reads back as the same float32: 9 significant digits always do
+  // (NaN, which equals nothing, falls through to String).
   const float = (v: number) => {
-    for (let p = 1; p < 9; p++) {
+    for (let p = 1; p <= 9; p++) {
       const t = v.toPrecision(p);
       if (Math.fround(Number(t)) === v) return String(Number(t));
     }
