@@ -336,11 +336,7 @@ export async function runPredict(
  * folders (decoded as the config's image source decodes), one TFRecord or WebDataset tar shard
  * (read as training reads shards), one .npy, or name=path pairs of .npy files, one per model input.
  */
-async function predictInput(
-  cfg: Config,
-  given: readonly string[],
-  cwd = process.cwd(),
-): Promise<{ inputs: NamedArray[]; pipeline: RowPipeline | null; images: ImageInput | null }> {
+async function predictInput(cfg: Config, given: readonly string[], cwd = process.cwd()): Promise<PredictInput> {
   const npy = (name: string, file: string): NamedArray => ({ name, file, array: mappedNpy(file, '--input', false) });
   // A value is a path when it is one (a file named a=b.jpg is a path), else it may be a name=path pair.
   const paths = given.length > 0 && given.every((v) => fs.existsSync(path.resolve(cwd, v)));
@@ -369,12 +365,27 @@ async function predictInput(
       },
     );
   }
-  const kind = kinds[0]!;
-  const file = path.resolve(cwd, given[0]!);
-  if (kind === 'npy') return { inputs: [npy('', file)], pipeline: null, images: null };
-  if (kind !== 'tfrecord' && kind !== 'webdataset') throw new MgpuError('E_INTERNAL', `--input ${given[0]}: ${kind} not handled`);
-  const shard = await shardInput(cfg, kind, file, given[0]!);
+  return predictFileInput(cfg, given[0]!, cwd);
+}
+
+/** The rows one path gives (`what`: the option that gave it): images (a file or folder), a shard, or an .npy. */
+export async function predictFileInput(cfg: Config, value: string, cwd = process.cwd(), what = '--input'): Promise<PredictInput> {
+  const file = path.resolve(cwd, value);
+  const kind = inputKindOf(file, value, what);
+  if (kind === 'npy') return { inputs: [{ name: '', file, array: mappedNpy(file, what, false) }], pipeline: null, images: null };
+  if (kind === 'image' || kind === 'folder') {
+    const images = imageInput(cfg, [value], cwd, what);
+    return { inputs: [images.input], pipeline: images.pipeline, images };
+  }
+  const shard = await shardInput(cfg, kind, file, value, what);
   return { inputs: shard.inputs, pipeline: shard.pipeline, images: null };
+}
+
+/** Rows to predict: the arrays, the pipeline that makes a 'made' one's rows (close it after), and the images' files (for the CSV). */
+export interface PredictInput {
+  inputs: NamedArray[];
+  pipeline: RowPipeline | null;
+  images: ImageInput | null;
 }
 
 /**

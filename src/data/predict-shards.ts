@@ -32,10 +32,10 @@ export interface ShardInput {
   rows: string; // what the rows are, for the line that reports the predictions
 }
 
-/** The rows of the shard `file` (`value` as --input gave it) of `kind`. */
-export async function shardInput(cfg: Config, kind: 'tfrecord' | 'webdataset', file: string, value: string): Promise<ShardInput> {
+/** The rows of the shard `file` (`value` as `option`, --input or the API's, gave it) of `kind`. */
+export async function shardInput(cfg: Config, kind: 'tfrecord' | 'webdataset', file: string, value: string, option = '--input'): Promise<ShardInput> {
   const train = cfg.data.train;
-  const what = `--input ${value}`;
+  const what = `${option} ${value}`;
   if (kind === 'tfrecord' && train.type === 'tfrecord' && 'x' in train) {
     const ds = await loadTfrecordFeatures({ type: 'tfrecord', files: file, x: train.x, y: train.y }, what, false);
     return { inputs: ds.inputs ?? [{ name: '', array: ds.features, file: value }], pipeline: null, rows: 'records' };

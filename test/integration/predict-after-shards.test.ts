@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { predict } from '../../src/api.ts';
 import { runPredict } from '../../src/coordinator/inference.ts';
 import { train } from '../../src/coordinator/train.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
@@ -83,6 +84,20 @@ test('trained from shards, predict takes an image folder, a .tfrecord, a .tar an
     return rowsOf(out);
   };
   assert.deepEqual(await asShard('tfrecord'), ['class,score', ...classScore]);
+  // From code, a path is told apart as the command's --input is.
+  const fromApi = await predict(cfg, {
+    checkpoint: model.dir,
+    input: path.join(
+      dir,
+      'photos-tfrecord',
+      fs.readdirSync(path.join(dir, 'photos-tfrecord')).find((f) => f.endsWith('.tfrecord'))!,
+    ),
+    print: false,
+  });
+  assert.deepEqual(
+    fromApi.predicted,
+    classScore.map((r) => r.split(',')[0]),
+  );
   assert.deepEqual(await asShard('webdataset'), ['class,score', ...classScore]);
 
   const x = path.join(dir, 'photos.npy');

@@ -24,16 +24,16 @@ export interface ImageInput {
 }
 
 /** The rows of the images `values` name, decoded by the config's images source (data.train's, else data.eval's). */
-export function imageInput(cfg: Config, values: readonly string[], cwd = process.cwd()): ImageInput {
+export function imageInput(cfg: Config, values: readonly string[], cwd = process.cwd(), what = '--input'): ImageInput {
   const src = imageDecodingSource(cfg);
   if (!src)
-    throw new MgpuError('E_USAGE', `--input ${values.join(' ')}: images, but the config has no image source to say how to decode them (size, channels)`, {
+    throw new MgpuError('E_USAGE', `${what} ${values.join(' ')}: images, but the config has no image source to say how to decode them (size, channels)`, {
       hint: NO_DECODING_HINT,
     });
-  const exts = imageExtensions(requireSharp('--input'));
-  const byValue = values.map((v) => ({ v, files: imageFiles(path.resolve(cwd, v), exts) }));
+  const exts = imageExtensions(requireSharp(what));
+  const byValue = values.map((v) => ({ v, files: imageFiles(path.resolve(cwd, v), exts, what) }));
   const files = byValue.flatMap((b) => b.files);
-  if (files.length === 0) throw new MgpuError('E_DATA', `--input ${values.join(' ')}: no images (looked for ${exts.join(' ')}, any case)`);
+  if (files.length === 0) throw new MgpuError('E_DATA', `${what} ${values.join(' ')}: no images (looked for ${exts.join(' ')}, any case)`);
   const spec = decodeSpec(src, false, cfg.training.seed, 'predict');
   const pipeline = new ImagePipeline(PathTable.of('', files), spec, imageThreads(imageOptions(cfg)), `images ${values.join(' ')}: ${files.length} files`);
   const column = new MadeColumn(spec.dtype, [files.length, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec));
@@ -47,8 +47,8 @@ function asGiven(value: string, resolved: string, file: string): string {
 }
 
 /** A file as it is, a folder's images below it: the walk training gives a class folder (symlinks followed, hidden ones skipped). */
-function imageFiles(p: string, exts: readonly string[]): string[] {
-  if (!fs.existsSync(p)) throw new MgpuError('E_USAGE', `--input ${p}: no such file or folder`);
+function imageFiles(p: string, exts: readonly string[], what: string): string[] {
+  if (!fs.existsSync(p)) throw new MgpuError('E_USAGE', `${what} ${p}: no such file or folder`);
   return fs.statSync(p).isDirectory() ? imagesBelow(p, exts) : [p];
 }
 
