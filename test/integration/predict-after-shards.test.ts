@@ -1,9 +1,9 @@
 // A model trained from TFRecord shards written by `mgpu-train shards` predicts on what training
 // takes, each told by what the file is: an image folder, a .tfrecord, a WebDataset .tar and an
 // .npy of the same images give the same class and score per image (the shards hold the folder's
-// images in its order: class, then path). Its classes are named by the shards.json beside the
-// shards (labels.json, the CSV), not by their numbers. A file of none of those kinds is refused
-// naming the kinds predict takes.
+// images in its order: class, then path), never augmented though training was. Its classes are
+// named by the shards.json beside the shards (labels.json, the CSV), not by their numbers. A
+// file of none of those kinds is refused naming the kinds predict takes.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -53,6 +53,7 @@ test('trained from shards, predict takes an image folder, a .tfrecord, a .tar an
           label: 'image/class/label',
           size: [28, 28],
           channels: 1,
+          augment: { flip: 'horizontal' }, // training's alone: predict never augments
         },
         threads: 1,
       },
