@@ -8,4 +8,6 @@ import { importProjectModule } from './source-hash.mjs';
 
 const api = await importProjectModule('api');
 
-export const { train, evaluate, predict, loadConfig, validateConfig, MgpuError, ConfigError, formatError } = api;
+// ESM needs the names written out; test/unit/package-entry-exports-api.test.ts holds them to
+// every value src/api.ts exports, and the packed package to those docs/api.md documents.
+export const { train, evaluate, predict, loadConfig, validateConfig, MgpuError, ConfigError, formatError, NET_NAMES } = api;

@@ -45,6 +45,7 @@ import {
   modelDirOf,
   namePredictions,
   outputKind,
+  predictFileInput,
   predictionsCsv,
   predictRows,
   runEval,
@@ -52,6 +53,7 @@ import {
   writePredictions,
 } from './coordinator/inference.ts';
 import type { NamedArray } from './data/rows.ts';
+import { imagePredictionsCsv } from './data/images/predict-images.ts';
 import { readLabels } from './data/classes.ts';
 import { makeProgress, type Progress } from './coordinator/console/progress.ts';
 import { resumeConfig } from './coordinator/run/resume.ts';
@@ -398,9 +400,11 @@ export interface PredictRows {
 
 export interface PredictOptions extends ModelOptions {
   /**
-   * The rows: an .npy file (relative to `cwd`) or values with their shape ([rows, ...features]),
-   * for a model with one input; or, for any model, one of those per input name (model.inputNames),
-   * every input named once, all with the same row count: `{ image: 'x_img.npy', meta: 'x_meta.npy' }`.
+   * The rows: a path (relative to `cwd`; told by what the file holds, as the command's --input:
+   * an image file or folder, a TFRecord or WebDataset tar shard, an .npy file) or values with
+   * their shape ([rows, ...features]), for a model with one input; or, for any model, an .npy
+   * path or values per input name (model.inputNames), every input named once, all with the same
+   * row count: `{ image: 'x_img.npy', meta: 'x_meta.npy' }`.
    */
   input: string | PredictRows | Record<string, string | PredictRows>;
   /**
@@ -446,15 +450,29 @@ export async function predict(config: string | ConfigInput | Config, options: Pr
   // Names asked for (a .csv output) need labels.json, checked before any worker starts.
   const named = output && wantsNames(output) ? labelsForNames(src, 'predict(): output', output) : null;
   const out = progressFor(options.print, 1);
-  const inputs = inputsOf(options.input, cwd);
-  const { outputs, values, shape, workers } = await predictRows(cfg, out, src, inputs, 'predict(): input', (layout) => {
-    if (output) checkOutputFitsModel(output, layout, 'predict(): output');
-  });
+  // A path: images, a shard or an .npy, told by what the file holds, as the command's --input.
+  const read =
+    typeof options.input === 'string'
+      ? await predictFileInput(cfg, options.input, cwd, 'predict(): input')
+      : { inputs: inputsOf(options.input, cwd), pipeline: null, images: null };
+  const { outputs, values, shape, workers } = await predictRows(
+    cfg,
+    out,
+    src,
+    read.inputs,
+    'predict(): input',
+    (layout) => {
+      if (output) checkOutputFitsModel(output, layout, 'predict(): output');
+    },
+    read.pipeline ?? undefined,
+  ).finally(() => read.pipeline?.close());
   // Class names are those of a model with one output.
   const labels = named ?? (outputs.length === 1 ? readLabels(modelDirOf(src)) : null);
   const predicted = labels ? namePredictions(values, shape, labels) : null;
-  if (output && named) writeFileAtomically(output, predictionsCsv(predicted!.names, predicted!.scores));
-  else if (output) writePredictions(output, outputs);
+  if (output && named) {
+    const csv = predictionsCsv(predicted!.names, predicted!.scores);
+    writeFileAtomically(output, read.images ? imagePredictionsCsv(read.images.given, csv) : csv);
+  } else if (output) writePredictions(output, outputs);
   out.line(
     `predicted ${shape[0]} rows with ${workers} worker${workers === 1 ? '' : 's'}${output ? ` → ${output}` : ''} (${describeOutputs(outputs, outputs.length > 1 || (output !== null && outputKind(output) === 'dir'))}${labels ? `; ${labels.classes.length} classes from ${labels.from}` : ''})`,
   );

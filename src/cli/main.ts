@@ -39,6 +39,7 @@ const EXAMPLE = `Examples:
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.csv   class names
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input image=a.npy --input meta=b.npy --output preds   one preds/<output>.npy per output
   mgpu-train predict exp.yaml --checkpoint runs/exp/final --input photos/ --output labels.csv   each image's path, class and score
+  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input val-00000-of-00001.tfrecord --output labels.csv   each record's class and score
   mgpu-train report runs/exp                                   table + runs/exp/report.html
   mgpu-train benchmark --config exp.yaml --workers 1,2 --simulate   images/s on 1 and 2 workers, plain tfjs beside
   mgpu-train devices                                           what GPUs mgpu-train sees
@@ -155,11 +156,11 @@ function evalCommand<T>(y: Argv<T>) {
   );
 }
 
-/** `mgpu-train predict`: the model's outputs for rows of .npy files. */
+/** `mgpu-train predict`: the model's outputs for rows of images, shards or .npy files. */
 function predictCommand<T>(y: Argv<T>) {
   return y.command(
     'predict <config>',
-    "write the model's outputs for the rows of .npy files (one per model input) or for images (files, folders), in input order",
+    "write the model's outputs for images (files, folders), a TFRecord or WebDataset shard, or .npy files (one per model input), in input order",
     (y) =>
       withDevices(y)
         .option('checkpoint', { type: 'string', demandOption: true, describe: 'a checkpoint, a run directory or a model directory' })
@@ -171,7 +172,7 @@ function predictCommand<T>(y: Argv<T>) {
           nargs: 1,
           demandOption: true,
           describe:
-            'features, .npy with one row per sample (for a model with several inputs, name=file.npy once per input), or image files or folders (with an images source in the config)',
+            "image files or folders, one TFRecord or WebDataset .tar shard (decoded as the config's image source decodes), or .npy with one row per sample (for a model with several inputs, name=file.npy once per input); told by what the file holds",
         })
         .option('output', {
           type: 'string',

@@ -2,8 +2,9 @@
 // directory such as runs/<name>/final) evaluated or applied by the same workers that train,
 // each rank taking its share of every chunk.
 //
-// Prediction takes one .npy of rows for a model with one input, or one per input name
-// (`--input image=a.npy --input meta=b.npy`), and writes one .npy (a model with one output), a
+// Prediction takes what training takes, told by what the files are: image files or folders, a
+// TFRecord or WebDataset tar shard, one .npy of rows for a model with one input, or one per
+// input name (`--input image=a.npy --input meta=b.npy`); it writes one .npy (a model with one output), a
 // .csv of class names, or a directory with one <output name>.npy per output.
 //
 // Class names (data/classes.ts): `eval` encodes names with the model's labels.json when it has
@@ -20,7 +21,9 @@ import type { ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';
 import { writeNpy } from '../shared/npy.ts';
 import { memoryColumn, type RowPipeline } from '../data/columns.ts';
-import { imageInput, imagePredictionsCsv, namesImages } from '../data/images/predict-images.ts';
+import { imageInput, imagePredictionsCsv, type ImageInput } from '../data/images/predict-images.ts';
+import { inputKindOf, INPUT_KINDS_TAKEN } from '../data/predict-input-kind.ts';
+import { shardInput } from '../data/predict-shards.ts';
 import { mappedNpy } from '../data/mapped-npy.ts';
 import { findCheckpoint, readCheckpoint, STATE_FILE } from './run/checkpoint.ts';
 import { verifyModelDir } from './run/checkpoint-integrity.ts';
@@ -110,9 +113,10 @@ export function namePredictions(values: Float32Array, shape: number[], labels: C
 /** predictions.csv: a header `class,score`, then one line per input row, in input order. */
 export function predictionsCsv(names: readonly string[], scores: Float32Array): string {
   const field = (t: string) => (/[",\r\n]/.test(t) || t.trim() !== t ? `"${t.replace(/"/g, '""')}"` : t);
-  // The shortest decimal that reads back as the same float32.
+  // The shortest decimal that reads back as the same float32: 9 significant digits always do
+  // (NaN, which equals nothing, falls through to String).
   const float = (v: number) => {
-    for (let p = 1; p < 9; p++) {
+    for (let p = 1; p <= 9; p++) {
       const t = v.toPrecision(p);
       if (Math.fround(Number(t)) === v) return String(Number(t));
     }
@@ -305,18 +309,11 @@ export async function runPredict(
   checkOutput(output);
   const labels = wantsNames(output) ? labelsForNames(src, '--output', output) : null;
   const given = typeof input === 'string' ? [input] : input;
-  // An image folder or image files: decoded as the config's images source decodes (src/data/images/).
-  const images = namesImages(given) ? imageInput(cfg, given) : null;
-  const inputs = images
-    ? [images.input]
-    : parseInputArgs(given).map(({ name, file }) => ({
-        name,
-        file,
-        array: mappedNpy(file, '--input', false),
-      }));
+  const read = await predictInput(cfg, given);
+  const images = read.images;
   const check = (layout: ModelLayout) => checkOutputFitsModel(output, layout);
-  const { outputs, values, shape, workers } = await predictRows(cfg, out, src, inputs, '--input', check, images?.pipeline).finally(() =>
-    images?.pipeline.close(),
+  const { outputs, values, shape, workers } = await predictRows(cfg, out, src, read.inputs, '--input', check, read.pipeline ?? undefined).finally(() =>
+    read.pipeline?.close(),
   );
   if (labels) {
     const { names, scores } = namePredictions(values, shape, labels);
@@ -332,6 +329,63 @@ export async function runPredict(
     `predicted ${shape[0]} rows with ${plural(workers, 'worker')} → ${output} (${describeOutputs(outputs, outputs.length > 1 || outputKind(output) === 'dir')})`,
   );
   return { shape, outputs };
+}
+
+/**
+ * The rows `--input` gives, by what its files are (predict-input-kind.ts): image files and
+ * folders (decoded as the config's image source decodes), one TFRecord or WebDataset tar shard
+ * (read as training reads shards), one .npy, or name=path pairs of .npy files, one per model input.
+ */
+async function predictInput(cfg: Config, given: readonly string[], cwd = process.cwd()): Promise<PredictInput> {
+  const npy = (name: string, file: string): NamedArray => ({ name, file, array: mappedNpy(file, '--input', false) });
+  // A value is a path when it is one (a file named a=b.jpg is a path), else it may be a name=path pair.
+  const paths = given.length > 0 && given.every((v) => fs.existsSync(path.resolve(cwd, v)));
+  if (!paths) {
+    const pairs = parseInputArgs(given, cwd);
+    for (const p of pairs) {
+      const kind = inputKindOf(p.file, p.name ? `${p.name}=${p.file}` : p.file);
+      if (kind !== 'npy' && p.name !== '')
+        throw new MgpuError('E_USAGE', `--input ${p.name}=${p.file}: a ${kind}; an input named by the model's input name is a .npy array`, {
+          hint: `give one value for images or a shard (--input photos/), or name each input's .npy (--input ${p.name}=x_${p.name}.npy)`,
+        });
+    }
+    return { inputs: pairs.map((p) => npy(p.name, p.file)), pipeline: null, images: null };
+  }
+  const kinds = given.map((v) => inputKindOf(path.resolve(cwd, v), v));
+  if (kinds.every((k) => k === 'image' || k === 'folder')) {
+    const images = imageInput(cfg, given, cwd);
+    return { inputs: [images.input], pipeline: images.pipeline, images };
+  }
+  if (given.length > 1) {
+    throw new MgpuError(
+      'E_USAGE',
+      `--input ${given.join(' ')}: ${kinds.join(', ')}; predict takes several values only as images (files and folders) or as name=path pairs of .npy files`,
+      {
+        hint: `give one shard or one .npy, or several images; predict takes ${INPUT_KINDS_TAKEN}`,
+      },
+    );
+  }
+  return predictFileInput(cfg, given[0]!, cwd);
+}
+
+/** The rows one path gives (`what`: the option that gave it): images (a file or folder), a shard, or an .npy. */
+export async function predictFileInput(cfg: Config, value: string, cwd = process.cwd(), what = '--input'): Promise<PredictInput> {
+  const file = path.resolve(cwd, value);
+  const kind = inputKindOf(file, value, what);
+  if (kind === 'npy') return { inputs: [{ name: '', file, array: mappedNpy(file, what, false) }], pipeline: null, images: null };
+  if (kind === 'image' || kind === 'folder') {
+    const images = imageInput(cfg, [value], cwd, what);
+    return { inputs: [images.input], pipeline: images.pipeline, images };
+  }
+  const shard = await shardInput(cfg, kind, file, value, what);
+  return { inputs: shard.inputs, pipeline: shard.pipeline, images: null };
+}
+
+/** Rows to predict: the arrays, the pipeline that makes a 'made' one's rows (close it after), and the images' files (for the CSV). */
+export interface PredictInput {
+  inputs: NamedArray[];
+  pipeline: RowPipeline | null;
+  images: ImageInput | null;
 }
 
 /**

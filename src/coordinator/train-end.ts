@@ -59,7 +59,12 @@ export async function stopAsked(run: Run): Promise<TrainResult | null> {
   const dir = state.lastSaved === completed ? checkpointDir(cfg.runDir, completed) : completed > run.startStep ? saveCheckpoint(run, completed) : null;
   const saved = dir ? `; checkpoint in ${dir} (continue with ${run.resumeHint ?? '--resume'})` : '';
   const by = interrupted ?? describeStop(requested!);
-  out.line(`stopped by ${by} after step ${completed}${saved}`, true);
+  // Stopped while its first step waited (for rows, a worker): "after step 0" names a step it never trained.
+  const when =
+    completed === 0
+      ? 'before step 1 finished: no step was trained, so there is no checkpoint; run the same command to start again'
+      : `after step ${completed}${saved}`;
+  out.line(`stopped by ${by} ${when}`, true);
   // In metrics.jsonl too: a terminal that went away (SIGHUP) may have taken the line above.
   run.metrics.write({
     type: 'stop',

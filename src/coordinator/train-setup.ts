@@ -156,7 +156,7 @@ export async function setUpRun(cfg: Config, out: Progress, opts: TrainOptions, c
     if (aside)
       out.line(`resuming from step ${resumeStep}: the later checkpoints ${aside.moved.join(', ')} (of the run as it went before) moved to ${aside.to}`);
   }
-  return startWorkers(p);
+  return startWorkers(p, () => claim.held?.clearEarlier());
 }
 
 /** The devices, the metric modules, the checkpoint to resume and the data: nothing started yet. */
@@ -225,8 +225,11 @@ async function prepare(cfg: Config, out: Progress, opts: TrainOptions): Promise<
   };
 }
 
-/** The workers start (a Ctrl-C or the API's stop ends the start-up at once), then the run is joined. */
-async function startWorkers(p: Prepared): Promise<SetUp> {
+/**
+ * The workers start (a Ctrl-C or the API's stop ends the start-up at once), then the run is
+ * joined. `clearEarlier`: removes the run this one replaces, once the checks have passed.
+ */
+async function startWorkers(p: Prepared, clearEarlier: () => void): Promise<SetUp> {
   const { cfg, out, opts, resumeDir } = p;
   // A worker that fails to start is restarted (within the maxRestarts the run has left) or retired.
   const startup = new StartupRecovery(cfg, out, resumeDir ? readTrainerState(resumeDir).restarts : 0);
@@ -267,7 +270,7 @@ async function startWorkers(p: Prepared): Promise<SetUp> {
   const resumed = ckpt as Checkpoint | null; // read by initialWeights, as the session opened
   // The workers are up: whatever fails from here on stops them before it is thrown.
   try {
-    return { run: await joinRun(p, s, hooks, startup, resumed) };
+    return { run: await joinRun(p, s, hooks, startup, resumed, clearEarlier) };
   } catch (err) {
     hooks.dispose();
     await s.close();
@@ -276,7 +279,7 @@ async function startWorkers(p: Prepared): Promise<SetUp> {
 }
 
 /** The machines agree, the built model is checked, the checkpoint restored, the run directory begun. */
-async function joinRun(p: Prepared, s: Session, hooks: RunHooks, startup: StartupRecovery, resumed: Checkpoint | null): Promise<Run> {
+async function joinRun(p: Prepared, s: Session, hooks: RunHooks, startup: StartupRecovery, resumed: Checkpoint | null, clearEarlier: () => void): Promise<Run> {
   const { cfg, out, cluster, lead, plan } = p;
   const startStep = resumed?.state.step ?? 0;
   const skippedSteps = [...(resumed?.state.skippedSteps ?? [])];
@@ -295,6 +298,8 @@ async function joinRun(p: Prepared, s: Session, hooks: RunHooks, startup: Startu
     if (s.ema && resumed.ema) s.ema.set(resumed.ema);
   }
   if (lead) {
+    // Every check has passed: only now does an earlier run this one replaces (--overwrite) go.
+    clearEarlier();
     fs.mkdirSync(cfg.runDir, { recursive: true });
     writeFileAtomically(path.join(cfg.runDir, 'config.yaml'), serializeConfig(cfg));
   }

@@ -2,7 +2,8 @@
 // fraction of data.train (data.evalFraction), else no evaluation.
 //
 // With class-name labels (labelType: class) the splits share one mapping (classes.ts): the one
-// given (a checkpoint's or model's labels.json), else data.classes, else the sorted names of
+// given (a checkpoint's or model's labels.json), else data.classes, else the classes of the
+// shards.json beside data.train's shards (manifest-classes.ts), else the sorted names of
 // data.train (the whole file: with evalFraction, the held-out rows are encoded as the rest). The
 // eval split is encoded with it, never with names of its own.
 //
@@ -13,6 +14,7 @@ import { readsClassNames } from '../shared/data-sources-table.ts';
 import type { ClassMapping } from './classes.ts';
 import { recordSplit, type IndexPaths, type SplitRecord } from './data-record.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
+import { manifestClasses } from './manifest-classes.ts';
 import { splitHoldout } from './holdout.ts';
 import { imageOptions } from './images/load-images.ts';
 import type { ImageUse } from './images/decode-spec.ts';
@@ -39,7 +41,7 @@ export async function loadSplits(
     : (fixed ??
       (cfg.data.classes
         ? { classes: cfg.data.classes, from: 'data.classes', hint: "add it to data.classes (the order is that of the model's outputs)" }
-        : null));
+        : manifestClasses(cfg.data.train, 'data.train')));
   const train = await loadDataset(cfg.data.train, 'data.train', given, abort, imageOptions(cfg, use));
   const classes: ClassMapping | null = train.classes
     ? (given ?? {

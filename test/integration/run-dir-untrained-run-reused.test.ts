@@ -1,6 +1,6 @@
 // A run that trained no step leaves nothing that blocks the same command once its input is
 // fixed: a zero-byte JPEG fails the first step (E_DATA, "replace or remove that file, then run
-// again"); --resume there says that its run trained no step and to run without --resume; and
+// again", no hint offering a checkpoint or --resume: nothing was trained); --resume there says that its run trained no step and to run without --resume; and
 // the same command, the file replaced, trains in that directory, saying it takes the place of
 // the run that trained no step. A file the user put there is kept. A run that trained steps is
 // never taken for one: without its checkpoints, a rerun is still refused (E_RUN_EXISTS).
@@ -34,6 +34,10 @@ test('a run that failed at its first step is replaced by the same command once t
   const failed = await runCliAsync(['train', config]);
   assert.equal(failed.code, 2, failed.stdout + failed.stderr);
   assert.match(failed.stderr, new RegExp(`^error E_DATA: .*${path.basename(empty)}.*\\n  hint: replace or remove that file, then run again`, 'm'));
+  // Nothing was trained: no hint offers a checkpoint or --resume.
+  const hints = failed.stderr.split('\n').filter((l) => l.trimStart().startsWith('hint:'));
+  assert.ok(hints.length > 0, failed.stderr);
+  for (const h of hints) assert.doesNotMatch(h, /checkpoint|--resume/, 'a hint assumes the run trained steps');
   assert.ok(fs.existsSync(path.join(runDir, 'config.yaml')), 'the failed run wrote its config');
 
   const resumed = await runCliAsync(['train', config, '--resume']);

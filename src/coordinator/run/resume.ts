@@ -41,12 +41,23 @@ const IMPOSSIBLE: Record<string, (from: unknown, to: unknown) => string | null> 
 const IGNORED = ['runDir', 'configPath'];
 
 export interface ConfigChange {
-  key: string;
+  key: string; // as a config file writes it (model.dropout)
+  path: string; // where the resolved config keeps it (model.net.dropout)
   from: unknown;
   to: unknown;
 }
 
 const under = (key: string, prefix: string) => key === prefix || key.startsWith(`${prefix}.`);
+
+/**
+ * A resolved config's key path as a config file writes it: a network's options sit under
+ * model.net in the resolved config, but are written model.dropout, model.classes, ... beside
+ * model: { net: <name> }.
+ */
+export function keyAsWritten(path: string): string {
+  if (path === 'model.net.name') return 'model.net';
+  return path.startsWith('model.net.') ? `model.${path.slice('model.net.'.length)}` : path;
+}
 
 function leaves(v: unknown, at: string, out: Map<string, unknown>): Map<string, unknown> {
   if (isMapping(v)) {
@@ -72,7 +83,7 @@ export function configChanges(saved: Config, now: Config): ConfigChange[] {
     if (isMapping(a) && isMapping(b)) {
       for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) diff(a[k], b[k], at ? `${at}.${k}` : k);
     } else if (JSON.stringify(a) !== JSON.stringify(b)) {
-      out.push({ key: at, from: a, to: b });
+      out.push({ key: keyAsWritten(at), path: at, from: a, to: b });
     }
   };
   diff(saved, now, '');
@@ -92,9 +103,10 @@ export function checkConfigChanges(
   cfg: Config,
   allowed: readonly string[],
 ): { changes: ConfigChange[]; report: string | null } {
-  const known = leaves(state.config, '', new Map());
+  // A prefix names keys as the config file writes them or as the resolved config keeps them.
+  const known = [...leaves(state.config, '', new Map()).keys()].flatMap((k) => [k, keyAsWritten(k)]);
   for (const prefix of allowed) {
-    if (![...known.keys()].some((k) => under(k, prefix))) {
+    if (!known.some((k) => under(k, prefix))) {
       throw new MgpuError('E_USAGE', `--allow-changed ${prefix}: no config key is ${prefix} or under it`, {
         hint: 'name a key path such as optimizer.learningRate, or a section such as optimizer',
       });
@@ -102,7 +114,7 @@ export function checkConfigChanges(
   }
   const changes = configChanges(state.config, cfg);
   const impossible = changes.flatMap((c) => {
-    const why = IMPOSSIBLE[c.key]?.(c.from, c.to);
+    const why = IMPOSSIBLE[c.path]?.(c.from, c.to);
     return why ? [`${c.key} is ${show(c.to)}, the checkpoint was trained with ${show(c.from)}: ${why}`] : [];
   });
   if (impossible.length) {
@@ -110,8 +122,8 @@ export function checkConfigChanges(
       hint: 'this cannot be changed in a resumed run, not even with --allow-changed: start a new run',
     });
   }
-  const fixed = changes.filter((c) => !HARMLESS.some((p) => under(c.key, p)));
-  const refused = fixed.filter((c) => !allowed.some((p) => under(c.key, p)));
+  const fixed = changes.filter((c) => !HARMLESS.some((p) => under(c.path, p)));
+  const refused = fixed.filter((c) => !allowed.some((p) => under(c.key, p) || under(c.path, p)));
   if (refused.length) {
     throw new MgpuError(
       'E_CONFIG',

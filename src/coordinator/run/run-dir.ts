@@ -3,8 +3,10 @@
 // --resume, another name or --run-dir, or --overwrite, which removes the earlier run's files
 // (those in RUN_ENTRIES) and leaves, and names, any others. An empty or absent directory is
 // fine, and so is one whose run trained no step (untrained-run.ts: it failed or was stopped at
-// its first step, and left no checkpoint): its files are replaced, and the run says so. All of
-// it happens under the run's lock (run-lock.ts), which is held until the run ends.
+// its first step, and left no checkpoint): its files are replaced, and the run says so. The
+// earlier run's files go only once the new run has passed every check before its first step
+// (clearEarlier), so a run refused at start-up leaves them. All of it happens under the run's
+// lock (run-lock.ts), which is held until the run ends.
 import fs from 'node:fs';
 import path from 'node:path';
 import { MgpuError } from '../../shared/errors.ts';
@@ -56,12 +58,19 @@ function describeEntry(dir: string, name: string): string {
 
 export interface RunDirClaim {
   release(): void;
+  /**
+   * Removes the earlier run this run replaces (--overwrite, or one that trained no step), if
+   * any: called once the run has passed every check before its first step, just before it
+   * writes its own files, so a run refused at start-up leaves the earlier one as it was.
+   */
+  clearEarlier(): void;
 }
 
 /**
  * Takes `runDir` for this run: creates it, takes its lock, and (unless `resume`) refuses it when
- * it holds another run, or with `overwrite` removes that run's files. `release` (on every way
- * out of the run) removes the lock, and the directories it created when nothing was written.
+ * it holds another run, or with `overwrite` notes that run's files for `clearEarlier` to remove.
+ * `release` (on every way out of the run) removes the lock, and the directories it created when
+ * nothing was written.
  */
 export function claimRunDir(runDir: string, opts: { resume: boolean; overwrite: boolean; say: (text: string) => void }): RunDirClaim {
   const created = fs.mkdirSync(runDir, { recursive: true }) ?? null;
@@ -77,27 +86,39 @@ export function claimRunDir(runDir: string, opts: { resume: boolean; overwrite: 
       }
     }
   };
+  let clear: (() => void) | null = null;
   try {
-    if (!opts.resume) clearEarlierRun(runDir, opts.overwrite, opts.say);
+    if (!opts.resume) clear = earlierRun(runDir, opts.overwrite, opts.say);
   } catch (err) {
     release();
     throw err;
   }
-  return { release };
+  return {
+    release,
+    clearEarlier() {
+      clear?.();
+      clear = null;
+    },
+  };
 }
 
-function clearEarlierRun(runDir: string, overwrite: boolean, say: (text: string) => void): void {
+/** Refuses a directory that holds another run (unless `overwrite`); else what removes that run, or null when there is none. */
+function earlierRun(runDir: string, overwrite: boolean, say: (text: string) => void): (() => void) | null {
   const names = fs
     .readdirSync(runDir)
     .filter((n) => n !== LOCK_FILE)
     .sort();
   const ours = runFiles(runDir, names);
-  if (ours.length === 0) return;
+  if (ours.length === 0) return null;
   const listed = ours.map((n) => describeEntry(runDir, n)).join(', ');
-  if (!overwrite && trainedNoStep(runDir, ours)) {
+  const remove = () => {
     for (const n of ours) fs.rmSync(path.join(runDir, n), { recursive: true, force: true });
-    say(`${runDir} held a run that trained no step and left no checkpoint (${listed}): this run takes its place`);
-    return;
+  };
+  if (!overwrite && trainedNoStep(runDir, ours)) {
+    return () => {
+      remove();
+      say(`${runDir} held a run that trained no step and left no checkpoint (${listed}): this run takes its place`);
+    };
   }
   if (!overwrite) {
     throw new MgpuError('E_RUN_EXISTS', `${runDir} holds another run: ${listed}`, {
@@ -106,7 +127,9 @@ function clearEarlierRun(runDir: string, overwrite: boolean, say: (text: string)
         'or replace it with --overwrite (overwrite: true), which removes those files and keeps any others',
     });
   }
-  for (const n of ours) fs.rmSync(path.join(runDir, n), { recursive: true, force: true });
   const others = names.filter((n) => !ours.includes(n));
-  say(`--overwrite: removed the earlier run in ${runDir} (${listed})${others.length ? `; kept what mgpu-train did not write: ${others.join(', ')}` : ''}`);
+  return () => {
+    remove();
+    say(`--overwrite: removed the earlier run in ${runDir} (${listed})${others.length ? `; kept what mgpu-train did not write: ${others.join(', ')}` : ''}`);
+  };
 }

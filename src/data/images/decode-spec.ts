@@ -20,7 +20,9 @@ export interface DecodeSpec {
 export type ImageUse = 'train' | 'eval' | 'predict';
 
 export const BAD_FILE_HINTS: Record<ImageUse, string> = {
-  train: 'replace or remove that file, then run again (a run stopped by it keeps its checkpoint: --resume continues from there)',
+  // No word of a checkpoint: a failure at the first step leaves none; after steps trained, the
+  // run's own hint says where the checkpoint is and how to continue (train-end.ts failedRun).
+  train: 'replace or remove that file, then run again',
   eval: 'replace or remove that file, then run eval again',
   predict: 'replace or remove that file (or leave it out of --input), then run predict again; no output was written',
 };

@@ -1,10 +1,12 @@
 // `predict --input` with images: a folder (every image below it, at any depth, sorted by code
-// point) or image files, decoded as the config's images source decodes them (its size,
-// channels, resize, rescale, normalize; never augmented); the CSV output names each file.
+// point) or image files, decoded as the config's image source (images, or shards of images)
+// decodes them (its size, channels, resize, rescale, normalize; never augmented); the CSV output
+// names each file.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config, ImageSource } from '../../shared/config/types.ts';
+import type { Config } from '../../shared/config/types.ts';
 import { MgpuError } from '../../shared/errors.ts';
+import { imageDecodingSource, NO_DECODING_HINT } from '../predict-shards.ts';
 import type { NamedArray } from '../rows.ts';
 import { decodeSpec, rowBytesOf } from './decode-spec.ts';
 import { imagesBelow } from './folder-index.ts';
@@ -21,25 +23,17 @@ export interface ImageInput {
   given: string[]; // each row's file as --input gave it (relative stays relative), for the CSV
 }
 
-/** Whether `--input` values name images (a folder, or files with an image extension) rather than .npy files. */
-export function namesImages(values: readonly string[], cwd = process.cwd()): boolean {
-  return values.some((v) => {
-    const p = path.resolve(cwd, v);
-    return (fs.existsSync(p) && fs.statSync(p).isDirectory()) || /\.(jpe?g|png|webp|gif|tiff?|avif)$/i.test(v);
-  });
-}
-
 /** The rows of the images `values` name, decoded by the config's images source (data.train's, else data.eval's). */
-export function imageInput(cfg: Config, values: readonly string[], cwd = process.cwd()): ImageInput {
-  const src = [cfg.data.train, cfg.data.eval].find((s): s is ImageSource => s?.type === 'images');
+export function imageInput(cfg: Config, values: readonly string[], cwd = process.cwd(), what = '--input'): ImageInput {
+  const src = imageDecodingSource(cfg);
   if (!src)
-    throw new MgpuError('E_USAGE', `--input ${values.join(' ')}: images, but the config has no images source to say how to decode them (size, channels)`, {
-      hint: 'predict with the config the model was trained with (data.train: { type: images, ... })',
+    throw new MgpuError('E_USAGE', `${what} ${values.join(' ')}: images, but the config has no image source to say how to decode them (size, channels)`, {
+      hint: NO_DECODING_HINT,
     });
-  const exts = imageExtensions(requireSharp('--input'));
-  const byValue = values.map((v) => ({ v, files: imageFiles(path.resolve(cwd, v), exts) }));
+  const exts = imageExtensions(requireSharp(what));
+  const byValue = values.map((v) => ({ v, files: imageFiles(path.resolve(cwd, v), exts, what) }));
   const files = byValue.flatMap((b) => b.files);
-  if (files.length === 0) throw new MgpuError('E_DATA', `--input ${values.join(' ')}: no images (looked for ${exts.join(' ')}, any case)`);
+  if (files.length === 0) throw new MgpuError('E_DATA', `${what} ${values.join(' ')}: no images (looked for ${exts.join(' ')}, any case)`);
   const spec = decodeSpec(src, false, cfg.training.seed, 'predict');
   const pipeline = new ImagePipeline(PathTable.of('', files), spec, imageThreads(imageOptions(cfg)), `images ${values.join(' ')}: ${files.length} files`);
   const column = new MadeColumn(spec.dtype, [files.length, spec.height, spec.width, spec.channels], pipeline, rowBytesOf(spec));
@@ -53,8 +47,8 @@ function asGiven(value: string, resolved: string, file: string): string {
 }
 
 /** A file as it is, a folder's images below it: the walk training gives a class folder (symlinks followed, hidden ones skipped). */
-function imageFiles(p: string, exts: readonly string[]): string[] {
-  if (!fs.existsSync(p)) throw new MgpuError('E_USAGE', `--input ${p}: no such file or folder`);
+function imageFiles(p: string, exts: readonly string[], what: string): string[] {
+  if (!fs.existsSync(p)) throw new MgpuError('E_USAGE', `${what} ${p}: no such file or folder`);
   return fs.statSync(p).isDirectory() ? imagesBelow(p, exts) : [p];
 }
 
