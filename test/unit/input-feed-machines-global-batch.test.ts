@@ -65,7 +65,7 @@ async function step(machines: StagedBatches[], k: number) {
 
 for (const made of ['in memory', 'by a pipeline'] as const) {
   test(`2 machines (2 + 1 workers), rows ${made}: each its own part of every batch, each the global B`, async () => {
-    const { machines } = fakeClusters([2, 1]);
+    const { machines, gathers } = fakeClusters([2, 1]);
     const pipes = machines.map(() => pipeline());
     const runs = machines.map((c, m) => stagedBatches(machineRun(c, dataset(made === 'in memory' ? undefined : pipes[m]!.p), 'error', [])));
     for (let k = 0; k < 2; k++) {
@@ -81,11 +81,12 @@ for (const made of ['in memory', 'by a pipeline'] as const) {
       assert.deepEqual(pipes[0]!.asked, [...all.slice(0, 5), ...all.slice(7, 12)], 'machine 0 asked for its own rows only');
       assert.deepEqual(pipes[1]!.asked, [...all.slice(5, 7), ...all.slice(12, 14)], 'machine 1 asked for its own rows only');
     }
+    assert.equal(gathers(), 0, 'without skip no machine leaves a row out: nothing to exchange');
   });
 }
 
 test('skip on 2 machines: B is the rows both kept, added up; the weights still sum to 1; both say every bad sample', async () => {
-  const { machines, gathers } = fakeClusters([1, 1]);
+  const { machines, said: exchanges } = fakeClusters([1, 1]);
   const batch = [...plan().batchAt(0).indices]; // 7 rows over 1 + 1 workers: 4 | 3
   const bad = [batch[1]!, batch[2]!, batch[5]!]; // 2 of machine 0's 4, 1 of machine 1's 3
   const said: BadSample[][][] = [[], []];
@@ -97,13 +98,27 @@ test('skip on 2 machines: B is the rows both kept, added up; the weights still s
   assert.deepEqual([a!.weights, b!.weights], [[2 / 4], [2 / 4]]);
   const everyBad = bad.map((s) => ({ sample: s, message: `sample ${s} is corrupt` }));
   assert.deepEqual(said, [[everyBad], [everyBad]]);
-  assert.equal(gathers(), 2, 'one exchange of the counts, one of the bad samples');
+  assert.deepEqual(
+    exchanges(),
+    ['step 1: the rows each machine kept', 'step 1: the samples each machine left out'],
+    'one exchange of the counts, one of the bad samples, the step 1-based',
+  );
 });
 
 test('skip on 2 machines, nothing bad: B is the planned batch after one exchange of the counts', async () => {
   const { machines, gathers } = fakeClusters([1, 1]);
-  const runs = machines.map((c) => stagedBatches(machineRun(c, dataset(pipeline().p), 'skip', [])));
+  const heard: BadSample[][] = [];
+  const runs = machines.map((c) => stagedBatches(machineRun(c, dataset(pipeline().p), 'skip', heard)));
   const [a, b] = await step(runs, 1);
   assert.deepEqual([a!.n, b!.n, a!.rows.length, b!.rows.length], [7, 7, 4, 3]);
+  assert.deepEqual(heard, [], 'no bad sample to say');
   assert.equal(gathers(), 1);
+});
+
+test('skip with rows in memory: no row can be left out, nothing is exchanged', async () => {
+  const { machines, gathers } = fakeClusters([1, 1]);
+  const runs = machines.map((c) => stagedBatches(machineRun(c, dataset(), 'skip', [])));
+  const [a, b] = await step(runs, 0);
+  assert.deepEqual([a!.n, b!.n], [7, 7]);
+  assert.equal(gathers(), 0);
 });
