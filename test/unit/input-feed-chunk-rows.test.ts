@@ -46,6 +46,14 @@ test('a bad row in a chunk is a DataError: an evaluation covers every sample', a
   });
 });
 
+test('a pipeline that cannot fail rows (no failed()): the chunk is made', async () => {
+  const { ds, log } = recording();
+  delete ds.pipeline!.failed;
+  const { done } = await chunkRows(ds, Uint32Array.of(1, 2), null, 30);
+  done();
+  assert.deepEqual(log, ['prefetch 1,2@0', 'ready 1,2@0', 'release 1,2@0']);
+});
+
 test('rows in memory: nothing to make, nothing to release', async () => {
   const column = memoryColumn({ dtype: 'float32', shape: [2, 1], data: new Float32Array(2) });
   const { done } = await chunkRows({ features: column, labels: column, count: 2, source: 'test' }, Uint32Array.of(0, 1), null, 30);

@@ -69,19 +69,53 @@ test("a step's rows split over the active workers into slot step % 2, with its e
 });
 
 test('after a worker is retired the split is another, and the staged slot does not match it', () => {
-  const { r } = run([0, 1, 2]);
+  // 5 rows over workers 0-5: one each to 0-4. With 2 retired: one each to 0, 1, 3, 4, 5, the
+  // same rows split as many ways, to other workers.
+  const { r } = run([0, 1, 2, 3, 4, 5]);
   const b = stagedBatches(r);
   b.stageAhead(0);
   const before = b.shards(5);
-  const { r: after } = run([0, 2]);
+  const { r: after } = run([0, 1, 3, 4, 5]);
   const retired = stagedBatches(after).shards(5);
-  assert.deepEqual(retired, [
-    { rank: 0, start: 0, end: 3 },
-    { rank: 2, start: 3, end: 5 },
-  ]);
+  assert.deepEqual(
+    retired.map((s) => [s.rank, s.start, s.end]),
+    [
+      [0, 0, 1],
+      [1, 1, 2],
+      [3, 2, 3],
+      [4, 3, 4],
+      [5, 4, 5],
+    ],
+  );
   assert.equal(b.matches(0, before), true);
   assert.equal(b.matches(0, retired), false);
 });
+
+for (const by of ['signals', 'hooks'] as const) {
+  test(`a stop request from the run's ${by} while the rows are awaited: no batch`, async () => {
+    let stop: (() => void) | null = null;
+    const p: RowPipeline = {
+      prefetch: () => {},
+      ready: () => new Promise<void>(() => {}),
+      isReady: () => false,
+      release: () => {},
+      close: () => Promise.resolve(),
+      describe: () => 'test',
+    };
+    const { r } = run([0], p);
+    (r as unknown as Record<string, unknown>)[by] = {
+      onRequested: (fn: () => void) => {
+        stop = fn;
+        return () => {};
+      },
+    };
+    const waiting = stagedBatches(r).ready(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(stop, `the wait listens to the run's ${by}`);
+    (stop as () => void)();
+    assert.equal(await waiting, null);
+  });
+}
 
 test('rows made by a pipeline: staged ahead only once made', async () => {
   const made = new Set<string>();
