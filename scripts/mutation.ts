@@ -4,7 +4,7 @@
 // marks code whose behaviour no test pins down. How to run it and read it: CONTRIBUTING.md.
 //
 //   node --import tsx scripts/mutation.ts <folder or .ts file under src/>... [--test file]...
-//        [--concurrency n] [--force] [--name name] [--list]
+//        [--concurrency n] [--force] [--name name] [--list] [--coverage perTest|all|off]
 //
 // The tests are the unit tests that import one of the mutated files directly
 // (mutation-targets.ts), plus any --test; they run with the tap runner, one node process per
@@ -31,6 +31,7 @@ const { values, positionals } = parseArgs({
     force: { type: 'boolean', default: false },
     name: { type: 'string' },
     list: { type: 'boolean', default: false },
+    coverage: { type: 'string', default: 'perTest' },
   },
 });
 
@@ -56,6 +57,11 @@ if (tests.length === 0) fail(`mutation: no unit test imports ${mutate.join(', ')
 const concurrency = values.concurrency === undefined ? (os.availableParallelism() <= 2 ? 1 : 2) : Number(values.concurrency);
 if (!Number.isInteger(concurrency) || concurrency < 1) fail(`mutation: --concurrency must be a whole number >= 1, got '${values.concurrency}'`);
 
+// Coverage is seen in the test's own process only: code that runs only in a worker thread or a
+// child process a test starts shows as "no coverage" unless --coverage off runs every mutant
+// against every test file.
+if (!['perTest', 'all', 'off'].includes(values.coverage)) fail(`mutation: --coverage is perTest, all or off, not '${values.coverage}'`);
+
 const name = values.name ?? runName(positionals);
 const outDir = path.join('reports', 'mutation', name);
 fs.mkdirSync(path.join(ROOT, outDir), { recursive: true });
@@ -70,6 +76,7 @@ const config = {
   mutate,
   tap: { ...base.tap, testFiles: tests },
   concurrency,
+  coverageAnalysis: values.coverage,
   force: values.force,
   incrementalFile: `${outDir}/incremental.json`,
   jsonReporter: { fileName: `${outDir}/mutation.json` },

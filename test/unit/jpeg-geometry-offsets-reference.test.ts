@@ -16,7 +16,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resizedCropBox } from '../../src/data/images/augment-draws.ts';
-import { jpegPlan } from '../../src/data/images/jpeg-geometry.ts';
+import { jpegPlan, likeSharp } from '../../src/data/images/jpeg-geometry.ts';
 import type { Rng } from '../../src/shared/rng.ts';
 
 /** [srcStart, srcLen, fullLen, dstOff, dstCount, outOff, scale] of x and of y, and the DCT scale. */
@@ -68,6 +68,15 @@ test('pad: the contain resize at the centre of zeros, an odd difference rounded 
   assert.deepEqual(plan(300, 300, 100, 60, 'pad'), { denom: 4, x: [0, 75, 60, 0, 60, 20, 75 / 60], y: [0, 75, 60, 0, 60, 0, 75 / 60] });
 });
 
+test('a DCT-scaled decode whose width or height is not a multiple of the scale is left to sharp', () => {
+  // 1000x751 to 224 (stretch): the smaller shrink 751/224 = 3.35 decodes at 1/2; 751 rows are odd.
+  const odd = jpegPlan(1000, 751, { width: 224, height: 224, resize: 'stretch' }, null);
+  assert.equal(odd.denom, 2);
+  assert.equal(likeSharp(odd, 1000, 751), false);
+  const even = jpegPlan(1000, 750, { width: 224, height: 224, resize: 'stretch' }, null);
+  assert.equal(likeSharp(even, 1000, 750), true);
+});
+
 test('stretch: each axis whole to the size, decoded at the scale the smaller shrink reaches', () => {
   // 1000x600 to 224: shrinks 4.46 and 2.68, the smaller 2.68 reaches 2 (whole part 2: halved, 1).
   assert.deepEqual(plan(1000, 600, 224, 224, 'stretch'), { denom: 1, x: [0, 1000, 224, 0, 224, 0, 1000 / 224], y: [0, 600, 224, 0, 224, 0, 600 / 224] });
@@ -103,6 +112,20 @@ test("random resized crop: torchvision's box for known draws", () => {
   const b = scripted([0, 0.25, 0, 0.75], [3, 5]);
   assert.deepEqual(resizedCropBox(b.rng, 100, 50, [0.9, 1], [1 / 4, 4]), { top: 3, left: 5, width: 95, height: 47 });
   assert.deepEqual(b.bounds, [4, 6]);
+  // A box of no width or no height is refused, as torchvision's 0 < w, 0 < h: 1x4 at 0.1 of its
+  // area and ratio 1/2 (log-ratio at the low end of [log 1/2, log 16]) is w = round(0.45) = 0;
+  // 4x1 at ratio ~16 is h = round(0.16) = 0. After 10 such tries: 1x4 is taller than 1/2 allows,
+  // w = 1, h = round(1 / (1/2)) = 2 from row 1; 4x1 has an allowed ratio (4): the whole image.
+  const thin = scripted(
+    Array.from({ length: 20 }, (_, i) => (i % 2 ? 0 : 0.5)),
+    [],
+  );
+  assert.deepEqual(resizedCropBox(thin.rng, 1, 4, [0.1, 0.1], [1 / 2, 16]), { top: 1, left: 0, width: 1, height: 2 });
+  const flat = scripted(
+    Array.from({ length: 20 }, (_, i) => (i % 2 ? 0.999999 : 0.5)),
+    [],
+  );
+  assert.deepEqual(resizedCropBox(flat.rng, 4, 1, [0.1, 0.1], [1 / 2, 16]), { top: 0, left: 0, width: 4, height: 1 });
   // A box as wide and as high as the image fits: 100x50 at its whole area and its own ratio 2 is
   // w = round(sqrt(10000)) = 100, h = 50, at offsets from randint(0, 1) each.
   const c = scripted([0.3, 0.6], [0, 0]);
