@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   {
-    ignores: ['node_modules/', 'native/', 'types/', 'dist/', 'dist.partial-*/', 'bench-results/', 'runs/', 'tmp/', 'docs/'],
+    ignores: ['node_modules/', 'native/', 'reports/', '.stryker-tmp/', 'types/', 'dist/', 'dist.partial-*/', 'bench-results/', 'runs/', 'tmp/', 'docs/'],
   },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,

@@ -55,6 +55,14 @@ test("skip on 2 machines: the kept counts are summed and every bad sample is sai
   assert.deepEqual(got, { n: 7, bad: [...mine, ...theirs] });
 });
 
+test('skip on 2 machines, bad samples on one of them only: its samples, none made up for the other', async () => {
+  // This machine (1) has none; machine 0 kept 2 and has one.
+  const theirs = [{ sample: 9, message: 'record 9 is corrupt' }];
+  const theirText = new TextEncoder().encode(JSON.stringify(theirs));
+  const c = fakeCluster(1, [1, 1], (mine, call) => (call === 0 ? [new Uint8Array(new Int32Array([2, theirText.length]).buffer), mine] : [theirText, mine]));
+  assert.deepEqual(await machineRows(c, true).agree(0, 6, 3, []), { n: 5, bad: theirs });
+});
+
 test('skip on 2 machines with nothing left out: one exchange of the counts, none of samples', async () => {
   let calls = 0;
   const c = fakeCluster(1, [1, 1], (mine) => {
@@ -68,5 +76,9 @@ test('skip on 2 machines with nothing left out: one exchange of the counts, none
 test('without skip the planned batch is the global one, and nothing is exchanged', async () => {
   const c = fakeCluster(1, [1, 1], () => assert.fail('no exchange without skip'));
   assert.deepEqual(await machineRows(c, false).agree(0, 8, 4, []), { n: 8, bad: [] });
-  await assert.rejects(machineRows(c, false).agree(0, 8, 3, [{ sample: 1, message: 'x' }]), /E_INTERNAL|cannot leave any out/);
+  await assert.rejects(machineRows(c, false).agree(4, 8, 3, [{ sample: 1, message: 'x' }]), (err: Error & { code?: string }) => {
+    assert.equal(err.code, 'E_INTERNAL');
+    assert.match(err.message, /^step 5: 1 samples left out on a run that cannot leave any out/);
+    return true;
+  });
 });
