@@ -8,6 +8,7 @@ import { validateConfig } from '../shared/config/validate.ts';
 import { BACKENDS, type BackendName } from '../shared/backends-table.ts';
 import type { Config, DevicesConfig } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
+import { checkSimulated, thisMachine, type Machine as Capacity } from '../coordinator/devices/capacity.ts';
 import { benchmarkNet } from './net-source.ts';
 import type { BenchmarkOptions } from './options.ts';
 
@@ -88,4 +89,32 @@ export function configFor(base: Config, o: BenchmarkOptions, n: number, m: Machi
     checkpoint: { ...base.checkpoint, every: 0, best: null },
     runDir,
   };
+}
+
+/**
+ * Every worker count checked before anything is measured, as its run would refuse it: GPUs
+ * shared unevenly, more simulated GPUs than the machine holds, a global batch (batch x workers)
+ * larger than the `rows` of data.train.
+ */
+export function checkWorkerCounts(base: Config, o: BenchmarkOptions, m: Machine, rows: number, capacity: Capacity = thisMachine()): void {
+  for (const n of o.workers) {
+    const d = devicesFor(base, o, n, m);
+    if (d.simulate > 0) {
+      try {
+        checkSimulated(n, capacity, d.oversubscribe);
+      } catch (err) {
+        if (!(err instanceof MgpuError)) throw err;
+        throw new MgpuError(err.code, err.message.replace(`devices.simulate ${n}: `, `--workers ${n}: `), {
+          hint: err.hint?.replace(/^use --simulate (\d+) or fewer/, 'time $1 workers or fewer'),
+        });
+      }
+    }
+    const global = o.batch * n;
+    if (global > rows) {
+      const fits = Math.floor(rows / n);
+      throw new MgpuError('E_DATA', `--workers ${n}: a global batch of ${global} (${o.batch} x ${n} workers) is more than the ${rows} samples of data.train`, {
+        hint: fits >= 1 ? `lower --batch to ${fits} or less, or time fewer workers` : `time ${rows} workers or fewer`,
+      });
+    }
+  }
 }

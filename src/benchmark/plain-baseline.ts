@@ -4,10 +4,10 @@ import { spawn } from 'node:child_process';
 import type { BackendName } from '../shared/backends-table.ts';
 import type { Config, OptimizerConfig, LossSpec } from '../shared/config/types.ts';
 import type { InitMessage } from '../shared/protocol.ts';
-import { plainClassCount } from './plain-classes.ts';
 import { workerModel } from '../coordinator/engine/net-spec.ts';
 import { childExecArgv, projectFile } from '../shared/runtime.ts';
 import type { RateFigures } from './stats.ts';
+import type { BenchmarkSignals } from './interrupt.ts';
 
 export interface PlainRequest {
   backend: BackendName;
@@ -46,7 +46,11 @@ export interface PlainRun {
   batch: number;
   steps: number;
   warmup: number;
+  /** The class count of a network by name's head, found as the workers find it (plain-classes.ts); null when the model needs none. */
+  classes: number | null;
   progress: (done: number, total: number, rate: number | null) => void;
+  /** Ctrl-C: forwarded to the baseline's process (killed if it lingers). */
+  signals: BenchmarkSignals;
 }
 
 export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
@@ -55,7 +59,7 @@ export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
     replaceWasmKernels: r.cfg.devices.replaceWasmKernels,
     allowSoftwareAdapter: r.cfg.devices.allowSoftwareAdapter,
     // A network by name with its classes resolved as the workers get them (plain-classes.ts).
-    model: workerModel(r.cfg, await plainClassCount(r.cfg)),
+    model: workerModel(r.cfg, r.classes),
     seed: r.cfg.training.seed,
     loss: r.cfg.loss,
     optimizer: r.cfg.optimizer,
@@ -67,6 +71,7 @@ export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
     env: { ...process.env, ...r.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const forget = r.signals.watchChild(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const got: { outcome: PlainOutcome | null } = { outcome: null };
@@ -78,6 +83,9 @@ export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
     for (const line of lines) got.outcome = read(line, r) ?? got.outcome;
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  forget();
+  const stopped = r.signals.requested();
+  if (stopped !== null && got.outcome?.figures == null) return { figures: null, skipped: `interrupted by ${stopped}` };
   return (
     got.outcome ?? { figures: null, skipped: `the plain tfjs process ended (exit ${code}) without figures: ${stderr.trim().split('\n').slice(-3).join(' / ')}` }
   );

@@ -19,9 +19,10 @@ export function benchmarkTables(r: BenchmarkReport): string[] {
     `batch ${r.batchPerWorker} per worker (global batch: ${r.batchPerWorker} x workers), ${r.steps} steps measured after ${r.warmup} warm-up; workers: ${r.devices}`,
     '',
   ];
+  if (r.interrupted !== null) out.splice(0, 0, `interrupted by ${r.interrupted}: the figures below are partial, those measured before it`);
   const head = ['', 'global batch', 'images/s', '+/-', 'jitter', 'total images/s', 'scaling (vs 1 worker)', 'vs plain'];
   const rows = r.results.map((c) => [
-    `mgpu-train, ${c.workers} worker${c.workers > 1 ? 's' : ''}`,
+    `mgpu-train, ${c.workers} worker${c.workers > 1 ? 's' : ''}${c.partial ? ` (partial: ${c.measuredSteps} of ${r.steps} steps)` : ''}`,
     String(c.globalBatch),
     rate(c.imagesPerSec),
     rate(c.rate.stderr),

@@ -6,6 +6,7 @@ import { BENCHMARK_DEFAULTS, benchmarkOptions } from '../benchmark/options.ts';
 import { discoverGpus } from '../coordinator/devices/devices.ts';
 import { makeProgress, PROGRESS_STYLES, progressStyle } from '../coordinator/console/progress.ts';
 import { BACKEND_NAMES } from '../shared/config/types.ts';
+import { exitCodeFor } from '../coordinator/console/signals.ts';
 
 /** Without --workers: 1, 2, 4, ... up to the GPUs (simulated: the cores). */
 function defaultWorkers(simulate: boolean): number[] {
@@ -39,7 +40,9 @@ export function benchmarkCommand<T>(y: Argv<T>) {
       const o = benchmarkOptions(argv, () => defaultWorkers(argv.simulate ?? false));
       const style = progressStyle(argv.progress, process.stdout);
       const total = o.warmup + o.steps;
-      await runBenchmark(o, makeProgress(Math.max(1, Math.ceil(total / 5)), process.stdout, process.stderr, style));
+      const report = await runBenchmark(o, makeProgress(Math.max(1, Math.ceil(total / 5)), process.stdout, process.stderr, style));
+      // Stopped by Ctrl-C: what was measured is printed and written; the exit says how it ended.
+      if (report.interrupted !== null) process.exit(exitCodeFor(report.interrupted));
     },
   );
 }
