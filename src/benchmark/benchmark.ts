@@ -116,6 +116,8 @@ async function measureAll(o: BenchmarkOptions, out: Progress, m: Machine, signal
         }),
       );
       out.done();
+      // Said now, not only in the table: a worker count that fails after it would hide it.
+      if (plain.skipped !== null && signals.requested() === null) out.line(`plain tfjs: not timed (${plain.skipped})`);
     }
     for (const n of o.workers) {
       if (signals.requested() !== null) break;

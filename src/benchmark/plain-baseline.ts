@@ -8,6 +8,7 @@ import { workerModel } from '../coordinator/engine/net-spec.ts';
 import { childExecArgv, projectFile } from '../shared/runtime.ts';
 import type { RateFigures } from './stats.ts';
 import type { BenchmarkSignals } from './interrupt.ts';
+import { plainEnded } from './plain-failure.ts';
 
 export interface PlainRequest {
   backend: BackendName;
@@ -82,13 +83,11 @@ export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
     pending = lines.pop()!;
     for (const line of lines) got.outcome = read(line, r) ?? got.outcome;
   });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
   forget();
   const stopped = r.signals.requested();
   if (stopped !== null && got.outcome?.figures == null) return { figures: null, skipped: `interrupted by ${stopped}` };
-  return (
-    got.outcome ?? { figures: null, skipped: `the plain tfjs process ended (exit ${code}) without figures: ${stderr.trim().split('\n').slice(-3).join(' / ')}` }
-  );
+  return got.outcome ?? { figures: null, skipped: plainEnded(code, signal, stderr) };
 }
 
 function read(line: string, r: PlainRun): PlainOutcome | null {
@@ -101,6 +100,6 @@ function read(line: string, r: PlainRun): PlainOutcome | null {
   if (m.progress !== undefined) r.progress(m.progress, m.total ?? 0, m.rate ?? null);
   if (m.result) return { figures: m.result, skipped: null };
   if (m.refused) return { figures: null, skipped: m.refused };
-  if (m.failed) return { figures: null, skipped: `plain tfjs failed: ${m.failed}` };
+  if (m.failed) return { figures: null, skipped: m.failed }; // said by plain-failure.ts
   return null;
 }
