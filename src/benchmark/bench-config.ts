@@ -8,6 +8,7 @@ import { validateConfig } from '../shared/config/validate.ts';
 import { BACKENDS, type BackendName } from '../shared/backends-table.ts';
 import type { Config, DevicesConfig } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
+import { plural } from '../coordinator/console/progress.ts';
 import { checkSimulated, thisMachine, type Machine as Capacity } from '../coordinator/devices/capacity.ts';
 import { benchmarkNet } from './net-source.ts';
 import type { BenchmarkOptions } from './options.ts';
@@ -46,7 +47,7 @@ export async function benchmarkSubject(o: BenchmarkOptions, cwd = process.cwd())
   if (Array.isArray(model.inputShape)) train.shape = model.inputShape;
   const cfg = validateConfig(raw, { configPath: null, cwd });
   const shape = train.shape as number[];
-  return { cfg, what: o.net!, data: `synthetic [${shape.join(', ')}], ${String(train.classes)} classes, made in memory` };
+  return { cfg, what: o.net!, data: `synthetic [${shape.join(', ')}], ${plural(Number(train.classes), 'class', 'classes')}, made in memory` };
 }
 
 /** How many GPUs the workers can use (from nvidia-smi), and whether the runs are on simulated ones. */
@@ -112,9 +113,13 @@ export function checkWorkerCounts(base: Config, o: BenchmarkOptions, m: Machine,
     const global = o.batch * n;
     if (global > rows) {
       const fits = Math.floor(rows / n);
-      throw new MgpuError('E_DATA', `--workers ${n}: a global batch of ${global} (${o.batch} x ${n} workers) is more than the ${rows} samples of data.train`, {
-        hint: fits >= 1 ? `lower --batch to ${fits} or less, or time fewer workers` : `time ${rows} workers or fewer`,
-      });
+      throw new MgpuError(
+        'E_DATA',
+        `--workers ${n}: a global batch of ${global} (${o.batch} x ${plural(n, 'worker')}) is more than the ${plural(rows, 'sample')} of data.train`,
+        {
+          hint: fits >= 1 ? `lower --batch to ${fits} or less, or time fewer workers` : `time ${plural(rows, 'worker')} or fewer`,
+        },
+      );
     }
   }
 }

@@ -16,7 +16,7 @@ import type { BenchmarkOptions } from './options.ts';
 import { runPlain } from './plain-baseline.ts';
 import { trainFacts } from './plain-classes.ts';
 import { machine, plainReport, withScaling, writeReport, type BenchmarkReport, type PlainReport } from './report.ts';
-import { benchmarkTables } from './table.ts';
+import { benchmarkTables, countLine, plainLine } from './table.ts';
 
 const workersText = (n: number) => plural(n, 'worker');
 const rateText = (rate: number | null) => (rate === null ? 'warming up' : `${rate.toFixed(rate >= 100 ? 1 : 2)} images/s so far`);
@@ -101,7 +101,7 @@ async function measureAll(o: BenchmarkOptions, out: Progress, m: Machine, signal
       publish(report());
     });
     if (signals.requested() === null) {
-      out.line(`plain tfjs, 1 process: ${o.warmup} warm-up steps, then ${o.steps} measured`);
+      out.line(plainLine(o.warmup, o.steps));
       const device = plan.devices[0];
       plain = plainReport(
         await runPlain({
@@ -121,7 +121,7 @@ async function measureAll(o: BenchmarkOptions, out: Progress, m: Machine, signal
     }
     for (const n of o.workers) {
       if (signals.requested() !== null) break;
-      out.line(`mgpu-train, ${workersText(n)} (global batch ${o.batch * n}): ${o.warmup} warm-up steps, then ${o.steps} measured`);
+      out.line(countLine(n, o.batch * n, o.warmup, o.steps));
       const runDir = scratchRunDir();
       scratch.add(runDir);
       try {

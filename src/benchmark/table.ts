@@ -1,7 +1,17 @@
 // The benchmark's tables as text: the rates (tf_cnn_benchmarks's images/sec: X +/- Y (jitter =
 // Z)), where a step's time goes, and the largest kernels of the profiled step.
+import { plural } from '../coordinator/console/progress.ts';
 import { fmtMs } from '../report/format.ts';
 import type { BenchmarkReport } from './report.ts';
+
+const stepsText = (warmup: number, steps: number) => `${plural(warmup, 'warm-up step')}, then ${steps} measured`;
+
+/** The line that starts the plain baseline. */
+export const plainLine = (warmup: number, steps: number) => `plain tfjs, 1 process: ${stepsText(warmup, steps)}`;
+
+/** The line that starts a worker count. */
+export const countLine = (workers: number, globalBatch: number, warmup: number, steps: number) =>
+  `mgpu-train, ${plural(workers, 'worker')} (global batch ${globalBatch}): ${stepsText(warmup, steps)}`;
 
 /** Rows of cells as aligned columns, the first left-aligned, the others right-aligned. */
 export function columns(head: string[], rows: string[][]): string[] {
@@ -22,7 +32,7 @@ export function benchmarkTables(r: BenchmarkReport): string[] {
   if (r.interrupted !== null) out.splice(0, 0, `interrupted by ${r.interrupted}: the figures below are partial, those measured before it`);
   const head = ['', 'global batch', 'images/s', '+/-', 'jitter', 'total images/s', 'scaling (vs 1 worker)', 'vs plain'];
   const rows = r.results.map((c) => [
-    `mgpu-train, ${c.workers} worker${c.workers > 1 ? 's' : ''}${c.partial ? ` (partial: ${c.measuredSteps} of ${r.steps} steps)` : ''}`,
+    `mgpu-train, ${plural(c.workers, 'worker')}${c.partial ? ` (partial: ${c.measuredSteps} of ${r.steps} steps)` : ''}`,
     String(c.globalBatch),
     rate(c.imagesPerSec),
     rate(c.rate.stderr),
@@ -72,7 +82,7 @@ function kernelTable(c: BenchmarkReport['results'][number]): string[] {
   const p = c.profile;
   if (!p) return [];
   const total = p.kernels.reduce((a, k) => a + (Number.isFinite(k.ms) ? k.ms : 0), 0);
-  const head = `largest kernels of step ${p.step + 1} (the last warm-up step) in worker 0, ${c.workers} worker${c.workers > 1 ? 's' : ''} (${p.backend}; the step ${fmtMs(p.wallMs)} ms under the profiler, its kernels ${fmtMs(total)} ms):`;
+  const head = `largest kernels of step ${p.step + 1} (the last warm-up step) in worker 0, ${plural(c.workers, 'worker')} (${p.backend}; the step ${fmtMs(p.wallMs)} ms under the profiler, its kernels ${fmtMs(total)} ms):`;
   if (total === 0) return ['', head, `  the ${p.backend} backend gave no kernel times`];
   const rows = p.kernels
     .slice(0, 10)
