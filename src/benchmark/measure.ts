@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { train } from '../coordinator/train.ts';
 import type { SignalWatch } from '../coordinator/console/signals.ts';
 import type { Config } from '../shared/config/types.ts';
+import { MgpuError } from '../shared/errors.ts';
 import type { TrainLine } from '../shared/metrics-lines.ts';
 import type { StepProfile } from '../worker/step-profile.ts';
 import { mean, rateFigures, type RateFigures } from './stats.ts';
@@ -84,6 +85,8 @@ export async function measureCount(cfg: Config, workers: number, o: MeasureOptio
   }
   try {
     await train(cfg, out, { callbacks: { onStepEnd }, signals: o.signals });
+  } catch (err) {
+    throw withoutScratchHints(err, cfg.runDir);
   } finally {
     restoreEnv('MGPU_PROFILE_STEP', env.step);
     restoreEnv('MGPU_PROFILE_FILE', env.file);
@@ -133,6 +136,16 @@ function phases(lines: TrainLine[]): PhaseFigures {
     dataWaitMs: m((l) => l.data_wait_ms ?? 0),
   };
   return { ...f, controlMs: f.stepMs - f.computeSlowestMs - f.sumUpdateMs - f.dataMs };
+}
+
+/**
+ * A failed count's error without the hints that name its run directory (a checkpoint there, a
+ * --resume of it): the benchmark removes that directory, and there is no run to continue.
+ */
+export function withoutScratchHints(err: unknown, runDir: string): unknown {
+  if (!(err instanceof MgpuError) || err.hint === undefined || !err.hint.includes(runDir)) return err;
+  const kept = err.hint.split('\n  hint: ').filter((h) => !h.includes(runDir));
+  return new MgpuError(err.code, err.message, { hint: kept.length ? kept.join('\n  hint: ') : undefined, exitCode: err.exitCode, cause: err.cause });
 }
 
 function restoreEnv(key: string, value: string | undefined): void {
