@@ -55,9 +55,12 @@ export function benchmarkTables(r: BenchmarkReport): string[] {
     ];
     out.push(...columns(head, [plainRow, ...rows]));
     out.push(`plain tfjs: kernels ${p.kernels}; batch ${p.batch}, synthetic rows [${p.inputShape.join(', ')}]${p.note ? `; ${p.note}` : ''}`);
-  } else {
+  } else if (rows.length > 0) {
     out.push(...columns(head, rows), `plain tfjs: not timed (${p.skipped})`);
+  } else {
+    return [...out, `plain tfjs: not timed (${p.skipped})`, 'no worker count was measured'];
   }
+  if (rows.length === 0) return [...out, 'no worker count was measured'];
   out.push("scaling: images/s / (workers x 1 worker's); vs plain: images/s / (workers x plain tfjs's)", '');
   out.push('where a step goes (mean ms per measured step; the worker figures are of its whole step, of which weights in and gradients out):');
   const phaseHead = ['workers', 'step', 'slowest worker', 'fastest worker', 'weights in', 'gradients out', 'sum + update', 'data', 'data wait', 'control'];
