@@ -21,6 +21,16 @@ function fakeChild(): ChildProcess & { got: string[] } {
   return c;
 }
 
+/** The signals as the benchmark's own listener gets them (not the test runner's, which may end the run on SIGINT). */
+function withSignals(say: (text: string) => void) {
+  const before = new Map(['SIGINT', 'SIGTERM', 'SIGHUP'].map((sig) => [sig, process.listeners(sig as NodeJS.Signals)]));
+  const s = benchmarkSignals(say);
+  const fire = (sig: NodeJS.Signals) => {
+    for (const l of process.listeners(sig)) if (!before.get(sig)!.includes(l)) l(sig);
+  };
+  return { s, fire };
+}
+
 function exits(): { codes: number[]; restore(): void } {
   const codes: number[] = [];
   const m = mock.method(process, 'exit', ((code: number) => {
@@ -31,7 +41,7 @@ function exits(): { codes: number[]; restore(): void } {
 
 test('the first signal: asked to stop, the start-up aborted, waits told, the child sent it; the second: everything stopped now', () => {
   const said: string[] = [];
-  const s = benchmarkSignals((t) => said.push(t));
+  const { s, fire } = withSignals((t) => said.push(t));
   const exit = exits();
   try {
     assert.equal(s.requested(), null);
@@ -52,7 +62,7 @@ test('the first signal: asked to stop, the start-up aborted, waits told, the chi
     void s.duringStartup(async (abort) => {
       abort.addEventListener('abort', () => (aborted = abort.reason));
     });
-    process.emit('SIGINT', 'SIGINT');
+    fire('SIGINT');
     assert.equal(s.requested(), 'SIGINT');
     assert.ok(aborted instanceof Interrupted && aborted.signal === 'SIGINT');
     assert.equal(told, 1);
@@ -68,7 +78,7 @@ test('the first signal: asked to stop, the start-up aborted, waits told, the chi
     s.watchChild(after);
     assert.deepEqual(after.got, ['SIGINT']);
     off();
-    process.emit('SIGTERM', 'SIGTERM');
+    fire('SIGTERM');
     assert.equal(said[1], 'SIGTERM again: stopping now');
     assert.deepEqual([stoppedNow, gaveUp, exit.codes], [1, 'SIGINT', [130]]);
     assert.deepEqual(child.got, ['SIGINT', 'SIGKILL']);
@@ -81,11 +91,11 @@ test('the first signal: asked to stop, the start-up aborted, waits told, the chi
 
 test('a forgotten child is not signalled; SIGTERM first says to send it again', () => {
   const said: string[] = [];
-  const s = benchmarkSignals((t) => said.push(t));
+  const { s, fire } = withSignals((t) => said.push(t));
   try {
     const child = fakeChild();
     s.watchChild(child)();
-    process.emit('SIGTERM', 'SIGTERM');
+    fire('SIGTERM');
     assert.deepEqual(child.got, []);
     assert.equal(said[0], 'SIGTERM: stopping the benchmark; the figures measured so far are kept (send SIGTERM again to stop at once)');
   } finally {
@@ -94,9 +104,9 @@ test('a forgotten child is not signalled; SIGTERM first says to send it again', 
 });
 
 test('a signal before the start-up: it is aborted as it begins', async () => {
-  const s = benchmarkSignals(() => {});
+  const { s, fire } = withSignals(() => {});
   try {
-    process.emit('SIGHUP', 'SIGHUP');
+    fire('SIGHUP');
     const reason = await s.duringStartup(async (abort) => abort.reason as unknown);
     assert.ok(reason instanceof Interrupted && reason.signal === 'SIGHUP');
   } finally {
@@ -107,14 +117,14 @@ test('a signal before the start-up: it is aborted as it begins', async () => {
 test(`a stop that takes longer than ${GRACE_MS / 1000} s: everything stopped then`, () => {
   mock.timers.enable({ apis: ['setTimeout'] });
   const said: string[] = [];
-  const s = benchmarkSignals((t) => said.push(t));
+  const { s, fire } = withSignals((t) => said.push(t));
   const exit = exits();
   try {
     const child = fakeChild();
     s.watchChild(child);
     let gaveUp: string | null = null;
     s.onGiveUp((sig) => (gaveUp = sig));
-    process.emit('SIGINT', 'SIGINT');
+    fire('SIGINT');
     mock.timers.tick(GRACE_MS - 1);
     assert.deepEqual([gaveUp, exit.codes], [null, []]);
     mock.timers.tick(1);
@@ -130,12 +140,12 @@ test(`a stop that takes longer than ${GRACE_MS / 1000} s: everything stopped the
 test('a stop in time: dispose clears the grace period and takes the listeners off', () => {
   mock.timers.enable({ apis: ['setTimeout'] });
   const before = process.listenerCount('SIGINT');
-  const s = benchmarkSignals(() => {});
+  const { s, fire } = withSignals(() => {});
   const exit = exits();
   try {
     assert.equal(process.listenerCount('SIGINT'), before + 1);
     assert.equal(process.listenerCount('SIGTERM') > 0 && process.listenerCount('SIGHUP') > 0, true);
-    process.emit('SIGINT', 'SIGINT');
+    fire('SIGINT');
     s.dispose();
     assert.equal(process.listenerCount('SIGINT'), before);
     mock.timers.tick(GRACE_MS * 2);
