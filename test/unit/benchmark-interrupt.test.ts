@@ -52,6 +52,9 @@ test('the first signal: asked to stop, the start-up aborted, waits told, the chi
     const child = fakeChild();
     const gone = fakeChild();
     Object.assign(gone, { exitCode: 0 });
+    const killed = fakeChild();
+    Object.assign(killed, { signalCode: 'SIGTERM' });
+    s.watchChild(killed);
     s.watchChild(child);
     s.watchChild(gone);
     let aborted: unknown = null;
@@ -68,6 +71,7 @@ test('the first signal: asked to stop, the start-up aborted, waits told, the chi
     assert.equal(told, 1);
     assert.deepEqual(child.got, ['SIGINT']);
     assert.deepEqual(gone.got, [], 'an ended child is not signalled');
+    assert.deepEqual(killed.got, [], 'a child ended by a signal is not signalled');
     assert.equal(said[0], 'SIGINT: stopping the benchmark; the figures measured so far are kept (press Ctrl-C again to stop at once)');
     assert.deepEqual([stoppedNow, gaveUp, exit.codes.length], [0, null, 0]);
     // after the first: a new wait is told at once, a new child sent the signal at once
@@ -98,6 +102,17 @@ test('a forgotten child is not signalled; SIGTERM first says to send it again', 
     fire('SIGTERM');
     assert.deepEqual(child.got, []);
     assert.equal(said[0], 'SIGTERM: stopping the benchmark; the figures measured so far are kept (send SIGTERM again to stop at once)');
+  } finally {
+    s.dispose();
+  }
+});
+
+test('a signal after a start-up ended does not abort it', async () => {
+  const { s, fire } = withSignals(() => {});
+  try {
+    const abort = await s.duringStartup(async (a) => a);
+    fire('SIGINT');
+    assert.equal(abort.aborted, false);
   } finally {
     s.dispose();
   }

@@ -18,6 +18,11 @@ test('median: the middle value of an odd count, the mean of the two middle ones 
   assert.deepEqual(xs, [3, 1, 2], 'the input is left in its order');
 });
 
+test('jitter: 1.4826 x the median absolute deviation, here 1.5', () => {
+  // [1, 2, 4, 8]: median 3; |x - 3| = 2, 1, 1, 5: median 1.5
+  assert.ok(Math.abs(rateFigures([1, 2, 4, 8]).jitter - 1.4826 * 1.5) < 1e-12);
+});
+
 test('mean, min, max and jitter of [10, 9, 100], ordered as numbers', () => {
   assert.equal(mean([10, 9, 100]), 119 / 3);
   const f = rateFigures([10, 9, 100]);
