@@ -8,6 +8,8 @@ import { validateConfig } from '../shared/config/validate.ts';
 import { BACKENDS, type BackendName } from '../shared/backends-table.ts';
 import type { Config, DevicesConfig } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
+import { plural } from '../coordinator/console/progress.ts';
+import { checkSimulated, thisMachine, type Machine as Capacity } from '../coordinator/devices/capacity.ts';
 import { benchmarkNet } from './net-source.ts';
 import type { BenchmarkOptions } from './options.ts';
 
@@ -45,7 +47,7 @@ export async function benchmarkSubject(o: BenchmarkOptions, cwd = process.cwd())
   if (Array.isArray(model.inputShape)) train.shape = model.inputShape;
   const cfg = validateConfig(raw, { configPath: null, cwd });
   const shape = train.shape as number[];
-  return { cfg, what: o.net!, data: `synthetic [${shape.join(', ')}], ${String(train.classes)} classes, made in memory` };
+  return { cfg, what: o.net!, data: `synthetic [${shape.join(', ')}], ${plural(Number(train.classes), 'class', 'classes')}, made in memory` };
 }
 
 /** How many GPUs the workers can use (from nvidia-smi), and whether the runs are on simulated ones. */
@@ -88,4 +90,36 @@ export function configFor(base: Config, o: BenchmarkOptions, n: number, m: Machi
     checkpoint: { ...base.checkpoint, every: 0, best: null },
     runDir,
   };
+}
+
+/**
+ * Every worker count checked before anything is measured, as its run would refuse it: GPUs
+ * shared unevenly, more simulated GPUs than the machine holds, a global batch (batch x workers)
+ * larger than the `rows` of data.train.
+ */
+export function checkWorkerCounts(base: Config, o: BenchmarkOptions, m: Machine, rows: number, capacity: Capacity = thisMachine()): void {
+  for (const n of o.workers) {
+    const d = devicesFor(base, o, n, m);
+    if (d.simulate > 0) {
+      try {
+        checkSimulated(n, capacity, d.oversubscribe);
+      } catch (err) {
+        if (!(err instanceof MgpuError)) throw err;
+        throw new MgpuError(err.code, err.message.replace(`devices.simulate ${n}: `, `--workers ${n}: `), {
+          hint: err.hint?.replace(/^use --simulate (\d+) or fewer/, 'time $1 workers or fewer'),
+        });
+      }
+    }
+    const global = o.batch * n;
+    if (global > rows) {
+      const fits = Math.floor(rows / n);
+      throw new MgpuError(
+        'E_DATA',
+        `--workers ${n}: a global batch of ${global} (${o.batch} x ${plural(n, 'worker')}) is more than the ${plural(rows, 'sample')} of data.train`,
+        {
+          hint: fits >= 1 ? `lower --batch to ${fits} or less, or time fewer workers` : `time ${plural(rows, 'worker')} or fewer`,
+        },
+      );
+    }
+  }
 }

@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { train } from '../coordinator/train.ts';
+import type { SignalWatch } from '../coordinator/console/signals.ts';
 import type { Config } from '../shared/config/types.ts';
+import { MgpuError } from '../shared/errors.ts';
 import type { TrainLine } from '../shared/metrics-lines.ts';
 import type { StepProfile } from '../worker/step-profile.ts';
 import { mean, rateFigures, type RateFigures } from './stats.ts';
@@ -30,6 +32,8 @@ export interface CountFigures {
   /** Samples per step over every worker (fewer in a step that ends a small epoch). */
   globalBatch: number;
   measuredSteps: number;
+  /** Stopped by a signal before its measured steps were all taken. */
+  partial: boolean;
   /** tf_cnn_benchmarks's images/sec: the mean of the per-step rates. */
   imagesPerSec: number;
   /** Its `+/-` (standard error of the mean) and jitter, and the rates' median, min and max. */
@@ -50,11 +54,15 @@ export interface MeasureOptions {
   profile: boolean;
   /** Called after every step: done so far, of total, and the rate of the measured steps so far (null while warming up). */
   progress: (done: number, total: number, rate: number | null) => void;
+  /** Ctrl-C: stops the run after the step in progress (at once during its start-up). */
+  signals: SignalWatch;
+  /** Given, as the run starts, what gives the figures of the steps measured so far (a second Ctrl-C prints them). */
+  soFar?: (figures: () => CountFigures | null) => void;
 }
 
 const samplesOf = (f: TrainLine) => Math.round((f.samples_per_sec * f.step_ms) / 1000);
 
-export async function measureCount(cfg: Config, workers: number, o: MeasureOptions): Promise<CountFigures> {
+export async function measureCount(cfg: Config, workers: number, o: MeasureOptions): Promise<CountFigures | null> {
   const stamps: number[] = [];
   const lines: TrainLine[] = [];
   const log: string[] = [];
@@ -68,32 +76,50 @@ export async function measureCount(cfg: Config, workers: number, o: MeasureOptio
     if (k > o.warmup) rates.push((samplesOf(f) * 1000) / (stamps[k - 1]! - stamps[k - 2]!));
     o.progress(k, o.warmup + o.steps, rates.length ? mean(rates) : null);
   };
+  const figures = () => countFigures(cfg, workers, o, { stamps, lines, rates, log }, profileFile);
+  o.soFar?.(figures);
   const env = { step: process.env.MGPU_PROFILE_STEP, file: process.env.MGPU_PROFILE_FILE };
   if (profileFile) {
     process.env.MGPU_PROFILE_STEP = String(o.warmup - 1);
     process.env.MGPU_PROFILE_FILE = profileFile;
   }
   try {
-    await train(cfg, out, { callbacks: { onStepEnd } });
+    await train(cfg, out, { callbacks: { onStepEnd }, signals: o.signals });
+  } catch (err) {
+    throw withoutScratchHints(err, cfg.runDir);
   } finally {
     restoreEnv('MGPU_PROFILE_STEP', env.step);
     restoreEnv('MGPU_PROFILE_FILE', env.file);
   }
-  const measured = lines.slice(o.warmup);
-  const stepMs = measured.map((_, i) => stamps[o.warmup + i]! - stamps[o.warmup + i - 1]!);
+  return figures();
+}
+
+interface Taken {
+  stamps: number[];
+  lines: TrainLine[];
+  rates: number[];
+  log: string[];
+}
+
+/** The figures of the steps measured so far; null before the first measured step. */
+function countFigures(cfg: Config, workers: number, o: MeasureOptions, t: Taken, profileFile: string | null): CountFigures | null {
+  const measured = t.lines.slice(o.warmup);
+  if (measured.length === 0) return null;
+  const stepMs = measured.map((_, i) => t.stamps[o.warmup + i]! - t.stamps[o.warmup + i - 1]!);
   const images = measured.reduce((a, f) => a + samplesOf(f), 0);
   const profile = profileFile && fs.existsSync(profileFile) ? (JSON.parse(fs.readFileSync(profileFile, 'utf8')) as StepProfile) : null;
   return {
     workers,
     globalBatch: cfg.training.batchSize,
     measuredSteps: measured.length,
-    imagesPerSec: mean(rates),
-    rate: rateFigures(rates),
+    partial: measured.length < o.steps,
+    imagesPerSec: mean(t.rates),
+    rate: rateFigures(t.rates),
     totalImagesPerSec: (images * 1000) / stepMs.reduce((a, b) => a + b, 0),
     stepMs,
     phases: phases(measured),
     profile,
-    log,
+    log: [...t.log],
   };
 }
 
@@ -110,6 +136,16 @@ function phases(lines: TrainLine[]): PhaseFigures {
     dataWaitMs: m((l) => l.data_wait_ms ?? 0),
   };
   return { ...f, controlMs: f.stepMs - f.computeSlowestMs - f.sumUpdateMs - f.dataMs };
+}
+
+/**
+ * A failed count's error without the hints that name its run directory (a checkpoint there, a
+ * --resume of it): the benchmark removes that directory, and there is no run to continue.
+ */
+export function withoutScratchHints(err: unknown, runDir: string): unknown {
+  if (!(err instanceof MgpuError) || err.hint === undefined || !err.hint.includes(runDir)) return err;
+  const kept = err.hint.split('\n  hint: ').filter((h) => !h.includes(runDir));
+  return new MgpuError(err.code, err.message, { hint: kept.length ? kept.join('\n  hint: ') : undefined, exitCode: err.exitCode, cause: err.cause });
 }
 
 function restoreEnv(key: string, value: string | undefined): void {

@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BACKENDS, type BackendName } from '../shared/backends-table.ts';
+import { closest } from '../shared/config/checker.ts';
+import { BACKEND_NAMES } from '../shared/config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 
 export interface BenchmarkOptions {
@@ -74,6 +76,14 @@ export function workerCounts(text: string | undefined, fallback: () => number[])
   return counts;
 }
 
+/** `--backend`: one of the backends, a mistyped one named with the nearest. */
+function backendOf(text: string | undefined): BackendName | null {
+  if (text === undefined) return null;
+  if ((BACKEND_NAMES as readonly string[]).includes(text)) return text as BackendName;
+  const near = closest(text, BACKEND_NAMES);
+  usage(`--backend ${JSON.stringify(text)} is not a backend${near ? `: did you mean ${near}?` : ''}`, `the backends are ${BACKEND_NAMES.join(', ')}`);
+}
+
 /** The checked options; `defaultWorkers`: the counts timed without --workers. */
 export function benchmarkOptions(argv: BenchmarkArgv, defaultWorkers: () => number[]): BenchmarkOptions {
   const net = argv.net ?? null;
@@ -81,7 +91,7 @@ export function benchmarkOptions(argv: BenchmarkArgv, defaultWorkers: () => numb
   if (net === null && config === null) usage('name a network or give --config', 'mgpu-train benchmark <net> ... or mgpu-train benchmark --config exp.yaml ...');
   if (net !== null && config !== null)
     usage(`a network (${net}) and --config ${config} both given`, "time one of them: --config uses the config's own model and data");
-  const backend = (argv.backend ?? null) as BackendName | null;
+  const backend = backendOf(argv.backend);
   const simulate = argv.simulate ?? false;
   if (simulate && backend !== null && BACKENDS[backend].kind === 'gpu')
     usage(

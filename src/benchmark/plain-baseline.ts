@@ -4,10 +4,11 @@ import { spawn } from 'node:child_process';
 import type { BackendName } from '../shared/backends-table.ts';
 import type { Config, OptimizerConfig, LossSpec } from '../shared/config/types.ts';
 import type { InitMessage } from '../shared/protocol.ts';
-import { plainClassCount } from './plain-classes.ts';
 import { workerModel } from '../coordinator/engine/net-spec.ts';
 import { childExecArgv, projectFile } from '../shared/runtime.ts';
 import type { RateFigures } from './stats.ts';
+import type { BenchmarkSignals } from './interrupt.ts';
+import { plainEnded } from './plain-failure.ts';
 
 export interface PlainRequest {
   backend: BackendName;
@@ -46,7 +47,11 @@ export interface PlainRun {
   batch: number;
   steps: number;
   warmup: number;
+  /** The class count of a network by name's head, found as the workers find it (plain-classes.ts); null when the model needs none. */
+  classes: number | null;
   progress: (done: number, total: number, rate: number | null) => void;
+  /** Ctrl-C: forwarded to the baseline's process (killed if it lingers). */
+  signals: BenchmarkSignals;
 }
 
 export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
@@ -55,7 +60,7 @@ export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
     replaceWasmKernels: r.cfg.devices.replaceWasmKernels,
     allowSoftwareAdapter: r.cfg.devices.allowSoftwareAdapter,
     // A network by name with its classes resolved as the workers get them (plain-classes.ts).
-    model: workerModel(r.cfg, await plainClassCount(r.cfg)),
+    model: workerModel(r.cfg, r.classes),
     seed: r.cfg.training.seed,
     loss: r.cfg.loss,
     optimizer: r.cfg.optimizer,
@@ -67,6 +72,7 @@ export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
     env: { ...process.env, ...r.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const forget = r.signals.watchChild(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const got: { outcome: PlainOutcome | null } = { outcome: null };
@@ -77,10 +83,11 @@ export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
     pending = lines.pop()!;
     for (const line of lines) got.outcome = read(line, r) ?? got.outcome;
   });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return (
-    got.outcome ?? { figures: null, skipped: `the plain tfjs process ended (exit ${code}) without figures: ${stderr.trim().split('\n').slice(-3).join(' / ')}` }
-  );
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  forget();
+  const stopped = r.signals.requested();
+  if (stopped !== null && got.outcome?.figures == null) return { figures: null, skipped: `interrupted by ${stopped}` };
+  return got.outcome ?? { figures: null, skipped: plainEnded(code, signal, stderr) };
 }
 
 function read(line: string, r: PlainRun): PlainOutcome | null {
@@ -93,6 +100,6 @@ function read(line: string, r: PlainRun): PlainOutcome | null {
   if (m.progress !== undefined) r.progress(m.progress, m.total ?? 0, m.rate ?? null);
   if (m.result) return { figures: m.result, skipped: null };
   if (m.refused) return { figures: null, skipped: m.refused };
-  if (m.failed) return { figures: null, skipped: `plain tfjs failed: ${m.failed}` };
+  if (m.failed) return { figures: null, skipped: m.failed }; // said by plain-failure.ts
   return null;
 }

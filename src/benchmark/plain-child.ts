@@ -12,9 +12,13 @@ import { mulberry32 } from '../shared/rng.ts';
 import { loadBackend, type TF } from '../worker/backend.ts';
 import { loadModel } from '../worker/model-loader.ts';
 import { mean, rateFigures } from './stats.ts';
+import { plainFailure } from './plain-failure.ts';
 import type { PlainFigures, PlainRequest } from './plain-baseline.ts';
 
 const say = (line: object) => process.stdout.write(JSON.stringify(line) + '\n');
+
+/** The wasm heap's size, once the backend is wasm: a failure is said as memory when it ran out (plain-failure.ts). */
+const wasmHeap: { bytes: (() => number) | null } = { bytes: null };
 
 /** tfjs's own optimizer for the config's; adamw has none in tfjs (Adam is used, and said). */
 function tfOptimizer(tf: TF, o: OptimizerConfig): { opt: Optimizer; note: string | null } {
@@ -88,6 +92,7 @@ function refusal(model: LayersModel, loss: PlainRequest['loss']): string | null 
 async function main(req: PlainRequest): Promise<void> {
   const loaded = await loadBackend(req.backend, { replaceWasmKernels: req.replaceWasmKernels, allowSoftwareAdapter: req.allowSoftwareAdapter });
   const tf = loaded.tf;
+  if (tf.getBackend() === 'wasm') wasmHeap.bytes = () => (tf.backend() as unknown as { wasm: { HEAPU8: Uint8Array } }).wasm.HEAPU8.length;
   const model = await loadModel(tf, req.model, { rank: 0, seed: req.seed });
   const refused = refusal(model, req.loss);
   if (refused !== null || typeof req.loss !== 'string') {
@@ -137,10 +142,12 @@ function kernelsNote(backend: string, replaced: boolean): string {
     : "wasm's own, and the gradient kernels mgpu-train adds";
 }
 
+const req = JSON.parse(process.argv[2] ?? '{}') as PlainRequest;
 try {
-  await main(JSON.parse(process.argv[2] ?? '{}') as PlainRequest);
+  await main(req);
   process.exit(0); // Dawn, when loaded, would hold the process open
 } catch (err) {
-  say({ failed: (err as Error).message });
+  const e = err instanceof Error ? err : new Error(String(err));
+  say({ failed: plainFailure(e, wasmHeap.bytes?.() ?? null, req.batch) });
   process.exit(1);
 }

@@ -1,19 +1,26 @@
-// The classes of the plain baseline's network head, found as the workers' are: a network by name
-// whose config names no `classes` takes the run's class count from its data (an image folder's
-// class folders, a list's labels), so the baseline reads the config's splits once for their
-// class names before it starts. Synthetic rows name their count; a model module or model.json
-// needs none.
+// What the benchmark needs of its data before anything is measured, read once: the samples of
+// data.train (each worker count's global batch must fit in them) and the class count of the
+// plain baseline's network head, found as the workers find it (a network by name whose config
+// names no `classes` takes the run's class count from its data: an image folder's class
+// folders, a list's labels). Synthetic rows name both; other sources are read once here.
 import type { Config } from '../shared/config/types.ts';
 import { loadSplits } from '../data/splits.ts';
 
-/** The class count to build the baseline's network with, or null when the config's model does not need one. */
-export async function plainClassCount(cfg: Config): Promise<number | null> {
+export interface TrainFacts {
+  /** Samples of data.train (its evaluation split left out: the benchmark evaluates nothing). */
+  rows: number;
+  /** The class count to build the baseline's network with, or null when the config's model does not need one. */
+  classes: number | null;
+}
+
+/** `cfg`: a worker count's config (no evaluation split); `abort`: a Ctrl-C while the data is read. */
+export async function trainFacts(cfg: Config, abort: AbortSignal | null = null): Promise<TrainFacts> {
   const train = cfg.data.train;
-  if (train.type === 'synthetic') return train.classes;
-  if (!cfg.model.net || cfg.model.net.classes !== null) return null;
-  const splits = await loadSplits(cfg);
+  if (train.type === 'synthetic') return { rows: train.count, classes: train.classes };
+  const splits = await loadSplits(cfg, null, abort);
   try {
-    return splits.classes?.classes.length ?? null;
+    const needsClasses = cfg.model.net !== null && cfg.model.net.classes === null;
+    return { rows: splits.train.count, classes: needsClasses ? (splits.classes?.classes.length ?? null) : null };
   } finally {
     for (const ds of [splits.train, splits.eval]) await ds?.pipeline?.close();
   }

@@ -25,6 +25,10 @@ export interface BenchmarkReport {
   steps: number;
   warmup: number;
   results: CountResult[];
+  /** Stopped by a signal before every figure was measured: `results` holds the counts measured so far (the last one maybe partial). */
+  partial: boolean;
+  /** The signal that stopped it, or null. */
+  interrupted: NodeJS.Signals | null;
   /** The plain baseline's figures (its imagesPerSec among them), or why it was not timed. */
   plain: PlainReport;
 }

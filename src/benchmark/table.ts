@@ -1,7 +1,17 @@
 // The benchmark's tables as text: the rates (tf_cnn_benchmarks's images/sec: X +/- Y (jitter =
 // Z)), where a step's time goes, and the largest kernels of the profiled step.
+import { plural } from '../coordinator/console/progress.ts';
 import { fmtMs } from '../report/format.ts';
 import type { BenchmarkReport } from './report.ts';
+
+const stepsText = (warmup: number, steps: number) => `${plural(warmup, 'warm-up step')}, then ${steps} measured`;
+
+/** The line that starts the plain baseline. */
+export const plainLine = (warmup: number, steps: number) => `plain tfjs, 1 process: ${stepsText(warmup, steps)}`;
+
+/** The line that starts a worker count. */
+export const countLine = (workers: number, globalBatch: number, warmup: number, steps: number) =>
+  `mgpu-train, ${plural(workers, 'worker')} (global batch ${globalBatch}): ${stepsText(warmup, steps)}`;
 
 /** Rows of cells as aligned columns, the first left-aligned, the others right-aligned. */
 export function columns(head: string[], rows: string[][]): string[] {
@@ -19,9 +29,10 @@ export function benchmarkTables(r: BenchmarkReport): string[] {
     `batch ${r.batchPerWorker} per worker (global batch: ${r.batchPerWorker} x workers), ${r.steps} steps measured after ${r.warmup} warm-up; workers: ${r.devices}`,
     '',
   ];
+  if (r.interrupted !== null) out.splice(0, 0, `interrupted by ${r.interrupted}: the figures below are partial, those measured before it`);
   const head = ['', 'global batch', 'images/s', '+/-', 'jitter', 'total images/s', 'scaling (vs 1 worker)', 'vs plain'];
   const rows = r.results.map((c) => [
-    `mgpu-train, ${c.workers} worker${c.workers > 1 ? 's' : ''}`,
+    `mgpu-train, ${plural(c.workers, 'worker')}${c.partial ? ` (partial: ${c.measuredSteps} of ${r.steps} steps)` : ''}`,
     String(c.globalBatch),
     rate(c.imagesPerSec),
     rate(c.rate.stderr),
@@ -44,9 +55,12 @@ export function benchmarkTables(r: BenchmarkReport): string[] {
     ];
     out.push(...columns(head, [plainRow, ...rows]));
     out.push(`plain tfjs: kernels ${p.kernels}; batch ${p.batch}, synthetic rows [${p.inputShape.join(', ')}]${p.note ? `; ${p.note}` : ''}`);
-  } else {
+  } else if (rows.length > 0) {
     out.push(...columns(head, rows), `plain tfjs: not timed (${p.skipped})`);
+  } else {
+    return [...out, `plain tfjs: not timed (${p.skipped})`, 'no worker count was measured'];
   }
+  if (rows.length === 0) return [...out, 'no worker count was measured'];
   out.push("scaling: images/s / (workers x 1 worker's); vs plain: images/s / (workers x plain tfjs's)", '');
   out.push('where a step goes (mean ms per measured step; the worker figures are of its whole step, of which weights in and gradients out):');
   const phaseHead = ['workers', 'step', 'slowest worker', 'fastest worker', 'weights in', 'gradients out', 'sum + update', 'data', 'data wait', 'control'];
@@ -71,7 +85,7 @@ function kernelTable(c: BenchmarkReport['results'][number]): string[] {
   const p = c.profile;
   if (!p) return [];
   const total = p.kernels.reduce((a, k) => a + (Number.isFinite(k.ms) ? k.ms : 0), 0);
-  const head = `largest kernels of step ${p.step + 1} (the last warm-up step) in worker 0, ${c.workers} worker${c.workers > 1 ? 's' : ''} (${p.backend}; the step ${fmtMs(p.wallMs)} ms under the profiler, its kernels ${fmtMs(total)} ms):`;
+  const head = `largest kernels of step ${p.step + 1} (the last warm-up step) in worker 0, ${plural(c.workers, 'worker')} (${p.backend}; the step ${fmtMs(p.wallMs)} ms under the profiler, its kernels ${fmtMs(total)} ms):`;
   if (total === 0) return ['', head, `  the ${p.backend} backend gave no kernel times`];
   const rows = p.kernels
     .slice(0, 10)

@@ -6,6 +6,7 @@ import { BENCHMARK_DEFAULTS, benchmarkOptions } from '../benchmark/options.ts';
 import { discoverGpus } from '../coordinator/devices/devices.ts';
 import { makeProgress, PROGRESS_STYLES, progressStyle } from '../coordinator/console/progress.ts';
 import { BACKEND_NAMES } from '../shared/config/types.ts';
+import { exitCodeFor } from '../coordinator/console/signals.ts';
 
 /** Without --workers: 1, 2, 4, ... up to the GPUs (simulated: the cores). */
 function defaultWorkers(simulate: boolean): number[] {
@@ -26,8 +27,8 @@ export function benchmarkCommand<T>(y: Argv<T>) {
         .option('config', { type: 'string', describe: 'an experiment config: its model and data (input pipeline included) are timed' })
         .option('batch', { type: 'string', describe: `samples per worker per step (the global batch is batch x workers; default ${BENCHMARK_DEFAULTS.batch})` })
         .option('workers', { type: 'string', describe: 'worker counts to time, e.g. 1,2,4 (default 1, 2, 4, ... up to the GPUs, or the cores)' })
-        .option('backend', { type: 'string', choices: BACKEND_NAMES, describe: 'tfjs backend of the workers and of the plain baseline' })
-        .option('simulate', { type: 'boolean', describe: 'simulated GPUs on the CPU, whatever GPUs the machine has' })
+        .option('backend', { type: 'string', describe: `tfjs backend of the workers and of the plain baseline: ${BACKEND_NAMES.join(', ')}` })
+        .option('simulate', { type: 'boolean', describe: 'simulated GPUs on the CPU, whatever the machine has' })
         .option('oversubscribe', { type: 'boolean', describe: 'start more simulated GPUs than the machine holds' })
         .option('steps', { type: 'string', describe: `steps measured (default ${BENCHMARK_DEFAULTS.steps})` })
         .option('warmup', { type: 'string', describe: `steps run before measuring (default ${BENCHMARK_DEFAULTS.warmup})` })
@@ -39,7 +40,9 @@ export function benchmarkCommand<T>(y: Argv<T>) {
       const o = benchmarkOptions(argv, () => defaultWorkers(argv.simulate ?? false));
       const style = progressStyle(argv.progress, process.stdout);
       const total = o.warmup + o.steps;
-      await runBenchmark(o, makeProgress(Math.max(1, Math.ceil(total / 5)), process.stdout, process.stderr, style));
+      const report = await runBenchmark(o, makeProgress(Math.max(1, Math.ceil(total / 5)), process.stdout, process.stderr, style));
+      // Stopped by Ctrl-C: what was measured is printed and written; the exit says how it ended.
+      if (report.interrupted !== null) process.exit(exitCodeFor(report.interrupted));
     },
   );
 }

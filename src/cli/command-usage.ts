@@ -85,6 +85,12 @@ const camelCase = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => 
 
 const listed = (items: string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);
 
+/** What a command takes, from its usage line: `<run>`, or "no arguments". */
+function takes(command: string): string {
+  const rest = COMMAND_USAGE[command]!.usage.split(' ').slice(2).join(' ');
+  return rest === '' ? 'no arguments' : rest;
+}
+
 /**
  * yargs' message for a usage mistake, as an E_USAGE that says it plainly, with the command's usage
  * and an example. `args`: the command line after the program; `flags`: the flags the command
@@ -110,7 +116,7 @@ export function usageError(msg: string, args: readonly string[], flags: readonly
       .map((name) => {
         const flag = asFlag(name, args);
         if (flag !== null) return unknownFlag(flag, flags);
-        return `unexpected argument ${JSON.stringify(name)}${command ? ` (${command} takes ${COMMAND_USAGE[command]!.usage.split(' ').slice(2).join(' ')})` : ''}`;
+        return `unexpected argument ${JSON.stringify(name)}${command ? ` (${command} takes ${takes(command)})` : ''}`;
       });
     return new MgpuError('E_USAGE', `${command ?? 'mgpu-train'}: ${said.join('; ')}`, { hint });
   }

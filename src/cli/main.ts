@@ -23,29 +23,11 @@ import { launchedSize } from '../shared/mpi.ts';
 import { flagOverrides } from './flag-overrides.ts';
 import { COMMANDS, usageError } from './command-usage.ts';
 import { helpWidth, knownFlags } from './yargs-info.ts';
+import { helpExamples } from './help-examples.ts';
 import { launch as launchJob } from './launch.ts';
 import { listNetworks } from './nets-command.ts';
 import { benchmarkCommand } from './benchmark-command.ts';
 import { shardsCommand } from './shards-command.ts';
-
-const EXAMPLE = `Examples:
-  mgpu-train train examples/mnist-mlp/experiment.yaml              train on every visible GPU
-  mgpu-train train examples/digits-folder/experiment.yaml --simulate 2   train on a folder of class folders of images
-  mgpu-train train exp.yaml --gpus 0,1 --set optimizer.learningRate=3e-4
-  mgpu-train train exp.yaml --simulate 4                        4 simulated GPUs on the CPU
-  mgpu-train train exp.yaml --resume                           continue from the newest checkpoint
-  mgpu-train eval exp.yaml --checkpoint runs/exp               evaluate the newest checkpoint
-  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.npy
-  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input x.npy --output y.csv   class names
-  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input image=a.npy --input meta=b.npy --output preds   one preds/<output>.npy per output
-  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input photos/ --output labels.csv   each image's path, class and score
-  mgpu-train predict exp.yaml --checkpoint runs/exp/final --input val-00000-of-00001.tfrecord --output labels.csv   each record's class and score
-  mgpu-train report runs/exp                                   table + runs/exp/report.html
-  mgpu-train benchmark --config exp.yaml --workers 1,2 --simulate   images/s on 1 and 2 workers, plain tfjs beside
-  mgpu-train devices                                           what GPUs mgpu-train sees
-  mgpu-train nets                                              the networks model.net names
-  mgpu-train shards photos/train shards/ --format tfrecord     an image folder as TFRecord shards
-  mgpu-train launch -H node-a,node-b -np 2 -- train exp.yaml   train on 2 machines (runs mpirun)`;
 
 /** A first word that is no command (`trian`) is named, with the command it is closest to. */
 function checkCommand(word: string | undefined): void {
@@ -266,7 +248,7 @@ async function main(args: string[], check = false): Promise<void> {
     () => {},
   );
   await cli
-    .epilogue(EXAMPLE)
+    .epilogue(helpExamples(helpWidth()))
     .demandCommand(1, `name a command: ${COMMANDS.join(', ')}`)
     .strict()
     .help()
