@@ -103,7 +103,7 @@ function indexChanges(then: SplitRecord, now: SplitRecord): DataChange[] {
   if (!a || !b || a.sha256 === b.sha256) return [];
   const what =
     a.count === b.count
-      ? `the ${n(b.count)} images are not the ones the checkpoint was trained on (a file renamed, moved to another class, or replaced by another)`
-      : `${n(b.count)} images now, the checkpoint's ${n(a.count)}`;
+      ? `${b.count === 1 ? 'the image is not the one' : `the ${n(b.count)} images are not the ones`} the checkpoint was trained on (a file renamed, moved to another class, or replaced by another)`
+      : `${n(b.count)} ${b.count === 1 ? 'image' : 'images'} now, the checkpoint's ${n(a.count)}`;
   return [{ key: b.key, what: `${b.key}: ${what}` }];
 }
