@@ -88,7 +88,8 @@ function inputShape(m: Section, name: NetName): [number, number, number] {
  */
 export function checkNetClasses(model: Config['model'], data: Config['data']): void {
   const net = model.net;
-  if (!net || net.classes !== null || data.classes !== null || namesClasses(data.train)) return;
+  // Synthetic rows state their classes (data.train.classes, default 10): the head takes that count.
+  if (!net || net.classes !== null || data.classes !== null || namesClasses(data.train) || data.train.type === 'synthetic') return;
   throw new ConfigError(
     'model.classes',
     `missing: ${net.name}'s head needs a number of classes, and data.train (type ${data.train.type}) does not name its classes`,
