@@ -71,11 +71,15 @@ export function readLabels(dir: string): ClassMapping | null {
 
 /**
  * The model must have one output per class (sparseCategoricalCrossentropy), or the output that
- * a name stands for would not exist, or an output would have no name.
+ * a name stands for would not exist, or an output would have no name. `net`: the model is a
+ * network by name, whose head is sized by the key model.classes (the hint names it).
  */
-export function checkClassesFitModel(mapping: ClassMapping | null, outputs: number, what: string): void {
+export function checkClassesFitModel(mapping: ClassMapping | null, outputs: number, what: string, net = false): void {
   if (!mapping || mapping.classes.length === outputs) return;
   const n = mapping.classes.length;
+  const resize = net
+    ? `set model.classes to ${n} (or leave it out: it defaults to the data's class count)`
+    : `give the model's last layer ${n} units (softmax)`;
   const units = `${outputs} output${outputs === 1 ? '' : 's'}`;
   if (mapping.found) {
     // The classes are those of the file they were found in (data.train), whichever split is checked.
@@ -84,7 +88,7 @@ export function checkClassesFitModel(mapping: ClassMapping | null, outputs: numb
     const each = mapping.classes.map((c, i) => `${JSON.stringify(c)} (first on line ${lines[i]})`);
     const shown = each.length > 12 ? `${each.slice(0, 12).join(', ')}, ... (${n} in all)` : each.join(', ');
     throw new MgpuError('E_DATA', `${mapping.from}: ${file} has ${n} classes but the model has ${units} (one per class): ${shown}`, {
-      hint: `a misspelt class name is a class of its own: fix those rows, list the classes in data.classes, or give the model's last layer ${n} units`,
+      hint: `a misspelt class name is a class of its own: fix those rows, list the classes in data.classes, or ${resize}`,
     });
   }
   throw new MgpuError(
@@ -95,7 +99,7 @@ export function checkClassesFitModel(mapping: ClassMapping | null, outputs: numb
       hint:
         n === 1
           ? `a classifier needs at least 2 classes: add the others' data (an image folder per class), or list the model's ${outputs} classes in data.classes`
-          : `give the model's last layer ${n} units (softmax), or list the model's ${outputs} classes in data.classes`,
+          : `${resize}, or list the model's ${outputs} classes in data.classes`,
     },
   );
 }

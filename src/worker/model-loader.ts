@@ -8,6 +8,7 @@ import { readLayersModel } from '../shared/model-files.ts';
 import { withSeededMathRandomAsync } from '../shared/rng.ts';
 import type { TF } from './backend.ts';
 import { registerCustomLayers } from './custom-layers.ts';
+import { savedTopology } from './saved-topology.ts';
 import { buildNet, isNetName } from '../nets/nets-table.ts';
 import type { NetSpec } from '../nets/net-options.ts';
 
@@ -114,6 +115,6 @@ export function describe(model: LayersModel): ModelLayout {
     outputShape: [...model.outputs[0]!.shape],
     inputs: model.inputs.map((t, i) => ({ name: model.inputNames[i]!, shape: [...t.shape] })),
     outputs: model.outputs.map((t, i) => ({ name: model.outputNames[i]!, shape: [...t.shape] })),
-    topology: model.toJSON(null, false),
+    topology: savedTopology(model), // model.toJSON, tfjs's DepthwiseConv2D config repaired
   };
 }

@@ -1,5 +1,6 @@
 // model.net as the workers build it: its class count resolved from the run when the config
-// leaves it out (the classes data.train names, or a model's labels.json for predict).
+// leaves it out (the classes data.train names, a model's labels.json for predict, or synthetic
+// rows' data.train.classes).
 import type { Config } from '../../shared/config/types.ts';
 import { ConfigError } from '../../shared/errors.ts';
 import type { InitMessage } from '../../shared/protocol.ts';
@@ -15,7 +16,8 @@ export function workerModel(cfg: Config, classCount: number | null): InitMessage
 export function netSpec(cfg: Config, classCount: number | null): NetSpec | null {
   const net = cfg.model.net;
   if (!net) return null;
-  const classes = net.classes ?? classCount;
+  const train = cfg.data.train;
+  const classes = net.classes ?? classCount ?? (train.type === 'synthetic' ? train.classes : null);
   if (classes === null) {
     throw new ConfigError(
       'model.classes',

@@ -148,7 +148,7 @@ function dataRowsFitModel(cfg: Config, modelLayout: ModelLayout, opts: SessionOp
   checkOutputFeatures(cfg, modelLayout);
   const losses = outputLosses(cfg, modelLayout);
   // Before the labels are checked against the model: a class too many is named as a class.
-  if (opts.classes) checkClassesFitModel(opts.classes.mapping, outputsPerSample(modelLayout), opts.classes.key);
+  if (opts.classes) checkClassesFitModel(opts.classes.mapping, outputsPerSample(modelLayout), opts.classes.key, cfg.model.net !== null);
   // Weighted rows when any split has weights (the training set's class or sample weights, the
   // eval set's own): a split without them is staged with weights of 1, which change nothing.
   const weighted = opts.data.some((ds) => ds.weights !== undefined);

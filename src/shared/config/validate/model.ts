@@ -88,10 +88,33 @@ function inputShape(m: Section, name: NetName): [number, number, number] {
  */
 export function checkNetClasses(model: Config['model'], data: Config['data']): void {
   const net = model.net;
-  if (!net || net.classes !== null || data.classes !== null || namesClasses(data.train)) return;
+  // Synthetic rows state their classes (data.train.classes, default 10): the head takes that count.
+  if (!net || net.classes !== null || data.classes !== null || namesClasses(data.train) || data.train.type === 'synthetic') return;
   throw new ConfigError(
     'model.classes',
     `missing: ${net.name}'s head needs a number of classes, and data.train (type ${data.train.type}) does not name its classes`,
     `set model.classes to the number of classes (e.g. classes: ${NETS[net.name].standardClasses}); it defaults to the class count of data that names its classes (an image folder, a CSV with labelType: class, data.classes)`,
   );
+}
+
+/**
+ * A network by name without model.inputShape takes the image source's [height, width,
+ * channels] (data.train's size and channels) rather than its standard input, which such data
+ * could never fill; a size below the network's smallest is refused at data.train.size.
+ */
+export function netInputFromData(model: Config['model'], data: Config['data'], rawModel: unknown): void {
+  const net = model.net;
+  if (!net || (rawModel as Record<string, unknown> | null)?.['inputShape'] !== undefined) return;
+  const src = data.train as { size?: unknown; channels?: unknown };
+  if (!Array.isArray(src.size) || src.size.length !== 2 || (src.channels !== 1 && src.channels !== 3)) return;
+  const [h, w] = src.size as [number, number];
+  const t = NETS[net.name];
+  if (h < t.minSide || w < t.minSide) {
+    throw new ConfigError(
+      'data.train.size',
+      `${h}x${w} is below ${net.name}'s smallest input, ${t.minSide}x${t.minSide}`,
+      `give images of at least ${t.minSide}x${t.minSide}, or set model.inputShape`,
+    );
+  }
+  net.inputShape = [h, w, src.channels];
 }
