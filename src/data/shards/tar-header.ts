@@ -37,6 +37,16 @@ export function tarNumber(field: Uint8Array): number | null {
   return /^[0-7]+$/.test(text) ? parseInt(text, 8) : null;
 }
 
+/** Why a size field tarNumber could not read is no size: negative, past 2^53 - 1 bytes, or not octal. */
+function sizeProblem(field: Uint8Array): string {
+  if (field[0]! & 0x80) {
+    if (field[0] === 0xff) return 'its size field is negative (base-256)';
+    return 'its size field (base-256) is 2^53 bytes or more, larger than any file: a damaged header';
+  }
+  const shown = Array.from(field, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : b === 0 ? '\\0' : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+  return `its size field is not an octal number ('${shown}')`;
+}
+
 /** The header in `block` (512 bytes at byte `offset` of `shard`), its checksum verified. */
 export function parseHeader(block: Uint8Array, shard: string, offset: number): TarHeader {
   const where = `shard ${shard}: the tar header at byte ${offset}`;
@@ -53,7 +63,7 @@ export function parseHeader(block: Uint8Array, shard: string, offset: number): T
     );
   }
   const size = tarNumber(block.subarray(124, 136));
-  if (size === null) throw new DataError(`${where}: its size field is not a number`, DAMAGED);
+  if (size === null) throw new DataError(`${where}: ${sizeProblem(block.subarray(124, 136))}`, DAMAGED);
   const name = cString(block.subarray(0, 100));
   const posix = cString(block.subarray(257, 263)) === 'ustar' && block[262] === 0; // GNU's magic is 'ustar  ': no prefix field
   const prefix = posix ? cString(block.subarray(345, 500)) : '';
