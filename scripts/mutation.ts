@@ -4,10 +4,11 @@
 // marks code whose behaviour no test pins down. How to run it and read it: CONTRIBUTING.md.
 //
 //   node --import tsx scripts/mutation.ts <folder or .ts file under src/>... [--test file]...
-//        [--concurrency n] [--force] [--name name] [--list] [--coverage perTest|all|off]
+//        [--skip-test file]... [--concurrency n] [--force] [--name name] [--list]
+//        [--coverage perTest|all|off]
 //
 // The tests are the unit tests that import one of the mutated files directly
-// (mutation-targets.ts), plus any --test; they run with the tap runner, one node process per
+// (mutation-targets.ts), plus any --test, less any --skip-test; they run with the tap runner, one node process per
 // test file (node:test prints TAP), from Stryker's sandbox copy of the project. MGPU_FROM_SOURCE=1
 // makes every child process and worker thread a test starts run the sandbox's mutated sources,
 // never dist/. Results go to reports/mutation/<name>/ (gitignored): the clear-text report, the
@@ -27,6 +28,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     test: { type: 'string', multiple: true, default: [] },
+    'skip-test': { type: 'string', multiple: true, default: [] },
     concurrency: { type: 'string' },
     force: { type: 'boolean', default: false },
     name: { type: 'string' },
@@ -49,7 +51,12 @@ try {
 }
 const outside = mutate.filter((f) => !f.startsWith('src/'));
 if (outside.length > 0) fail(`mutation: only files under src/ are mutated, not ${outside.join(', ')}`);
-const tests = [...new Set([...testsImporting(ROOT, unitTests(ROOT), mutate), ...values.test.map((t) => path.relative(ROOT, path.resolve(t)))])];
+const relative = (t: string) => path.relative(ROOT, path.resolve(t));
+const found = [...new Set([...testsImporting(ROOT, unitTests(ROOT), mutate), ...values.test.map(relative)])];
+const skipped = values['skip-test'].map(relative);
+const notFound = skipped.filter((t) => !found.includes(t));
+if (notFound.length > 0) fail(`mutation: --skip-test ${notFound.join(', ')}: not among the tests of this run (see --list)`);
+const tests = found.filter((t) => !skipped.includes(t));
 if (tests.length === 0) fail(`mutation: no unit test imports ${mutate.join(', ')} directly; name one with --test`);
 
 // One test process at a time where the machine has 2 cores or fewer (the tests start workers of
@@ -87,6 +94,7 @@ fs.writeFileSync(path.join(ROOT, configFile), `${JSON.stringify(config, null, 2)
 console.log(`mutation: ${mutate.length} files to mutate, ${tests.length} test files, concurrency ${concurrency}`);
 for (const f of mutate) console.log(`  mutate ${f}`);
 for (const t of tests) console.log(`  test   ${t}`);
+for (const t of skipped) console.log(`  skipped (--skip-test) ${t}`);
 for (const l of linked) console.log(`  left out of the sandbox (a link to a folder): ${l}`);
 if (values.list) process.exit(0);
 
