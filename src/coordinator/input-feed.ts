@@ -13,7 +13,7 @@ import type { BatchPlan, PlannedBatch } from '../data/batch-plan.ts';
 import type { Dataset } from '../data/rows.ts';
 import { DataError } from '../shared/errors.ts';
 import { deadlineOnly, readyWithin, type WaitLimits } from './data-wait.ts';
-import type { MachineRows } from './machine-rows.ts';
+import type { BadSample, MachineRows } from './machine-rows.ts';
 
 /** A step's rows, made: `indices` this machine's to stage; `n` the global batch they are part of. */
 export interface FedRows {
@@ -33,12 +33,6 @@ export interface InputFeed {
   part(step: number): Uint32Array;
   /** Whether step's rows can be staged now (staging ahead skips a batch that is not). */
   canStage(step: number): boolean;
-}
-
-/** A sample left out of a step's batch, and why (its file, what the decoder said). */
-export interface BadSample {
-  sample: number;
-  message: string;
 }
 
 /**

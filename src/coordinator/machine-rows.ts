@@ -10,9 +10,14 @@
 // differs when a sample is left out (as it differs with N), never which rows are trained on.
 // On one machine the part is the whole batch and nothing is exchanged.
 import type { Cluster } from './devices/cluster.ts';
-import type { BadSample } from './input-feed.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { shardRanges } from '../shared/shard.ts';
+
+/** A sample left out of a step's batch, and why (its file, what the decoder said). */
+export interface BadSample {
+  sample: number;
+  message: string;
+}
 
 export interface MachineRows {
   /** This machine's part [start, end) of a planned batch of `batch` rows. */

@@ -8,30 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from '../shared/config/types.ts';
 import { shardFiles } from '../shared/shard-files.ts';
-import { fingerprintFile, type FileFingerprint } from './file-fingerprint.ts';
+import { fingerprintFile } from './file-fingerprint.ts';
 import type { Dataset, NamedArray } from './rows.ts';
-
-export interface FileRecord extends FileFingerprint {
-  key: string; // the config key that names it: data.train.features, data.train.features.image, ...
-  file: string;
-}
-
-export interface IndexRecord {
-  key: string; // data.train.dir or data.train.list
-  count: number;
-  sha256: string; // of each image's path (relative to the folder or list) and class index, in index order
-}
-
-export interface SplitRecord {
-  key: string; // data.train, data.eval, or data.evalFraction (the rows held out of data.train)
-  count: number;
-  files: FileRecord[];
-  index: IndexRecord | null;
-}
-
-export interface DataRecord {
-  splits: SplitRecord[];
-}
+import type { DataRecord, FileRecord, IndexRecord, SplitRecord } from './split-record.ts';
 
 /** What an image index gives its split's record: the relative path and class of each image. */
 export interface IndexPaths {

@@ -10,7 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomically } from '../shared/atomic-write.ts';
 import { cacheDir } from '../shared/cache-dir.ts';
-import type { Digits } from './mnist.ts';
+
+/** Every digit of the package, decoded. */
+export interface Digits {
+  pixels: Float32Array; // [10,000, 784] in [0, 1], in the global order
+  classes: Uint8Array; // [10,000]
+}
 
 const MAGIC = 'MGPUMNS1'; // the layout's version: 8 bytes, then u32 count, u32 pixels per digit, then pixels, then classes
 const HEADER = 16;

@@ -16,17 +16,12 @@ import { createRequire } from 'node:module';
 import { ConfigError, DataError } from '../shared/errors.ts';
 import type { NdArray } from '../shared/npy.ts';
 import { mulberry32, permutation, streamState } from '../shared/rng.ts';
-import { keepDigits, keptDigits } from './mnist-digits.ts';
+import { keepDigits, keptDigits, type Digits } from './mnist-digits.ts';
 
 export const MNIST_TOTAL = 10_000;
 export const MNIST_PIXELS = 784;
 export const MNIST_CLASSES = 10;
 const MNIST_ORDER_TAG = 0x4d4e4953; // 'MNIS'
-
-export interface Digits {
-  pixels: Float32Array; // [MNIST_TOTAL, 784] in the global order
-  classes: Uint8Array; // [MNIST_TOTAL]
-}
 
 let cache: Digits | null = null;
 

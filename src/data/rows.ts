@@ -3,7 +3,7 @@
 import type { FileFingerprint } from './file-fingerprint.ts';
 import type { NdArray } from '../shared/npy.ts';
 import type { Column, HeldColumn, RowPipeline } from './columns.ts';
-import type { SplitRecord } from './data-record.ts';
+import type { SplitRecord } from './split-record.ts';
 
 /** One array of a dataset, named by the model input it feeds or the output it is the target of. */
 export interface NamedArray {

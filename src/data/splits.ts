@@ -12,7 +12,8 @@
 import type { Config, DataSource } from '../shared/config/types.ts';
 import { readsClassNames } from '../shared/data-sources-table.ts';
 import type { ClassMapping } from './classes.ts';
-import { recordSplit, type IndexPaths, type SplitRecord } from './data-record.ts';
+import { recordSplit, type IndexPaths } from './data-record.ts';
+import type { SplitRecord } from './split-record.ts';
 import { loadDataset, type Dataset } from './dataset.ts';
 import { manifestClasses } from './manifest-classes.ts';
 import { splitHoldout } from './holdout.ts';

@@ -1,8 +1,9 @@
 // The networks' BatchNormalization: tfjs-layers' own class, subclassed, whose training-mode
 // forward runs one fused kernel (MgpuBatchNormTrain: mean, variance and y in three passes over x)
 // and whose gradient is one more (MgpuBatchNormTrainGrad: dx, dgamma, dbeta in two), where the
-// backend has them (src/worker/wasm-kernels/batch-norm-train.ts; registered on wasm by
-// registerWasmGradKernels). tfjs's layer computes tf.moments then tf.batchNorm op by op, and its
+// backend has them: the layer asks tfjs's kernel registry for the names of batch-norm-kernels.ts,
+// which the worker fills on wasm (src/worker/wasm-kernels/batch-norm-train.ts, registered by
+// registerWasmGradKernels); the layer imports no backend's kernels. tfjs's layer computes tf.moments then tf.batchNorm op by op, and its
 // gradient is autodiff over a dozen full passes: 35-40% of a resnet18-cifar step on wasm.
 //
 // Why a subclass, and why this one:
@@ -22,9 +23,8 @@
 // moving mean and variance are updated with tfjs-layers' formula, ops and rounding
 // (moving -= (moving - batch) · (1 - momentum)), from the biased variance, as tfjs-layers does.
 // The following ReLU is not fused: it is a layer of its own in model.json.
-import type { Tensor } from '@tensorflow/tfjs';
-import { BN_TRAIN } from '../worker/wasm-kernels/batch-norm-train.ts';
-import { findKernel } from '../worker/wasm-kernels/util.ts';
+import type { KernelConfig, Tensor } from '@tensorflow/tfjs';
+import { BN_TRAIN } from './batch-norm-kernels.ts';
 import type { TF } from './net-options.ts';
 
 type BnLayer = ReturnType<TF['layers']['batchNormalization']>;
@@ -74,8 +74,11 @@ export function batchNormClass(tf: TF): new (args?: BnArgs) => BnLayer {
 /** Whether the fused kernels compute this call: channel axis last, gamma and beta, float32, the kernel on this backend. */
 function fusable(tf: TF, s: BnState, x: Tensor): boolean {
   const last = s.axis === -1 || s.axis === x.rank - 1;
-  return last && s.center && s.scale && x.dtype === 'float32' && x.size > 0 && findKernel(tf, BN_TRAIN, tf.getBackend()) !== undefined;
+  return last && s.center && s.scale && x.dtype === 'float32' && x.size > 0 && registered(tf, BN_TRAIN);
 }
+
+/** Whether a kernel of that name is registered for the backend in use (tfjs's getKernel is typed as never missing). */
+const registered = (tf: TF, name: string): boolean => (tf.getKernel(name, tf.getBackend()) as KernelConfig | undefined) !== undefined;
 
 /** tfjs-layers' doMovingAverage, op for op. */
 function movingAverage(tf: TF, variable: BnState['movingMean'], value: Tensor, momentum: number): void {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Cluster } from '../../src/coordinator/devices/cluster.ts';
-import type { BadSample } from '../../src/coordinator/input-feed.ts';
+import type { BadSample } from '../../src/coordinator/machine-rows.ts';
 import { stagedBatches, type StagedBatches } from '../../src/coordinator/staged-batches.ts';
 import type { Run } from '../../src/coordinator/train-setup.ts';
 import { BatchPlan } from '../../src/data/batch-plan.ts';

@@ -5,7 +5,8 @@
 // sample. A pipeline that cannot fail rows (no failed()) never says any.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inputFeed, type BadSample } from '../../src/coordinator/input-feed.ts';
+import { inputFeed } from '../../src/coordinator/input-feed.ts';
+import type { BadSample } from '../../src/coordinator/machine-rows.ts';
 import { ONE_MACHINE } from '../../src/coordinator/machine-rows.ts';
 import { BatchPlan } from '../../src/data/batch-plan.ts';
 import { memoryColumn, type RowPipeline } from '../../src/data/columns.ts';

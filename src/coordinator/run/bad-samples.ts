@@ -3,7 +3,7 @@
 // console for the first few, and the count at the end of the loop. Which samples are left out
 // depends on the files alone, never on the number of workers or machines: a step trains on the
 // rest of its batch, and its loss is the mean over them.
-import type { BadSample } from '../input-feed.ts';
+import type { BadSample } from '../machine-rows.ts';
 import type { Progress } from '../console/progress.ts';
 import type { MetricsLog } from './metrics-log.ts';
 

@@ -8,7 +8,8 @@
 // key is; accepted, it is reported. A file whose mtime alone changed is the same data (a copy):
 // a note says so. A checkpoint older than the record resumes with a note.
 import { MgpuError } from '../../shared/errors.ts';
-import { dataRecord, type FileRecord, type SplitRecord } from '../../data/data-record.ts';
+import { dataRecord } from '../../data/data-record.ts';
+import type { FileRecord, SplitRecord } from '../../data/split-record.ts';
 import type { Dataset } from '../../data/rows.ts';
 import { FINGERPRINT_END_BYTES } from '../../data/file-fingerprint.ts';
 import type { TrainerState } from './trainer-state.ts';

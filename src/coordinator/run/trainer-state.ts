@@ -3,7 +3,7 @@
 // (monitors.ts), plain JSON so that a resumed run continues exactly.
 import type { Config, MonitorMode, OptimizerConfig } from '../../shared/config/types.ts';
 import type { VariableSpec } from '../../shared/layout.ts';
-import type { DataRecord } from '../../data/data-record.ts';
+import type { DataRecord } from '../../data/split-record.ts';
 
 export interface TrainerState {
   format: 'mgpu-train-checkpoint';

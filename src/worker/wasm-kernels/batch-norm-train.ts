@@ -13,11 +13,9 @@
 // convolution addon is built, else the same loops below in JavaScript (MGPU_NATIVE_CONV=0 picks
 // them, as it does for the convolutions).
 import type { GradConfig, NamedAttrMap, Tensor, TensorInfo } from '@tensorflow/tfjs';
-import { nativeConv } from './native-conv.ts';
+import { nativeConv, type BatchNormTrainFn, type BatchNormTrainGradFn } from './native-conv.ts';
 import { f32, makeOutput, requireFloat32, type KernelArgs, type TF } from './util.ts';
-
-export const BN_TRAIN = 'MgpuBatchNormTrain';
-export const BN_TRAIN_GRAD = 'MgpuBatchNormTrainGrad';
+import { BN_TRAIN, BN_TRAIN_GRAD } from '../../nets/batch-norm-kernels.ts';
 
 export interface BatchNormAttrs {
   epsilon: number;
@@ -111,7 +109,7 @@ export function batchNormTrainGradJs(
 }
 
 /** What computes the loops: the addon's functions when it is built, else the JavaScript ones. */
-function loops(): { forward: typeof batchNormTrainJs; backward: typeof batchNormTrainGradJs } {
+function loops(): { forward: BatchNormTrainFn; backward: BatchNormTrainGradFn } {
   const addon = nativeConv().addon;
   if (!addon) return { forward: batchNormTrainJs, backward: batchNormTrainGradJs };
   return { forward: (...a) => addon.batchNormTrain(...a), backward: (...a) => addon.batchNormTrainGrad(...a) };

@@ -36,7 +36,8 @@
 // gradients of these ops refuse them too).
 import type { GradConfig, KernelConfig, KernelFunc } from '@tensorflow/tfjs';
 import { batchMatMul } from './batch-mat-mul.ts';
-import { BN_TRAIN, BN_TRAIN_GRAD, batchNormTrain, batchNormTrainGrad, batchNormTrainGradConfig } from './batch-norm-train.ts';
+import { BN_TRAIN, BN_TRAIN_GRAD } from '../../nets/batch-norm-kernels.ts';
+import { batchNormTrain, batchNormTrainGrad, batchNormTrainGradConfig } from './batch-norm-train.ts';
 import { conv2D } from './conv2d.ts';
 import { conv2DBackpropFilter } from './conv2d-backprop-filter.ts';
 import { conv2DBackpropInput } from './conv2d-backprop-input.ts';

@@ -4,8 +4,33 @@
 // kernels of this directory keep their JavaScript im2col + XNNPACK paths and wasm keeps its own
 // Conv2D; the run header says which (its `convolution` line, on wasm).
 import { loadAddon } from '../../shared/native-addon.ts';
-import type { batchNormTrainGradJs, batchNormTrainJs } from './batch-norm-train.ts';
 import type { Conv2DInfo } from './util.ts';
+
+/** Batch normalisation in training, channel last: y, and the batch's mean and (biased) variance per channel. */
+export type BatchNormTrainFn = (
+  x: Float32Array,
+  gamma: Float32Array,
+  beta: Float32Array,
+  y: Float32Array,
+  mean: Float32Array,
+  variance: Float32Array,
+  epsilon: number,
+) => void;
+
+/** Its gradient: dx, dgamma, dbeta (dmean, dvariance null for zero). */
+export type BatchNormTrainGradFn = (
+  x: Float32Array,
+  dy: Float32Array,
+  gamma: Float32Array,
+  mean: Float32Array,
+  variance: Float32Array,
+  dmean: Float32Array | null,
+  dvariance: Float32Array | null,
+  dx: Float32Array,
+  dgamma: Float32Array,
+  dbeta: Float32Array,
+  epsilon: number,
+) => void;
 
 export interface ConvAddon {
   /** out = act(patches(x) · w + bias); act 0 linear, 1 relu, 2 relu6. */
@@ -20,10 +45,10 @@ export interface ConvAddon {
   depthwiseBackpropInput(dy: Float32Array, w: Float32Array, dx: Float32Array, geom: Int32Array): void;
   /** The micro-kernel the CPU runs: 'avx512', 'avx2-fma' or 'generic'. */
   isa(): string;
-  /** Batch normalisation in training, channel last (native/src/batch-norm.c): the same loops, and so the signature, as batch-norm-train.ts's JavaScript. */
-  batchNormTrain: typeof batchNormTrainJs;
-  /** Its gradient: dx, dgamma, dbeta (dmean, dvariance null for zero). */
-  batchNormTrainGrad: typeof batchNormTrainGradJs;
+  /** Batch normalisation in training (native/src/batch-norm.c): the same loops, and so the signature, as batch-norm-train.ts's JavaScript. */
+  batchNormTrain: BatchNormTrainFn;
+  /** Its gradient. */
+  batchNormTrainGrad: BatchNormTrainGradFn;
 }
 
 const FUNCTIONS = [
