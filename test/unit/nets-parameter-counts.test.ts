@@ -35,8 +35,12 @@ for (const [name, classes, want] of TORCHVISION) {
   });
 }
 
-test("mobilenet-v2's width multiplier: torchvision's mobilenet_v2(width_mult=0.5) and (1.4)", async () => {
+// 0.35 and 0.75 round some layer's channels down by more than 10% before _make_divisible adds a
+// step of 8 back (32 x 0.35 = 11.2 rounds to 8, under 0.9 x 11.2, so 16).
+test("mobilenet-v2's width multiplier: torchvision's mobilenet_v2(width_mult=0.35), (0.5), (0.75) and (1.4)", async () => {
   const tf = await loadTf();
+  assert.equal(trainableParameters(tf, 'mobilenet-v2', { width: 0.35 }), 1_677_128);
   assert.equal(trainableParameters(tf, 'mobilenet-v2', { width: 0.5 }), 1_968_680);
+  assert.equal(trainableParameters(tf, 'mobilenet-v2', { width: 0.75 }), 2_636_424);
   assert.equal(trainableParameters(tf, 'mobilenet-v2', { width: 1.4 }), 6_108_776);
 });
