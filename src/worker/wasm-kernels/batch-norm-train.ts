@@ -22,15 +22,7 @@ export interface BatchNormAttrs {
 }
 
 /** mean, biased variance, y = (x - mean) · gamma / sqrt(variance + eps) + beta: the loops of batch-norm.c. */
-export function batchNormTrainJs(
-  x: Float32Array,
-  gamma: Float32Array,
-  beta: Float32Array,
-  y: Float32Array,
-  mean: Float32Array,
-  variance: Float32Array,
-  epsilon: number,
-): void {
+export const batchNormTrainJs: BatchNormTrainFn = (x, gamma, beta, y, mean, variance, epsilon) => {
   const C = gamma.length;
   const R = x.length / C;
   if (R === 0) {
@@ -60,22 +52,10 @@ export function batchNormTrainJs(
   // Float32 arithmetic, as the C loop does it.
   const f = Math.fround;
   for (let r = 0, i = 0; r < R; r++) for (let c = 0; c < C; c++, i++) y[i] = f(f(f(x[i]! - mean[c]!) * scale[c]!) + beta[c]!);
-}
+};
 
 /** dx, dgamma, dbeta of batchNormTrainJs (dmean, dvariance: what reaches the mean and variance outputs; null = 0). */
-export function batchNormTrainGradJs(
-  x: Float32Array,
-  dy: Float32Array,
-  gamma: Float32Array,
-  mean: Float32Array,
-  variance: Float32Array,
-  dmean: Float32Array | null,
-  dvariance: Float32Array | null,
-  dx: Float32Array,
-  dgamma: Float32Array,
-  dbeta: Float32Array,
-  epsilon: number,
-): void {
+export const batchNormTrainGradJs: BatchNormTrainGradFn = (x, dy, gamma, mean, variance, dmean, dvariance, dx, dgamma, dbeta, epsilon) => {
   const C = gamma.length;
   const R = x.length / C;
   const sdy = new Float64Array(C);
@@ -106,7 +86,7 @@ export function batchNormTrainGradJs(
   for (let r = 0, i = 0; r < R; r++) {
     for (let c = 0; c < C; c++, i++) dx[i] = f(f(f(A[c]! * f(dy[i]! - M[c]!)) + f(B[c]! * f(x[i]! - mean[c]!))) + E[c]!);
   }
-}
+};
 
 /** What computes the loops: the addon's functions when it is built, else the JavaScript ones. */
 function loops(): { forward: BatchNormTrainFn; backward: BatchNormTrainGradFn } {
