@@ -8,29 +8,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseHeader, paxPath } from '../../src/data/shards/tar-header.ts';
 import { DataError } from '../../src/shared/errors.ts';
+import { tarHeader, type HeaderFields } from '../helpers/tar-blocks.ts';
 
-interface Fields {
-  name?: string;
-  magic?: string; // 8 bytes at 257: 'ustar\0' + '00' (POSIX) or 'ustar  \0' (GNU)
-  prefix?: string;
-  size?: string;
-  checksum?: string | number; // the checksum field's text, or a number added to the right sum
-}
-
-function header(f: Fields): Uint8Array {
-  const b = Buffer.alloc(512);
-  b.write(f.name ?? 'a.jpg', 0, 'latin1');
-  b.write(`${f.size ?? '00000000012'}\0`, 124, 'latin1');
-  b[156] = 0x30;
-  b.write(f.magic ?? 'ustar\x0000', 257, 'latin1');
-  if (f.prefix) b.write(f.prefix, 345, 'latin1');
-  b.write('        ', 148, 'latin1');
-  let sum = 0;
-  for (const x of b) sum += x;
-  const text = typeof f.checksum === 'string' ? f.checksum : `${(sum + (f.checksum ?? 0)).toString(8).padStart(6, '0')}\0 `;
-  b.write(text, 148, 'latin1');
-  return b;
-}
+const header = (f: HeaderFields): Buffer => tarHeader({ size: '00000000012', ...f });
 
 const fails = (block: Uint8Array, offset: number, message: string) =>
   assert.throws(

@@ -10,24 +10,13 @@ import { test } from 'node:test';
 import { scanFile } from '../../src/data/shards/scan-reads.ts';
 import { forEachMember, type TarMember } from '../../src/data/shards/tar-members.ts';
 import { DataError } from '../../src/shared/errors.ts';
+import { tarData, tarHeader } from '../helpers/tar-blocks.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('tar-members');
 
-/** A ustar header block for `name` of `type` with `size` data bytes, its checksum summed. */
-function header(name: string, type: string, size: number): Buffer {
-  const b = Buffer.alloc(512);
-  b.write(name, 0, 'latin1');
-  b.write(`${size.toString(8).padStart(11, '0')}\0`, 124, 'latin1');
-  b.write(type, 156, 'latin1');
-  b.write('ustar\x0000', 257, 'latin1');
-  b.write('        ', 148, 'latin1');
-  let sum = 0;
-  for (const x of b) sum += x;
-  b.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
-  return b;
-}
-const data = (n: number) => Buffer.concat([Buffer.alloc(n, 0x61), Buffer.alloc((512 - (n % 512)) % 512)]);
+const header = (name: string, type: string, size: number) => tarHeader({ name, type, size });
+const data = tarData;
 
 function members(file: string, bytes: Buffer): TarMember[] {
   fs.writeFileSync(file, bytes);

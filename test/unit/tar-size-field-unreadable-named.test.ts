@@ -5,21 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseHeader } from '../../src/data/shards/tar-header.ts';
 import { DataError } from '../../src/shared/errors.ts';
+import { tarHeader } from '../helpers/tar-blocks.ts';
 
-/** A ustar header for 'a.jpg' with `size` as its 12-byte size field and its checksum summed. */
-function header(size: number[]): Uint8Array {
-  const block = Buffer.alloc(512);
-  block.write('a.jpg', 0, 'latin1');
-  block.write('0000644\0', 100, 'latin1');
-  Buffer.from(size).copy(block, 124);
-  block[156] = 0x30;
-  block.write('ustar\x0000', 257, 'latin1');
-  block.write('        ', 148, 'latin1');
-  let sum = 0;
-  for (const b of block) sum += b;
-  block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
-  return block;
-}
+const header = (size: number[]) => tarHeader({ size });
 
 const refused = (size: number[], message: RegExp) =>
   assert.throws(
