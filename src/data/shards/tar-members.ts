@@ -4,6 +4,13 @@
 // its size. Data is padded to 512 bytes; two zero blocks (or the file's end at a block boundary)
 // end the archive. Folders, links and pax global headers are passed over. A member whose data runs
 // past the shard's end is a DataError naming the shard and the member.
+//
+// Why by hand and not tar-stream's extract(): extract() is asynchronous (streamx schedules each
+// write on a microtask, and a member's data must be drained before the next header is read), while
+// this scan is a synchronous generator that a local shard's indexing runs over pread
+// (shard-index.ts); and extract() takes a size field such as '0000000017a' as 15 bytes, where this
+// scan refuses the header by its byte. tar-stream finds the same members at the same offsets
+// (test/unit/tar-members-agree-with-tar-stream.test.ts), at about the same speed.
 import { DataError } from '../../shared/errors.ts';
 import { readExactly, type Scan } from './scan-reads.ts';
 import { BLOCK, cString, isZeroBlock, parseHeader, paxPath } from './tar-header.ts';
