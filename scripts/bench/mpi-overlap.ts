@@ -16,7 +16,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CHUNK } from '../../src/coordinator/engine/overlapped-allreduce.ts';
-import { syntheticDataDir } from './run-mgpu.ts';
 import { printTable, saveJson } from './table.ts';
 
 const { values } = parseArgs({
@@ -170,7 +169,6 @@ console.log(`saved ${saveJson('mpi-overlap', { link: link.name, results })}`);
 
 /** A 2 x 1 training step of the 20M-parameter MLP (global batch 16), with the overlap off and on. */
 function trainStep(shape: string): Array<Record<string, string | number>> {
-  const data = syntheticDataDir(256);
   const modes: Array<[string, string]> = [
     ['0', 'off: sum, then one allreduce'],
     [String(DEFAULT_CHUNK), `on: chunks of ${(DEFAULT_CHUNK * 4) / 2 ** 20} MiB`],
@@ -183,7 +181,7 @@ function trainStep(shape: string): Array<Record<string, string | number>> {
       JSON.stringify({
         model: { module: path.join(root, 'scripts', 'gpu', 'mlp-20m.ts') },
         loss: 'categoricalCrossentropy',
-        data: { train: { type: 'npy', features: path.join(data, 'x.npy'), labels: path.join(data, 'y.npy') } },
+        data: { train: { type: 'synthetic', shape: [784], classes: 10, count: 256 } },
         training: { batchSize: 16, steps: Number(values.steps) + 3, seed: 1 },
         optimizer: { name: 'adam', learningRate: 0.001 },
         devices: { simulate: 1, backend: 'wasm' },
@@ -201,7 +199,6 @@ function trainStep(shape: string): Array<Record<string, string | number>> {
       .slice(3);
     return { overlap: name, 'step ms': median(lines.map((l) => l.step_ms)), 'sync ms (reduce, allreduce, adam)': median(lines.map((l) => l.sync_ms)) };
   });
-  fs.rmSync(data, { recursive: true, force: true });
   printTable(`2 machines x 1 worker over ${shape}: MLP 784-4096-4096-10 (20.0M floats), adam, global batch 16, wasm (medians of ${values.steps} steps)`, rows);
   return rows;
 }

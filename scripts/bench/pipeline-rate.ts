@@ -1,7 +1,7 @@
 // Images/s through an image pipeline, read as the training loop reads it: batches of 32 in order,
 // PREFETCH batches ahead, each batch's rows copied out of the pipeline's slots (the copy the
-// stager makes into the slab); the best of `reps` passes after a warm one. The decode benchmarks
-// (images-decode.ts, shards-read.ts, jpeg-decoders.ts) all measure with it.
+// stager makes into the slab); the best of `reps` passes after a warm one. shards-read.ts measures
+// the folder and the shards with it.
 import type { ImagePipeline } from '../../src/data/images/image-pipeline.ts';
 
 const BATCH = 32;

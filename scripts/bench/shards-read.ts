@@ -5,7 +5,11 @@
 // with 1 thread and with every core; beside torchvision's ImageFolder + DataLoader on the same
 // folder (num_workers 0 and = the threads). Also the record index's build: one scan per shard,
 // timed from no index. Best of the reps after a warm pass; not a test: nothing here asserts a time.
+// The JPEG decoder is the one a run gets (the title says which): the native one (mgpu_jpeg)
+// where it is built; MGPU_JPEG_DECODER=sharp times sharp's instead, the folder column against
+// torchvision's being that decoder against PIL's.
 //   node --import tsx scripts/bench/shards-read.ts [--reps 3] [--jpegs 400]
+//   MGPU_JPEG_DECODER=sharp node --import tsx scripts/bench/shards-read.ts
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { decodeSpec } from '../../src/data/images/decode-spec.ts';
 import { indexFolder } from '../../src/data/images/folder-index.ts';
 import { ImagePipeline } from '../../src/data/images/image-pipeline.ts';
+import { describeJpegDecoder } from '../../src/data/images/jpeg-native.ts';
 import type { ImageOptions } from '../../src/data/images/load-images.ts';
 import { imageExtensions, requireSharp } from '../../src/data/images/sharp-module.ts';
 import { loadTfrecord } from '../../src/data/shards/load-tfrecord.ts';
@@ -106,6 +111,6 @@ for (const threads of [...new Set([1, Math.min(2, os.availableParallelism()), os
   });
 }
 printTable(`Record index build from no index (${folder.name})`, indexRows);
-printTable(`Reading ${folder.name} to 224x224x3 (decode + resize + centre crop + flip), best of ${REPS}`, rows);
+printTable(`Reading ${folder.name} to 224x224x3 (decode + resize + centre crop + flip; ${describeJpegDecoder()}), best of ${REPS}`, rows);
 saveJson('shards-read', { index: indexRows, read: rows });
 fs.rmSync(out, { recursive: true, force: true });

@@ -7,12 +7,12 @@
 //   mapped write, fresh mapping   the same, through a new mapping each run (page-table faults)
 // Each is timed over the whole buffer, several times after a warm-up; the table shows the median.
 //
-//   node --import tsx scripts/bench-slab-io.ts [--mb 100] [--runs 7] [--dir /dev/shm]
+//   node --import tsx scripts/bench/slab-io.ts [--mb 100] [--runs 7] [--dir /dev/shm]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadMmap, mmapUnavailableReason } from '../src/shared/mapped-memory.ts';
+import { loadMmap, mmapUnavailableReason } from '../../src/shared/mapped-memory.ts';
 
 const { values } = parseArgs({
   options: {
