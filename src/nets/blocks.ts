@@ -3,7 +3,6 @@
 // without bias before a BatchNorm, and torchvision's symmetric padding (k - 1) / 2: tfjs's
 // 'same' pads asymmetrically at stride 2 (more on the bottom and right), so a strided
 // convolution gets an explicit ZeroPadding2D and 'valid'. Every kernel takes the L2 penalty.
-import { batchNormClass } from './batch-norm-layer.ts';
 import type { KernelSpec, Sym, TF } from './net-options.ts';
 
 export interface ConvSpec {
@@ -46,13 +45,11 @@ export function conv(tf: TF, x: Sym, c: ConvSpec, k: KernelSpec): Sym {
 }
 
 /**
- * BatchNorm as torchvision's BatchNorm2d (eps 1e-5, momentum 0.1: keras's 0.9): tfjs's layer, with
- * its training step on fused kernels where the backend has them (batch-norm-layer.ts); saved as
- * tfjs's BatchNormalization.
+ * BatchNorm as torchvision's BatchNorm2d (eps 1e-5, momentum 0.1: keras's 0.9): tfjs's own layer
+ * (a worker trains every one on fused kernels where its backend has them: src/worker/fused-batch-norm.ts).
  */
 export function bn(tf: TF, x: Sym, name: string): Sym {
-  const BatchNormalization = batchNormClass(tf);
-  return new BatchNormalization({ epsilon: 1e-5, momentum: 0.9, name }).apply(x) as Sym;
+  return tf.layers.batchNormalization({ epsilon: 1e-5, momentum: 0.9, name }).apply(x) as Sym;
 }
 
 export function act(tf: TF, x: Sym, activation: 'relu' | 'relu6' | 'swish', name: string): Sym {

@@ -8,6 +8,7 @@ import { BACKENDS, type BackendName } from '../shared/backends-table.ts';
 import { adapterInfoOf, type AdapterInfo } from '../shared/adapters.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { registerCpuKernels } from './cpu-kernels/index.ts';
+import { fuseBatchNormalization } from './fused-batch-norm.ts';
 import { registerWasmGradKernels } from './wasm-kernels/index.ts';
 
 export type TF = typeof import('@tensorflow/tfjs');
@@ -54,6 +55,9 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
       fusedBatchNorm: replace,
     });
   }
+  // Every BatchNormalization layer of this tf, however the model was built, asks for the fused
+  // kernels just registered (and is tfjs's own where they are not).
+  fuseBatchNormalization(tf);
   // The cpu backend's ResizeNearestNeighborGrad is wrong for batches of more than one image.
   if (backend === 'cpu') registerCpuKernels(tf);
   return tf;

@@ -1,20 +1,20 @@
-// The networks' BatchNormalization in training on wasm (src/nets/batch-norm-layer.ts: one fused
+// BatchNormalization in training on wasm, fused (src/worker/fused-batch-norm.ts: one fused
 // kernel forward, one for the gradient, src/worker/wasm-kernels/batch-norm-train.ts and
 // native/src/batch-norm.c) gives what tfjs's own op-by-op layer gives on the cpu backend: the
 // output, dx, dgamma, dbeta, and the moving mean and variance after the step, for NHWC shapes
 // with C not a multiple of any vector width, one row (H·W·N = 1: variance 0), and a large mean
 // (where a one-pass E[x²] - mean² in float32 would cancel; also checked against float64). Both
 // with the addon's C loops and with MGPU_NATIVE_CONV=0 (the JavaScript ones), which also agree
-// with each other bit for bit. A small conv net trained a few steps with the fused layer ends at
-// the weights of the same net with tfjs's layer, and a saved model says BatchNormalization and
-// loads in plain tfjs (tfjs's own class), predicting the same and fine-tuning. A network by name
-// (the workers' builder) runs one fused call per BatchNormalization each way.
+// with each other bit for bit. A small conv net trained a few steps fused ends at the weights of
+// the same net trained by tfjs's own call, and a saved model says BatchNormalization and loads
+// in plain tfjs (tfjs's own class), predicting the same and fine-tuning. A network by name (the
+// workers' builder) runs one fused call per BatchNormalization each way.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
-import { batchNormClass } from '../../src/nets/batch-norm-layer.ts';
 import { buildNet } from '../../src/nets/nets-table.ts';
+import { fuseBatchNormalization, unfuseBatchNormalization } from '../../src/worker/fused-batch-norm.ts';
 import { batchNormTrainGradJs, batchNormTrainJs } from '../../src/worker/wasm-kernels/batch-norm-train.ts';
 import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 import { nativeConv, resetNativeConv } from '../../src/worker/wasm-kernels/native-conv.ts';
@@ -106,9 +106,19 @@ async function step(layer: tf.layers.Layer, c: Case, v: Inputs): Promise<Result>
   return r;
 }
 
-/** tfjs's own layer, as the networks configure it. */
-const tfjsLayer = () => tf.layers.batchNormalization({ epsilon: EPS, momentum: MOMENTUM });
-const fusedLayer = () => new (batchNormClass(tf))({ epsilon: EPS, momentum: MOMENTUM });
+/** tfjs's layer, as the networks configure it: its call is fused while fuseBatchNormalization is in force (as in a worker). */
+const bnLayer = () => tf.layers.batchNormalization({ epsilon: EPS, momentum: MOMENTUM });
+fuseBatchNormalization(tf);
+
+/** `run` with tfjs's own BatchNormalization call, the fused one put back after. */
+function unfused<T>(run: () => T): T {
+  unfuseBatchNormalization(tf);
+  try {
+    return run();
+  } finally {
+    fuseBatchNormalization(tf);
+  }
+}
 
 /** The forward in float64 (mean, biased variance, y), to check the large-mean case against something exact. */
 function float64Forward(v: Inputs, C: number): { mean: number[]; variance: number[]; y: Float64Array } {
@@ -138,13 +148,14 @@ function useNative(on: boolean): void {
 after(() => {
   useNative(true);
   unregisterWasmGradKernels(tf);
+  unfuseBatchNormalization(tf);
 });
 
 const expected = new Map<Case, Result>();
 async function reference(c: Case): Promise<Result> {
   if (!expected.has(c)) {
     await tf.setBackend('cpu');
-    expected.set(c, await step(tfjsLayer(), c, inputs(c)));
+    expected.set(c, await unfused(() => step(bnLayer(), c, inputs(c))));
   }
   return expected.get(c)!;
 }
@@ -159,7 +170,7 @@ for (const native of [true, false]) {
         await tf.setBackend('wasm');
         useNative(native);
         const v = inputs(c);
-        const got = await step(fusedLayer(), c, v);
+        const got = await step(bnLayer(), c, v);
         // The fused kernels ran, and none of tfjs's batch-norm arithmetic.
         assert.ok(got.kernels.includes('MgpuBatchNormTrain') && got.kernels.includes('MgpuBatchNormTrainGrad'), `kernels: ${got.kernels}`);
         for (const k of ['FusedBatchNorm', 'Square', 'RealDiv', 'Mean']) assert.ok(!got.kernels.includes(k), `${k} ran: ${got.kernels}`);
@@ -240,7 +251,7 @@ test('the gradient reaching the mean and variance outputs: dx of sum(y·dy) + su
 test('on a backend without the kernels (cpu) the layer is tfjs own, value for value', async () => {
   const c = CASES[1]!;
   await tf.setBackend('cpu');
-  const got = await step(fusedLayer(), c, inputs(c));
+  const got = await step(bnLayer(), c, inputs(c));
   const want = await reference(c);
   assert.ok(got.kernels.includes('FusedBatchNorm') && !got.kernels.includes('MgpuBatchNormTrain'), `kernels: ${got.kernels}`);
   for (const k of ['y', 'dx', 'dgamma', 'dbeta', 'movingMean', 'movingVariance'] as const) assert.deepEqual(got[k], want[k], k);
@@ -275,16 +286,16 @@ function trainSteps(model: tf.LayersModel, steps: number): Float32Array {
   return Float32Array.from(flat.flatMap((a) => Array.from(a)));
 }
 
-test('a small conv net trained 4 steps with the fused layer ends at the weights of the same net with tfjs layer (wasm, parity tolerance)', async () => {
+test("a small conv net trained 4 steps fused ends at the weights of the same net trained by tfjs's own call (wasm, parity tolerance)", async () => {
   await tf.setBackend('wasm');
   useNative(true);
-  const named = (make: () => tf.layers.Layer) => (name: string) => Object.assign(make(), { name });
-  const fused = smallNet((name) => new (batchNormClass(tf))({ epsilon: EPS, momentum: MOMENTUM, name }));
-  const plain = smallNet(named(tfjsLayer));
+  const named = (name: string) => tf.layers.batchNormalization({ epsilon: EPS, momentum: MOMENTUM, name });
+  const fused = smallNet(named);
+  const plain = smallNet(named);
   plain.setWeights(fused.getWeights());
   const initial = Float32Array.from(fused.getWeights().flatMap((w) => Array.from(w.dataSync())));
   const a = trainSteps(fused, 4);
-  const b = trainSteps(plain, 4);
+  const b = unfused(() => trainSteps(plain, 4));
   let moved = 0;
   for (let i = 0; i < b.length; i++) moved = Math.max(moved, Math.abs(b[i]! - initial[i]!));
   assert.ok(moved > 1e-2, `the weights moved only ${moved}`);
@@ -294,10 +305,10 @@ test('a small conv net trained 4 steps with the fused layer ends at the weights 
   plain.dispose();
 });
 
-test('a model saved with the fused layer says BatchNormalization, loads in plain tfjs as tfjs class, predicts the same and fine-tunes', async () => {
+test('a model trained fused and saved says BatchNormalization, loads in plain tfjs, predicts the same and fine-tunes unfused', async () => {
   await tf.setBackend('wasm');
   useNative(true);
-  const model = smallNet((name) => new (batchNormClass(tf))({ epsilon: EPS, momentum: MOMENTUM, name }));
+  const model = smallNet((name) => tf.layers.batchNormalization({ epsilon: EPS, momentum: MOMENTUM, name }));
   trainSteps(model, 1);
   let saved: tf.io.ModelArtifacts | null = null;
   await model.save(
@@ -309,8 +320,9 @@ test('a model saved with the fused layer says BatchNormalization, loads in plain
   const topology = JSON.stringify(saved!.modelTopology);
   assert.equal((topology.match(/"class_name":"BatchNormalization"/g) ?? []).length, 2);
   assert.ok(!/Mgpu/.test(topology), 'model.json names no class of ours');
+  unfuseBatchNormalization(tf); // plain tfjs from here
   const loaded = await tf.loadLayersModel(tf.io.fromMemory(saved!));
-  const TfjsBatchNormalization = Object.getPrototypeOf(tfjsLayer()).constructor;
+  const TfjsBatchNormalization = Object.getPrototypeOf(bnLayer()).constructor;
   const bns = loaded.layers.filter((l) => l.getClassName() === 'BatchNormalization');
   assert.equal(bns.length, 2);
   for (const l of bns) assert.equal(Object.getPrototypeOf(l).constructor, TfjsBatchNormalization);
@@ -324,6 +336,7 @@ test('a model saved with the fused layer says BatchNormalization, loads in plain
     after.some((w, i) => w.some((v, j) => v !== before[i]![j])),
     'fine-tuning the loaded model moved its weights',
   );
+  fuseBatchNormalization(tf);
   model.dispose();
   loaded.dispose();
 });

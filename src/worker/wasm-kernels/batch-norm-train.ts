@@ -4,8 +4,8 @@
 // dbeta), for a channel axis that is last (NHWC; any rank: R rows of C channels). tfjs-layers'
 // BatchNormalization computes the same op by op (Mean, Sub, Square, Mean, then FusedBatchNorm) and
 // differentiates that with a dozen more full passes; here the forward reads x three times and
-// writes y once, the gradient reads x and dy twice and writes dx once. The layer that calls
-// them is src/nets/batch-norm-layer.ts.
+// writes y once, the gradient reads x and dy twice and writes dx once. The layer call that
+// runs them is src/worker/fused-batch-norm.ts.
 //
 // Numerics: the mean and the biased variance (tfjs's moments, which tfjs-layers' moving variance
 // takes) in two passes with float64 sums, the second over x - mean, so a large mean does not
@@ -15,7 +15,7 @@
 import type { GradConfig, NamedAttrMap, Tensor, TensorInfo } from '@tensorflow/tfjs';
 import { nativeConv, type BatchNormTrainFn, type BatchNormTrainGradFn } from './native-conv.ts';
 import { f32, makeOutput, requireFloat32, type KernelArgs, type TF } from './util.ts';
-import { BN_TRAIN, BN_TRAIN_GRAD } from '../../nets/batch-norm-kernels.ts';
+import { BN_TRAIN, BN_TRAIN_GRAD } from '../fused-batch-norm.ts';
 
 export interface BatchNormAttrs {
   epsilon: number;

@@ -26,8 +26,8 @@
 // { replaceConvolutions: false }); what it does not compute goes to wasm's own kernel:
 //   Conv2D, FusedConv2D                   im2col and a blocked GEMM in C (conv2d.ts), 4-5x XNNPACK's
 //                                         speed on an AVX2 core (docs/performance.md)
-// New, under names of our own (opt out with { fusedBatchNorm: false }), called by the
-// BatchNormalization layer of src/nets/batch-norm-layer.ts in training:
+// New, under names of our own (opt out with { fusedBatchNorm: false }), called by every
+// BatchNormalization layer in training (src/worker/fused-batch-norm.ts):
 //   MgpuBatchNormTrain, ...Grad           batch norm's forward and gradient fused, in C with the
 //                                         addon, else in JS (batch-norm-train.ts)
 //
@@ -36,7 +36,7 @@
 // gradients of these ops refuse them too).
 import type { GradConfig, KernelConfig, KernelFunc } from '@tensorflow/tfjs';
 import { batchMatMul } from './batch-mat-mul.ts';
-import { BN_TRAIN, BN_TRAIN_GRAD } from '../../nets/batch-norm-kernels.ts';
+import { BN_TRAIN, BN_TRAIN_GRAD } from '../fused-batch-norm.ts';
 import { batchNormTrain, batchNormTrainGrad, batchNormTrainGradConfig } from './batch-norm-train.ts';
 import { conv2D } from './conv2d.ts';
 import { conv2DBackpropFilter } from './conv2d-backprop-filter.ts';
