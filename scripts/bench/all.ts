@@ -1,5 +1,5 @@
 // npm run bench: the kept benchmarks, one after the other, each printing its table and saving JSON
-// in bench-results/; what each measures and its command: docs/performance.md ("The benchmarks").
+// in bench-results/; what each measures and its command: docs/performance.md (the table at its top).
 // What `mgpu-train benchmark` measures (a model's images/s on 1..N workers, its scaling, plain
 // tfjs beside it, where a step goes) is not repeated here: these measure what it does not. Not a
 // test: nothing here asserts a time.
