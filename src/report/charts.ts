@@ -1,10 +1,12 @@
 // The report's charts, from the metrics of a run: which series go on which chart, in which
-// colours, and the notes under each one (values left out, bars cut).
-import { fmtInt, fmtLoss, fmtPct, fmtSig, listSteps } from './format.ts';
+// colours, and the notes under each one (values left out, bars cut). Each chart's `plot` is the
+// data the page's script draws with uPlot (plot-data.ts).
+import { fmtInt, fmtSig, listSteps } from './format.ts';
 import { metricBase, outputFigure, outputNames, type OutputFigure } from './outputs.ts';
+import { barPlot, linePlot, type BarPlot, type LinePlot, type Marker, type Point, type Series, type ValueFormat } from './plot-data.ts';
 import type { RunData } from './read-run.ts';
-import { fmtMetric, lineWeights, metricKeys, otherMs } from './summary.ts';
-import { lineChart, stackedBarChart, type Marker, type Point, type Series } from './svg.ts';
+import { maxOf } from './scale.ts';
+import { lineWeights, metricKeys, metricPercent, otherMs } from './summary.ts';
 
 export const COLORS = {
   train: '#2563eb',
@@ -32,13 +34,10 @@ export interface Chart {
   id: string;
   title: string;
   subtitle: string;
-  svg: string;
+  plot: LinePlot | BarPlot;
   notes: string[];
   size: 'half' | 'third' | 'full';
 }
-
-const HALF = { width: 560, height: 300 };
-const THIRD = { width: 370, height: 260 };
 
 /**
  * A centred moving average over `half` points either side, of the finite values only; a NaN/Inf
@@ -47,29 +46,30 @@ const THIRD = { width: 370, height: 260 };
  * first lines still starts where it started.
  */
 export function smooth(points: Point[], half: number): Point[] {
+  // Running sums of the finite values and of their count: each window in O(1), so 100,000 points
+  // with a window of 4,000 take milliseconds, not seconds.
+  const sums = [0];
+  const counts = [0];
+  for (const p of points) {
+    const ok = Number.isFinite(p.y);
+    sums.push(sums[sums.length - 1]! + (ok ? p.y : 0));
+    counts.push(counts[counts.length - 1]! + (ok ? 1 : 0));
+  }
   return points.map((p, i) => {
     if (!Number.isFinite(p.y)) return p;
-    let sum = 0;
-    let n = 0;
     const h = Math.min(half, i, points.length - 1 - i);
-    for (let j = i - h; j <= i + h; j++) {
-      if (Number.isFinite(points[j]!.y)) {
-        sum += points[j]!.y;
-        n++;
-      }
-    }
-    return { x: p.x, y: sum / n };
+    return { x: p.x, y: (sums[i + h + 1]! - sums[i - h]!) / (counts[i + h + 1]! - counts[i - h]!) };
   });
 }
 
 /** A noisy series: with many points, a faint raw line under a smoothed one. */
-function noisy(name: string, color: string, points: Point[], format: (v: number) => string): { series: Series[]; smoothed: boolean } {
+function noisy(name: string, color: string, points: Point[], format: ValueFormat): { series: Series[]; smoothed: boolean } {
   const finite = points.filter((p) => Number.isFinite(p.y)).length;
   if (finite < 100) return { series: [{ name, color, points, style: 'line', format }], smoothed: false };
   return {
     smoothed: true,
     series: [
-      { name: `${name} (raw)`, color, points, style: 'line', width: 1.25, opacity: 0.3, hideLegend: true, format },
+      { name: `${name} (raw)`, color, points, style: 'line', width: 1.25, opacity: 0.3, format },
       {
         name: `${name} (smoothed)`,
         color,
@@ -121,7 +121,7 @@ function droppedNote(what: string, dropped: { x: number; y: number }[]): string[
 
 export function buildCharts(run: RunData): Chart[] {
   const steps = [...run.train, ...run.evals, ...run.events].map((r) => r.step).filter(Number.isFinite);
-  const xMax = steps.length ? Math.max(...steps) : 1;
+  const xMax = steps.length ? maxOf(steps) : 1;
   const outputs = outputNames(run.evals);
   return [
     lossChart(run, xMax, outputs),
@@ -160,20 +160,20 @@ function lossChart(run: RunData, xMax: number, outputs: string[]): Chart {
     'train loss',
     COLORS.train,
     trainPoints(run, (t) => t.loss),
-    fmtLoss,
+    'loss',
   );
   const lossSeries: Series[] = [...train.series];
   if (run.evals.length)
-    lossSeries.push({ name: 'eval loss', color: COLORS.eval, points: run.evals.map((e) => ({ x: e.step, y: e.loss })), style: 'points', format: fmtLoss });
+    lossSeries.push({ name: 'eval loss', color: COLORS.eval, points: run.evals.map((e) => ({ x: e.step, y: e.loss })), style: 'points', format: 'loss' });
   // Several outputs: each output's eval loss too (without its loss weight), as points.
-  lossSeries.push(...perOutput(run, outputs, 'loss', 'points', fmtLoss, 3));
-  const loss = lineChart({ ...HALF, yLabel: 'loss', series: lossSeries, xMax, yScale: 'auto', logRatio: 10, markers, emptyText: NO_TRAIN });
+  lossSeries.push(...perOutput(run, outputs, 'loss', 'points', 'loss', 3));
+  const loss = linePlot({ yLabel: 'loss', series: lossSeries, xMax, yScale: 'auto', logRatio: 10, markers, emptyText: NO_TRAIN });
   return {
     id: 'loss',
     size: 'half',
     title: 'Loss',
     subtitle: `training loss per log line${train.smoothed ? ' (faint) and smoothed' : ''}${run.evals.length ? `; eval loss${outputs.length ? ' and each output’s' : ''} as points` : ''}`,
-    svg: loss.svg,
+    plot: loss.plot,
     notes: [
       ...droppedNote(
         'training loss',
@@ -192,8 +192,8 @@ function accuracyChart(run: RunData, xMax: number, outputs: string[]): Chart {
   const k = run.evals.find((e) => Number.isFinite(e.k))?.k;
   // Several outputs: each output's accuracy and top-k, for the outputs whose loss has classes.
   const outputAcc = [
-    ...perOutput(run, outputs, 'accuracy', 'line', (v) => fmtPct(v), 0),
-    ...perOutput(run, outputs, 'top_k', 'line', (v) => fmtPct(v), outputs.length, `top-${k ?? 'k'}`),
+    ...perOutput(run, outputs, 'accuracy', 'line', 'pct', 0),
+    ...perOutput(run, outputs, 'top_k', 'line', 'pct', outputs.length, `top-${k ?? 'k'}`),
   ];
   const hasAcc = run.evals.some((e) => e.accuracy !== null) || outputAcc.length > 0;
   if (run.evals.length && !hasAcc) return maeChart(run, xMax, outputs);
@@ -204,7 +204,7 @@ function accuracyChart(run: RunData, xMax: number, outputs: string[]): Chart {
       color: COLORS.accuracy,
       points: run.evals.filter((e) => e.accuracy !== null).map((e) => ({ x: e.step, y: e.accuracy! })),
       style: 'line',
-      format: (v) => fmtPct(v),
+      format: 'pct',
     });
   if (run.evals.some((e) => e.top_k !== null))
     series.push({
@@ -212,11 +212,10 @@ function accuracyChart(run: RunData, xMax: number, outputs: string[]): Chart {
       color: COLORS.topK,
       points: run.evals.filter((e) => e.top_k !== null).map((e) => ({ x: e.step, y: e.top_k! })),
       style: 'line',
-      format: (v) => fmtPct(v),
+      format: 'pct',
     });
   series.push(...outputAcc);
-  const acc = lineChart({
-    ...HALF,
+  const acc = linePlot({
     yLabel: 'accuracy',
     series,
     xMax,
@@ -231,19 +230,18 @@ function accuracyChart(run: RunData, xMax: number, outputs: string[]): Chart {
     subtitle: run.evals.length
       ? `on ${fmtInt(run.evals[0]!.samples)} eval samples, ${run.evals.length} eval${run.evals.length === 1 ? '' : 's'}`
       : 'no eval lines',
-    svg: acc.svg,
+    plot: acc.plot,
     notes: droppedNote('eval accuracy', acc.dropped),
   };
 }
 
 /** A regression's eval mean absolute error (each output's), where the accuracy chart would be. */
 function maeChart(run: RunData, xMax: number, outputs: string[]): Chart {
-  const mae = lineChart({
-    ...HALF,
+  const mae = linePlot({
     yLabel: 'mean absolute error',
     series: outputs.length
-      ? perOutput(run, outputs, 'mae', 'line', fmtLoss, 0)
-      : [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: fmtLoss }],
+      ? perOutput(run, outputs, 'mae', 'line', 'loss', 0)
+      : [{ name: 'eval MAE', color: COLORS.mae, points: run.evals.map((e) => ({ x: e.step, y: e.mae })), style: 'line', format: 'loss' }],
     xMax,
     yScale: 'auto',
   });
@@ -252,7 +250,7 @@ function maeChart(run: RunData, xMax: number, outputs: string[]): Chart {
     size: 'half',
     title: 'Eval mean absolute error',
     subtitle: outputs.length ? 'of each output; no accuracy: no output has a classification loss' : 'no accuracy: the loss is not a classification loss',
-    svg: mae.svg,
+    plot: mae.plot,
     notes: droppedNote('eval MAE', mae.dropped),
   };
 }
@@ -260,10 +258,9 @@ function maeChart(run: RunData, xMax: number, outputs: string[]): Chart {
 /** The learning rate at each log line; the subtitle says its range or schedule. */
 function lrChart(run: RunData, xMax: number): Chart {
   const T = run.train;
-  const lr = lineChart({
-    ...THIRD,
+  const lr = linePlot({
     yLabel: 'learning rate',
-    series: [{ name: 'learning rate', color: COLORS.lr, points: trainPoints(run, (t) => t.lr), style: 'line', format: (v) => fmtSig(v, 4) }],
+    series: [{ name: 'learning rate', color: COLORS.lr, points: trainPoints(run, (t) => t.lr), style: 'line', format: 'sig4' }],
     xMax,
     includeZero: true,
     emptyText: NO_TRAIN,
@@ -279,19 +276,18 @@ function lrChart(run: RunData, xMax: number): Chart {
       : lrs.length
         ? `from ${fmtSig(T.find((t) => Number.isFinite(t.lr))!.lr, 3)} to ${fmtSig([...T].reverse().find((t) => Number.isFinite(t.lr))!.lr, 3)}, at each log line`
         : 'at each log line';
-  return { id: 'lr', size: 'third', title: 'Learning rate', subtitle: lrSub, svg: lr.svg, notes: droppedNote('learning rate', lr.dropped) };
+  return { id: 'lr', size: 'third', title: 'Learning rate', subtitle: lrSub, plot: lr.plot, notes: droppedNote('learning rate', lr.dropped) };
 }
 
 /** Training samples per second (smoothed when noisy). */
 function throughputChart(run: RunData, xMax: number): Chart {
-  const sps = lineChart({
-    ...THIRD,
+  const sps = linePlot({
     yLabel: 'samples / s',
     series: noisy(
       'samples/s',
       COLORS.throughput,
       trainPoints(run, (t) => t.samples_per_sec),
-      fmtInt,
+      'int',
     ).series,
     xMax,
     includeZero: true,
@@ -302,21 +298,20 @@ function throughputChart(run: RunData, xMax: number): Chart {
     size: 'third',
     title: 'Throughput',
     subtitle: 'training samples per second of step time, all workers',
-    svg: sps.svg,
+    plot: sps.plot,
     notes: droppedNote('samples/s', sps.dropped),
   };
 }
 
 /** The global gradient norm before clipping (smoothed when noisy). */
 function gradNormChart(run: RunData, xMax: number): Chart {
-  const gn = lineChart({
-    ...THIRD,
+  const gn = linePlot({
     yLabel: 'gradient norm',
     series: noisy(
       'L2 norm',
       COLORS.gradNorm,
       trainPoints(run, (t) => t.grad_norm),
-      (v) => fmtSig(v, 4),
+      'sig4',
     ).series,
     xMax,
     yScale: 'auto',
@@ -327,7 +322,7 @@ function gradNormChart(run: RunData, xMax: number): Chart {
     size: 'third',
     title: 'Gradient norm',
     subtitle: 'global L2 norm of the summed gradient, before clipping',
-    svg: gn.svg,
+    plot: gn.plot,
     notes: droppedNote('gradient norm', gn.dropped),
   };
 }
@@ -345,9 +340,7 @@ function phaseChart(run: RunData, xMax: number): Chart {
   const phaseRowsAll = T.map((t) => ({ cmax: t.compute_max_ms, cmin: t.compute_min_ms, sync: t.sync_ms, data: t.data_ms, other: otherMs(t) }));
   const binned = binLines(phaseRowsAll, allSpans, weights, 120);
   const P = binned.rows;
-  const stacked = stackedBarChart({
-    width: 1160,
-    height: 300,
+  const stacked = barPlot({
     yLabel: 'ms per step',
     xMax,
     spans: binned.spans,
@@ -357,14 +350,14 @@ function phaseChart(run: RunData, xMax: number): Chart {
       { name: 'data', color: COLORS.data, values: P.map((r) => r.data) },
       { name: 'other', color: COLORS.other, values: P.map((r) => r.other) },
     ],
-    overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, values: P.map((r) => r.cmin), dash: '5 3', width: 1.75 },
+    overlay: { name: 'compute (fastest worker)', color: COLORS.computeMin, values: P.map((r) => r.cmin), dash: [5, 3], width: 1.75 },
     emptyText: NO_TRAIN,
   });
   return {
     id: 'phases',
     title: 'Where a step goes',
     subtitle: `mean ms per step over each ${binned.per > 1 ? `bar (${binned.per} log lines)` : 'log interval'}: slowest worker's compute, sync (reduce + update + publish), data staging, other`,
-    svg: stacked.svg,
+    plot: stacked.plot,
     notes: phaseNotes(stacked),
     size: 'full',
   };
@@ -391,7 +384,7 @@ function perOutput(
   outputs: string[],
   figure: OutputFigure,
   style: 'line' | 'points',
-  format: (v: number) => string,
+  format: ValueFormat,
   from: number,
   label: string = figure,
 ): Series[] {
@@ -422,7 +415,7 @@ export function metricCharts(run: RunData, xMax: number): Chart[] {
       name: key,
       color: METRIC_PALETTE[i % METRIC_PALETTE.length]!,
       style: 'line' as const,
-      format: fmtMetric(key, outputs),
+      format: metricPercent(key, outputs) ? ('pct' as const) : ('sig4' as const),
       // An undefined value (null: e.g. AUC with one class present) is not drawn; NaN/Inf are, as left out.
       points: run.evals.filter((e) => e.metrics && e.metrics[key] !== null && e.metrics[key] !== undefined).map((e) => ({ x: e.step, y: e.metrics![key]! })),
     }));
@@ -430,37 +423,37 @@ export function metricCharts(run: RunData, xMax: number): Chart[] {
   const out: Chart[] = [];
   const scores = keys.filter((k) => /^(precision|recall|f1)_|^auc$/.test(base(k)));
   if (scores.length) {
-    const c = lineChart({ ...HALF, yLabel: 'score', series: series(scores), xMax, clamp: [0, 1], emptyText: 'no value (undefined for this eval set)' });
+    const c = linePlot({ yLabel: 'score', series: series(scores), xMax, clamp: [0, 1], emptyText: 'no value (undefined for this eval set)' });
     out.push({
       id: 'eval-metrics',
       size: 'half',
       title: 'Eval metrics',
       subtitle: `${scores.join(', ')}; ${sub}`,
-      svg: c.svg,
+      plot: c.plot,
       notes: droppedNote('eval metric', c.dropped),
     });
   }
   const errors = keys.filter((k) => base(k) === 'mae' || base(k) === 'rmse');
   if (errors.length) {
-    const c = lineChart({ ...HALF, yLabel: 'error', series: series(errors), xMax, yScale: 'auto', includeZero: false, emptyText: 'no value' });
+    const c = linePlot({ yLabel: 'error', series: series(errors), xMax, yScale: 'auto', includeZero: false, emptyText: 'no value' });
     out.push({
       id: 'eval-errors',
       size: 'half',
       title: 'Eval errors',
       subtitle: `${errors.join(', ')}; over every output of every eval sample`,
-      svg: c.svg,
+      plot: c.plot,
       notes: droppedNote('eval error', c.dropped),
     });
   }
   const custom = keys.filter((k) => base(k).includes('.'));
   if (custom.length) {
-    const c = lineChart({ ...HALF, yLabel: 'value', series: series(custom), xMax, yScale: 'auto', emptyText: 'no value' });
+    const c = linePlot({ yLabel: 'value', series: series(custom), xMax, yScale: 'auto', emptyText: 'no value' });
     out.push({
       id: 'eval-custom',
       size: 'half',
       title: 'Custom metrics',
       subtitle: `${custom.join(', ')}; from the modules' sums over the whole eval set`,
-      svg: c.svg,
+      plot: c.plot,
       notes: droppedNote('custom metric', c.dropped),
     });
   }

@@ -1,9 +1,15 @@
-// report.html: one self-contained page. Inline CSS, inline SVG, no script, no font or image
-// from anywhere: it renders the same offline, from an archive, or attached to an issue.
+// report.html: one self-contained page that fetches nothing (its Content-Security-Policy forbids
+// it): inline CSS, the summary and phase tables as HTML, and the charts drawn in the browser by
+// uPlot, whose script and stylesheet are inlined (uplot-assets.ts) with the charts' data as a JSON
+// block and the script that draws them (page-script.ts). Without JavaScript the tables, the chart
+// titles and their notes still read; a <noscript> says what is missing. It renders the same
+// offline, from an archive, or attached to an issue.
 import { buildCharts, COLORS, type Chart } from './charts.ts';
 import { escapeHtml, fmtInt, fmtLoss, fmtMs, fmtPct } from './format.ts';
+import { PAGE_SCRIPT } from './page-script.ts';
 import type { RunData } from './read-run.ts';
 import { phaseRows, summaryRows, type Summary } from './summary.ts';
+import { uplotAssets } from './uplot-assets.ts';
 
 const CSS = `
 *{box-sizing:border-box}
@@ -45,13 +51,16 @@ figure.third{grid-column:span 2}
 figure.full{grid-column:1/-1}
 figcaption{margin-bottom:6px}
 figcaption .hint{display:block;color:#6b7280;font-size:12px}
-svg.chart{display:block;width:100%;height:auto;overflow:visible}
-svg.chart text{font-family:inherit;font-size:12px;fill:#4b5563}
-svg.chart text.axis-label{fill:#374151;font-weight:600}
-svg.chart text.legend{fill:#374151}
-svg.chart text.empty{font-size:14px;fill:#9ca3af}
-svg.chart .grid{stroke:#eceef1;stroke-width:1}
-svg.chart .axis{stroke:#9ca3af;stroke-width:1}
+.plot{min-height:200px}
+.plot .uplot{width:100%;font-family:inherit}
+.plot .u-legend{font-size:12px;text-align:left;margin:4px 0 0}
+.plot .u-legend .u-series>*{padding:2px 4px}
+.plot .u-legend .u-value{font-variant-numeric:tabular-nums}
+.empty{display:flex;align-items:center;justify-content:center;min-height:200px;margin:0;color:#9ca3af;font-size:14px;background:#fafafa;border-radius:6px}
+.marks{list-style:none;margin:4px 0 0;padding:0;font-size:12px;color:#374151;display:flex;flex-wrap:wrap;gap:4px 14px}
+.marks span{display:inline-block;width:0;height:12px;border-left:2px dashed;margin-right:6px;vertical-align:-2px}
+.mark-tip{margin:2px 0 0;min-height:1em;color:#4b5563;font-size:12px}
+.charts-hint{grid-column:1/-1;margin:0;color:#6b7280;font-size:12px}
 .note{margin:6px 0 0;color:#b45309;font-size:12px}
 details{margin-top:14px}
 details summary{cursor:pointer;font-weight:650}
@@ -165,18 +174,60 @@ function phaseTable(s: Summary): string {
   );
 }
 
+/** A chart's place: uPlot draws into .plot; a chart with nothing to draw says why instead. */
 function figure(c: Chart): string {
+  const p = c.plot;
+  const marks = p.kind === 'line' ? p.markLegend : [];
   return (
     `<figure class="card ${c.size}" id="chart-${c.id}"><figcaption><h3>${escapeHtml(c.title)}</h3><span class="hint">${escapeHtml(c.subtitle)}</span></figcaption>` +
-    c.svg +
+    (p.empty === null
+      ? `<div class="plot" data-height="${c.size === 'third' ? 240 : 280}" role="img" aria-label="${escapeHtml(`${c.title} against step`)}"></div>`
+      : `<p class="empty">${escapeHtml(p.empty)}</p>`) +
+    (marks.length
+      ? `<ul class="marks">${marks.map((m) => `<li><span style="border-color:${escapeHtml(m.color)}"></span>${escapeHtml(m.name)}</li>`).join('')}</ul><p class="mark-tip"></p>`
+      : '') +
     c.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('') +
     `</figure>`
   );
 }
 
+/**
+ * The charts' data for the page's script: each series' steps stored once in `steps` (the train
+ * series of four charts share one list) and named by index.
+ */
+export function chartData(charts: Chart[]): { steps: number[][]; charts: { id: string; plot: unknown }[] } {
+  const steps: number[][] = [];
+  const index = new Map<string, number>();
+  const stepsIndex = (xs: number[]) => {
+    const key = xs.join(',');
+    let i = index.get(key);
+    if (i === undefined) {
+      i = steps.push(xs) - 1;
+      index.set(key, i);
+    }
+    return i;
+  };
+  return {
+    steps,
+    charts: charts.map((c) => ({
+      id: c.id,
+      plot: c.plot.kind === 'line' ? { ...c.plot, series: c.plot.series.map((s) => ({ ...s, x: stepsIndex(s.x) })) } : c.plot,
+    })),
+  };
+}
+
+/** JSON inside <script>: every '<' as \u003c, so no string in it ('</script>', '<!--') ends or bends the block. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+const NOSCRIPT =
+  '<noscript><p class="charts-hint note">The charts are drawn by JavaScript inlined in this page (uPlot; nothing is fetched), which is off: the tables above hold the run’s figures, and each chart’s notes are below its title.</p></noscript>';
+
 /** `refreshSeconds`: the page reloads itself (report --watch rewrites it as metrics arrive). */
 export function renderHtml(run: RunData, s: Summary, opts: { generatedAt?: Date; refreshSeconds?: number } = {}): string {
   const charts = buildCharts(run);
+  const uplot = uplotAssets();
   const when = (opts.generatedAt ?? new Date())
     .toISOString()
     .replace('T', ' ')
@@ -193,8 +244,10 @@ export function renderHtml(run: RunData, s: Summary, opts: { generatedAt?: Date;
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">${opts.refreshSeconds ? `\n<meta http-equiv="refresh" content="${opts.refreshSeconds}">` : ''}
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">${opts.refreshSeconds ? `\n<meta http-equiv="refresh" content="${opts.refreshSeconds}">` : ''}
 <title>${escapeHtml(s.name)} · mgpu-train report</title>
+<style>${uplot.css}</style>
 <style>${CSS}</style>
 </head>
 <body>
@@ -204,11 +257,15 @@ ${alerts(s, run)}
 ${tiles(s)}
 <section class="summary">${summaryTable(s)}${phaseTable(s)}</section>
 <section class="charts">
+<p class="charts-hint">Hover a chart for the values at a step (in the legend under it), drag across it to zoom into those steps, double-click to zoom out.</p>${NOSCRIPT}
 ${charts.map(figure).join('\n')}
 </section>
 <details class="card"><summary>config.yaml</summary>${run.configText === null ? '<p class="sub">The run directory has no config.yaml.</p>' : `<pre>${escapeHtml(run.configText)}</pre>`}</details>
 <footer>mgpu-train report · from metrics.jsonl (${fmtInt(run.train.length)} training, ${fmtInt(run.evals.length)} eval, ${fmtInt(run.events.length)} event line${run.events.length === 1 ? '' : 's'}) and config.yaml</footer>
 </main>
+<script type="application/json" id="report-data">${scriptJson(chartData(charts))}</script>
+<script>${uplot.script}</script>
+<script>${PAGE_SCRIPT}</script>
 </body>
 </html>
 `;

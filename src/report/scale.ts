@@ -1,4 +1,5 @@
-// Axis arithmetic for the report's charts: nice tick steps, linear and log scales.
+// Axis arithmetic for the report: nice tick steps, the top of the phase chart's axis, whether a
+// series wants a log axis, and min/max of lists too long to spread into Math.min/Math.max.
 
 /** A tick spacing of 1, 2 or 5 times a power of ten giving about `target` intervals. */
 export function niceStep(range: number, target = 5): number {
@@ -18,6 +19,20 @@ export function ticksIn(lo: number, hi: number, step: number): number[] {
   return out;
 }
 
+/** The largest value of a list; -Infinity for none (a loop: spreading 100,000 values into Math.max overflows the stack). */
+export function maxOf(values: readonly number[]): number {
+  let m = -Infinity;
+  for (const v of values) if (v > m) m = v;
+  return m;
+}
+
+/** The smallest value of a list; Infinity for none. */
+export function minOf(values: readonly number[]): number {
+  let m = Infinity;
+  for (const v of values) if (v < m) m = v;
+  return m;
+}
+
 export interface Scale {
   kind: 'linear' | 'log';
   domain: [number, number];
@@ -28,8 +43,8 @@ export interface Scale {
 }
 
 export function linearScale(values: number[], opts: { includeZero?: boolean; clamp?: [number, number]; target?: number } = {}): Scale {
-  let lo = Math.min(...values);
-  let hi = Math.max(...values);
+  let lo = minOf(values);
+  let hi = maxOf(values);
   if (!values.length) [lo, hi] = [0, 1];
   if (opts.includeZero) {
     lo = Math.min(lo, 0);
@@ -55,42 +70,8 @@ export function linearScale(values: number[], opts: { includeZero?: boolean; cla
   return { kind: 'linear', domain: [a, b], ticks: ticksIn(a, b, step), step, norm: (v) => (v - a) / (b - a) };
 }
 
-/** An x axis from 0 to `max` exactly (steps), with nice ticks inside. */
-export function stepScale(max: number, target = 6): Scale {
-  const hi = max > 0 ? max : 1;
-  const step = Math.max(1, niceStep(hi, target));
-  return { kind: 'linear', domain: [0, hi], ticks: ticksIn(0, hi, step), step, norm: (v) => v / hi };
-}
-
-export function logScale(values: number[]): Scale {
-  const lmin = Math.log10(Math.min(...values));
-  const lmax = Math.log10(Math.max(...values));
-  const pad = Math.max(0.04, (lmax - lmin) * 0.05);
-  const a = lmin - pad;
-  const b = lmax + pad;
-  const inside = (v: number) => {
-    const l = Math.log10(v);
-    return l >= a - 1e-9 && l <= b + 1e-9;
-  };
-  let ticks: number[] = [];
-  for (const mults of [[1], [1, 2, 5], [1, 2, 3, 4, 5, 6, 7, 8, 9]]) {
-    const t: number[] = [];
-    for (let e = Math.floor(a); e <= Math.ceil(b); e++) for (const m of mults) t.push(Number((m * 10 ** e).toPrecision(12)));
-    ticks = t.filter(inside);
-    if (ticks.length >= 3) break;
-  }
-  // Too many (a long span with 1-2-5): keep powers of ten only, thinned to at most 7.
-  if (ticks.length > 8) {
-    const powers = ticks.filter((t) => Number.isInteger(Math.log10(t)) || Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
-    const every = Math.ceil(powers.length / 7);
-    ticks = powers.filter((_, i) => i % every === 0);
-  }
-  const step = ticks.length > 1 ? Math.min(...ticks.slice(1).map((t, i) => t - ticks[i]!)) : (ticks[0] ?? 1);
-  return { kind: 'log', domain: [10 ** a, 10 ** b], ticks, step, norm: (v) => (Math.log10(v) - a) / (b - a) };
-}
-
 /** Log when every value is positive and they span a factor of `ratio` or more. */
 export function wantsLog(values: number[], ratio = 20): boolean {
   if (values.length < 2 || values.some((v) => !(v > 0))) return false;
-  return Math.max(...values) / Math.min(...values) >= ratio;
+  return maxOf(values) / minOf(values) >= ratio;
 }

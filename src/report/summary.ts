@@ -4,6 +4,7 @@ import { METRICS, metricOfKey } from '../shared/metrics-table.ts';
 import { fmtInt, fmtLoss, fmtMs, fmtPct, fmtSig, listSteps } from './format.ts';
 import { metricBase, outputFigure, outputNames } from './outputs.ts';
 import type { RunData, TrainPoint } from './read-run.ts';
+import { maxOf } from './scale.ts';
 
 export interface At {
   step: number;
@@ -94,11 +95,15 @@ export function metricBetter(key: string, outputs: readonly string[] = []): 'max
   return metric ? METRICS[metric].direction : 'max';
 }
 
+/** Whether a metric reads as a percentage (accuracy, top_k), with or without its output. */
+export function metricPercent(key: string, outputs: readonly string[] = []): boolean {
+  const metric = metricOfKey(metricBase(key, outputs).base);
+  return metric ? METRICS[metric].percent : false;
+}
+
 /** Accuracies as percentages, the other metrics as numbers. */
 export function fmtMetric(key: string, outputs: readonly string[] = []): (v: number) => string {
-  const base = metricBase(key, outputs).base;
-  const metric = metricOfKey(base);
-  return metric && METRICS[metric].percent ? (v) => fmtPct(v) : (v) => fmtSig(v, 4);
+  return metricPercent(key, outputs) ? (v) => fmtPct(v) : (v) => fmtSig(v, 4);
 }
 
 export function median(xs: number[]): number | null {
@@ -177,8 +182,8 @@ export function summarize(run: RunData): Summary {
   return {
     name: run.name,
     runDir: run.runDir,
-    steps: allSteps.length ? Math.max(...allSteps) : null,
-    epochs: epochs.length ? Math.max(...epochs) + 1 : null,
+    steps: allSteps.length ? maxOf(allSteps) : null,
+    epochs: epochs.length ? maxOf(epochs) + 1 : null,
     trainLines: run.train.length,
     ...describeDevices(run),
     batchSize: typeof training?.batchSize === 'number' ? training.batchSize : (run.trainerState?.batchSize ?? null),

@@ -9,6 +9,7 @@ import { formatError, MgpuError } from '../../src/shared/errors.ts';
 import { report } from '../../src/report/index.ts';
 import { readRun } from '../../src/report/read-run.ts';
 import { summarize, summaryText } from '../../src/report/summary.ts';
+import { barPlot, figureOf, linePlot, pageData, seriesValues, withoutScripts } from '../helpers/report-page.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -45,33 +46,41 @@ async function run(dir: string) {
   return { text: out.join('\n'), page: fs.readFileSync(htmlPath, 'utf8') };
 }
 
-/** Every polyline point: two finite numbers. */
-function assertFinitePolylines(page: string): number {
-  const all = [...page.matchAll(/<polyline\b[^>]*\bpoints="([^"]*)"/g)];
-  for (const m of all) for (const p of m[1]!.trim().split(/\s+/)) assert.match(p, /^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/, `polyline point ${p}`);
-  assert.doesNotMatch(page.replace(/<pre>[\s\S]*?<\/pre>/, ''), /="[^"]*(NaN|Infinity|undefined)/, 'NaN/Infinity in an attribute');
-  return all.length;
+/** Every value in the data block a finite number or null; no NaN/Infinity in an attribute. */
+function assertFiniteData(page: string): void {
+  const data = pageData(page);
+  for (const { id, plot } of data.charts) {
+    const values = plot.kind === 'line' ? plot.series.flatMap((s) => s.y) : plot.layers.flatMap((l) => l.values);
+    for (const v of values) assert.ok(v === null || Number.isFinite(v), `${id}: ${v}`);
+  }
+  assert.doesNotMatch(withoutScripts(page).replace(/<pre>[\s\S]*?<\/pre>/, ''), /="[^"]*(NaN|Infinity|undefined)/, 'NaN/Infinity in an attribute');
 }
+
+const plots = (page: string) => (page.match(/<div class="plot"|<p class="empty">/g) ?? []).length;
 
 test('a run with no eval lines: the accuracy chart says so, the summary says none', async () => {
   const { text, page } = await run(runDir(lines(line(10), line(20), line(30))));
   assert.match(text, /eval +none in this run/);
-  assert.equal((page.match(/<svg\b/g) ?? []).length, 6);
-  assert.match(page, /no eval in this run/);
-  assert.doesNotMatch(page, /eval loss<\/text>/, 'no eval legend entry on the loss chart');
-  assertFinitePolylines(page);
+  assert.equal(plots(page), 6);
+  assert.match(figureOf(page, 'accuracy'), /<p class="empty">no eval in this run/);
+  assert.deepEqual(
+    linePlot(page, 'loss').series.map((x) => x.name),
+    ['train loss'],
+    'no eval legend entry on the loss chart',
+  );
+  assertFiniteData(page);
 });
 
-test('a single train line: points instead of lines, every chart drawn', async () => {
+test('a single train line: a value to show as a point, every chart drawn', async () => {
   const { text, page } = await run(runDir(lines(line(7, 2.5))));
   assert.match(text, /steps +7, 1 epoch/);
   assert.match(text, /train loss +final 2\.5000 \(step 7\), best 2\.5000 \(step 7\)/);
   assert.match(text, /samples\/s +700 \(median over 1 line\)/);
   assert.match(text, /time per step \(mean over 7 steps\)/);
-  assert.equal((page.match(/<svg\b/g) ?? []).length, 6);
-  assert.equal(assertFinitePolylines(page), 0, 'a polyline needs two points');
-  assert.match(page, /<title>train loss, step 7: 2\.5000<\/title>/, 'the one value is a visible point');
-  assert.match(page, /<g><title>steps 1-7: compute/, 'one bar for the one line');
+  assert.equal(plots(page), 6);
+  assertFiniteData(page);
+  assert.deepEqual([...seriesValues(page, 'loss', 'train loss')], [[7, 2.5]], 'the one value, drawn as a point by the page');
+  assert.deepEqual(barPlot(page).spans, [[0, 7]], 'one bar for the one line: steps 1-7');
 });
 
 test('NaN and Infinity losses (null from JSON.stringify, bare tokens from other writers) are left out and reported', async () => {
@@ -99,20 +108,34 @@ test('NaN and Infinity losses (null from JSON.stringify, bare tokens from other 
   assert.match(text, /non-finite loss +3 line\(s\), steps 20, 40, 50; left out of the charts/);
   assert.match(page, /3 training loss values are NaN or infinite and left out \(steps 20, 40, 50\)/);
   assert.match(page, /1 gradient norm value is infinite and left out \(step 60\)/);
-  assert.match(page, /NaN\/Inf, left out \(3 steps\)/, 'legend entry for the marks');
-  assertFinitePolylines(page);
-  // The loss line breaks at each left-out value: 10 | 30 | 60-70.
-  const loss = /<figure[^>]*id="chart-loss">([\s\S]*?)<\/figure>/.exec(page)![1];
-  assert.equal((loss!.match(/<polyline/g) ?? []).length, 1, 'only 60-70 has two points in a row');
-  assert.match(loss!, /<title>train loss, step 10: 2\.0000<\/title>/);
-  assert.match(loss!, /<title>train loss, step 30: 1\.0000<\/title>/);
+  assert.match(figureOf(page, 'loss'), /NaN\/Inf, left out \(3 steps\)/, 'legend entry for the marks');
+  assertFiniteData(page);
+  // The loss line breaks at each left-out value (null: a gap): 10 | 30 | 60-70.
+  assert.deepEqual(
+    [...seriesValues(page, 'loss', 'train loss')],
+    [
+      [10, 2],
+      [20, null],
+      [30, 1],
+      [40, null],
+      [50, null],
+      [60, 0.5],
+      [70, 0.4],
+    ],
+  );
+  assert.deepEqual(
+    linePlot(page, 'loss')
+      .marks.filter((m) => m.color === '#dc2626')
+      .map((m) => m.label),
+    ['step 20: train loss NaN (left out)', 'step 40: train loss NaN (left out)', 'step 50: train loss infinite (left out)'],
+    'a red mark at each left-out step',
+  );
 });
 
 test('every loss non-finite: the chart says so instead of drawing nothing', async () => {
   const { page } = await run(runDir(lines(line(10, 'x').replace('"x"', 'null'), line(20, 'x').replace('"x"', 'null'))));
-  const loss = /<figure[^>]*id="chart-loss">([\s\S]*?)<\/figure>/.exec(page)![1];
-  assert.match(loss!, /every value is NaN or infinite/);
-  assertFinitePolylines(page);
+  assert.match(figureOf(page, 'loss'), /<p class="empty">every value is NaN or infinite/);
+  assertFiniteData(page);
 });
 
 test('a torn last line is ignored, and said so', async () => {
@@ -183,7 +206,7 @@ test('a regression run (accuracy null): the eval chart shows the mean absolute e
   assert.match(text, /eval MAE +last 0\.3000 \(step 20\), also the best/);
   assert.doesNotMatch(text, /eval accuracy/);
   assert.match(page, /Eval mean absolute error/);
-  assertFinitePolylines(page);
+  assertFiniteData(page);
 });
 
 test('events without train lines (a run that failed at its first step): still a report', async () => {
@@ -194,5 +217,5 @@ test('events without train lines (a run that failed at its first step): still a 
   assert.match(summaryText(s).join('\n'), /train loss +no training line/);
   const { page } = await run(runDir(lines(fail)));
   assert.match(page, /no training line in metrics.jsonl/);
-  assert.equal((page.match(/<svg\b/g) ?? []).length, 6);
+  assert.equal(plots(page), 6);
 });

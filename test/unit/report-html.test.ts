@@ -1,11 +1,13 @@
-// report.html is one self-contained page: nothing fetched from anywhere, one <svg> per chart,
-// and every drawn coordinate a finite number inside its chart's viewBox.
+// report.html is one self-contained page: nothing fetched from anywhere (its only scripts inline:
+// uPlot, the charts' data and the script that draws them), one chart per figure, and every value
+// in the data block a finite number or null, at a step inside the run.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { report } from '../../src/report/index.ts';
+import { barPlot, figureOf, linePlot, pageData, seriesValues, withoutScripts, type PageData } from '../helpers/report-page.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -65,109 +67,112 @@ async function html(dir: string): Promise<string> {
   return fs.readFileSync(htmlPath, 'utf8');
 }
 
-interface Svg {
-  w: number;
-  h: number;
-  body: string;
-}
-
-function svgs(page: string): Svg[] {
-  return [...page.matchAll(/<svg\b([^>]*)>([\s\S]*?)<\/svg>/g)].map((m) => {
-    const vb = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(m[1]!);
-    assert.ok(vb, `an svg without a viewBox: ${m[1]}`);
-    return { w: Number(vb[1]), h: Number(vb[2]), body: m[2]! };
-  });
-}
-
-/** Every coordinate of polylines, polygons, circles, rects and lines: finite and inside. */
-function assertInside(svg: Svg, label: string): number {
-  let polylines = 0;
-  const inside = (x: number, y: number, what: string) => {
-    assert.ok(Number.isFinite(x) && Number.isFinite(y), `${label}: ${what} has a non-finite coordinate ${x},${y}`);
-    assert.ok(x >= 0 && x <= svg.w && y >= 0 && y <= svg.h, `${label}: ${what} at ${x},${y} is outside 0 0 ${svg.w} ${svg.h}`);
-  };
-  for (const m of svg.body.matchAll(/<(polyline|polygon)\b[^>]*\bpoints="([^"]*)"/g)) {
-    polylines += m[1] === 'polyline' ? 1 : 0;
-    const pairs = m[2]!.trim().split(/\s+/);
-    assert.ok(pairs.length >= 2, `${label}: a ${m[1]} of fewer than 2 points`);
-    for (const p of pairs) {
-      const [x, y, extra] = p.split(',');
-      assert.equal(extra, undefined, `${label}: point ${p}`);
-      assert.match(x!, /^-?\d+(\.\d+)?$/, `${label}: point ${p}`);
-      assert.match(y!, /^-?\d+(\.\d+)?$/, `${label}: point ${p}`);
-      inside(Number(x), Number(y), m[1]!);
-    }
-  }
-  for (const m of svg.body.matchAll(/<circle\b[^>]*\bcx="([^"]*)" cy="([^"]*)"/g)) inside(Number(m[1]), Number(m[2]), 'circle');
-  for (const m of svg.body.matchAll(/<rect\b[^>]*\bx="([^"]*)" y="([^"]*)" width="([^"]*)" height="([^"]*)"/g)) {
-    inside(Number(m[1]), Number(m[2]), 'rect');
-    inside(Number(m[1]) + Number(m[3]), Number(m[2]) + Number(m[4]), 'rect corner');
-  }
-  for (const m of svg.body.matchAll(/<line\b[^>]*\bx1="([^"]*)" y1="([^"]*)" x2="([^"]*)" y2="([^"]*)"/g)) {
-    inside(Number(m[1]), Number(m[2]), 'line');
-    inside(Number(m[3]), Number(m[4]), 'line');
-  }
-  assert.doesNotMatch(svg.body, /NaN|Infinity|undefined/, `${label}: NaN/Infinity/undefined in the markup`);
-  return polylines;
-}
-
 const CHART_IDS = ['loss', 'accuracy', 'lr', 'throughput', 'grad-norm', 'phases'];
 
-test('report.html is self-contained: no URL to fetch, no script, no external style or font', async () => {
+test('report.html is self-contained: no URL to fetch, only inline scripts, no external style or font', async () => {
   const page = await html(writeRun(synthRun(60, 5), CONFIG));
   assert.match(page, /^<!doctype html>/);
   assert.doesNotMatch(page, /\b(src|href|xlink:href|action|poster|data)\s*=\s*["']?\s*(https?:)?\/\//i, 'a src/href to a URL');
   assert.doesNotMatch(page, /https?:\/\//i, 'any http(s) URL at all');
-  assert.doesNotMatch(page, /<script\b/i);
+  const scripts = [...page.matchAll(/<script\b([^>]*)>/gi)].map((m) => m[1]!.trim());
+  assert.deepEqual(scripts, ['type="application/json" id="report-data"', '', ''], 'the data block, uPlot and the page script, all inline');
+  assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">/);
   assert.doesNotMatch(page, /<link\b/i);
   assert.doesNotMatch(page, /<(img|iframe|object|embed)\b/i);
   assert.doesNotMatch(page, /@import|url\(|@font-face/i);
   assert.match(page, /<style>[\s\S]+<\/style>/);
 });
 
-test('report.html: one <svg> per chart, each with axes, tick labels, axis labels and a legend', async () => {
+test('report.html: one chart per figure, each with its axis label, its series (the legend) and its data', async () => {
   const page = await html(writeRun(synthRun(60, 5), CONFIG));
   const charts = [...page.matchAll(/<figure class="card [a-z]+" id="chart-([a-z-]+)">([\s\S]*?)<\/figure>/g)];
   assert.deepEqual(
     charts.map((c) => c[1]),
     CHART_IDS,
   );
+  const data = pageData(page);
+  assert.deepEqual(
+    data.charts.map((c) => c.id),
+    CHART_IDS,
+  );
   for (const [, id, fig] of charts) {
-    assert.equal((fig!.match(/<svg\b/g) ?? []).length, 1, `${id}: one svg`);
-    const s = svgs(fig!)[0];
-    assert.ok((s!.body.match(/class="tick"/g) ?? []).length >= 6, `${id}: tick labels`);
-    assert.match(s!.body, />step<\/text>/, `${id}: x axis label`);
-    assert.match(s!.body, /class="axis-label"[^>]*>[^<]+<\/text>/, `${id}: y axis label`);
-    assert.match(s!.body, /<g class="legend">/, `${id}: legend`);
+    assert.equal((fig!.match(/<div class="plot"/g) ?? []).length, 1, `${id}: one plot`);
+    const plot = data.charts.find((c) => c.id === id)!.plot;
+    assert.ok(plot.yLabel.length > 0, `${id}: y axis label`);
+    const names = plot.kind === 'line' ? plot.series.map((x) => x.name) : plot.layers.map((l) => l.name);
+    assert.ok(names.length > 0 && names.every((n) => n.length > 0), `${id}: legend entries ${names.join(', ')}`);
   }
-  assert.equal(svgs(page).length, CHART_IDS.length, 'no <svg> outside the charts');
+  assert.equal((page.match(/<div class="plot"/g) ?? []).length, CHART_IDS.length, 'no plot outside the charts');
   assert.match(page, /<title>html-run · mgpu-train report<\/title>/);
   assert.match(page, /<h1>[^]*html-run<\/h1>/);
 });
 
-test('report.html: every polyline point is a finite number inside its viewBox', async () => {
+/** Every value a finite number or null, steps ascending inside [0, xMax], as many values as steps. */
+function assertData(data: PageData, label: string): number {
+  let series = 0;
+  for (const { id, plot } of data.charts) {
+    if (plot.kind === 'bars') {
+      let end = 0;
+      for (const [start, stop] of plot.spans) {
+        assert.ok(Number.isFinite(start) && Number.isFinite(stop) && start >= 0 && start < stop && stop <= plot.xMax, `${label} ${id}: span ${start}-${stop}`);
+        assert.ok(stop > end, `${label} ${id}: spans in step order`);
+        end = stop;
+      }
+      for (const l of [...plot.layers, ...(plot.overlay ? [plot.overlay] : [])]) {
+        assert.equal(l.values.length, plot.spans.length, `${label} ${id}: a value per bar`);
+        for (const v of l.values) assert.ok(v === null || Number.isFinite(v), `${label} ${id}: ${l.name} ${v}`);
+      }
+      continue;
+    }
+    for (const s of plot.series) {
+      series++;
+      const steps = data.steps[s.x]!;
+      assert.equal(steps.length, s.y.length, `${label} ${id}/${s.name}: a value per step`);
+      steps.forEach((x, i) => {
+        assert.ok(Number.isFinite(x) && x >= 0 && x <= plot.xMax, `${label} ${id}/${s.name}: step ${x} outside 0-${plot.xMax}`);
+        if (i) assert.ok(x > steps[i - 1]!, `${label} ${id}/${s.name}: steps ascending`);
+      });
+      for (const v of s.y) assert.ok(v === null || Number.isFinite(v), `${label} ${id}/${s.name}: ${v}`);
+    }
+  }
+  return series;
+}
+
+test('report.html: every value in the data block is a finite number or null, at an ascending step inside the run', async () => {
   for (const [n, every] of [
     [60, 5],
     [3, 10],
     [500, 2],
   ]) {
     const page = await html(writeRun(synthRun(n!, every!), CONFIG));
-    let polylines = 0;
-    svgs(page).forEach((s, i) => (polylines += assertInside(s, `${n} lines, chart ${CHART_IDS[i]}`)));
-    assert.ok(polylines >= 5, `${n} lines: ${polylines} polylines`);
+    const series = assertData(pageData(page), `${n} lines`);
+    assert.ok(series >= 4, `${n} lines: ${series} series`);
+    assert.doesNotMatch(withoutScripts(page), /NaN|Infinity|undefined/, `${n} lines: NaN/Infinity/undefined in the markup`);
   }
 });
 
 test('report.html: the loss chart has train loss as a line and eval loss as points; the phase chart stacks four layers', async () => {
   const page = await html(writeRun(synthRun(30, 5), CONFIG));
-  const [loss, , , , , phases] = svgs(page);
-  assert.match(loss!.body, /<polyline[^>]*stroke="#2563eb"/);
-  assert.ok((loss!.body.match(/<title>eval loss, step \d+/g) ?? []).length === 1, 'the one eval (step 100) as a point');
-  for (const name of ['train loss', 'eval loss', 'skipped step', 'worker failure']) assert.match(loss!.body, new RegExp(`class="legend">${name}<`));
-  for (const name of ['compute (slowest worker)', 'sync', 'data', 'other', 'compute (fastest worker)'])
-    assert.match(phases!.body, new RegExp(`class="legend">${name.replace(/[()]/g, '\\$&')}<`));
-  assert.equal((phases!.body.match(/<g><title>steps /g) ?? []).length, 30, 'a bar per log line');
-  assert.match(page, /The axis stops at/, 'the 900 ms warm-up line is cut, not the scale');
+  const loss = linePlot(page, 'loss');
+  const train = loss.series.find((x) => x.name === 'train loss')!;
+  assert.equal(train.color, '#2563eb');
+  assert.equal(train.style, 'line');
+  assert.equal(loss.series.find((x) => x.name === 'eval loss')!.style, 'points');
+  assert.deepEqual([...seriesValues(page, 'loss', 'eval loss').keys()], [100], 'the one eval (step 100) as a point');
+  assert.deepEqual(
+    loss.series.map((x) => x.name),
+    ['train loss', 'eval loss'],
+  );
+  for (const name of ['skipped step', 'worker failure']) assert.match(figureOf(page, 'loss'), new RegExp(`<li><span [^>]*></span>${name}</li>`));
+  const phases = barPlot(page);
+  assert.deepEqual(
+    phases.layers.map((l) => l.name),
+    ['compute (slowest worker)', 'sync', 'data', 'other'],
+  );
+  assert.equal(phases.overlay?.name, 'compute (fastest worker)');
+  assert.equal(phases.spans.length, 30, 'a bar per log line');
+  assert.ok(phases.cappedAt !== null && phases.cappedAt < 900, 'the 900 ms warm-up line is cut, not the scale');
+  assert.match(page, /The axis stops at/);
 });
 
 test('report.html: the summary table, the phase table and config.yaml (escaped) in a <details>', async () => {

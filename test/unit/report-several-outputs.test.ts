@@ -11,6 +11,7 @@ import { after, test } from 'node:test';
 import { report } from '../../src/report/index.ts';
 import { readRun } from '../../src/report/read-run.ts';
 import { summarize, summaryRows } from '../../src/report/summary.ts';
+import { figureOf, linePlot, pageData, seriesValues, withoutScripts } from '../helpers/report-page.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -76,17 +77,23 @@ test("summary: each output's figures with last and best, each metric's direction
 test('report.html: per-output eval losses, accuracies and top-k drawn; metrics on the chart of their base key', async () => {
   const { htmlPath } = await report(writeRun(RUN), { line: () => {} });
   const html = fs.readFileSync(htmlPath, 'utf8');
-  const chart = (id: string) => html.slice(html.indexOf(`id="chart-${id}"`), html.indexOf('</figure>', html.indexOf(`id="chart-${id}"`)));
-  assert.match(chart('loss'), /eval loss\.class, step 20: 0\.05/);
-  assert.match(chart('loss'), /eval loss\.box, step 10: 0\.4/);
-  assert.match(chart('accuracy'), /accuracy\.class, step 10: 60\.00%/);
-  assert.match(chart('accuracy'), /top-2\.class, step 20: 90\.00%/);
-  assert.match(chart('eval-metrics'), /auc\.class, step 20: 0\.85/);
-  assert.match(chart('eval-metrics'), /f1_macro\.class, step 10: 0\.5/);
-  assert.match(chart('eval-errors'), /rmse\.box, step 20: 1\b/);
-  assert.match(chart('eval-custom'), /hits\.rate\.box, step 20: 20/);
-  assert.doesNotMatch(chart('eval-custom'), /auc|rmse/, 'built-in metrics of an output are not custom values');
-  assert.doesNotMatch(html, /NaN|undefined/);
+  const data = pageData(html);
+  assert.equal(seriesValues(data, 'loss', 'eval loss.class').get(20), 0.05);
+  assert.equal(seriesValues(data, 'loss', 'eval loss.box').get(10), 0.4);
+  assert.equal(seriesValues(data, 'accuracy', 'accuracy.class').get(10), 0.6);
+  assert.equal(linePlot(data, 'accuracy').series.find((x) => x.name === 'accuracy.class')!.format, 'pct', 'shown as 60.00%');
+  assert.equal(seriesValues(data, 'accuracy', 'top-2.class').get(20), 0.9);
+  assert.equal(seriesValues(data, 'eval-metrics', 'auc.class').get(20), 0.85);
+  assert.equal(seriesValues(data, 'eval-metrics', 'f1_macro.class').get(10), 0.5);
+  assert.equal(seriesValues(data, 'eval-errors', 'rmse.box').get(20), 1);
+  assert.equal(seriesValues(data, 'eval-custom', 'hits.rate.box').get(20), 20);
+  assert.deepEqual(
+    linePlot(data, 'eval-custom').series.map((x) => x.name),
+    ['hits.rate.box'],
+    'built-in metrics of an output are not custom values',
+  );
+  assert.doesNotMatch(figureOf(html, 'eval-custom'), /auc|rmse/);
+  assert.doesNotMatch(withoutScripts(html), /NaN|undefined/);
 });
 
 test('a model whose outputs are all regressions: the accuracy chart is each output’s MAE', async () => {
@@ -97,9 +104,8 @@ test('a model whose outputs are all regressions: the accuracy chart is each outp
   };
   const { htmlPath } = await report(writeRun([trainLine(10), line(10), trainLine(20), line(20)]), { line: () => {} });
   const html = fs.readFileSync(htmlPath, 'utf8');
-  const chart = html.slice(html.indexOf('id="chart-accuracy"'), html.indexOf('</figure>', html.indexOf('id="chart-accuracy"')));
-  assert.match(chart, /Eval mean absolute error/);
-  assert.match(chart, /mae\.class, step 20: 0\.3/);
-  assert.match(chart, /mae\.box, step 10: 0\.15/);
-  assert.doesNotMatch(html, /NaN|undefined/);
+  assert.match(figureOf(html, 'accuracy'), /Eval mean absolute error/);
+  assert.equal(seriesValues(html, 'accuracy', 'mae.class').get(20), 0.3);
+  assert.equal(seriesValues(html, 'accuracy', 'mae.box').get(10), 0.15);
+  assert.doesNotMatch(withoutScripts(html), /NaN|undefined/);
 });
