@@ -16,7 +16,7 @@ type Src = typeof SRC | typeof FLOAT;
 type Outcome = { ok: Dataset } | { error: string };
 
 /** Parses `bytes` cut into random chunks: a self-consistent Dataset or a DataError, nothing else. */
-function run(bytes: Uint8Array, src: Src, rng: Rng, what: string): Outcome {
+async function run(bytes: Uint8Array, src: Src, rng: Rng, what: string): Promise<Outcome> {
   const chunks: Uint8Array[] = [];
   for (let at = 0; at < bytes.length;) {
     const len = 1 + rng.below(Math.min(bytes.length - at, rng.below(2) ? 4 : 64));
@@ -26,7 +26,7 @@ function run(bytes: Uint8Array, src: Src, rng: Rng, what: string): Outcome {
   if (rng.below(4) === 0) chunks.splice(rng.below(chunks.length + 1), 0, new Uint8Array(0));
   let ds: HeldDataset;
   try {
-    ds = parseCsv(chunks, src, 'data.train');
+    ds = await parseCsv(chunks, src, 'data.train');
   } catch (err) {
     if (err instanceof DataError && err.code === 'E_DATA' && err.message.startsWith('data.train: fuzz.csv ')) return { error: err.message };
     assert.fail(`${what}: threw ${err instanceof Error ? err.stack : String(err)}\ninput: ${JSON.stringify(Buffer.from(bytes).toString('latin1'))}`);
@@ -91,29 +91,29 @@ function validTable(rng: Rng): { text: string; rows: number[][]; labels: number[
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
-test('valid tables parse to their values however the bytes are chunked (seeded)', () => {
+test('valid tables parse to their values however the bytes are chunked (seeded)', async () => {
   const rng = mulberry32(0xc5f0);
   for (let i = 0; i < 600; i++) {
     const t = validTable(rng);
     const bytes = enc(t.text);
-    const a = run(bytes, SRC, rng, `table #${i}`);
+    const a = await run(bytes, SRC, rng, `table #${i}`);
     assert.ok('ok' in a, `table #${i}: ${JSON.stringify(t.text)} -> ${'error' in a ? a.error : ''}`);
     assert.deepEqual([...a.ok.features.toArray().data], t.rows.flat(), `table #${i}: ${JSON.stringify(t.text)}`);
     assert.deepEqual([...a.ok.labels.toArray().data], t.labels);
     assert.deepEqual(a.ok.features.shape, [t.rows.length, t.cols]);
-    same(a, run(bytes, SRC, rng, `table #${i} again`), `table #${i} rechunked`);
+    same(a, await run(bytes, SRC, rng, `table #${i} again`), `table #${i} rechunked`);
   }
 });
 
-test('truncated tables give a prefix of the rows or a DataError (seeded)', () => {
+test('truncated tables give a prefix of the rows or a DataError (seeded)', async () => {
   const rng = mulberry32(0x7a11);
   const counts = { ok: 0, error: 0 };
   for (let i = 0; i < 1500; i++) {
     const t = validTable(rng);
     const bytes = enc(t.text);
     const cut = bytes.subarray(0, rng.below(bytes.length));
-    const a = run(cut, SRC, rng, `truncation #${i}`);
-    same(a, run(cut, SRC, rng, `truncation #${i} again`), `truncation #${i} rechunked`);
+    const a = await run(cut, SRC, rng, `truncation #${i}`);
+    same(a, await run(cut, SRC, rng, `truncation #${i} again`), `truncation #${i} rechunked`);
     if ('error' in a) {
       counts.error++;
       continue;
@@ -128,7 +128,7 @@ test('truncated tables give a prefix of the rows or a DataError (seeded)', () =>
   assert.ok(counts.ok > 150 && counts.error > 300, JSON.stringify(counts));
 });
 
-test('random text from CSV-ish bytes never throws anything but a DataError (seeded)', () => {
+test('random text from CSV-ish bytes never throws anything but a DataError (seeded)', async () => {
   const rng = mulberry32(0xf022);
   const alphabet = ['0', '1', '9', '.', 'e', '-', '+', ',', ',', ',', '"', '"', '\n', '\n', '\r', ' ', 'x', 'label', 'label,', '\ufeff', '\u00e9', '\u0000'];
   const counts = { ok: 0, error: 0 };
@@ -137,8 +137,8 @@ test('random text from CSV-ish bytes never throws anything but a DataError (seed
     for (let k = rng.below(60); k > 0; k--) text += alphabet[rng.below(alphabet.length)]!;
     const bytes = enc(text);
     for (const src of [SRC, FLOAT]) {
-      const a = run(bytes, src, rng, `random #${i}`);
-      same(a, run(bytes, src, rng, `random #${i} again`), `random #${i} rechunked`);
+      const a = await run(bytes, src, rng, `random #${i}`);
+      same(a, await run(bytes, src, rng, `random #${i} again`), `random #${i} rechunked`);
       counts['ok' in a ? 'ok' : 'error']++;
     }
   }
@@ -146,8 +146,8 @@ test('random text from CSV-ish bytes never throws anything but a DataError (seed
   for (let i = 0; i < 2000; i++) {
     const bytes = enc(validTable(rng).text);
     bytes[rng.below(bytes.length)]! ^= 1 << rng.below(8);
-    const a = run(bytes, SRC, rng, `bit flip #${i}`);
-    same(a, run(bytes, SRC, rng, `bit flip #${i} again`), `bit flip #${i} rechunked`);
+    const a = await run(bytes, SRC, rng, `bit flip #${i}`);
+    same(a, await run(bytes, SRC, rng, `bit flip #${i} again`), `bit flip #${i} rechunked`);
     counts['ok' in a ? 'ok' : 'error']++;
   }
   assert.ok(counts.ok > 100 && counts.error > 1000, JSON.stringify(counts));
@@ -162,7 +162,7 @@ test('loadCsv from a file agrees with parseCsv', async () => {
       const file = path.join(dir, `t${i}.csv`);
       fs.writeFileSync(file, t.text);
       const fromFile = await loadCsv({ ...SRC, path: file }, 'data.train');
-      const inMemory = parseCsv([enc(t.text)], SRC, 'data.train');
+      const inMemory = await parseCsv([enc(t.text)], SRC, 'data.train');
       assert.deepEqual(fromFile.features.toArray(), inMemory.features.toArray());
       assert.deepEqual(fromFile.labels.toArray(), inMemory.labels.toArray());
     }
