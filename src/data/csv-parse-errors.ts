@@ -42,8 +42,8 @@ export function csvParseError(err: CsvError, table: CsvTable, position: CsvPosit
     case 'INVALID_OPENING_QUOTE': {
       const { line } = position.fieldStart(position.currentBytes(), column, e);
       return table.error(
-        `line ${line}, ${table.columnName(column)}: a '"' inside a field that does not start with one (${quote(`${e.field ?? ''}"`)}...)`,
-        `a field holding a quote is quoted and its quotes written twice: "say ""hi"""`,
+        `line ${line}, ${table.columnName(column)}: a '"' in the middle of a field that is not quoted (after ${quote(e.field ?? '')})`,
+        'a field holding a quote is quoted, its quotes written twice: "say ""hi"""',
       );
     }
     default:

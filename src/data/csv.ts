@@ -6,8 +6,8 @@
 // csv-parse's options say what the format is:
 // - fields are separated by ',' and records by LF, CRLF or a lone CR, mixed freely
 //   (record_delimiter: all three, CRLF first); a trailing line break is accepted;
-// - a UTF-8 byte order mark is dropped (bom); blank lines (no characters at all) are skipped
-//   (skip_empty_lines);
+// - a UTF-8 byte order mark is dropped (bom; a UTF-16 one is refused: the text must be UTF-8);
+//   blank lines (no characters at all) are skipped (skip_empty_lines);
 // - a field that starts with '"' is quoted: it may hold ',', line breaks and '""' (one quote);
 //   after its closing quote only ',', a line break or the end of the file may follow; a '"'
 //   inside a field that does not start with one is an error (no relax_quotes);
@@ -47,6 +47,11 @@ function fieldBytes(bytes: Uint8Array, col: number): Uint8Array {
   return record![col]!;
 }
 
+/** A file csv-parse found a UTF-16 byte order mark in: class names and positions here are UTF-8's. */
+function utf16(table: CsvTable): DataError {
+  return table.error('starts with a UTF-16 byte order mark (FF FE): expected UTF-8 text', 'save the file as UTF-8 (in a spreadsheet: "CSV UTF-8")');
+}
+
 /**
  * Parses CSV text given as byte chunks (split anywhere, even inside a field or a CRLF): a file's
  * read stream, or chunks in memory. `src.path` is used only in messages.
@@ -62,6 +67,7 @@ export async function parseCsv(
   const parser = new Parser({
     ...FORMAT,
     on_record: (fields: string[], info: Info & { empty_lines: number }) => {
+      if (parser.options.encoding !== 'utf8') throw utf16(table);
       const line = position.record(fields, info);
       table.record(fields, line, (col) => fieldBytes(position.recordBytes(), col));
       return null; // kept by the table, not passed on

@@ -65,6 +65,8 @@ test('an unclosed quote is named by the line it opens on, after earlier multi-li
 });
 
 test('text after a closing quote is named by the line of that quote', async () => {
+  // a doubled quote before it is a quote in the text, not the closing one
+  assert.match(await failure('label,a\n"c""\nd"x,0\n', 'class'), /^line 3: unexpected "x" after the closing quote of a field \(column "label"\)/);
   assert.match(await failure('label,a\r\n"c\r\nd"x,0\r\n', 'class'), /^line 3: unexpected "x" after the closing quote of a field \(column "label"\)/);
   assert.match(await failure('label,b,a\n"c\nd","3\n4"5,0\n', 'class'), /^line 4: unexpected "5" after the closing quote of a field \(column "b"\)/);
 });
