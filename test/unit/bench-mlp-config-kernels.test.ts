@@ -24,7 +24,7 @@ test("the MLP benchmark's config loads with its rows, its module and the kernel 
       assert.equal(cfg.devices.backend, 'wasm');
       assert.deepEqual(cfg.data.train, { type: 'synthetic', shape: [784], classes: 10, count: 96, labels: 'onehot' });
       assert.equal(path.basename(cfg.model.module!), 'mlp-model.ts');
-      assert.ok(fs.existsSync(cfg.model.module!), cfg.model.module);
+      assert.ok(fs.existsSync(cfg.model.module!), `${cfg.model.module} exists`);
       assert.equal(cfg.optimizer.name, 'sgd');
     }
   } finally {
