@@ -56,7 +56,7 @@
     },
     {
       "target_name": "mgpu_conv_kernels",
-      "sources": ["src/conv-kernels.c", "src/batch-norm.c"],
+      "sources": ["src/conv-kernels.c", "src/batch-norm.c", "src/fma-peak.c"],
       # -O3 and no -march: the AVX2+FMA micro-kernel is compiled with a target attribute and
       # chosen at run time when the CPU has it. batch-norm.c needs libm (sqrt).
       "cflags_c": ["-std=c11", "-O3", "-Wall", "-Wextra"],

@@ -15,6 +15,7 @@
 //                                             filter's sums in float64)
 //   isa() -> "avx512" | "avx2-fma" | "generic" which micro-kernel runs
 //   batchNormTrain, batchNormTrainGrad        batch normalisation in training (batch-norm.c)
+//   fmaPeak(seconds) -> { gflops, isa }       one core's measured FMA peak (fma-peak.c)
 //
 // geom is an Int32Array [B, H, W, C, OH, OW, CO, KH, KW, sh, sw, top, left, dyH, dyW]: the
 // input, the output and the filter's sizes, strides, the padding before the first row and
@@ -35,6 +36,7 @@
 #include <string.h>
 
 #include "batch-norm.h"
+#include "fma-peak.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -601,6 +603,7 @@ NAPI_MODULE_INIT() {
       {"isa", NULL, Isa, NULL, NULL, NULL, napi_default, NULL},
       {"batchNormTrain", NULL, MgpuBatchNormTrain, NULL, NULL, NULL, napi_default, NULL},
       {"batchNormTrainGrad", NULL, MgpuBatchNormTrainGrad, NULL, NULL, NULL, napi_default, NULL},
+      {"fmaPeak", NULL, MgpuFmaPeak, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -17,6 +17,8 @@ import { runPlain } from './plain-baseline.ts';
 import { trainFacts } from './plain-classes.ts';
 import { machine, plainReport, withScaling, writeReport, type BenchmarkReport, type PlainReport } from './report.ts';
 import { benchmarkTables, countLine, plainLine } from './table.ts';
+import type { ModelFlops } from './model-flops.ts';
+import { cpuPeak, gpuPeak, utilisationRows } from './utilisation.ts';
 
 const workersText = (n: number) => plural(n, 'worker');
 const rateText = (rate: number | null) => (rate === null ? 'warming up' : `${rate.toFixed(rate >= 100 ? 1 : 2)} images/s so far`);
@@ -65,11 +67,15 @@ async function measureAll(o: BenchmarkOptions, out: Progress, m: Machine, signal
     const steps = { warmup: o.warmup, steps: o.steps };
     const counts: CountFigures[] = [];
     let plain: PlainReport = { imagesPerSec: null, skipped: 'interrupted before it started' };
+    let flops: ModelFlops | null = null;
+    // The peak the rows are held to: one core's, measured now (0.4 s), or the GPU's nominal one.
+    const peak = onSim ? cpuPeak() : gpuPeak(plan.devices[0]?.label ?? '');
     let current: () => CountFigures | null = () => null;
     const report = (): BenchmarkReport => {
       const stopped = signals.requested();
       const measuring = stopped === null ? null : current();
       const results = measuring && !counts.includes(measuring) ? [...counts, measuring] : counts;
+      const perSample = flops?.training ?? null;
       return {
         command: ['mgpu-train', ...process.argv.slice(2)].join(' '),
         date: new Date().toISOString(),
@@ -85,6 +91,9 @@ async function measureAll(o: BenchmarkOptions, out: Progress, m: Machine, signal
         partial: stopped !== null,
         interrupted: stopped,
         plain,
+        flops,
+        peak,
+        utilisation: utilisationRows(plain.imagesPerSec, results, perSample, peak, m.gpus),
       };
     };
     const publish = (r: BenchmarkReport) => {
@@ -103,18 +112,18 @@ async function measureAll(o: BenchmarkOptions, out: Progress, m: Machine, signal
     if (signals.requested() === null) {
       out.line(plainLine(o.warmup, o.steps));
       const device = plan.devices[0];
-      plain = plainReport(
-        await runPlain({
-          cfg: base,
-          backend: plan.backend,
-          env: { ...(device?.env ?? {}), ...(device && !device.simulated ? { CUDA_VISIBLE_DEVICES: device.cudaVisibleDevices } : {}) },
-          batch: o.batch,
-          ...steps,
-          classes: facts.classes,
-          progress: (done, total, rate) => out.step(done, total, `plain tfjs: ${rateText(rate)}`),
-          signals,
-        }),
-      );
+      const outcome = await runPlain({
+        cfg: base,
+        backend: plan.backend,
+        env: { ...(device?.env ?? {}), ...(device && !device.simulated ? { CUDA_VISIBLE_DEVICES: device.cudaVisibleDevices } : {}) },
+        batch: o.batch,
+        ...steps,
+        classes: facts.classes,
+        progress: (done, total, rate) => out.step(done, total, `plain tfjs: ${rateText(rate)}`),
+        signals,
+      });
+      plain = plainReport(outcome);
+      flops = outcome.flops;
       out.done();
       // Said now, not only in the table: a worker count that fails after it would hide it.
       if (plain.skipped !== null && signals.requested() === null) out.line(`plain tfjs: not timed (${plain.skipped})`);

@@ -8,6 +8,7 @@ import { workerModel } from '../coordinator/engine/net-spec.ts';
 import { childExecArgv, projectFile } from '../shared/runtime.ts';
 import type { RateFigures } from './stats.ts';
 import type { BenchmarkSignals } from './interrupt.ts';
+import type { ModelFlops } from './model-flops.ts';
 import { plainEnded } from './plain-failure.ts';
 
 export interface PlainRequest {
@@ -36,8 +37,9 @@ export interface PlainFigures {
   note: string | null;
 }
 
-/** The baseline's figures, or why there are none (`skipped`). */
-export type PlainOutcome = { figures: PlainFigures; skipped: null } | { figures: null; skipped: string };
+/** The baseline's figures, or why there are none (`skipped`); and the FLOPs of a training sample of its model, counted once it was built. */
+export type PlainResult = { figures: PlainFigures; skipped: null } | { figures: null; skipped: string };
+export type PlainOutcome = PlainResult & { flops: ModelFlops | null };
 
 export interface PlainRun {
   cfg: Config;
@@ -75,28 +77,31 @@ export async function runPlain(r: PlainRun): Promise<PlainOutcome> {
   const forget = r.signals.watchChild(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const got: { outcome: PlainOutcome | null } = { outcome: null };
+  const got: { outcome: PlainResult | null; flops: ModelFlops | null } = { outcome: null, flops: null };
   let pending = '';
   child.stdout.on('data', (d: Buffer) => {
     pending += d.toString();
     const lines = pending.split('\n');
     pending = lines.pop()!;
-    for (const line of lines) got.outcome = read(line, r) ?? got.outcome;
+    for (const line of lines) got.outcome = read(line, r, got) ?? got.outcome;
   });
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
   forget();
   const stopped = r.signals.requested();
-  if (stopped !== null && got.outcome?.figures == null) return { figures: null, skipped: `interrupted by ${stopped}` };
-  return got.outcome ?? { figures: null, skipped: plainEnded(code, signal, stderr) };
+  const { flops } = got;
+  if (stopped !== null && got.outcome?.figures == null) return { figures: null, skipped: `interrupted by ${stopped}`, flops };
+  const result: PlainResult = got.outcome ?? { figures: null, skipped: plainEnded(code, signal, stderr) };
+  return { ...result, flops };
 }
 
-function read(line: string, r: PlainRun): PlainOutcome | null {
-  let m: { progress?: number; total?: number; rate?: number | null; result?: PlainFigures; refused?: string; failed?: string };
+function read(line: string, r: PlainRun, got: { flops: ModelFlops | null }): PlainResult | null {
+  let m: { progress?: number; total?: number; rate?: number | null; result?: PlainFigures; refused?: string; failed?: string; flops?: ModelFlops };
   try {
     m = JSON.parse(line) as typeof m;
   } catch {
     return null; // a line the model's module printed
   }
+  if (m.flops) got.flops = m.flops;
   if (m.progress !== undefined) r.progress(m.progress, m.total ?? 0, m.rate ?? null);
   if (m.result) return { figures: m.result, skipped: null };
   if (m.refused) return { figures: null, skipped: m.refused };

@@ -12,6 +12,7 @@ import { mulberry32 } from '../shared/rng.ts';
 import { loadBackend, type TF } from '../worker/backend.ts';
 import { loadModel } from '../worker/model-loader.ts';
 import { mean, rateFigures } from './stats.ts';
+import { modelFlops } from './model-flops.ts';
 import { plainFailure } from './plain-failure.ts';
 import type { PlainFigures, PlainRequest } from './plain-baseline.ts';
 
@@ -94,6 +95,7 @@ async function main(req: PlainRequest): Promise<void> {
   const tf = loaded.tf;
   if (tf.getBackend() === 'wasm') wasmHeap.bytes = () => (tf.backend() as unknown as { wasm: { HEAPU8: Uint8Array } }).wasm.HEAPU8.length;
   const model = await loadModel(tf, req.model, { rank: 0, seed: req.seed });
+  say({ flops: modelFlops(model) }); // said first: the FLOPs serve the workers' rows even where this baseline is refused
   const refused = refusal(model, req.loss);
   if (refused !== null || typeof req.loss !== 'string') {
     say({ refused: refused ?? 'no built-in loss' });
@@ -138,7 +140,7 @@ async function main(req: PlainRequest): Promise<void> {
 function kernelsNote(backend: string, replaced: boolean): string {
   if (backend !== 'wasm') return 'as shipped';
   return replaced
-    ? "mgpu-train's wasm kernels, as its workers register them and batch norm's fused training kernels, which the networks by name use in both"
+    ? "mgpu-train's wasm kernels, as its workers register them and batch norm's fused training kernels, which every BatchNormalization uses in both"
     : "wasm's own, and the gradient kernels mgpu-train adds";
 }
 

@@ -3,7 +3,9 @@
 import os from 'node:os';
 import { writeFileAtomically } from '../shared/atomic-write.ts';
 import type { CountFigures } from './measure.ts';
-import type { PlainFigures, PlainOutcome } from './plain-baseline.ts';
+import type { ModelFlops } from './model-flops.ts';
+import type { PeakOutcome, UtilisationRow } from './utilisation.ts';
+import type { PlainFigures, PlainResult } from './plain-baseline.ts';
 
 export interface CountResult extends CountFigures {
   /** images/s over workers x the 1-worker images/s; null without a 1-worker count. */
@@ -31,11 +33,17 @@ export interface BenchmarkReport {
   interrupted: NodeJS.Signals | null;
   /** The plain baseline's figures (its imagesPerSec among them), or why it was not timed. */
   plain: PlainReport;
+  /** The FLOPs of one training sample of the model (model-flops.ts), or null when its model was never built. */
+  flops: ModelFlops | null;
+  /** The peak of one device (a core, measured; a GPU, nominal), or why there is none. */
+  peak: PeakOutcome;
+  /** Achieved GFLOP/s and model FLOPs utilisation, the baseline's row then each count's. */
+  utilisation: UtilisationRow[];
 }
 
 export type PlainReport = (PlainFigures & { skipped: null }) | { imagesPerSec: null; skipped: string };
 
-export function plainReport(p: PlainOutcome): PlainReport {
+export function plainReport(p: PlainResult): PlainReport {
   return p.figures ? { ...p.figures, skipped: null } : { imagesPerSec: null, skipped: p.skipped };
 }
 

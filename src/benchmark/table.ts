@@ -76,7 +76,35 @@ export function benchmarkTables(r: BenchmarkReport): string[] {
       }),
     ),
   );
+  out.push(...utilisationTable(r));
   for (const c of r.results) out.push(...kernelTable(c));
+  return out;
+}
+
+const gflopsText = (v: number | null) => (v === null ? '-' : v >= 100 ? v.toFixed(0) : v.toPrecision(3));
+
+/** How close to the limit: the FLOPs of a sample, the peak, and each row's achieved GFLOP/s and MFU. */
+function utilisationTable(r: BenchmarkReport): string[] {
+  if (!r.flops) return ['', 'how close to the limit: not known (the model was not built by the plain baseline, which counts its FLOPs)'];
+  const f = r.flops;
+  const out = [
+    '',
+    `how close to the limit: ${gflopsText(f.training / 1e9)} GFLOP a training sample (3 x the forward's ${gflopsText(f.forward / 1e9)}: the multiply-adds of convolutions and dense layers, 2 FLOPs each)`,
+  ];
+  if (f.uncounted.length > 0) out.push(`  not counted (layers of these classes hold weights but their work is not known): ${f.uncounted.join(', ')}`);
+  const p = r.peak.peak;
+  out.push(
+    p
+      ? `peak: ${gflopsText(p.gflopsPerDevice)} GFLOP/s per ${p.device === 'gpu' ? 'GPU' : 'core'} (${p.source}); MFU: achieved / (peak x the ${p.device === 'gpu' ? 'GPUs' : 'cores'} the row ran on)`
+      : `peak: not known (${r.peak.missing})`,
+  );
+  const rows = r.utilisation.map((u) => [
+    u.workers === null ? 'plain tfjs, 1 process' : `mgpu-train, ${plural(u.workers, 'worker')}`,
+    String(u.devices),
+    gflopsText(u.gflops),
+    u.mfu === null ? '-' : `${(100 * u.mfu).toFixed(1)}%`,
+  ]);
+  if (rows.length > 0) out.push(...columns(['', p?.device === 'gpu' ? 'GPUs' : 'cores', 'GFLOP/s', 'MFU'], rows));
   return out;
 }
 

@@ -62,6 +62,9 @@ const report = (over: Partial<BenchmarkReport> = {}): BenchmarkReport => ({
   partial: false,
   interrupted: null,
   plain,
+  flops: null,
+  peak: { peak: null, missing: 'not measured here' },
+  utilisation: [],
   ...over,
 });
 
@@ -93,7 +96,8 @@ test('the rates table: the baseline first, then each count; figures rounded as t
   assert.match(lines[12]!, /^workers +step +slowest worker +fastest worker +weights in +gradients out +sum \+ update +data +data wait +control$/);
   assert.match(lines[14]!, /^1 +10\.00 +6\.00 +5\.00 +1\.00 +2\.00 +2\.00 +1\.00 +0\.50 +1\.00$/);
   assert.match(lines[15]!, /^2 +10\.00 /);
-  assert.equal(lines.length, 16);
+  assert.equal(lines[17], 'how close to the limit: not known (the model was not built by the plain baseline, which counts its FLOPs)');
+  assert.equal(lines.length, 18);
 });
 
 test('a note of the baseline is said; a baseline not timed is said instead of its row', () => {

@@ -49,6 +49,8 @@ export interface ConvAddon {
   batchNormTrain: BatchNormTrainFn;
   /** Its gradient. */
   batchNormTrainGrad: BatchNormTrainGradFn;
+  /** One core's measured FP32 FMA peak (native/src/fma-peak.c); absent from an addon built before it. */
+  fmaPeak?: (seconds: number) => { gflops: number; isa: string };
 }
 
 const FUNCTIONS = [
