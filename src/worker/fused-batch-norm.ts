@@ -34,7 +34,7 @@
 // rank's last, or as a list of that one axis (what a converted Keras model.json says); axis 1
 // of NCHW is tfjs's call.
 import type { KernelConfig, Tensor } from '@tensorflow/tfjs';
-import type { TF } from './backend.ts';
+import type { TF } from '../nets/net-options.ts';
 
 /**
  * MgpuBatchNormTrain: inputs x (channel last, float32), gamma, beta; attrs { epsilon };
