@@ -4,8 +4,10 @@
 // both split it), momentum SGD, synthetic rows, one thread per process. mgpu-train's figures are
 // `mgpu-train benchmark`'s (its own plain-tfjs baseline beside them); PyTorch's come from
 // torch-cnn.ts (Debian's python3-torch and torchvision, never a dependency of the project).
+// `resnet18-module` is the same ResNet-18 written by a user as a model module with tfjs's own
+// layers (user-resnet18/model.ts), timed with `benchmark --config`, against the same PyTorch.
 //
-//   node --import tsx scripts/bench/cnn-vs-pytorch.ts [--nets resnet18-cifar,mobilenet-v2]
+//   node --import tsx scripts/bench/cnn-vs-pytorch.ts [--nets resnet18-cifar,resnet18-module,mobilenet-v2]
 //        [--batch 64] [--steps 3] [--warmup 1] [--backend wasm]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +20,7 @@ import { haveTorch, torchCnnRate, type TorchRate } from './torch-cnn.ts';
 
 const { values } = parseArgs({
   options: {
-    nets: { type: 'string', default: 'resnet18-cifar,mobilenet-v2' },
+    nets: { type: 'string', default: 'resnet18-cifar,resnet18-module,mobilenet-v2' },
     batch: { type: 'string', default: '64' },
     steps: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '1' },
@@ -31,7 +33,11 @@ const STEPS = Number(values.steps);
 const WARMUP = Number(values.warmup);
 // The input side of each network here: CIFAR's 32 for the CIFAR ResNet, 96 for MobileNetV2 (its
 // standard 224 takes minutes a step on 2 cores).
-const SIDE: Record<string, number> = { 'resnet18-cifar': 32, 'mobilenet-v2': 96 };
+const SIDE: Record<string, number> = { 'resnet18-cifar': 32, 'resnet18-module': 32, 'mobilenet-v2': 96 };
+// A model module's config in place of a network by name, and the torchvision network it is written after.
+const MODULES: Record<string, { config: string; torch: string }> = {
+  'resnet18-module': { config: fileURLToPath(new URL('user-resnet18/experiment.yaml', import.meta.url)), torch: 'resnet18-cifar' },
+};
 const CLI = fileURLToPath(new URL('../../bin/mgpu-train.mjs', import.meta.url));
 
 interface MgpuRate {
@@ -46,9 +52,10 @@ interface MgpuRate {
  */
 function mgpuRate(net: string, side: number, workers: number): MgpuRate | null {
   const json = path.join(os.tmpdir(), `mgpu-cnn-${process.pid}-${workers}.json`);
-  const args = [CLI, 'benchmark', net, '--workers', String(workers), '--batch', String(BATCH / workers), '--steps', String(STEPS)];
-  args.push('--warmup', String(WARMUP), '--backend', values.backend, '--simulate', '--progress', 'plain', '--json', json);
-  args.push('--set', `model.inputShape=[${side},${side},3]`, '--set', 'model.classes=10');
+  const module = MODULES[net];
+  const args = [CLI, 'benchmark', ...(module ? ['--config', module.config] : [net]), '--workers', String(workers), '--batch', String(BATCH / workers)];
+  args.push('--steps', String(STEPS), '--warmup', String(WARMUP), '--backend', values.backend, '--simulate', '--progress', 'plain', '--json', json);
+  if (!module) args.push('--set', `model.inputShape=[${side},${side},3]`, '--set', 'model.classes=10');
   try {
     execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     const r = JSON.parse(fs.readFileSync(json, 'utf8')) as { results: { imagesPerSec: number }[]; plain: { imagesPerSec: number | null } };
@@ -82,9 +89,10 @@ const rows: Record<string, string | number>[] = [];
 for (const net of NETS) {
   const side = SIDE[net] ?? 32;
   console.log(`\n${net} at ${side}x${side}x3, global batch ${BATCH}, ${STEPS} steps after ${WARMUP} warm-up`);
-  const torch1 = torchCnnRate(net, side, BATCH, 1, STEPS, WARMUP);
+  const torchNet = MODULES[net]?.torch ?? net;
+  const torch1 = torchCnnRate(torchNet, side, BATCH, 1, STEPS, WARMUP);
   const mgpu1 = mgpuRate(net, side, 1);
-  const ddp2 = torchCnnRate(net, side, BATCH, 2, STEPS, WARMUP);
+  const ddp2 = torchCnnRate(torchNet, side, BATCH, 2, STEPS, WARMUP);
   const mgpu2 = mgpuRate(net, side, 2);
   rows.push(row(net, 1, torch1, mgpu1, null), row(net, 2, ddp2, mgpu2, { torch: torch1, mgpu: mgpu1 }));
 }
