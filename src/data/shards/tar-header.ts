@@ -15,7 +15,7 @@ export interface TarHeader {
 
 const DAMAGED = 'the shard is damaged or is not a tar file: write it again (or leave it out of files:), then run again';
 
-/** Whether `block` is all zeros: the two such blocks end an archive. */
+/** Whether `block` is all zeros: the first of the two such blocks that end an archive ends the scan. */
 export const isZeroBlock = (block: Uint8Array): boolean => block.every((b) => b === 0);
 
 /** Bytes up to the first NUL, as UTF-8. */

@@ -1,8 +1,9 @@
 // The file members of a tar shard, in order, read by one pass over its headers (the data of a
 // member is skipped, never read, except a pax header's or a GNU long name's): each member's name
 // (a pax `path` or a GNU `L` record before it overriding its header's), where its data starts and
-// its size. Data is padded to 512 bytes; two zero blocks (or the file's end at a block boundary)
-// end the archive. Folders, links and pax global headers are passed over. A member whose data runs
+// its size. Data is padded to 512 bytes; a zero block (the first of the two that end an archive, or
+// the file's end at a block boundary) ends the scan, as GNU tar and Python's tarfile stop there.
+// Folders, links and pax global headers are passed over. A member whose data runs
 // past the shard's end is a DataError naming the shard and the member.
 //
 // Why by hand and not tar-stream's extract(): extract() is asynchronous (streamx schedules each
