@@ -7,17 +7,19 @@ import { DataError } from '../shared/errors.ts';
 import { CsvPosition, type ParseCounts } from './csv-position.ts';
 import { quote, type CsvTable } from './csv-table.ts';
 
-type CsvErrorInfo = CsvError & ParseCounts & { column?: number; field?: string; record?: string[] };
+// The context csv-parse puts on its errors: with records as arrays, `column` is the field's index;
+// `record` comes with a wrong field count, `field` (the text so far) with a misplaced quote.
+type CsvErrorInfo = CsvError & ParseCounts & { column: number; field?: string; record?: string[] };
 
 const QUOTE_HINT = 'a quote inside a quoted field is written twice: "say ""hi"""';
 
 /** `err` (thrown by csv-parse) as a DataError naming where in the file it is. */
 export function csvParseError(err: CsvError, table: CsvTable, position: CsvPosition): DataError {
   const e = err as CsvErrorInfo;
-  const column = typeof e.column === 'number' ? e.column : 0;
+  const column = e.column;
   switch (e.code) {
     case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH': {
-      const got = e.record?.length ?? 0;
+      const got = e.record!.length;
       return table.error(
         `line ${position.refusedRecord(e)}: expected ${table.columns} fields (one per header column), got ${got}`,
         got > table.columns ? 'a value holding a comma must be quoted: "1,5"' : 'every row needs a value for every column of the header',
@@ -42,7 +44,7 @@ export function csvParseError(err: CsvError, table: CsvTable, position: CsvPosit
     case 'INVALID_OPENING_QUOTE': {
       const { line } = position.fieldStart(position.currentBytes(), column, e);
       return table.error(
-        `line ${line}, ${table.columnName(column)}: a '"' in the middle of a field that is not quoted (after ${quote(e.field ?? '')})`,
+        `line ${line}, ${table.columnName(column)}: a '"' in the middle of a field that is not quoted (after ${quote(e.field!)})`,
         'a field holding a quote is quoted, its quotes written twice: "say ""hi"""',
       );
     }

@@ -46,7 +46,7 @@ test('a label column named twice, or no feature column, is refused', async () =>
 });
 
 test('a row with the wrong number of fields names its line, expected and got', async () => {
-  await rejects('a,b,label\n1,2,0\n3,4\n', /line 3: expected 3 fields \(one per header column\), got 2$/);
+  await rejects('a,b,label\n1,2,0\n3,4\n', /line 3: expected 3 fields \(one per header column\), got 2$/, { hint: /every row needs a value for every column/ });
   await rejects('a,b,label\r\n1,2,0\r\n3,4,5,6\r\n', /line 3: expected 3 fields \(one per header column\), got 4$/, { hint: /quoted/ });
   // line numbers count blank lines and the line breaks inside quoted fields
   await rejects('a,b,label\n\n1,2,0\n3,4\n', /line 4: expected 3 fields/);
@@ -92,8 +92,10 @@ test('an empty file, a BOM or blank lines only, and a header without rows', asyn
 });
 
 test('quoting errors: an unclosed quote, text after a closing quote', async () => {
-  await rejects('a,label\n1,0\n"2,0\n3,1\n', /line 3: a quoted field is never closed/);
-  await rejects('a,label\n"1"x,0\n', /line 2: unexpected "x" after the closing quote of a field \(column "a"\)/);
+  await rejects('a,label\n1,0\n"2,0\n3,1\n', /line 3: a quoted field is never closed/, { hint: /close the field/ });
+  await rejects('a,label\n"1"x,0\n', /line 2: unexpected "x" after the closing quote of a field \(column "a"\)/, {
+    hint: /a quote inside a quoted field is written twice/,
+  });
   await rejects('"a"b,label\n', /line 1: unexpected "b" after the closing quote of a field \(column 1\)/);
 });
 

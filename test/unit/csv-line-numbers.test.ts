@@ -45,6 +45,9 @@ test('a line break inside a quoted field is one line, whichever it is', async ()
     const text = `a,label${nl}1,"c${nl}d"${nl}y,e${nl}`;
     assert.match(await failure(text, 'class'), /^line 4, column "a": "y" is not a number$/, JSON.stringify(nl));
   }
+  // a field that starts or ends with a line break
+  assert.match(await failure('a,label\n1,"\nc\n"\nw,d\n', 'class'), /^line 5, column "a": "w" is not a number$/);
+  assert.match(await failure('a,label\r1,"\rc"\rw,d\r', 'class'), /^line 4, column "a": "w" is not a number$/);
   // two CRLFs inside one field, in a CRLF file: two lines, not four
   assert.match(await failure('a,label\r\n1,"c\r\n\r\n"\r\nz,d\r\n', 'class'), /^line 5, column "a": "z" is not a number$/);
 });
@@ -60,11 +63,21 @@ test('blank lines and a byte order mark before the header are counted as lines',
 });
 
 test('an unclosed quote is named by the line it opens on, after earlier multi-line fields', async () => {
+  for (const nl of ['\n', '\r\n', '\r']) {
+    const text = `label,a${nl}c,1${nl}${nl}"d,2${nl}e,3${nl}`;
+    assert.match(await failure(text, 'class'), /^line 4: a quoted field is never closed/, JSON.stringify(nl));
+  }
   assert.match(await failure('a,label\r\n1,"c\r\nd"\r\n"3,0\r\n4,1\r\n', 'class'), /^line 4: a quoted field is never closed/);
   assert.match(await failure('label,b,a\n"c\nd","3,0\n', 'class'), /^line 3: a quoted field is never closed/);
 });
 
 test('text after a closing quote is named by the line of that quote', async () => {
+  // in the first column, after blank lines of each kind, and in a header after a byte order mark
+  for (const nl of ['\n', '\r\n', '\r']) {
+    const text = `label,a${nl}c,1${nl}${nl}${nl}"d${nl}e"x,2${nl}`;
+    assert.match(await failure(text, 'class'), /^line 6: unexpected "x" after the closing quote of a field \(column "label"\)/, JSON.stringify(nl));
+  }
+  assert.match(await failure('\ufeff"a"x,label\n1,0\n'), /^line 1: unexpected "x" after the closing quote of a field \(column 1\)/);
   // a doubled quote before it is a quote in the text, not the closing one
   assert.match(await failure('label,a\n"c""\nd"x,0\n', 'class'), /^line 3: unexpected "x" after the closing quote of a field \(column "label"\)/);
   assert.match(await failure('label,a\r\n"c\r\nd"x,0\r\n', 'class'), /^line 3: unexpected "x" after the closing quote of a field \(column "label"\)/);
