@@ -78,6 +78,7 @@ test('text after a closing quote is named by the line of that quote', async () =
     assert.match(await failure(text, 'class'), /^line 6: unexpected "x" after the closing quote of a field \(column "label"\)/, JSON.stringify(nl));
   }
   assert.match(await failure('\ufeff"a"x,label\n1,0\n'), /^line 1: unexpected "x" after the closing quote of a field \(column 1\)/);
+  assert.match(await failure('\ufeffa,"b"x,label\n1,2,0\n'), /^line 1: unexpected "x" after the closing quote of a field \(column 2\)/);
   // a doubled quote before it is a quote in the text, not the closing one
   assert.match(await failure('label,a\n"c""\nd"x,0\n', 'class'), /^line 3: unexpected "x" after the closing quote of a field \(column "label"\)/);
   assert.match(await failure('label,a\r\n"c\r\nd"x,0\r\n', 'class'), /^line 3: unexpected "x" after the closing quote of a field \(column "label"\)/);
