@@ -105,8 +105,7 @@ export class CsvTable {
       const text = fields[col]!;
       const f = this.featureOf[col]!;
       if (f === LABEL && this.src.labelType === 'class') {
-        const id = this.classLabel(text, col, line, fieldBytes);
-        if (id !== undefined) this.labels!.block[labelAt] = id;
+        this.labels!.block[labelAt] = this.classLabel(text, col, line, fieldBytes);
         continue;
       }
       const v = parseNumber(text);
@@ -133,7 +132,7 @@ export class CsvTable {
   }
 
   /** A class-name label's index, or an error (a fixed mapping without it, empty, not UTF-8). */
-  private classLabel(text: string, col: number, line: number, fieldBytes: (col: number) => Uint8Array): number | undefined {
+  private classLabel(text: string, col: number, line: number, fieldBytes: (col: number) => Uint8Array): number {
     const name = trimSpaceTab(text);
     if (name.includes('\uFFFD')) {
       try {

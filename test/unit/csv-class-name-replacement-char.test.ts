@@ -22,6 +22,7 @@ test('a class name holding U+FFFD as UTF-8 is a class, quoted or not, after blan
   const ds = await loadCsv({ type: 'csv', path: file, label: 'label', labelType: 'class' }, 'data.train');
   assert.deepEqual(ds.classes, ['caf\uFFFD "x"\r\n', 'cat', '\uFFFD']);
   assert.deepEqual([...ds.labels.toArray().data], [2, 0, 1]);
+  assert.deepEqual(ds.classLines, [4, 6, 2]); // the line each class is first on
 });
 
 test("a bad byte in another field of the row is that field's error, not the class name's", async () => {

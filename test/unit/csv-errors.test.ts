@@ -66,6 +66,14 @@ test('a non-numeric value names the line, the column and the text', async () => 
   await rejects('a,b,label\n1,2,0\n1,2,\n', /line 3, column "label": "" is not a number/);
   await rejects('a,b,label\n1,1e39,0\n', /line 2, column "b": "1e39" does not fit float32/);
   await rejects('a,b,label\n1,"2""",0\n', /line 2, column "b": "2\\"" is not a number/);
+  for (const text of ['.', '-', '+.', 'e3', '1e5x', '1.2.3', '--1', '1 2', '1e+']) {
+    await rejects(`a,b,label\n1,${text},0\n`, new RegExp(`line 2, column "b": ${JSON.stringify(text).replace(/[.+]/g, '\\$&')} is not a number$`));
+  }
+  // a long text is shown shortened
+  await rejects(`a,b,label\n1,${'x'.repeat(100)},0\n`, new RegExp(`line 2, column "b": "${'x'.repeat(60)}\\.\\.\\." is not a number$`));
+  // a float label: its text, and its range
+  await rejects('a,label\n1,abc\n', /line 2, column "label": "abc" is not a number$/, { labelType: 'float' });
+  await rejects('a,label\n1,-1e39\n', /line 2, column "label": "-1e39" does not fit float32/, { labelType: 'float' });
 });
 
 test('class-index labels must be non-negative integers', async () => {
@@ -74,6 +82,9 @@ test('class-index labels must be non-negative integers', async () => {
   });
   await rejects('a,label\n1,-1\n', /line 2, column "label": "-1" is not a class index/);
   await rejects('a,label\n1,3e9\n', /line 2, column "label": "3e9" is not a class index/);
+  await rejects('a,label\n1,2147483647\n2,2147483648\n', /line 3, column "label": "2147483648" is not a class index/);
+  // a blank label is a missing value, not a class name
+  await rejects('a,label\n1, \n', /line 2, column "label": " " is not a number$/, { hint: /missing values/ });
 });
 
 test('a class name in a label column read as indices points to labelType: class', async () => {

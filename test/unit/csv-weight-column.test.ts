@@ -36,6 +36,9 @@ test('the weight column gives the weights and is not a feature, wherever it is',
   assert.match(ds.source, /\(label column "label", weight column "w"\)$/);
   const spaced = await load('a, w ,label\n1,0.25,0\n', 'w').loading;
   assert.deepEqual([...spaced.weights!.data], [0.25]);
+  const first = await load('w,a,label\n3,1,0\n').loading;
+  assert.deepEqual([...first.weights!.data], [3]);
+  assert.deepEqual([...first.features.data], [1]);
 });
 
 test('a weight that is negative, not finite or not a number names line, column and text', async () => {
