@@ -32,6 +32,8 @@ test('the wait: Retry-After in seconds or as a date, capped at 10 s; else 200 ms
   const o = { minTimeout: 200, maxTimeout: 10_000, timeoutFactor: 2 };
   assert.equal(backoffMs(1, '3', o, 0), 3000);
   assert.equal(backoffMs(1, '3600', o, 0), 10_000);
+  assert.equal(backoffMs(1, ' 12', o, 0), 10_000, 'Retry-After: 12 (its blank trimmed)');
+  assert.equal(backoffMs(1, '7 ', o, 0), 7000);
   const inFive = new Date(Date.now() + 5000).toUTCString();
   assert.ok(Math.abs(backoffMs(1, inFive, o, 0) - 5000) <= 1000, String(backoffMs(1, inFive, o, 0)));
   assert.deepEqual(

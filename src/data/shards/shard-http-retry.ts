@@ -75,26 +75,34 @@ export function retryingAgent(options: ShardHttpOptions, inFlight: number): Disp
   });
 }
 
+/** The options RetryAgent hands its retry function: these of retryingAgent's, with undici's defaults for the rest. */
+type Policy = Required<
+  Pick<RetryHandler.RetryOptions, 'maxRetries' | 'minTimeout' | 'maxTimeout' | 'timeoutFactor' | 'methods' | 'statusCodes' | 'errorCodes'>
+>;
+
 /** RetryAgent's decision after attempt `state.counter` failed with `err`: `next()` after the backoff, or `next(GaveUp)`. */
 export function retryOrGiveUp(err: Error, { state, opts }: RetryHandler.RetryContext, next: RetryHandler.OnRetryCallback): void {
-  const o = opts.retryOptions!;
+  const o = opts.retryOptions as Policy;
   const e = err as Failure;
-  const retried =
-    (o.methods ?? []).includes(opts.method) &&
-    (e.code === 'UND_ERR_REQ_RETRY' ? (o.statusCodes ?? []).includes(e.statusCode ?? 0) : (o.errorCodes ?? []).includes(e.code ?? ''));
-  if (!retried || state.counter > (o.maxRetries ?? 0)) {
-    next(new GaveUp(e, state.counter, retried));
+  const retryable =
+    o.methods.includes(opts.method) && (e.code === 'UND_ERR_REQ_RETRY' ? o.statusCodes.includes(e.statusCode ?? 0) : o.errorCodes.includes(e.code ?? ''));
+  if (!retryable || state.counter > o.maxRetries) {
+    next(new GaveUp(e, state.counter, retryable));
     return;
   }
   setTimeout(() => next(null), backoffMs(state.counter, headerOf(e.headers, 'retry-after'), o));
 }
 
 /** The wait before attempt `attempt` + 1: the server's Retry-After (seconds or a date) when it gives one, else the backoff with jitter; at most maxTimeout. */
-export function backoffMs(attempt: number, retryAfter: string | undefined, o: RetryHandler.RetryOptions, random = Math.random()): number {
-  const max = o.maxTimeout ?? BACKOFF_MAX_MS;
+export function backoffMs(
+  attempt: number,
+  retryAfter: string | undefined,
+  o: Pick<Policy, 'minTimeout' | 'maxTimeout' | 'timeoutFactor'>,
+  random = Math.random(),
+): number {
   const said = retryAfter === undefined ? NaN : /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : Date.parse(retryAfter) - Date.now();
-  if (said > 0) return Math.min(said, max);
-  return Math.min(max, (o.minTimeout ?? BACKOFF_MS) * (o.timeoutFactor ?? BACKOFF_FACTOR) ** (attempt - 1)) * (0.5 + random / 2);
+  if (said > 0) return Math.min(said, o.maxTimeout);
+  return Math.min(o.maxTimeout, o.minTimeout * o.timeoutFactor ** (attempt - 1)) * (0.5 + random / 2);
 }
 
 /** A failure as the messages say it. */
