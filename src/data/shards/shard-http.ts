@@ -136,9 +136,7 @@ export class ShardHttp {
    * each byte once. Errors of `consume` itself (a shard's bytes refused by its scan) pass as they are.
    */
   async stream<T>(url: string, what: string, size: number, consume: (body: AsyncIterable<Uint8Array>) => Promise<T>): Promise<T> {
-    const res = await this.send(url, 'GET', {}, `GET of ${what}`).catch((err: unknown) => {
-      throw this.named(err, url, `GET of ${what}`);
-    });
+    const res = await this.send(url, 'GET', {}, `GET of ${what}`);
     try {
       checkStatus(res, [200], url, `GET of ${what}`);
       const length = headerOf(res.headers, 'content-length');
