@@ -7,8 +7,8 @@
 // as the command does.
 import path from 'node:path';
 import { writeFileAtomically } from './shared/atomic-write.ts';
-import { loadConfig as loadConfigFile, configToRaw } from './shared/config/load.ts';
-import { applyOverrides } from './shared/config/overrides.ts';
+import { loadConfig as loadConfigFile, configToRaw } from './config/load.ts';
+import { applyOverrides } from './config/overrides.ts';
 import type {
   CheckpointConfig,
   Config,
@@ -25,10 +25,10 @@ import type {
   ReliabilityConfig,
   ScheduleConfig,
   TrainingConfig,
-} from './shared/config/types.ts';
-import { isMapping } from './shared/config/checker.ts';
+} from './config/types.ts';
+import { isMapping } from './config/checker.ts';
 import type { NetName } from './nets/net-names.ts';
-import { validateConfig as validateRaw } from './shared/config/validate.ts';
+import { validateConfig as validateRaw } from './config/validate.ts';
 import { ConfigError, MgpuError, formatError } from './shared/errors.ts';
 import { launchedSize } from './shared/mpi.ts';
 import type { NdArray } from './shared/npy.ts';
@@ -82,7 +82,7 @@ export type {
   OptimizerName,
   ScheduleName,
   BackendName,
-} from './shared/config/types.ts';
+} from './config/types.ts';
 export type {
   AbortSignalLike,
   CallbackName,

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { PlainFigures, PlainRequest } from '../../src/benchmark/plain-baseline.ts';
 import type { BenchmarkReport } from '../../src/benchmark/report.ts';
 import { workerModel } from '../../src/coordinator/engine/net-spec.ts';
-import { loadConfig } from '../../src/shared/config/load.ts';
+import { loadConfig } from '../../src/config/load.ts';
 import type { BackendName } from '../../src/shared/backends-table.ts';
 import { childExecArgv, projectFile } from '../../src/shared/runtime.ts';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
 import { train } from '../../src/coordinator/train.ts';
 import type { TrainLine } from '../../src/shared/metrics-lines.ts';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { DataSource } from '../../src/shared/config/types.ts';
+import type { DataSource } from '../../src/config/types.ts';
 import { loadDataset } from '../../src/data/dataset.ts';
 import type { ImagePipeline } from '../../src/data/images/image-pipeline.ts';
 import { trySharp } from '../../src/data/images/sharp-module.ts';

@@ -25,7 +25,7 @@ import { imageExtensions, requireSharp } from '../../src/data/images/sharp-modul
 import { loadTfrecord } from '../../src/data/shards/load-tfrecord.ts';
 import { loadWebdataset } from '../../src/data/shards/load-webdataset.ts';
 import { INDEX_SUFFIX } from '../../src/shared/shard-files.ts';
-import type { ImageSource } from '../../src/shared/config/types.ts';
+import type { ImageSource } from '../../src/config/types.ts';
 import { benchDecoding, benchFolder } from './images-folders.ts';
 import { haveTorchvision, torchvisionRate } from './images-torchvision.ts';
 import { pipelineRate, PREFETCH } from './pipeline-rate.ts';

@@ -2,11 +2,11 @@
 // included) or a network by name on synthetic rows of its input shape, and from it, for each
 // worker count, a run of warm-up + measured steps with nothing else in it (no evaluation, no
 // checkpoint, no early stopping; a metrics line every step) on that many workers.
-import { loadConfig } from '../shared/config/load.ts';
-import { applyOverrides } from '../shared/config/overrides.ts';
-import { validateConfig } from '../shared/config/validate.ts';
+import { loadConfig } from '../config/load.ts';
+import { applyOverrides } from '../config/overrides.ts';
+import { validateConfig } from '../config/validate.ts';
 import { BACKENDS, type BackendName } from '../shared/backends-table.ts';
-import type { Config, DevicesConfig } from '../shared/config/types.ts';
+import type { Config, DevicesConfig } from '../config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { plural } from '../coordinator/console/progress.ts';
 import { checkSimulated, thisMachine, type Machine as Capacity } from '../coordinator/devices/capacity.ts';

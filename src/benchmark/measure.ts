@@ -8,7 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { train } from '../coordinator/train.ts';
 import type { SignalWatch } from '../coordinator/console/signals.ts';
-import type { Config } from '../shared/config/types.ts';
+import type { Config } from '../config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import type { TrainLine } from '../shared/metrics-lines.ts';
 import type { StepProfile } from '../worker/step-profile.ts';

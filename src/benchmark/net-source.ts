@@ -2,7 +2,7 @@
 // section and the shape of one input sample (synthetic rows of that shape are made in memory),
 // from the table of networks by name (src/nets/nets-table.ts). A name not in it is refused with
 // the nearest one, as model.net refuses it.
-import { closest } from '../shared/config/checker.ts';
+import { closest } from '../config/checker.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { isNetName, NET_NAMES, NETS } from '../nets/nets-table.ts';
 

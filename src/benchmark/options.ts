@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BACKENDS, type BackendName } from '../shared/backends-table.ts';
-import { closest } from '../shared/config/checker.ts';
-import { BACKEND_NAMES } from '../shared/config/types.ts';
+import { closest } from '../config/checker.ts';
+import { BACKEND_NAMES } from '../config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 
 export interface BenchmarkOptions {

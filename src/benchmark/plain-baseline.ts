@@ -2,7 +2,7 @@
 // its own on the device worker 0 uses, and its figures read back.
 import { spawn } from 'node:child_process';
 import type { BackendName } from '../shared/backends-table.ts';
-import type { Config, OptimizerConfig, LossSpec } from '../shared/config/types.ts';
+import type { Config, OptimizerConfig, LossSpec } from '../config/types.ts';
 import type { InitMessage } from '../shared/protocol.ts';
 import { workerModel } from '../coordinator/engine/net-spec.ts';
 import { childExecArgv, projectFile } from '../shared/runtime.ts';

@@ -6,7 +6,7 @@
 // {progress, total, rate} after each step, then {result} or {refused} (why it cannot be timed).
 import { performance } from 'node:perf_hooks';
 import type { LayersModel, Optimizer, Tensor } from '@tensorflow/tfjs';
-import type { LossName, OptimizerConfig } from '../shared/config/types.ts';
+import type { LossName, OptimizerConfig } from '../config/types.ts';
 import { LOSSES } from '../shared/losses-table.ts';
 import { mulberry32 } from '../shared/rng.ts';
 import { loadBackend, type TF } from '../worker/backend.ts';

@@ -3,7 +3,7 @@
 // plain baseline's network head, found as the workers find it (a network by name whose config
 // names no `classes` takes the run's class count from its data: an image folder's class
 // folders, a list's labels). Synthetic rows name both; other sources are read once here.
-import type { Config } from '../shared/config/types.ts';
+import type { Config } from '../config/types.ts';
 import { loadSplits } from '../data/splits.ts';
 
 export interface TrainFacts {

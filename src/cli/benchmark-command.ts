@@ -5,7 +5,7 @@ import { runBenchmark } from '../benchmark/benchmark.ts';
 import { BENCHMARK_DEFAULTS, benchmarkOptions } from '../benchmark/options.ts';
 import { discoverGpus } from '../coordinator/devices/devices.ts';
 import { makeProgress, PROGRESS_STYLES, progressStyle } from '../coordinator/console/progress.ts';
-import { BACKEND_NAMES } from '../shared/config/types.ts';
+import { BACKEND_NAMES } from '../config/types.ts';
 import { exitCodeFor } from '../coordinator/console/signals.ts';
 
 /** Without --workers: 1, 2, 4, ... up to the GPUs (simulated: the cores). */

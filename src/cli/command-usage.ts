@@ -2,7 +2,7 @@
 // examples, the usage errors and launch's own help read it), and yargs' usage messages turned
 // into mgpu-train's: what is missing or not known, said with the command's usage and an example,
 // and a mistyped flag named with the flag it is closest to.
-import { closest } from '../shared/config/checker.ts';
+import { closest } from '../config/checker.ts';
 import { MgpuError } from '../shared/errors.ts';
 
 export interface CommandUsage {

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { closest } from '../shared/config/checker.ts';
+import { closest } from '../config/checker.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { COMMAND_USAGE, COMMANDS } from './command-usage.ts';
 

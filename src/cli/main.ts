@@ -3,9 +3,9 @@
 import path from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { closest } from '../shared/config/checker.ts';
-import { loadConfig } from '../shared/config/load.ts';
-import { BACKEND_NAMES } from '../shared/config/types.ts';
+import { closest } from '../config/checker.ts';
+import { loadConfig } from '../config/load.ts';
+import { BACKEND_NAMES } from '../config/types.ts';
 import { formatError, MgpuError } from '../shared/errors.ts';
 import { autoTakesCuda, autoTakesWebgpu, machineProbes } from '../coordinator/devices/device-plan.ts';
 import { discoverGpus } from '../coordinator/devices/devices.ts';

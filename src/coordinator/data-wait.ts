@@ -5,7 +5,7 @@
 // checkpoint (train-end.ts). A stop request (a signal, the library API's AbortSignal) ends the
 // wait too: the loop then stops as after any step. The wait itself is input-feed.ts's; this file bounds it.
 import type { RowPipeline } from '../data/columns.ts';
-import type { ReliabilityConfig } from '../shared/config/types.ts';
+import type { ReliabilityConfig } from '../config/types.ts';
 import { DataError } from '../shared/errors.ts';
 
 const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout fires at once past this

@@ -13,9 +13,9 @@
 import fs from 'node:fs';
 import { writeFileAtomically } from '../shared/atomic-write.ts';
 import path from 'node:path';
-import type { Config } from '../shared/config/types.ts';
-import { readsClassNames } from '../shared/data-sources-table.ts';
-import { evalBatchSize } from '../shared/config/batch-sizes.ts';
+import type { Config } from '../config/types.ts';
+import { readsClassNames } from '../config/data-sources-table.ts';
+import { evalBatchSize } from '../config/batch-sizes.ts';
 import { ConfigError, MgpuError } from '../shared/errors.ts';
 import type { ModelLayout } from '../shared/layout.ts';
 import { readFlatWeights } from '../shared/model-files.ts';

@@ -1,6 +1,6 @@
 // What the loop does at its intervals and at its end: an evaluation (logged, printed and given to
 // the library API's callbacks) and a checkpoint (written by rank 0, the oldest pruned).
-import { evalBatchSize } from '../shared/config/batch-sizes.ts';
+import { evalBatchSize } from '../config/batch-sizes.ts';
 import { checkpointDir, pruneCheckpoints, writeCheckpoint } from './run/checkpoint.ts';
 import { dataRecord } from '../data/data-record.ts';
 import type { StopRecord } from './run/trainer-state.ts';

@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { largestBatchSize } from '../shared/config/batch-sizes.ts';
-import { serializeConfig } from '../shared/config/load.ts';
-import { oneLoss } from '../shared/config/loss.ts';
-import type { Config, LossName } from '../shared/config/types.ts';
+import { largestBatchSize } from '../config/batch-sizes.ts';
+import { serializeConfig } from '../config/load.ts';
+import { oneLoss } from '../config/loss.ts';
+import type { Config, LossName } from '../config/types.ts';
 import { ConfigError, MgpuError } from '../shared/errors.ts';
 import { layoutHash, outputsPerSample } from '../shared/layout.ts';
 import { writeFileAtomically } from '../shared/atomic-write.ts';

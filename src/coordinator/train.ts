@@ -16,7 +16,7 @@
 //      API's AbortSignal or a callback's request, or when early stopping says so
 // The end -- stopped, ended or failed -- is train-end.ts's; the result, train-result.ts's.
 import { performance } from 'node:perf_hooks';
-import type { Config } from '../shared/config/types.ts';
+import type { Config } from '../config/types.ts';
 import type { Progress } from './console/progress.ts';
 import type { RunDirClaim } from './run/run-dir.ts';
 import { StepDeadline } from './engine/step-deadline.ts';

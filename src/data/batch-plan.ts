@@ -2,7 +2,7 @@
 // permutation (seed, e) -- or of a shard source's shard-aware order (shard-order.ts) -- B at a
 // time. The last batch of an epoch is short unless dropLast.
 // The plan is a pure function of the step number, so a run can resume at any step.
-import type { Every } from '../shared/config/types.ts';
+import type { Every } from '../config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { epochPermutation } from '../shared/rng.ts';
 import type { EpochOrder } from './shard-order.ts';

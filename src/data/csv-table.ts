@@ -11,7 +11,7 @@
 // - a row's first bad value is reported naming the file, the line the row starts on, the column
 //   and the text, with a hint.
 
-import type { DataSource } from '../shared/config/types.ts';
+import type { DataSource } from '../config/types.ts';
 import { DataError } from '../shared/errors.ts';
 import { byCodePoint, showClasses, type ClassMapping } from './classes.ts';
 import { Blocks } from './csv-blocks.ts';

@@ -6,7 +6,7 @@
 // is sorted: classes, then files by code point). A map-style or generator module is recorded by
 // its length, mnist by its count: their files are the module's own business.
 import { createHash } from 'node:crypto';
-import type { DataSource } from '../shared/config/types.ts';
+import type { DataSource } from '../config/types.ts';
 import { shardFiles } from '../shared/shard-files.ts';
 import { fingerprintFile } from './file-fingerprint.ts';
 import type { Dataset, NamedArray } from './rows.ts';

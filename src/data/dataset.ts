@@ -4,8 +4,8 @@
 // are held in memory.
 // Each source type's reader is READERS's entry.
 
-import type { DataSource, NpyFiles } from '../shared/config/types.ts';
-import type { SourceType } from '../shared/data-sources-table.ts';
+import type { DataSource, NpyFiles } from '../config/types.ts';
+import type { SourceType } from '../config/data-sources-table.ts';
 import { DataError, MgpuError } from '../shared/errors.ts';
 import { readNpy } from '../shared/npy.ts';
 import { joinedColumn, memoryColumn } from './columns.ts';
@@ -25,7 +25,7 @@ import { mapStyleDataset } from './map-module.ts';
 import { isMapStyle } from './map-style.ts';
 import { collectSamples, produceModule } from './sample-module.ts';
 import { weightsFromNpy } from './sample-weights.ts';
-import { badSampleSkipRefused } from '../shared/config/validate/on-bad-sample.ts';
+import { badSampleSkipRefused } from '../config/validate/on-bad-sample.ts';
 
 export type { Dataset } from './rows.ts';
 
@@ -39,7 +39,7 @@ interface ReadContext {
 }
 type Reader<T extends SourceType> = (src: Extract<DataSource, { type: T }>, at: ReadContext) => Loaded | Promise<Loaded>;
 
-/** How each source type is read, keyed by the source table's types (src/shared/data-sources-table.ts). */
+/** How each source type is read, keyed by the source table's types (src/config/data-sources-table.ts). */
 const READERS: { [T in SourceType]: Reader<T> } = {
   npy: (src, at) => loadNpy(src, at.keyPath),
   csv: (src, at) => loadCsv(src, at.keyPath, at.classes),

@@ -3,7 +3,7 @@
 // the run's header, predict's CSV) instead of by their numbers, when data.classes does not name them.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DataSource } from '../shared/config/types.ts';
+import type { DataSource } from '../config/types.ts';
 import { isShardUrl, shardFiles } from '../shared/shard-files.ts';
 import type { ClassMapping } from './classes.ts';
 import { MANIFEST } from './shards/write-out-dir.ts';

@@ -5,7 +5,7 @@
 // `mgpu-train shards` writes. A tfrecord source of x / y features gives the model's inputs
 // from the shard's x features. The records' labels are read (training's readers index them) but
 // not used.
-import type { Config, ImageSource, TfrecordImageSource, WebdatasetSource } from '../shared/config/types.ts';
+import type { Config, ImageSource, TfrecordImageSource, WebdatasetSource } from '../config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import type { RowPipeline } from './columns.ts';
 import { imageOptions } from './images/load-images.ts';

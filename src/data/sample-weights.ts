@@ -2,7 +2,7 @@
 // with training.classWeights into the one float32 array a Dataset carries (Dataset.weights).
 // The workers multiply each sample's loss by its weight; the loss stays a mean over the batch
 // (Σ w_i · l_i / B), as Keras computes it.
-import type { ClassWeights, LossName } from '../shared/config/types.ts';
+import type { ClassWeights, LossName } from '../config/types.ts';
 import { ConfigError, DataError } from '../shared/errors.ts';
 import { LOSSES } from '../shared/losses-table.ts';
 import type { NdArray } from '../shared/npy.ts';

@@ -9,8 +9,8 @@
 //
 // Each split comes with its record (data-record.ts), what a checkpoint keeps of the data it was
 // trained on: taken as the data is loaded, before any step reads it.
-import type { Config, DataSource } from '../shared/config/types.ts';
-import { readsClassNames } from '../shared/data-sources-table.ts';
+import type { Config, DataSource } from '../config/types.ts';
+import { readsClassNames } from '../config/data-sources-table.ts';
 import type { ClassMapping } from './classes.ts';
 import { recordSplit, type IndexPaths } from './data-record.ts';
 import type { SplitRecord } from './split-record.ts';

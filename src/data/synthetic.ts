@@ -1,7 +1,7 @@
 // A synthetic split: rows of a given shape made in memory, for timing a model without data on
 // disk (what tf_cnn_benchmarks and Horovod's synthetic benchmark feed). The values do not matter
 // to the speed; they are fixed by a seed of their own so that two runs train on the same rows.
-import type { DataSource } from '../shared/config/types.ts';
+import type { DataSource } from '../config/types.ts';
 import { mulberry32, streamState } from '../shared/rng.ts';
 import { memoryColumn } from './columns.ts';
 import type { Dataset } from './rows.ts';

@@ -3,6 +3,19 @@
 // The config's checks, the label checks of the data, class weights and the eval metrics all
 // read this table, so adding a loss is one entry here and its kernel there.
 
+/** A custom loss: a module whose default export (yTrue, yPred, tf) gives each sample's loss; module: an absolute path. */
+export interface CustomLoss {
+  module: string;
+}
+/** One output's loss: a built-in name, or a custom module. */
+export type LossEntry = LossName | CustomLoss;
+/**
+ * `loss`: one loss for every output of the model, or one per output, keyed by the model's output
+ * names. A mapping whose only key is `module`, with a value that is not a built-in name, is one
+ * custom loss for every output (src/config/loss.ts: isCustomLoss); anything else is a mapping per output.
+ */
+export type LossSpec = LossEntry | Record<string, LossEntry>;
+
 export interface LossTraits {
   /**
    * The labels it takes: one-hot (or probability) rows, one class index per position, 0/1 per

@@ -5,7 +5,7 @@
 // keyed by the same names (a metric without one does not compile). No tfjs here: the
 // coordinator and the report load this file.
 // It imports nothing: the config's types import its names (which metric suits which loss and the
-// key it is logged under are src/shared/config/metric-keys.ts's, over the loss table).
+// key it is logged under are src/config/metric-keys.ts's, over the loss table).
 
 export interface MetricTraits {
   /** Which way it improves: a monitor's default mode, the report's best value. */

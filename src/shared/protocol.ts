@@ -35,7 +35,8 @@
 //                                           orphan ever holds a GPU.
 // Any failure in a worker is reported as `error` (rank, phase, message, stack), then it exits.
 
-import type { BackendName, LossSpec } from './config/types.ts';
+import type { BackendName } from './backends-table.ts';
+import type { LossSpec } from './losses-table.ts';
 import type { AdapterInfo } from './adapters.ts';
 import type { ModelLayout, SlabLayout } from './layout.ts';
 import type { NetSpec } from '../nets/net-options.ts';

@@ -4,8 +4,8 @@
 // the first attach on a one-row batch of zeros, so a module that cannot give a loss per sample
 // stops the run before its first step (E_LOSS, exit 2), naming the file and the config key.
 import type { LayersModel, Tensor, Tensor1D } from '@tensorflow/tfjs';
-import { lossKeyPath, lossOf } from '../shared/config/loss.ts';
-import type { LossSpec } from '../shared/config/types.ts';
+import { lossKeyPath, lossOf } from '../config/loss.ts';
+import type { LossSpec } from '../config/types.ts';
 import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { RowFormat } from '../shared/protocol.ts';
 import type { TF } from './backend.ts';

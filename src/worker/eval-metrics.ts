@@ -3,8 +3,8 @@
 // row's scores and label for AUC, written to the rank's output region: the coordinator adds them
 // over ranks and chunks, so its figures are those of the whole eval set at once.
 import type { LayersModel, Tensor, TensorContainer } from '@tensorflow/tfjs';
-import { hasClasses, labelsOf } from '../shared/config/loss.ts';
-import type { LossEntry } from '../shared/config/types.ts';
+import { hasClasses, labelsOf } from '../config/loss.ts';
+import type { LossEntry } from '../config/types.ts';
 import { MgpuError, messageOf } from '../shared/errors.ts';
 import type { RowFormat, WorkerMetrics } from '../shared/protocol.ts';
 import type { TF } from './backend.ts';

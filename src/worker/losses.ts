@@ -1,7 +1,7 @@
 // Per-sample losses and metrics, built from tfjs-layers' own loss functions so that a shard's
 // loss is exactly what model.fit or a plain training loop would compute for those samples.
 import type { Tensor, Tensor1D } from '@tensorflow/tfjs';
-import type { LossName } from '../shared/config/types.ts';
+import type { LossName } from '../config/types.ts';
 import type { TF } from './backend.ts';
 
 export interface LossFns {

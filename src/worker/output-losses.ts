@@ -2,8 +2,8 @@
 // its loss function and a weight lw_k (lossWeights, default 1), and a sample's loss is
 // Σ_k lw_k · l_k(y_k, p_k). One output of weight 1 is that output's loss, with no multiplication.
 import type { Tensor, Tensor1D } from '@tensorflow/tfjs';
-import { lossKeyPath, lossOf } from '../shared/config/loss.ts';
-import type { LossEntry, LossSpec } from '../shared/config/types.ts';
+import { lossKeyPath, lossOf } from '../config/loss.ts';
+import type { LossEntry, LossSpec } from '../config/types.ts';
 import { MgpuError } from '../shared/errors.ts';
 import type { TF } from './backend.ts';
 import { customLossFns, type CustomLossModule } from './custom-loss.ts';

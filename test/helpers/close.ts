@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import type { UpdateRule } from '../../src/coordinator/engine/optimizers/update-rule.ts';
-import type { OptimizerConfig } from '../../src/shared/config/types.ts';
+import type { OptimizerConfig } from '../../src/config/types.ts';
 
 /**
  * Asserts |actual[i] - expected[i]| <= atol + rtol * |expected[i]| for every i (numpy's isclose).

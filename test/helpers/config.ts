@@ -1,7 +1,7 @@
 // What the config tests share: a minimal valid config to vary, and the check that a config is
 // refused at a key path with a given message (and hint).
 import assert from 'node:assert/strict';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 export type Raw = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadMnist } from '../../src/data/mnist.ts';
-import type { ImageSource } from '../../src/shared/config/types.ts';
+import type { ImageSource } from '../../src/config/types.ts';
 
 const sharp = createRequire(import.meta.url)('sharp') as typeof import('sharp').default;
 

@@ -6,7 +6,7 @@ import { decodeBytesInto } from '../../src/data/images/decode-image.ts';
 import { decodeSpec, type DecodeSpec } from '../../src/data/images/decode-spec.ts';
 import { JPEG_DECODER_ENV } from '../../src/data/images/jpeg-native.ts';
 import { valueTable } from '../../src/data/images/place-row.ts';
-import type { ImageAugment, ImageSource } from '../../src/shared/config/types.ts';
+import type { ImageAugment, ImageSource } from '../../src/config/types.ts';
 import { mulberry32 } from '../../src/shared/rng.ts';
 
 export const sharp = createRequire(import.meta.url)('sharp') as typeof import('sharp').default;

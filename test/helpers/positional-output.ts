@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LayersModel, Scalar, Tensor } from '@tensorflow/tfjs';
 import { BatchPlan } from '../../src/data/batch-plan.ts';
-import type { Config, LossName } from '../../src/shared/config/types.ts';
+import type { Config, LossName } from '../../src/config/types.ts';
 import { writeNpy, type NdArray } from '../../src/shared/npy.ts';
 import { mulberry32 } from '../../src/shared/rng.ts';
 import { buildReferenceModel, flatWeights, loadTf, setFlatWeights, type TF } from './train-fixture.ts';

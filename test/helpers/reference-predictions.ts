@@ -2,7 +2,7 @@
 // this process, applied to the whole npy eval split at once (no shards, no batches), and the
 // split's labels, both as plain arrays for the test to compute its metric by hand.
 import type { Tensor } from '@tensorflow/tfjs';
-import type { Config } from '../../src/shared/config/types.ts';
+import type { Config } from '../../src/config/types.ts';
 import { readNpy } from '../../src/shared/npy.ts';
 import { buildReferenceModel, loadTf, setFlatWeights } from './train-fixture.ts';
 

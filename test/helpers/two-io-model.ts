@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LayersModel, Scalar, Tensor, Tensor1D, Variable } from '@tensorflow/tfjs';
 import { BatchPlan } from '../../src/data/batch-plan.ts';
-import type { Config } from '../../src/shared/config/types.ts';
+import type { Config } from '../../src/config/types.ts';
 import { readNpy, writeNpy } from '../../src/shared/npy.ts';
 import { mulberry32 } from '../../src/shared/rng.ts';
 import { buildReferenceModel, flatWeights, loadTf, type TF } from './train-fixture.ts';

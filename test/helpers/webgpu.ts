@@ -8,8 +8,8 @@
 //                        (devices.workersPerGpu), the software adapter allowed
 import path from 'node:path';
 import type { TestContext } from 'node:test';
-import type { Config } from '../../src/shared/config/types.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import type { Config } from '../../src/config/types.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { probeAdapters } from '../../src/coordinator/devices/webgpu-probe.ts';
 
 let probed: Promise<string | null> | null = null;

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { LayersModel, Scalar, Tensor, Tensor1D, Variable } from '@tensorflow/tfjs';
 import { BatchPlan } from '../../src/data/batch-plan.ts';
-import type { Config, DataSource } from '../../src/shared/config/types.ts';
+import type { Config, DataSource } from '../../src/config/types.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
 import { mulberry32 } from '../../src/shared/rng.ts';
 import { buildReferenceModel, flatWeights, loadData, loadTf, perSampleLoss, type TF } from './train-fixture.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import type { LossName } from '../../src/shared/config/types.ts';
+import type { LossName } from '../../src/config/types.ts';
 import type { NdArray } from '../../src/shared/npy.ts';
 import { layersReferenceEval, layersReferenceTrain, writeFeatures, writeLabels, writeLayersModule } from '../helpers/positional-output.ts';
 import { assertWeightsClose, buildConfig, initialWeights, silent, tempDir } from '../helpers/train-fixture.ts';

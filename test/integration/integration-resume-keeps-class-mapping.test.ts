@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { train } from '../../src/coordinator/train.ts';
-import type { Config } from '../../src/shared/config/types.ts';
+import type { Config } from '../../src/config/types.ts';
 import { NAMES, writeClassCsv } from '../helpers/class-csv.ts';
 import { buildConfig, silent, tempDir, writeModelModule } from '../helpers/train-fixture.ts';
 

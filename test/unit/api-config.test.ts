@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { stringify } from 'yaml';
 import { ConfigError, MgpuError, evaluate, loadConfig, predict, train, validateConfig, type ConfigInput } from '../../src/api.ts';
-import { validateConfig as validateInternal } from '../../src/shared/config/validate.ts';
+import { validateConfig as validateInternal } from '../../src/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-api-config-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

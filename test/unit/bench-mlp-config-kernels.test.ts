@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { mlpBench } from '../../scripts/bench/mlp-benchmark.ts';
-import { loadConfig } from '../../src/shared/config/load.ts';
+import { loadConfig } from '../../src/config/load.ts';
 
 test("the MLP benchmark's config loads with its rows, its module and the kernel set asked for", async () => {
   const made: string[] = [];

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { countLine, plainLine } from '../../src/benchmark/table.ts';
 import { checkWorkerCounts } from '../../src/benchmark/bench-config.ts';
-import type { Config } from '../../src/shared/config/types.ts';
+import type { Config } from '../../src/config/types.ts';
 import type { BenchmarkOptions } from '../../src/benchmark/options.ts';
 
 test('the lines that start the baseline and each count', () => {

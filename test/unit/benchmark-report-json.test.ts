@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { machine, plainReport, writeReport, type BenchmarkReport } from '../../src/benchmark/report.ts';
 import { trainFacts } from '../../src/benchmark/plain-classes.ts';
-import type { Config } from '../../src/shared/config/types.ts';
+import type { Config } from '../../src/config/types.ts';
 import type { PlainFigures } from '../../src/benchmark/plain-baseline.ts';
 
 test('the baseline: its figures with skipped null, or why not with no rate', () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-bounds-'));
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { configToRaw } from '../../src/shared/config/load.ts';
-import { isCustomLoss, lossOf, oneLoss } from '../../src/shared/config/loss.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configToRaw } from '../../src/config/load.ts';
+import { isCustomLoss, lossOf, oneLoss } from '../../src/config/loss.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { configChecks, minimalConfig, type Raw } from '../helpers/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-custom-loss-'));

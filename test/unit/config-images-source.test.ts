@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { serializeConfig } from '../../src/shared/config/load.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { serializeConfig } from '../../src/config/load.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-images-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

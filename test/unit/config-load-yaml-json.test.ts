@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/shared/config/load.ts';
+import { loadConfig } from '../../src/config/load.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-load-'));
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { configToRaw } from '../../src/shared/config/load.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configToRaw } from '../../src/config/load.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-net-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

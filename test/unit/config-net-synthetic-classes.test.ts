@@ -2,7 +2,7 @@
 // is data.train.classes (10 when that is left out too), not an E_CONFIG asking for it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { netSpec } from '../../src/coordinator/engine/net-spec.ts';
 
 const config = (train: Record<string, unknown>, model: Record<string, unknown> = { net: 'lenet' }) =>

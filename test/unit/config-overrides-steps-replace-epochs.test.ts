@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/shared/config/load.ts';
+import { loadConfig } from '../../src/config/load.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-steps-epochs-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

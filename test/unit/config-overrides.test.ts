@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/shared/config/load.ts';
-import { applyOverrides } from '../../src/shared/config/overrides.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import { applyOverrides } from '../../src/config/overrides.ts';
 
 test('values are read as YAML, so they come out typed', () => {
   const out = applyOverrides({}, ['a=3', 'b=1e-3', 'c=true', 'd=[0,1]', 'e=adam', 'f=null', 'g={x: 1}', 'h="3"']);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/shared/config/load.ts';
+import { loadConfig } from '../../src/config/load.ts';
 
 test('a directory given as the config file says it is a directory', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-dir-'));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 // dir/models/net.js, dir/data/{x,y}.npy and a config at dir/configs/exp.yaml pointing at them relatively.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-paths-'));

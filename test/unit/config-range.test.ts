@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { configChecks, minimalConfig } from '../helpers/config.ts';
-import { BACKEND_NAMES, LOSS_NAMES, OPTIMIZER_NAMES } from '../../src/shared/config/types.ts';
+import { BACKEND_NAMES, LOSS_NAMES, OPTIMIZER_NAMES } from '../../src/config/types.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-range-'));
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');

@@ -9,12 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { serializeConfig } from '../../src/shared/config/load.ts';
-import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS, optimizerDefaults, scheduleDefaults } from '../../src/shared/config/defaults.ts';
-import { OPTIMIZER_NAMES, SCHEDULE_NAMES } from '../../src/shared/config/types.ts';
-import type { Config } from '../../src/shared/config/types.ts';
-import { isMapping } from '../../src/shared/config/checker.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { serializeConfig } from '../../src/config/load.ts';
+import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS, optimizerDefaults, scheduleDefaults } from '../../src/config/defaults.ts';
+import { OPTIMIZER_NAMES, SCHEDULE_NAMES } from '../../src/config/types.ts';
+import type { Config } from '../../src/config/types.ts';
+import { isMapping } from '../../src/config/checker.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-roundtrip-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { loadConfig, serializeConfig } from '../../src/shared/config/load.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { loadConfig, serializeConfig } from '../../src/config/load.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-serialize-'));
 for (const f of ['model.js', 'model.json', 'x.npy', 'y.npy', 'ex.npy', 'ey.npy', 'metric.mjs']) fs.writeFileSync(path.join(dir, f), '');

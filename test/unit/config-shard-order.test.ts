@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { configToRaw } from '../../src/shared/config/load.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { configToRaw } from '../../src/config/load.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { ConfigError } from '../../src/shared/errors.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-shard-order-'));

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError } from '../../src/shared/errors.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { shardFiles } from '../../src/shared/shard-files.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-shards-http-'));

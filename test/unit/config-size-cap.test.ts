@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/shared/config/load.ts';
+import { loadConfig } from '../../src/config/load.ts';
 
 test('a config of 1 MiB + 1 byte is refused at once; one of 1 MiB is read', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-size-'));

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/shared/config/load.ts';
+import { loadConfig } from '../../src/config/load.ts';
 
 test('a second YAML document names the file and the line it starts on', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-docs-'));

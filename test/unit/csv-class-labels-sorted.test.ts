@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadSplits } from '../../src/data/splits.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csv-class-sorted-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { planDevices, type PlanProbes } from '../../src/coordinator/devices/device-plan.ts';
 import type { Discovery } from '../../src/coordinator/devices/devices.ts';
 import type { ProbeOutcome } from '../../src/coordinator/devices/webgpu-probe.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 const H200 = { vendor: 'nvidia', architecture: 'hopper', device: '0x2335', description: 'NVIDIA H200', software: false };
 const LAVAPIPE = { vendor: 'mesa', architecture: 'software', device: 'llvmpipe', description: 'llvmpipe: Mesa 25.0.7', software: true };

@@ -13,7 +13,7 @@ import { ArrivalSum } from '../../src/coordinator/engine/reduce/arrival-sum.ts';
 import { ReducePool } from '../../src/coordinator/engine/reduce/reduce-pool.ts';
 import type { Session } from '../../src/coordinator/engine/session.ts';
 import { finishStep } from '../../src/coordinator/train-step.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { soloCluster } from '../../src/coordinator/devices/cluster.ts';
 import { MgpuError } from '../../src/shared/errors.ts';
 import { flatten, slabLayout } from '../../src/shared/layout.ts';

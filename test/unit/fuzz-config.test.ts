@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/shared/config/load.ts';
-import type { Config } from '../../src/shared/config/types.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import type { Config } from '../../src/config/types.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { ConfigError } from '../../src/shared/errors.ts';
 import { mulberry32, type Rng } from '../../src/shared/rng.ts';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { drawAugment } from '../../src/data/images/augment-draws.ts';
-import type { ImageAugment } from '../../src/shared/config/types.ts';
+import type { ImageAugment } from '../../src/config/types.ts';
 import type { Rng } from '../../src/shared/rng.ts';
 
 /** `value` when it is `expected` to float64 rounding (1e-12), else itself (and the deepEqual fails). */

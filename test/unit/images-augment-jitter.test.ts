@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { loadImages, type ImageSplit } from '../../src/data/images/load-images.ts';
-import type { ImageSource } from '../../src/shared/config/types.ts';
+import type { ImageSource } from '../../src/config/types.ts';
 import { mulberry32, streamState } from '../../src/shared/rng.ts';
 import { loadTf } from '../helpers/train-fixture.ts';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { loadImages, type ImageSplit } from '../../src/data/images/load-images.ts';
-import type { ImageSource } from '../../src/shared/config/types.ts';
+import type { ImageSource } from '../../src/config/types.ts';
 
 const sharp = createRequire(import.meta.url)('sharp') as typeof import('sharp').default;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'images-bad-'));

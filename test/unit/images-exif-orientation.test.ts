@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import { decodeInto } from '../../src/data/images/decode-image.ts';
 import { decodeSpec } from '../../src/data/images/decode-spec.ts';
 import { requireSharp } from '../../src/data/images/sharp-module.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
-import type { ImageSource } from '../../src/shared/config/types.ts';
+import { validateConfig } from '../../src/config/validate.ts';
+import type { ImageSource } from '../../src/config/types.ts';
 import { digitSource } from '../helpers/digit-images.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 

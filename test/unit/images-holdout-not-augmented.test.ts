@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { range } from '../../src/data/columns.ts';
 import type { Dataset } from '../../src/data/rows.ts';
 import { loadSplits } from '../../src/data/splits.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { writeDigitFolder } from '../helpers/digit-images.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'images-holdout-'));

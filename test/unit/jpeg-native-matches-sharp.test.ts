@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { jpegAddon } from '../../src/data/images/jpeg-native.ts';
-import type { ImageAugment } from '../../src/shared/config/types.ts';
+import type { ImageAugment } from '../../src/config/types.ts';
 import { nativeSkip } from '../helpers/native.ts';
 import { decodedBy, difference, photoJpeg, uint8Spec } from '../helpers/photo-jpegs.ts';
 

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { range } from '../../src/data/columns.ts';
 import { loadImages } from '../../src/data/images/load-images.ts';
 import { jpegAddon, JPEG_DECODER_ENV } from '../../src/data/images/jpeg-native.ts';
-import type { ImageSource } from '../../src/shared/config/types.ts';
+import type { ImageSource } from '../../src/config/types.ts';
 import { nativeSkip } from '../helpers/native.ts';
 import { photoJpeg } from '../helpers/photo-jpegs.ts';
 import { tempDir } from '../helpers/train-fixture.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { outputLosses } from '../../src/coordinator/engine/model-io.ts';
-import type { LossSpec } from '../../src/shared/config/types.ts';
+import type { LossSpec } from '../../src/config/types.ts';
 import { ConfigError } from '../../src/shared/errors.ts';
 import type { ModelLayout } from '../../src/shared/layout.ts';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { manifestClasses } from '../../src/data/manifest-classes.ts';
-import type { DataSource } from '../../src/shared/config/types.ts';
+import type { DataSource } from '../../src/config/types.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-manifest-classes-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

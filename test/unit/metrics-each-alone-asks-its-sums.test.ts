@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { workerMetrics } from '../../src/coordinator/metrics/index.ts';
-import type { MetricSpec } from '../../src/shared/config/types.ts';
+import type { MetricSpec } from '../../src/config/types.ts';
 
 const expected: [MetricSpec, { counts: boolean; scores: boolean }][] = [
   [

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EarlyStopper } from '../../src/coordinator/run/monitors.ts';
-import type { EarlyStoppingConfig } from '../../src/shared/config/types.ts';
+import type { EarlyStoppingConfig } from '../../src/config/types.ts';
 
 const cfg = (minDelta: number, patience: number): EarlyStoppingConfig => ({ monitor: 'eval.loss', mode: 'min', patience, minDelta, restoreBest: false });
 

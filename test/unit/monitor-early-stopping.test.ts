@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EarlyStopper } from '../../src/coordinator/run/monitors.ts';
-import type { EarlyStoppingConfig } from '../../src/shared/config/types.ts';
+import type { EarlyStoppingConfig } from '../../src/config/types.ts';
 
 const cfg = (over: Partial<EarlyStoppingConfig> = {}): EarlyStoppingConfig => ({
   monitor: 'eval.loss',

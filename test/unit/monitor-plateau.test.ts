@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PlateauLr } from '../../src/coordinator/run/monitors.ts';
-import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
-import type { ScheduleConfig } from '../../src/shared/config/types.ts';
+import { scheduleDefaults } from '../../src/config/defaults.ts';
+import type { ScheduleConfig } from '../../src/config/types.ts';
 
 const cfg: ScheduleConfig = { ...scheduleDefaults('plateau'), factor: 0.5, patience: 2, cooldown: 2, minLr: 0.15, minDelta: 0.01 };
 const VALUES = [1.0, 0.999, 0.998, 0.9, 0.95, 0.96, 0.97, 0.5, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6];

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadDataset } from '../../src/data/dataset.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
 
 const f32 = (rows: number, cols: number) => ({ dtype: 'float32' as const, shape: [rows, cols], data: new Float32Array(rows * cols) });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeUpdateRule } from '../../src/coordinator/engine/optimizers/index.ts';
-import type { OptimizerConfig } from '../../src/shared/config/types.ts';
+import type { OptimizerConfig } from '../../src/config/types.ts';
 import { makeSlots, optimizerConfig, randomSignedMagnitude, randomUniform, seededRandom } from '../helpers/close.ts';
 
 const configs: Array<[string, OptimizerConfig]> = [

@@ -12,7 +12,7 @@ import type { Combine } from '../../src/coordinator/engine/overlapped-allreduce.
 import { ReducePool } from '../../src/coordinator/engine/reduce/reduce-pool.ts';
 import { flatten, slabLayout } from '../../src/shared/layout.ts';
 import { Slab } from '../../src/shared/slab.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import { randomUniform, seededRandom } from '../helpers/close.ts';
 
 const P = 100_003; // two slices of 65536 and 34467: a partial last chunk and a ragged tail

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { TrainerState } from '../../src/coordinator/run/trainer-state.ts';
 import { checkConfigChanges } from '../../src/coordinator/run/resume.ts';
-import { applyOverrides } from '../../src/shared/config/overrides.ts';
-import type { Config } from '../../src/shared/config/types.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { applyOverrides } from '../../src/config/overrides.ts';
+import type { Config } from '../../src/config/types.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-resume-changes-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { dataRecord } from '../../src/data/data-record.ts';
 import { loadSplits, type Splits } from '../../src/data/splits.ts';
 import { checkResumedData } from '../../src/coordinator/run/resume-data.ts';
 import type { TrainerState } from '../../src/coordinator/run/trainer-state.ts';
-import { validateConfig } from '../../src/shared/config/validate.ts';
+import { validateConfig } from '../../src/config/validate.ts';
 import type { MgpuError } from '../../src/shared/errors.ts';
 import { writeNpy } from '../../src/shared/npy.ts';
 import { writeDigitFolder } from '../helpers/digit-images.ts';

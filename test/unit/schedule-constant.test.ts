@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { learningRateAt } from '../../src/coordinator/engine/schedules.ts';
-import { scheduleDefaults } from '../../src/shared/config/defaults.ts';
-import type { ScheduleConfig } from '../../src/shared/config/types.ts';
+import { scheduleDefaults } from '../../src/config/defaults.ts';
+import type { ScheduleConfig } from '../../src/config/types.ts';
 
 const s: ScheduleConfig = { ...scheduleDefaults('constant'), decaySteps: 0, decayRate: 0.96, staircase: false, alpha: 0, warmupSteps: 0 };
 

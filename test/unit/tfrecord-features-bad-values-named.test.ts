@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { TfrecordFeatureSource } from '../../src/shared/config/types.ts';
+import type { TfrecordFeatureSource } from '../../src/config/types.ts';
 import { loadTfrecordFeatures } from '../../src/data/shards/load-tfrecord-features.ts';
 import { shardIndex } from '../../src/data/shards/shard-index.ts';
 import { tempDir } from '../helpers/train-fixture.ts';

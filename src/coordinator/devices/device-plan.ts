@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import { adapterLabel, checkPinned, pciAddress, pinningEnv, type AdapterInfo } from '../../shared/adapters.ts';
-import type { BackendName, Config } from '../../shared/config/types.ts';
+import type { BackendName, Config } from '../../config/types.ts';
 import { placeOnThisMachine, type Placement } from '../../shared/cpu-affinity.ts';
 import { BACKENDS, CPU_BACKEND_NAMES } from '../../shared/backends-table.ts';
 import { MgpuError } from '../../shared/errors.ts';

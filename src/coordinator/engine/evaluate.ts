@@ -1,15 +1,15 @@
 // Evaluation and prediction over a whole dataset, sharded over the active workers in chunks.
 // Evaluation workers return sums, so totals are exact: every sample counted once, weighted by
 // count. Prediction workers write their rows to their output buffers, read back in input order.
-import { hasClasses } from '../../shared/config/loss.ts';
-import type { LossSpec } from '../../shared/config/types.ts';
+import { hasClasses } from '../../config/loss.ts';
+import type { LossSpec } from '../../config/types.ts';
 import { MgpuError } from '../../shared/errors.ts';
 import { sizeOf } from '../../shared/layout.ts';
 import type { EvaluatedMessage, OutputSums, PredictedMessage, WorkerMetrics } from '../../shared/protocol.ts';
 import type { Shard } from '../../shared/shard.ts';
 import type { Dataset } from '../../data/rows.ts';
 import { addCounts } from '../metrics/counts.ts';
-import { metricSuits, type OutputKind } from '../../shared/config/metric-keys.ts';
+import { metricSuits, type OutputKind } from '../../config/metric-keys.ts';
 import { computeMetrics, computeOutputMetrics, outputKinds, scoreShape, workerMetrics, type EvalMetrics, type EvalTotals } from '../metrics/index.ts';
 import type { EvalResult, OutputFigures, PredictedOutput } from './eval-result.ts';
 import type { Session } from './session.ts';

@@ -3,9 +3,9 @@
 // features and labels files of each split, matched by the model's input and output names. Every
 // name the model lacks, and every name of the model the config leaves out, is named, and so is an
 // output too narrow for its loss (a softmax over one class), before step 0 rather than in it.
-import { lossKeyPath, lossOf, perOutputLosses } from '../../shared/config/loss.ts';
+import { lossKeyPath, lossOf, perOutputLosses } from '../../config/loss.ts';
 import { LOSSES } from '../../shared/losses-table.ts';
-import type { Config, LossEntry } from '../../shared/config/types.ts';
+import type { Config, LossEntry } from '../../config/types.ts';
 import { ConfigError, DataError } from '../../shared/errors.ts';
 import type { ModelLayout, ModelPort } from '../../shared/layout.ts';
 import type { NamedArray } from '../../data/rows.ts';

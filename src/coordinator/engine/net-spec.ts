@@ -1,7 +1,7 @@
 // model.net as the workers build it: its class count resolved from the run when the config
 // leaves it out (the classes data.train names, a model's labels.json for predict, or synthetic
 // rows' data.train.classes).
-import type { Config } from '../../shared/config/types.ts';
+import type { Config } from '../../config/types.ts';
 import { ConfigError } from '../../shared/errors.ts';
 import type { InitMessage } from '../../shared/protocol.ts';
 import type { NetSpec } from '../../nets/net-options.ts';

@@ -13,7 +13,7 @@
 //
 // decaySteps must be > 0 for exponential and cosine (validate.ts enforces it; checked here too).
 
-import type { ScheduleConfig } from '../../shared/config/types.ts';
+import type { ScheduleConfig } from '../../config/types.ts';
 import { ConfigError, MgpuError } from '../../shared/errors.ts';
 
 export function learningRateAt(base: number, s: ScheduleConfig, step: number): number {

@@ -3,7 +3,7 @@
 // slab sized → initial weights (the lowest active rank's, or a checkpoint's) published → master weights and
 // optimizer state → reduce pool. Train, eval and predict all start here.
 import os from 'node:os';
-import type { Config } from '../../shared/config/types.ts';
+import type { Config } from '../../config/types.ts';
 import {
   flatten,
   layoutHash,

@@ -2,7 +2,7 @@
 // reliability.stepTimeout always; once a few steps are timed, also stallFactor x the median
 // step (never below stallMinSeconds), so a worker stuck in a 50 ms step is caught in seconds,
 // not minutes. The first steps (tfjs warm-up, kernel compilation) only get the fixed timeout.
-import type { ReliabilityConfig } from '../../shared/config/types.ts';
+import type { ReliabilityConfig } from '../../config/types.ts';
 
 const WARMUP = 5;
 const WINDOW = 50;

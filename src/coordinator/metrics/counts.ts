@@ -11,7 +11,7 @@
 //   micro  the value of the summed counts (for one label per row out of several classes,
 //          precision = recall = f1 = accuracy)
 // null when no class occurs at all (no positive label and no positive prediction).
-import type { MetricAverage } from '../../shared/config/types.ts';
+import type { MetricAverage } from '../../config/types.ts';
 
 export interface ClassCounts {
   tp: number[]; // per class: rows of this class predicted as this class

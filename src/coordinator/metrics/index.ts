@@ -2,11 +2,11 @@
 // errors over every rank and chunk, and the scores of every row for AUC. Nothing here averages a
 // per-worker or per-batch ratio, so each figure is the one a single process computes over the
 // whole eval set.
-import { hasClasses, lossOf } from '../../shared/config/loss.ts';
+import { hasClasses, lossOf } from '../../config/loss.ts';
 import { LOSSES } from '../../shared/losses-table.ts';
 import { METRICS, type MetricName, type MetricTraits } from '../../shared/metrics-table.ts';
-import type { Config, LossEntry, MetricSpec } from '../../shared/config/types.ts';
-import { metricKey, metricSuits, type OutputKind } from '../../shared/config/metric-keys.ts';
+import type { Config, LossEntry, MetricSpec } from '../../config/types.ts';
+import { metricKey, metricSuits, type OutputKind } from '../../config/metric-keys.ts';
 import { ConfigError } from '../../shared/errors.ts';
 import { sizeOf, type ModelLayout } from '../../shared/layout.ts';
 import type { WorkerMetrics } from '../../shared/protocol.ts';

@@ -10,8 +10,8 @@
 // (each with labels.json beside model.json when the labels are class names)
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config, MonitorMode } from '../../shared/config/types.ts';
-import { resolveMonitor } from '../../shared/config/monitor-keys.ts';
+import type { Config, MonitorMode } from '../../config/types.ts';
+import { resolveMonitor } from '../../config/monitor-keys.ts';
 import { ConfigError } from '../../shared/errors.ts';
 import { outputsPerSample, type ModelLayout } from '../../shared/layout.ts';
 import { writeLayersModel } from '../../shared/model-files.ts';

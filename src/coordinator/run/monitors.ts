@@ -14,7 +14,7 @@
 // comparisons in the same float64 arithmetic. Its state is plain JSON, saved in every checkpoint's
 // trainer-state.json, so a resumed run continues it exactly. The machines of a cluster feed the
 // same values (evaluation sums are allreduced) and so take the same decisions.
-import type { EarlyStoppingConfig, MonitorMode, ScheduleConfig } from '../../shared/config/types.ts';
+import type { EarlyStoppingConfig, MonitorMode, ScheduleConfig } from '../../config/types.ts';
 import { MgpuError } from '../../shared/errors.ts';
 import type { EvalResult } from '../engine/eval-result.ts';
 import type { BestState, EarlyStoppingState, JsonNumber, PlateauState } from './trainer-state.ts';

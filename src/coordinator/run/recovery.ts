@@ -8,7 +8,7 @@
 // restart counts in maxRestarts; reshard starts the run with the others when one is left; a rank
 // that fails to start twice with the same error is not retried (a model module that crashes the
 // process would fail forever), and the run ends with that error.
-import type { Config } from '../../shared/config/types.ts';
+import type { Config } from '../../config/types.ts';
 import { MgpuError, WorkerError, messageOf } from '../../shared/errors.ts';
 import { rowsPerRank } from '../../shared/shard.ts';
 import type { WorkerDevice } from '../devices/devices.ts';

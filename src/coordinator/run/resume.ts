@@ -6,12 +6,12 @@
 // checkpoints, devices, reliability, its length) are allowed and reported.
 import fs from 'node:fs';
 import path from 'node:path';
-import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS } from '../../shared/config/defaults.ts';
-import { configToRaw } from '../../shared/config/load.ts';
-import { applyOverrides } from '../../shared/config/overrides.ts';
-import type { Config } from '../../shared/config/types.ts';
-import { isMapping } from '../../shared/config/checker.ts';
-import { validateConfig } from '../../shared/config/validate.ts';
+import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS } from '../../config/defaults.ts';
+import { configToRaw } from '../../config/load.ts';
+import { applyOverrides } from '../../config/overrides.ts';
+import type { Config } from '../../config/types.ts';
+import { isMapping } from '../../config/checker.ts';
+import { validateConfig } from '../../config/validate.ts';
 import { MgpuError } from '../../shared/errors.ts';
 import { findCheckpoint, readTrainerState, runDirOf } from './checkpoint.ts';
 import type { TrainerState } from './trainer-state.ts';

@@ -1,8 +1,8 @@
 // The lines a run prints before its first step, like the header of a good experiment script:
 // what trains on what, and the batch arithmetic.
 import { adapterLabel } from '../../shared/adapters.ts';
-import type { Config } from '../../shared/config/types.ts';
-import { sampleWeightsOf } from '../../shared/data-sources-table.ts';
+import type { Config } from '../../config/types.ts';
+import { sampleWeightsOf } from '../../config/data-sources-table.ts';
 import type { ReadyMessage } from '../../shared/protocol.ts';
 import { floatKernels, nativeKernelsUnavailableReason } from '../../shared/float-kernels.ts';
 import { wasmConvolutions } from '../../worker/wasm-kernels/native-conv.ts';

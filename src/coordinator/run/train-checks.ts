@@ -1,6 +1,6 @@
 // What train() refuses once the workers have built the model (before the first step), and the
 // bound on skipped steps it checks as it goes: each one a run that could only fail or mislead.
-import type { Config } from '../../shared/config/types.ts';
+import type { Config } from '../../config/types.ts';
 import { ConfigError, MgpuError } from '../../shared/errors.ts';
 import { plural } from '../console/progress.ts';
 

@@ -1,7 +1,7 @@
 // trainer-state.json, the file beside every checkpoint's model (checkpoint.ts): where the run
 // stands, the resolved config it trains with, and the state of what watches its evaluations
 // (monitors.ts), plain JSON so that a resumed run continues exactly.
-import type { Config, MonitorMode, OptimizerConfig } from '../../shared/config/types.ts';
+import type { Config, MonitorMode, OptimizerConfig } from '../../config/types.ts';
 import type { VariableSpec } from '../../shared/layout.ts';
 import type { DataRecord } from '../../data/split-record.ts';
 

@@ -4,7 +4,7 @@
 // the random resized crop's box (torchvision's RandomResizedCrop.get_params: up to 10 tries,
 // then the centre crop), the padded crop's offsets, the flip, the brightness factor, the
 // contrast factor.
-import type { ImageAugment } from '../../shared/config/types.ts';
+import type { ImageAugment } from '../../config/types.ts';
 import { mulberry32, streamState, type Rng } from '../../shared/rng.ts';
 
 const TAG_AUGMENT = 0x41554731; // 'AUG1': never reuse, never change

@@ -1,6 +1,6 @@
 // What a decoding thread needs to make one split's rows: a plain object (it crosses to the
 // piscina threads), the same for every thread.
-import type { ImageAugment, ImageSource } from '../../shared/config/types.ts';
+import type { ImageAugment, ImageSource } from '../../config/types.ts';
 
 export interface DecodeSpec {
   height: number;

@@ -5,8 +5,8 @@
 // libvips's operation cache off (every file is read once per epoch: caching only costs).
 import { workerData } from 'piscina';
 import { decodeInto } from './decode-image.ts';
-import type { ShardHttpOptions } from '../../shared/config/types.ts';
-import { SHARD_HTTP_DEFAULTS } from '../../shared/config/validate/shard-http.ts';
+import type { ShardHttpOptions } from '../../config/types.ts';
+import { SHARD_HTTP_DEFAULTS } from '../../config/validate/shard-http.ts';
 import { decodeRecordInto, readRecord, type RecordRef } from '../shards/record-image.ts';
 import { useShardHttp } from '../shards/shard-range.ts';
 import { decodeMemberInto, readMember, type MemberRef } from '../shards/tar-member-image.ts';

@@ -3,7 +3,7 @@
 // by the split's 'made' column when the step stages them: from image files, or from the records of
 // TFRecord shards. A file (a record) that fails to decode rejects ready() with a DataError naming it.
 import { DataError, messageOf, MgpuError } from '../../shared/errors.ts';
-import type { ShardHttpOptions } from '../../shared/config/types.ts';
+import type { ShardHttpOptions } from '../../config/types.ts';
 import type { DecodeItem, DecodeTask, DecodeThreadData } from './decode-thread.ts';
 import { rowBytesOf, type DecodeSpec } from './decode-spec.ts';
 import { describeJpegDecoder } from './jpeg-native.ts';

@@ -3,12 +3,12 @@
 // rows a thread pool decodes ahead of the steps that stage them.
 import type { FileFingerprint } from '../file-fingerprint.ts';
 import os from 'node:os';
-import type { Config, ImageSource } from '../../shared/config/types.ts';
+import type { Config, ImageSource } from '../../config/types.ts';
 import type { ClassMapping } from '../classes.ts';
 import type { IndexPaths } from '../data-record.ts';
 import type { ShardOrderSpec } from '../rows.ts';
 import { memoryColumn, type Column } from '../columns.ts';
-import { labelsOf, oneLoss, perOutputLosses } from '../../shared/config/loss.ts';
+import { labelsOf, oneLoss, perOutputLosses } from '../../config/loss.ts';
 import { oneHotColumn } from './one-hot-column.ts';
 import { decodeSpec, describeDecoding, rowBytesOf, type ImageUse } from './decode-spec.ts';
 import { indexFolder, type ImageIndex } from './folder-index.ts';

@@ -4,7 +4,7 @@
 // names each file.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../shared/config/types.ts';
+import type { Config } from '../../config/types.ts';
 import { MgpuError } from '../../shared/errors.ts';
 import { imageDecodingSource, NO_DECODING_HINT } from '../predict-shards.ts';
 import type { NamedArray } from '../rows.ts';

@@ -4,12 +4,12 @@
 // into one array per input and output (float32 or int32 by the feature's kind), held in memory
 // as an .npy's would be mapped: the seeded order, any N and M and resume are every source's.
 import fs from 'node:fs';
-import type { ShardHttpOptions, TfrecordFeatureSource } from '../../shared/config/types.ts';
+import type { ShardHttpOptions, TfrecordFeatureSource } from '../../config/types.ts';
 import { DataError } from '../../shared/errors.ts';
 import { readFully } from '../../shared/read-fully.ts';
 import { isShardUrl, shardFiles } from '../../shared/shard-files.ts';
-import { SHARD_HTTP_DEFAULTS } from '../../shared/config/validate/shard-http.ts';
-import { badSampleSkipRefused } from '../../shared/config/validate/on-bad-sample.ts';
+import { SHARD_HTTP_DEFAULTS } from '../../config/validate/shard-http.ts';
+import { badSampleSkipRefused } from '../../config/validate/on-bad-sample.ts';
 import { memoryColumn } from '../columns.ts';
 import type { Dataset, NamedArray } from '../rows.ts';
 import { featureValues } from './feature-values.ts';

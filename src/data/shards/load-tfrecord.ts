@@ -4,7 +4,7 @@
 // threads decode from the records' image bytes, ahead of the steps that stage them. Sample i is
 // record i of the shards in order: random access, so the seeded order, any N and M, resume and
 // onBadSample: skip work as for an image folder.
-import type { ShardHttpOptions, TfrecordImageSource } from '../../shared/config/types.ts';
+import type { ShardHttpOptions, TfrecordImageSource } from '../../config/types.ts';
 import { DataError } from '../../shared/errors.ts';
 import { isShardUrl, shardFiles } from '../../shared/shard-files.ts';
 import type { ClassMapping } from '../classes.ts';

@@ -4,7 +4,7 @@
 // column whose rows the image pipeline's threads decode from the samples' image members. Sample i
 // is sample i of the shards in order: random access, so the seeded order, any N and M, resume and
 // onBadSample: skip work as for an image folder.
-import type { WebdatasetSource } from '../../shared/config/types.ts';
+import type { WebdatasetSource } from '../../config/types.ts';
 import { shardFiles } from '../../shared/shard-files.ts';
 import type { ClassMapping } from '../classes.ts';
 import type { ImageOptions, ImageSplit } from '../images/load-images.ts';

@@ -13,7 +13,7 @@
 // ECONNREFUSED 127.0.0.1:8080", "no response in 30000 ms").
 import http from 'node:http';
 import { Agent, RetryAgent, type Dispatcher, type RetryHandler } from 'undici';
-import type { ShardHttpOptions } from '../../shared/config/types.ts';
+import type { ShardHttpOptions } from '../../config/types.ts';
 
 /** Every 5xx: the server's failure. */
 export const RETRIED_STATUSES = Array.from({ length: 100 }, (_, i) => 500 + i);

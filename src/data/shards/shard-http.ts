@@ -22,8 +22,8 @@
 // (decode-thread.ts): the server failed, not the sample, so data.onBadSample: skip never leaves it out.
 import { request, type Dispatcher } from 'undici';
 import { DataError } from '../../shared/errors.ts';
-import type { ShardHttpOptions } from '../../shared/config/types.ts';
-import { SHARD_HTTP_DEFAULTS } from '../../shared/config/validate/shard-http.ts';
+import type { ShardHttpOptions } from '../../config/types.ts';
+import { SHARD_HTTP_DEFAULTS } from '../../config/validate/shard-http.ts';
 import { GaveUp, headerOf, retryingAgent, saidOf, statusLine, type Failure } from './shard-http-retry.ts';
 
 /** What a HEAD says of a shard: its size and identity ("etag ..." or "last-modified ...", "" when the server gives neither). */

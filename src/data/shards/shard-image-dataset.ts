@@ -5,7 +5,7 @@
 // Both loaders (load-tfrecord.ts, load-webdataset.ts) end here; only what their header says was
 // found differs. What follows from the indexes (the header's indexes part, the URL shards'
 // fingerprints) and the source (data.<split>.http) is worked out here, once for both.
-import type { ImageSource, ShardHttpOptions } from '../../shared/config/types.ts';
+import type { ImageSource, ShardHttpOptions } from '../../config/types.ts';
 import { memoryColumn } from '../columns.ts';
 import { decodeSpec, describeDecoding, rowBytesOf, type DecodeSpec } from '../images/decode-spec.ts';
 import { ImagePipeline } from '../images/image-pipeline.ts';

@@ -4,8 +4,8 @@
 // thread's client, set up by useShardHttp (its share of data.<split>.http.inFlight). A shard gone
 // since it was indexed, shorter than it was, or a server that fails, is a DataError naming it.
 import fs from 'node:fs';
-import type { ShardHttpOptions } from '../../shared/config/types.ts';
-import { SHARD_HTTP_DEFAULTS } from '../../shared/config/validate/shard-http.ts';
+import type { ShardHttpOptions } from '../../config/types.ts';
+import { SHARD_HTTP_DEFAULTS } from '../../config/validate/shard-http.ts';
 import { DataError, messageOf } from '../../shared/errors.ts';
 import { readFully } from '../../shared/read-fully.ts';
 import { isShardUrl } from '../../shared/shard-files.ts';

@@ -19,8 +19,8 @@
 // DataError naming the URL (shard-http.ts).
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { ShardHttpOptions } from '../../shared/config/types.ts';
-import { SHARD_HTTP_DEFAULTS } from '../../shared/config/validate/shard-http.ts';
+import type { ShardHttpOptions } from '../../config/types.ts';
+import { SHARD_HTTP_DEFAULTS } from '../../config/validate/shard-http.ts';
 import { crc32c } from '../../shared/crc32c.ts';
 import { INDEX_SUFFIX, isShardUrl } from '../../shared/shard-files.ts';
 import { FINGERPRINT_END_BYTES, fingerprintRanges, type FileFingerprint } from '../file-fingerprint.ts';

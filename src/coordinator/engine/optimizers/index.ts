@@ -1,7 +1,7 @@
 // Builds the coordinator's update rule from the validated optimizer config. Every rule matches
 // tfjs 4.22's optimizer of the same name (adamw: Adam plus decoupled weight decay, see adamw.ts).
 
-import type { OptimizerConfig } from '../../../shared/config/types.ts';
+import type { OptimizerConfig } from '../../../config/types.ts';
 import { ConfigError } from '../../../shared/errors.ts';
 import type { UpdateRule } from './update-rule.ts';
 import { sgdRule } from './sgd.ts';

@@ -5,7 +5,7 @@
 // same length. It may cut that range into slices (e.g. one per thread) and call `apply` once per
 // slice: every rule is purely elementwise, so the result does not depend on the cut.
 
-import type { OptimizerName } from '../../../shared/config/types.ts';
+import type { OptimizerName } from '../../../config/types.ts';
 
 export interface UpdateRule {
   readonly name: OptimizerName;

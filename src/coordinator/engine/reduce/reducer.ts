@@ -12,7 +12,7 @@
 // ones. Every operation is elementwise except the squared norm, which is summed per fixed
 // CHUNK of the vector and combined in chunk order: the cut into slices never changes a bit.
 // The loops are the float kernels (C when the addon is built, else the same arithmetic in JS).
-import type { OptimizerConfig } from '../../../shared/config/types.ts';
+import type { OptimizerConfig } from '../../../config/types.ts';
 import type { SlabLayout } from '../../../shared/layout.ts';
 import { MgpuError } from '../../../shared/errors.ts';
 import { floatKernels } from '../../../shared/float-kernels.ts';

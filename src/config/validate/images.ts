@@ -3,7 +3,7 @@
 
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { fail, int, oneOf, orNull, real, Section, text } from '../checker.ts';
 import type { ImageAugment, ImageSource } from '../types.ts';
 

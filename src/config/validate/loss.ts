@@ -1,6 +1,6 @@
 // loss and lossWeights: one loss for every output or one per output, and the outputs' weights.
 
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { closest, fail, failCheck, isMapping, nonNegative, oneOf, Section } from '../checker.ts';
 import { isCustomLoss, oneLoss, perOutputLosses } from '../loss.ts';
 import type { OutputKind } from '../metric-keys.ts';

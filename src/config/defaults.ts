@@ -14,7 +14,7 @@ import type {
   ScheduleConfig,
   ScheduleName,
 } from './types.ts';
-import { METRICS, METRIC_NAMES } from '../metrics-table.ts';
+import { METRICS, METRIC_NAMES } from '../shared/metrics-table.ts';
 
 export const OPTIMIZER_PARAMS: Record<OptimizerName, readonly (keyof OptimizerConfig)[]> = {
   sgd: ['learningRate'],

@@ -1,8 +1,8 @@
 // data: the training and eval sources (npy, csv, a module, mnist, synthetic, images, tfrecord, webdataset),
 // evalFraction and the class list. Each source type's check is SOURCE_CHECKS's entry, keyed by
-// the source table's types (src/shared/data-sources-table.ts).
+// the source table's types (src/config/data-sources-table.ts).
 
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { fail, failCheck, int, isMapping, oneOf, orNull, quotedChoices, real, Section, show, text } from '../checker.ts';
 import { DATA_MODULE_DEFAULTS, MNIST_DEFAULTS, MNIST_SIZE } from '../defaults.ts';
 import { imageSource } from './images.ts';
@@ -11,7 +11,7 @@ import { syntheticSource } from './synthetic.ts';
 import { tfrecordSource } from './tfrecord.ts';
 import { webdatasetSource } from './webdataset.ts';
 import { CSV_LABEL_TYPES, type Config, type DataSource, type NpyFiles } from '../types.ts';
-import { SOURCE_TYPES, type SourceType } from '../../data-sources-table.ts';
+import { SOURCE_TYPES, type SourceType } from '../data-sources-table.ts';
 
 type SourceOf<T extends SourceType> = Extract<DataSource, { type: T }>;
 type SourceCheck<T extends SourceType> = (raw: Record<string, unknown>, path: string, baseDir: string) => SourceOf<T>;

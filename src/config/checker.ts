@@ -5,8 +5,8 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../errors.ts';
-import { isPattern, matchFiles } from '../file-pattern.ts';
+import { ConfigError } from '../shared/errors.ts';
+import { isPattern, matchFiles } from '../shared/file-pattern.ts';
 
 type Mapping = Record<string, unknown>;
 

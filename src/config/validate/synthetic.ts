@@ -1,5 +1,5 @@
 // A synthetic data source (type: synthetic): rows made in memory, of a shape the config gives.
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { int, oneOf, Section } from '../checker.ts';
 import { SYNTHETIC_DEFAULTS } from '../defaults.ts';
 import type { DataSource } from '../types.ts';

@@ -1,6 +1,6 @@
 // training.classWeights: a weight per class, by index or (with class names) by name.
 
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { fail, isMapping, real, show } from '../checker.ts';
 import { hasClasses } from '../loss.ts';
 import type { ClassWeights, LossEntry } from '../types.ts';

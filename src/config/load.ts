@@ -4,12 +4,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/errors.ts';
 import { OPTIMIZER_PARAMS, SCHEDULE_PARAMS } from './defaults.ts';
 import { findDuplicateJsonKey } from './json-duplicate-keys.ts';
 import { applyOverrides } from './overrides.ts';
 import type { Config, NetConfig } from './types.ts';
-import { NETS } from '../../nets/nets-table.ts';
+import { NETS } from '../nets/nets-table.ts';
 import { isMapping, show } from './checker.ts';
 import { validateConfig } from './validate.ts';
 

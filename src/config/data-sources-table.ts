@@ -1,11 +1,11 @@
 // One entry per data source type (`type:` of data.train and data.eval): what the parts of a run
-// know of a source besides how its config is checked (src/shared/config/validate/data.ts) and
+// know of a source besides how its config is checked (src/config/validate/data.ts) and
 // how it is read (src/data/dataset.ts), both keyed by the same names (a type without one does
 // not compile). The config's checks of labels and class weights, the class mapping of the splits
 // and of eval/predict, and the run header read this table, so adding a source is its config type
 // (types.ts, and api.ts's input form), one entry here, its check there and its reader.
 // It imports only types: the config's validation and the coordinator both load it.
-import type { DataSource } from './config/types.ts';
+import type { DataSource } from './types.ts';
 
 export type SourceType = DataSource['type'];
 

@@ -1,11 +1,11 @@
 // devices: which GPUs (or how many simulated ones), the backend, and how workers share them.
 
 import { resolve } from 'node:path';
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { bool, fail, int, oneOf, quotedChoices, Section, text } from '../checker.ts';
 import { DEVICES_DEFAULTS } from '../defaults.ts';
 import { BACKEND_NAMES, type Config } from '../types.ts';
-import { BACKENDS, CPU_BACKEND_NAMES } from '../../backends-table.ts';
+import { BACKENDS, CPU_BACKEND_NAMES } from '../../shared/backends-table.ts';
 
 export function devicesSection(raw: unknown, baseDir: string): Config['devices'] {
   const dev = Section.open(raw, 'devices', Object.keys(DEVICES_DEFAULTS));

@@ -2,7 +2,7 @@
 // is checked exactly like the file's own keys.
 
 import { parseDocument } from 'yaml';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/errors.ts';
 import { isMapping, show } from './checker.ts';
 
 const SET_FORM = 'write --set key.path=value, e.g. --set optimizer.learningRate=1e-3';

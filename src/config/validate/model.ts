@@ -2,10 +2,10 @@
 // custom layers. A network's options (classes, inputShape, weightDecay, dropout, width) are read
 // against the table of networks (src/nets/nets-table.ts).
 
-import { ConfigError } from '../../errors.ts';
-import { isNetName, NET_NAMES, NETS, type NetName } from '../../../nets/nets-table.ts';
+import { ConfigError } from '../../shared/errors.ts';
+import { isNetName, NET_NAMES, NETS, type NetName } from '../../nets/nets-table.ts';
 import { fraction, int, nonNegative, oneOf, orNull, positive, Section, text } from '../checker.ts';
-import { namesClasses } from '../../data-sources-table.ts';
+import { namesClasses } from '../data-sources-table.ts';
 import type { Config, NetConfig } from '../types.ts';
 
 const NET_KEYS = ['classes', 'inputShape', 'weightDecay', 'dropout', 'width'] as const;

@@ -5,21 +5,10 @@
 // Each list of names is one `as const` array; the type is derived from it, and validation, the
 // CLI and the tests read the same array.
 // The built-in losses are the keys of their table (src/shared/losses-table.ts).
-export { LOSS_NAMES, type LossName } from '../losses-table.ts';
-import type { LossName } from '../losses-table.ts';
-import type { NetName } from '../../nets/net-names.ts';
-/** A custom loss: a module whose default export (yTrue, yPred, tf) gives each sample's loss; module: an absolute path. */
-export interface CustomLoss {
-  module: string;
-}
-/** One output's loss: a built-in name, or a custom module. */
-export type LossEntry = LossName | CustomLoss;
-/**
- * `loss`: one loss for every output of the model, or one per output, keyed by the model's output
- * names. A mapping whose only key is `module`, with a value that is not a built-in name, is one
- * custom loss for every output (loss.ts: isCustomLoss); anything else is a mapping per output.
- */
-export type LossSpec = LossEntry | Record<string, LossEntry>;
+export { LOSS_NAMES, type LossName } from '../shared/losses-table.ts';
+import type { NetName } from '../nets/net-names.ts';
+export type { CustomLoss, LossEntry, LossSpec } from '../shared/losses-table.ts';
+import type { LossSpec } from '../shared/losses-table.ts';
 /** npy features or labels: one file, or one file per model input (output), keyed by its name. */
 export type NpyFiles = string | Record<string, string>;
 
@@ -272,8 +261,8 @@ export interface CheckpointConfig {
 }
 
 // The worker backends are the keys of their table (src/shared/backends-table.ts), in the order `auto` prefers them.
-export { BACKEND_NAMES, type BackendName } from '../backends-table.ts';
-import type { BackendName } from '../backends-table.ts';
+export { BACKEND_NAMES, type BackendName } from '../shared/backends-table.ts';
+import type { BackendName } from '../shared/backends-table.ts';
 
 export interface DevicesConfig {
   gpus: 'all' | number[]; // physical GPU ids to use (after CUDA_VISIBLE_DEVICES); default 'all'
@@ -300,8 +289,8 @@ export interface DevicesConfig {
  * loss; `topK` needs a softmax over classes (not binaryCrossentropy).
  */
 // The built-in metrics are the keys of their table (src/shared/metrics-table.ts).
-export { METRIC_NAMES, type MetricName } from '../metrics-table.ts';
-import type { MetricName } from '../metrics-table.ts';
+export { METRIC_NAMES, type MetricName } from '../shared/metrics-table.ts';
+import type { MetricName } from '../shared/metrics-table.ts';
 /** How precision, recall and f1 combine classes: the mean of per-class values, or from summed counts. */
 export type MetricAverage = 'macro' | 'micro';
 

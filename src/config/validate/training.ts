@@ -1,11 +1,11 @@
 // training: the batch, how long to train, and the step's options (clipping, EMA, early stopping,
 // class weights).
 
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { bool, int, nonNegative, orNull, positive, real, Section } from '../checker.ts';
 import { DEFAULT_EPOCHS, EARLY_STOPPING_DEFAULTS, TRAINING_DEFAULTS } from '../defaults.ts';
 import type { Config, EarlyStoppingConfig, LossEntry } from '../types.ts';
-import { namesClasses, sourceTraits } from '../../data-sources-table.ts';
+import { namesClasses, sourceTraits } from '../data-sources-table.ts';
 import { classWeights } from './class-weights.ts';
 import { monitorAndMode, type GivenModes } from './watchers.ts';
 

@@ -2,7 +2,7 @@
 // eval line, and the way each figure improves. The validator checks a config's monitors with
 // these; the eval watcher checks them again once the model's outputs are known.
 
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/errors.ts';
 import { closest, show } from './checker.ts';
 import { METRIC_DIRECTION, MONITORS } from './defaults.ts';
 import { metricKey, metricSuits, type OutputKind } from './metric-keys.ts';

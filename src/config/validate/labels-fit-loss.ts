@@ -2,8 +2,8 @@
 // mnist and synthetic sources need a loss that takes them; mnist's count against a batch that
 // dropLast would drop.
 
-import { readsClassNames } from '../../data-sources-table.ts';
-import { ConfigError } from '../../errors.ts';
+import { readsClassNames } from '../data-sources-table.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { hasClasses, labelsOf, lossLabel } from '../loss.ts';
 import type { Config, DataSource, LossEntry } from '../types.ts';
 

@@ -1,10 +1,10 @@
 // metrics: the eval metrics, built-in or custom modules, checked against the loss or the outputs.
 
 import { basename, extname } from 'node:path';
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { closest, fail, isMapping, oneOf, Section, show } from '../checker.ts';
 import { AVERAGED_METRICS, CLASS_METRICS, DEFAULT_AVERAGE, METRIC_MODULE_NAME } from '../defaults.ts';
-import { TOP_K_LOSSES } from '../../losses-table.ts';
+import { TOP_K_LOSSES } from '../../shared/losses-table.ts';
 import { hasClasses, hasTopK, lossLabel } from '../loss.ts';
 import { metricKey, metricSuits, type OutputKind } from '../metric-keys.ts';
 import { METRIC_NAMES, type LossEntry, type MetricName, type MetricSpec } from '../types.ts';

@@ -2,7 +2,7 @@
 // (by their loss) it is measured for, both read from the metric table (src/shared/metrics-table.ts).
 // The validator checks a config's metrics with these; the evaluation computes and names them with
 // the same.
-import { METRICS, type MetricName } from '../metrics-table.ts';
+import { METRICS, type MetricName } from '../shared/metrics-table.ts';
 import { hasClasses, hasTopK } from './loss.ts';
 import type { LossEntry, MetricSpec } from './types.ts';
 

@@ -2,7 +2,7 @@
 // seeded global permutation, every record at random) or `shards` (src/data/shard-order.ts: the
 // shards shuffled, then `openShards` of them at a time, default 4, their samples shuffled among
 // themselves). Only data.train has an order: an evaluation reads its split in order.
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { int, oneOf, type Section } from '../checker.ts';
 
 export const SHARD_ORDER_KEYS = ['order', 'openShards'] as const;

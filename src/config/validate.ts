@@ -5,7 +5,7 @@
 // is checker.ts.
 
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../shared/errors.ts';
 import { int, isMapping, Section, show, text, type Check } from './checker.ts';
 import { DEFAULT_NAME, LOG_DEFAULTS, NAME_PATTERN } from './defaults.ts';
 import type { Config } from './types.ts';

@@ -3,7 +3,7 @@
 // it, accepted as it was this key's first name), the extension of each sample's image part (or a list: the
 // first present is taken), its label part (cls: the class index as decimal text, plus
 // labelOffset) and the image decoding keys of type: images.
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { int, oneOf, Section } from '../checker.ts';
 import type { WebdatasetSource } from '../types.ts';
 import { IMAGE_DECODE_KEYS, imageDecoding } from './images.ts';

@@ -3,8 +3,8 @@
 // source whose samples cannot fail one by one (the source table's failsPerSample) refuses it
 // rather than accept a setting that does nothing. A module's is checked once it is loaded (only
 // a map-style one makes its samples one by one): badSampleSkipRefused in the data reader.
-import { ConfigError } from '../../errors.ts';
-import { sourceTraits } from '../../data-sources-table.ts';
+import { ConfigError } from '../../shared/errors.ts';
+import { sourceTraits } from '../data-sources-table.ts';
 import type { Config } from '../types.ts';
 
 /** Throws when data.onBadSample is skip and data.train's source type cannot fail per sample. */

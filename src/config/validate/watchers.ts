@@ -1,7 +1,7 @@
 // What watches an eval figure (checkpoint.best, training.earlyStopping, schedule 'plateau'): its
 // monitor and mode as each section gives them, and the checks once the metrics are read.
 
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { oneOf, text, type Section } from '../checker.ts';
 import { hasClasses, hasTopK, labelsOf, lossLabel, oneLoss } from '../loss.ts';
 import { resolveMonitor } from '../monitor-keys.ts';

@@ -3,9 +3,9 @@
 // (bytes) and the label (int64 class index, plus labelOffset) with the image decoding keys of
 // type: images, or x and y: the model's input and output names to a feature key and a shape.
 import { resolve } from 'node:path';
-import { ConfigError, DataError } from '../../errors.ts';
+import { ConfigError, DataError } from '../../shared/errors.ts';
 import { fail, int, isMapping, Section, text } from '../checker.ts';
-import { isShardUrl, shardFiles } from '../../shard-files.ts';
+import { isShardUrl, shardFiles } from '../../shared/shard-files.ts';
 import type { ShardHttpOptions, TfrecordFeatures, TfrecordSource } from '../types.ts';
 import { shardHttp } from './shard-http.ts';
 import { IMAGE_DECODE_KEYS, imageDecoding } from './images.ts';

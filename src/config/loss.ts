@@ -2,7 +2,7 @@
 // per output name; each a built-in name or a custom module. The top-level form is decided by one
 // rule (isCustomLoss): a mapping whose only key is `module` with a string value that is not a
 // built-in name is a custom loss for every output; every other mapping is keyed by output names.
-import { LOSSES, LOSS_NAMES, type ClassLossName, type LossTraits } from '../losses-table.ts';
+import { LOSSES, LOSS_NAMES, type ClassLossName, type LossTraits } from '../shared/losses-table.ts';
 import type { CustomLoss, LossEntry, LossName, LossSpec } from './types.ts';
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,6 +1,6 @@
 // eval: when to evaluate, its batch, top-k and the EMA weights.
 
-import { ConfigError } from '../../errors.ts';
+import { ConfigError } from '../../shared/errors.ts';
 import { bool, int, orNull, Section } from '../checker.ts';
 import { EVAL_DEFAULTS, EVAL_EVERY_WITH_EVAL_SET } from '../defaults.ts';
 import type { Config } from '../types.ts';
