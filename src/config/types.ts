@@ -117,7 +117,7 @@ export interface WebdatasetSource extends Omit<ImageSource, 'type' | 'dir' | 'li
 
 /**
  * How shards given as http(s):// URLs are read (src/data/shards/shard-http.ts): `inFlight` range
- * requests at once per process (split among its decoding threads; at least one each), `retries`
+ * requests at once per process and origin (split among its decoding threads; at least one each), `retries`
  * after a 5xx, a connection reset or refused, or a timeout (exponential backoff with jitter),
  * `timeoutMs` without a byte before a request is given up. Defaults 8, 5, 30000.
  */
