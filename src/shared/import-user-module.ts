@@ -19,7 +19,8 @@ export async function importUserModule(file: string): Promise<Record<string, unk
     // as a thread of a run from the sources has it (so a module loads the same way in either).
     await registerTypeScript(isMainThread);
     if (isMainThread) {
-      const source = (await import(new URL('./import-user-module.ts', import.meta.url).href)) as { importUserModule: typeof importUserModule };
+      // The path climbs out of dist/shared into src/shared: from the sources it names this very file.
+      const source = (await import(new URL('../../src/shared/import-user-module.ts', import.meta.url).href)) as { importUserModule: typeof importUserModule };
       return source.importUserModule(file);
     }
   }
