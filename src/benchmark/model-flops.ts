@@ -29,6 +29,7 @@ interface LayerLike {
   getClassName(): string;
   getConfig(): Record<string, unknown>;
   countParams(): number;
+  depthMultiplier?: number;
   layers?: LayerLike[];
   input: { shape: (number | null)[] } | { shape: (number | null)[] }[];
   output: { shape: (number | null)[] } | { shape: (number | null)[] }[];
@@ -38,7 +39,7 @@ const dims = (shape: (number | null)[]) => shape.slice(1).map((d) => d ?? 1);
 const product = (xs: number[]) => xs.reduce((a, b) => a * b, 1);
 const shapeOf = (t: LayerLike['input']) => (Array.isArray(t) ? t[0]!.shape : t.shape);
 const kernelArea = (cfg: Record<string, unknown>) => {
-  const k = cfg['kernelSize'] ?? cfg['kernel_size'];
+  const k = cfg['kernelSize'];
   return Array.isArray(k) ? product(k as number[]) : (k as number) ** 2;
 };
 
@@ -49,13 +50,15 @@ function layerMacs(l: LayerLike): number | null {
   const outShape = dims(shapeOf(l.output));
   const positions = product(outShape.slice(0, -1));
   const inChannels = inShape[inShape.length - 1]!;
+  // The layer's own field: tfjs-layers 4.22's SeparableConv2D leaves depthMultiplier out of its config.
+  const multiplier = l.depthMultiplier ?? 1;
   switch (l.getClassName()) {
     case 'Conv2D':
       return positions * outShape[outShape.length - 1]! * kernelArea(cfg) * inChannels;
     case 'DepthwiseConv2D':
-      return positions * inChannels * ((cfg['depthMultiplier'] as number | undefined) ?? 1) * kernelArea(cfg);
+      return positions * inChannels * multiplier * kernelArea(cfg);
     case 'SeparableConv2D': {
-      const mid = inChannels * ((cfg['depthMultiplier'] as number | undefined) ?? 1);
+      const mid = inChannels * multiplier;
       return positions * mid * kernelArea(cfg) + positions * mid * outShape[outShape.length - 1]!;
     }
     case 'Dense':

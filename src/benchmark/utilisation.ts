@@ -29,8 +29,8 @@ export type PeakOutcome = { peak: Peak; missing: null } | { peak: null; missing:
 const GPU_FP32_TFLOPS: [RegExp, number, string][] = [
   [/H100.*PCIe/i, 51.2, 'NVIDIA H100 PCIe'],
   [/H100/i, 66.9, 'NVIDIA H100 SXM'],
-  [/H200/i, 66.9, 'NVIDIA H200'],
   [/GH200/i, 66.9, 'NVIDIA GH200'],
+  [/H200/i, 66.9, 'NVIDIA H200'],
   [/A100/i, 19.5, 'NVIDIA A100'],
   [/L40S/i, 91.6, 'NVIDIA L40S'],
   [/L4\b/i, 30.3, 'NVIDIA L4'],
@@ -41,14 +41,16 @@ const GPU_FP32_TFLOPS: [RegExp, number, string][] = [
   [/RTX 3090/i, 35.6, 'NVIDIA GeForce RTX 3090'],
 ];
 
-/** One core's FP32 peak, measured for `seconds` (the best of runs of a quarter of it). */
-export function cpuPeak(seconds = 0.4): PeakOutcome {
-  const { addon, reason } = nativeConv();
+/** The vector width of an FMA loop, in words, by the ISA the addon names. */
+export const isaWords = (isa: string): string => (isa === 'avx512' ? 'AVX-512' : isa === 'avx2-fma' ? 'AVX2+FMA' : 'scalar');
+
+/** One core's FP32 peak, measured for `seconds` (the best of runs of a quarter of it) by the addon given (the convolution addon in use). */
+export function cpuPeak(seconds = 0.4, conv: ReturnType<typeof nativeConv> = nativeConv()): PeakOutcome {
+  const { addon, reason } = conv;
   if (!addon) return { peak: null, missing: `the CPU's peak is measured by the convolution addon, which is not in use (${reason})` };
   if (!addon.fmaPeak) return { peak: null, missing: 'the convolution addon was built before it could measure the peak: npm run build:native' };
   const { gflops, isa } = addon.fmaPeak(seconds);
-  const width = isa === 'avx512' ? 'AVX-512' : isa === 'avx2-fma' ? 'AVX2+FMA' : 'scalar';
-  return { peak: { gflopsPerDevice: gflops, source: `measured, ${width} FMA loop on one core`, device: 'core' }, missing: null };
+  return { peak: { gflopsPerDevice: gflops, source: `measured, ${isaWords(isa)} FMA loop on one core`, device: 'core' }, missing: null };
 }
 
 /** A GPU's nominal FP32 peak by its adapter's name (the device plan's label). */

@@ -113,3 +113,15 @@ test('no peak: said why, and the rows have GFLOP/s but no MFU', () => {
   assert.ok(at > 0, lines.join('\n'));
   assert.match(lines[at + 3]!, /^mgpu-train, 1 worker +1 +33\.0 +-$/);
 });
+
+test('no FLOPs known, or none counted (a model of layers whose work is not counted): no GFLOP/s and no MFU, not a zero', () => {
+  for (const perSample of [null, 0]) {
+    assert.deepEqual(
+      utilisationRows(20, [{ workers: 1, imagesPerSec: 40 }], perSample, corePeak, 0).map((r) => [r.gflops, r.mfu]),
+      [
+        [null, null],
+        [null, null],
+      ],
+    );
+  }
+});

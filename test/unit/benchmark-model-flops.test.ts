@@ -30,13 +30,13 @@ test('depthwise (multiplier 2), separable, a Dense over a sequence and a nested 
   const input = tf.input({ shape: [9, 9, 4] });
   let x = tf.layers.conv2d({ filters: 6, kernelSize: [3, 1], strides: 2, padding: 'valid' }).apply(input) as tf.SymbolicTensor; // 4x5x6
   x = tf.layers.depthwiseConv2d({ kernelSize: 3, depthMultiplier: 2, padding: 'same' }).apply(x) as tf.SymbolicTensor; // 4x5x12
-  x = tf.layers.separableConv2d({ filters: 5, kernelSize: 2, padding: 'valid' }).apply(x) as tf.SymbolicTensor; // 3x4x5
+  x = tf.layers.separableConv2d({ filters: 5, kernelSize: 2, depthMultiplier: 2, padding: 'valid' }).apply(x) as tf.SymbolicTensor; // 3x4x5 (24 in between)
   x = tf.layers.reshape({ targetShape: [12, 5] }).apply(x) as tf.SymbolicTensor;
   x = tf.layers.dense({ units: 7 }).apply(x) as tf.SymbolicTensor; // 12 rows x 5 -> 7
   x = tf.layers.batchNormalization().apply(x) as tf.SymbolicTensor;
   const out = inner.apply(tf.layers.globalAveragePooling1d().apply(x)) as tf.SymbolicTensor;
   const model = tf.model({ inputs: input, outputs: out });
-  const macs = 4 * 5 * 6 * 3 * 4 + 4 * 5 * 12 * 9 + (3 * 4 * 12 * 4 + 3 * 4 * 12 * 5) + 12 * 5 * 7 + 7 * 3;
+  const macs = 4 * 5 * 6 * 3 * 4 + 4 * 5 * 12 * 9 + (3 * 4 * 24 * 4 + 3 * 4 * 24 * 5) + 12 * 5 * 7 + 7 * 3;
   assert.deepEqual(modelFlops(model), { forward: 2 * macs, training: 6 * macs, uncounted: [] });
   model.dispose();
 });
@@ -57,5 +57,27 @@ test('a custom layer with weights is named as not counted; one without weights a
   const y = tf.layers.dense({ units: 2 }).apply(tf.layers.batchNormalization().apply(new Scale({}).apply(tf.layers.reLU().apply(input))));
   const model = tf.model({ inputs: input, outputs: y as tf.SymbolicTensor });
   assert.deepEqual(modelFlops(model), { forward: 2 * 8, training: 6 * 8, uncounted: ['TestScale'] });
+  model.dispose();
+});
+
+test('a model built for a fixed batch (batchSize 4) counts one sample; uncounted classes are sorted, each once', () => {
+  const make = (name: string) =>
+    class extends tf.layers.Layer {
+      static className = name;
+      build(): void {
+        this.addWeight('w', [1], 'float32', tf.initializers.ones());
+        this.built = true;
+      }
+      call(x: tf.Tensor | tf.Tensor[]): tf.Tensor {
+        return Array.isArray(x) ? x[0]! : x;
+      }
+    };
+  const [Zeta, Alpha] = [make('TestZeta'), make('TestAlpha')];
+  const input = tf.input({ batchShape: [4, 6, 6, 2] });
+  let x = tf.layers.conv2d({ filters: 3, kernelSize: 3, padding: 'same' }).apply(input) as tf.SymbolicTensor;
+  x = new Zeta({}).apply(new Alpha({}).apply(new Zeta({}).apply(x))) as tf.SymbolicTensor;
+  const model = tf.model({ inputs: input, outputs: x });
+  const macs = 6 * 6 * 3 * 9 * 2;
+  assert.deepEqual(modelFlops(model), { forward: 2 * macs, training: 6 * macs, uncounted: ['TestAlpha', 'TestZeta'] });
   model.dispose();
 });
