@@ -6,25 +6,12 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { startCli } from '../helpers/chaos.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
+import { trainLine } from '../helpers/train-line.ts';
 
 test('report with its stdout closed: exit 0, report.html written, nothing on stderr', async () => {
   const runDir = path.join(tempDir('report-stdout-closed'), 'run');
   fs.mkdirSync(runDir, { recursive: true });
-  const line = (step: number) =>
-    JSON.stringify({
-      type: 'train',
-      step,
-      epoch: 0,
-      loss: 1 / step,
-      lr: 0.01,
-      samples_per_sec: 100,
-      compute_max_ms: 10,
-      compute_min_ms: 9,
-      sync_ms: 2,
-      data_ms: 1,
-      step_ms: 14,
-      grad_norm: 0.5,
-    });
+  const line = (step: number) => JSON.stringify(trainLine(step));
   fs.writeFileSync(path.join(runDir, 'metrics.jsonl'), [1, 2, 3].map(line).join('\n') + '\n');
   const cli = startCli(['report', runDir]);
   cli.child.stdout!.destroy(); // before the first line: every write of the table meets a closed pipe

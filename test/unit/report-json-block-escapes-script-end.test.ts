@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { report } from '../../src/report/index.ts';
 import { linePlot, pageData } from '../helpers/report-page.ts';
+import { trainLine } from '../helpers/train-line.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-report-json-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -16,20 +17,7 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const MESSAGE = 'worker rank 0 failed: </script><script>alert(1)</script><!-- <b>';
 
 test("a failure message holding '</script>' stays inside the data block and reads back whole", async () => {
-  const train = (step: number) => ({
-    type: 'train',
-    step,
-    epoch: 0,
-    loss: 1 / step,
-    lr: 0.01,
-    samples_per_sec: 100,
-    compute_max_ms: 10,
-    compute_min_ms: 9,
-    sync_ms: 2,
-    data_ms: 1,
-    step_ms: 14,
-    grad_norm: 0.5,
-  });
+  const train = (step: number) => trainLine(step);
   const lines = [train(1), { type: 'failure', step: 2, ranks: [0], message: MESSAGE, action: 'restart' }, train(2)];
   fs.writeFileSync(path.join(dir, 'metrics.jsonl'), lines.map((l) => JSON.stringify(l) + '\n').join(''));
   const page = fs.readFileSync((await report(dir, { line: () => {} })).htmlPath, 'utf8');

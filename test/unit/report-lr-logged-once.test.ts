@@ -6,27 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { report } from '../../src/report/index.ts';
+import { trainLine } from '../helpers/train-line.ts';
 
 function runWith(schedule: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-report-lr-'));
   fs.writeFileSync(path.join(dir, 'config.yaml'), `name: lr\nschedule:\n  name: ${schedule}\n`);
-  fs.writeFileSync(
-    path.join(dir, 'metrics.jsonl'),
-    JSON.stringify({
-      type: 'train',
-      step: 10,
-      epoch: 0,
-      loss: 1,
-      lr: 0.0025,
-      samples_per_sec: 100,
-      compute_max_ms: 10,
-      compute_min_ms: 9,
-      sync_ms: 2,
-      data_ms: 1,
-      step_ms: 14,
-      grad_norm: 0.5,
-    }) + '\n',
-  );
+  fs.writeFileSync(path.join(dir, 'metrics.jsonl'), JSON.stringify(trainLine(10, { loss: 1, lr: 0.0025 })) + '\n');
   return dir;
 }
 

@@ -9,6 +9,7 @@ import { fmtInt, fmtLoss, fmtPct, fmtSig, fmtTick } from '../../src/report/forma
 import { chartData, scriptJson } from '../../src/report/html.ts';
 import type { RunData } from '../../src/report/read-run.ts';
 import { runPageScript } from '../helpers/report-page-vm.ts';
+import { trainLine } from '../helpers/train-line.ts';
 
 const VALUES = [0, 1, -1, 0.5, 0.123456, 2.5, 1e-4, 0.00123, 12345.678, 1e6, 2.5e7, -3.25e-5, NaN, Infinity, -Infinity];
 
@@ -33,20 +34,7 @@ test('hover values: each format of the page as format.ts writes it', () => {
     assert.equal(api.fmtTick(v, step), fmtTick(v, step), `tick ${v} by ${step}`);
 });
 
-const line = (step: number, loss: number) => ({
-  type: 'train',
-  step,
-  epoch: 0,
-  loss,
-  lr: 0.01,
-  samples_per_sec: 100,
-  compute_max_ms: 10,
-  compute_min_ms: 9,
-  sync_ms: 2,
-  data_ms: 1,
-  step_ms: 14,
-  grad_norm: 0.5,
-});
+const line = (step: number, loss: number) => trainLine(step, { loss });
 const evalLine = (step: number) => ({ type: 'eval', step, epoch: 0, samples: 10, loss: 0.7, accuracy: 0.5, top_k: null, k: 5, mae: 0.1 });
 
 test('the loss table: eval-only steps undefined in the train column (spanned), a NaN loss null (a gap)', () => {

@@ -8,22 +8,10 @@ import { buildCharts } from '../../src/report/charts.ts';
 import { chartData, scriptJson } from '../../src/report/html.ts';
 import type { RunData } from '../../src/report/read-run.ts';
 import { drawOn, runPageScript } from '../helpers/report-page-vm.ts';
+import { trainLine as standardTrainLine } from '../helpers/train-line.ts';
 
 function trainLine(step: number) {
-  return {
-    type: 'train',
-    step,
-    epoch: 0,
-    loss: 1,
-    lr: 0.01,
-    samples_per_sec: 100,
-    compute_max_ms: 10,
-    compute_min_ms: 9,
-    sync_ms: 2,
-    data_ms: 1,
-    step_ms: 14,
-    grad_norm: 0.5,
-  };
+  return standardTrainLine(step, { loss: 1 });
 }
 
 /** The [x0, x1] of each bar (its first rect) as the page's script draws it on a 1000 px wide plot from x 50. */

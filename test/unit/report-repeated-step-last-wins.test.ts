@@ -8,25 +8,13 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { report } from '../../src/report/index.ts';
 import { seriesValues } from '../helpers/report-page.ts';
+import { trainLine } from '../helpers/train-line.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-report-repeat-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('a step logged twice (a resume) is drawn once, with its last value', async () => {
-  const train = (step: number, loss: number) => ({
-    type: 'train',
-    step,
-    epoch: 0,
-    loss,
-    lr: 0.01,
-    samples_per_sec: 100,
-    compute_max_ms: 10,
-    compute_min_ms: 9,
-    sync_ms: 2,
-    data_ms: 1,
-    step_ms: 14,
-    grad_norm: 0.5,
-  });
+  const train = (step: number, loss: number) => trainLine(step, { loss });
   const lines = [train(10, 2), train(20, 1.5), train(30, 1.2), train(20, 1.4), train(30, 1.1), train(40, 1)];
   fs.writeFileSync(path.join(dir, 'metrics.jsonl'), lines.map((l) => JSON.stringify(l) + '\n').join(''));
   const page = fs.readFileSync((await report(dir, { line: () => {} })).htmlPath, 'utf8');

@@ -4,23 +4,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildCharts } from '../../src/report/charts.ts';
 import { parseMetrics } from '../../src/report/read-run.ts';
+import { trainLine } from '../helpers/train-line.ts';
 
 test("a 'stop' line is an event, marked on the loss chart with its reason", () => {
-  const train = (step: number) =>
-    JSON.stringify({
-      type: 'train',
-      step,
-      epoch: 0,
-      loss: 1 / step,
-      lr: 0.01,
-      samples_per_sec: 100,
-      compute_max_ms: 10,
-      compute_min_ms: 9,
-      sync_ms: 2,
-      data_ms: 1,
-      step_ms: 14,
-      grad_norm: 0.5,
-    });
+  const train = (step: number) => JSON.stringify(trainLine(step));
   const stop = JSON.stringify({ type: 'stop', step: 2, ranks: [], message: "stopped by onStepEnd (it returned 'stop')", action: 'checkpoint step-2' });
   const parsed = parseMetrics([train(1), train(2), stop].join('\n') + '\n');
   assert.deepEqual(parsed.unreadable, []);
