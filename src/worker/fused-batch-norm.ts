@@ -56,8 +56,6 @@ interface BnState {
   axis: number | number[]; // a Keras model.json says [3]: tf.keras writes the built layer's axes as a list
   momentum: number;
   epsilon: number;
-  center: boolean;
-  scale: boolean;
   gamma: { read(): Tensor } | null;
   beta: { read(): Tensor } | null;
   movingMean: { read(): Tensor; write(t: Tensor): void };
@@ -102,8 +100,9 @@ export function unfuseBatchNormalization(tf: TF): void {
 function trainingCall(tf: TF, s: BnState, x: Tensor): Tensor {
   return tf.tidy(() => {
     const channels = x.shape[x.rank - 1]!;
-    const gamma = s.scale && s.gamma ? s.gamma.read() : tf.ones([channels]);
-    const beta = s.center && s.beta ? s.beta.read() : tf.zeros([channels]);
+    // tfjs-layers builds no gamma when scale is false, no beta when center is false.
+    const gamma = s.gamma ? s.gamma.read() : tf.ones([channels]);
+    const beta = s.beta ? s.beta.read() : tf.zeros([channels]);
     const [y, mean, variance] = tf.engine().runKernel<Tensor[]>(BN_TRAIN, { x, gamma, beta }, { epsilon: s.epsilon });
     movingAverage(tf, s.movingMean, mean!, s.momentum);
     movingAverage(tf, s.movingVariance, variance!, s.momentum);
