@@ -21,7 +21,9 @@ const FILES = ['a/gone.png', 'a/good.png', 'a/text.png', 'a/truncated.jpg', 'a/t
 const EXPECT: Record<string, RegExp> = {
   'a/gone.png': /^cannot read .*\/a\/gone\.png: the file is gone \(it was there when the split was indexed\)$/,
   'a/text.png': /^cannot decode .*\/a\/text\.png \(19 bytes\): not an image the decoder reads \(sharp: unsupported image format\)$/,
-  'a/truncated.jpg': /^cannot decode .*\/a\/truncated\.jpg \(\d+ bytes\): sharp says: .*premature end of JPEG image$/,
+  // Cut inside its quantisation tables: libjpeg warns of the premature end, then finds no image; which of
+  // the two libvips reports first varies from run to run (both were seen), and both say it is cut short.
+  'a/truncated.jpg': /^cannot decode .*\/a\/truncated\.jpg \(\d+ bytes\): sharp says: .*(premature end of JPEG image|JPEG datastream contains no image)$/,
   'a/truncated.png':
     /^cannot decode .*\/a\/truncated\.png \(\d+ bytes\): (damaged or truncated \(the decoder warned while reading it\)|sharp says: .*libpng read error)$/,
   'a/zero.jpg': /^cannot decode .*\/a\/zero\.jpg: the file is empty \(0 bytes\)$/,
