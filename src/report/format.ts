@@ -60,6 +60,12 @@ function trimZeros(s: string): string {
   return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
 }
 
+/**
+ * The formats report.html's page script runs (page-script.ts), as source text: these very
+ * functions, which use nothing but each other and the language's built-ins.
+ */
+export const PAGE_FORMATS = [nonFinite, fmtLoss, fmtPct, fmtInt, fmtSig, decimalsFor, trimZeros, fmtTick].map((f) => f.toString()).join('\n');
+
 export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }

@@ -4,8 +4,11 @@
 // in a hook, as uPlot has no stacked bars). Hovering shows every series' value at that step in
 // the legend under the chart, dragging across a chart zooms into those steps, a double-click zooms
 // back out; the charts share one cursor. Plain ES2017 in a string (it runs in the browser, not
-// in Node); its formats are those of format.ts, which test/unit/report-page-script-*.test.ts
-// checks by running it in node:vm against stand-ins for the DOM and uPlot.
+// in Node); its number formats are format.ts's own functions, written into it as their source
+// text (PAGE_FORMATS). test/unit/report-page-script-*.test.ts runs it in node:vm against
+// stand-ins for the DOM and uPlot.
+import { PAGE_FORMATS } from './format.ts';
+
 export const PAGE_SCRIPT = String.raw`(function () {
   'use strict';
   var block = document.getElementById('report-data');
@@ -14,35 +17,7 @@ export const PAGE_SCRIPT = String.raw`(function () {
   var steps = data.steps;
   var pr = uPlot.pxRatio || 1;
 
-  function nonFinite(v) { return v !== v ? 'NaN' : v > 0 ? 'Inf' : '-Inf'; }
-  function fmtLoss(v) {
-    if (!isFinite(v)) return nonFinite(v);
-    var a = Math.abs(v);
-    if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(3);
-    return v.toFixed(4);
-  }
-  function fmtPct(v, digits) { return isFinite(v) ? (100 * v).toFixed(digits) + '%' : nonFinite(v); }
-  function fmtInt(v) { return isFinite(v) ? Math.round(v).toLocaleString('en-US') : nonFinite(v); }
-  function fmtSig(v, digits) {
-    if (!isFinite(v)) return nonFinite(v);
-    if (v === 0) return '0';
-    var a = Math.abs(v);
-    if (a < 1e-3 || a >= 1e6) return v.toExponential(digits - 1).replace(/\.?0+e/, 'e').replace('e+', 'e');
-    return String(Number(v.toPrecision(digits)));
-  }
-  function decimalsFor(step) {
-    if (!(step > 0) || step >= 1) return 0;
-    return Math.min(10, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
-  }
-  function trimZeros(s) { return s.indexOf('.') >= 0 ? s.replace(/\.?0+$/, '') : s; }
-  function fmtTick(v, step) {
-    if (v === 0) return '0';
-    var a = Math.abs(v);
-    if (a >= 1e6) return trimZeros((v / 1e6).toFixed(decimalsFor(step / 1e6))) + 'M';
-    if (a >= 1e4) return trimZeros((v / 1e3).toFixed(decimalsFor(step / 1e3))) + 'k';
-    if (step < 1e-4) return fmtSig(v, 3);
-    return v.toFixed(decimalsFor(step));
-  }
+  ${PAGE_FORMATS}
   var FORMATS = {
     loss: fmtLoss,
     pct: function (v) { return fmtPct(v, 2); },
