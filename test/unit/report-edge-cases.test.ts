@@ -10,6 +10,7 @@ import { report } from '../../src/report/index.ts';
 import { readRun } from '../../src/report/read-run.ts';
 import { summarize, summaryText } from '../../src/report/summary.ts';
 import { barPlot, figureOf, linePlot, pageData, seriesValues, withoutScripts } from '../helpers/report-page.ts';
+import { trainLine } from '../helpers/train-line.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -23,21 +24,7 @@ function runDir(metrics: string | null, config = 'name: edge\ndevices:\n  gpus: 
 }
 
 const line = (step: number, loss: number | string = 1 / step, extra: object = {}) =>
-  JSON.stringify({
-    type: 'train',
-    step,
-    epoch: 0,
-    loss,
-    lr: 0.01,
-    samples_per_sec: 100 * step,
-    compute_max_ms: 10,
-    compute_min_ms: 9,
-    sync_ms: 2,
-    data_ms: 1,
-    step_ms: 14,
-    grad_norm: 0.5,
-    ...extra,
-  });
+  JSON.stringify(trainLine(step, { loss, samples_per_sec: 100 * step, ...extra }));
 const lines = (...ls: string[]) => ls.map((l) => l + '\n').join('');
 
 async function run(dir: string) {

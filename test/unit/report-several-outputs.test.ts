@@ -11,25 +11,13 @@ import { after, test } from 'node:test';
 import { report } from '../../src/report/index.ts';
 import { readRun } from '../../src/report/read-run.ts';
 import { summarize, summaryRows } from '../../src/report/summary.ts';
+import { trainLine as standardTrainLine } from '../helpers/train-line.ts';
 import { figureOf, linePlot, pageData, seriesValues, withoutScripts } from '../helpers/report-page.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-const trainLine = (step: number) => ({
-  type: 'train',
-  step,
-  epoch: 0,
-  loss: 1 / step,
-  lr: 0.01,
-  samples_per_sec: 100,
-  compute_max_ms: 10,
-  compute_min_ms: 8,
-  sync_ms: 1,
-  data_ms: 1,
-  step_ms: 13,
-  grad_norm: 1,
-});
+const trainLine = (step: number) => standardTrainLine(step, { compute_min_ms: 8, sync_ms: 1, step_ms: 13, grad_norm: 1 });
 // As the trainer writes them: the model-wide accuracy, top_k and mae are null with several outputs.
 const evalLine = (step: number, acc: number, boxLoss: number) => ({
   type: 'eval',
