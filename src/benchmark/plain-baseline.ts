@@ -37,8 +37,9 @@ export interface PlainFigures {
   note: string | null;
 }
 
-/** The baseline's figures, or why there are none (`skipped`); and the FLOPs of a training sample of its model, counted once it was built. */
+/** The baseline's figures, or why there are none (`skipped`). */
 export type PlainResult = { figures: PlainFigures; skipped: null } | { figures: null; skipped: string };
+/** That, and the FLOPs of a training sample of its model (null when the model was never built). */
 export type PlainOutcome = PlainResult & { flops: ModelFlops | null };
 
 export interface PlainRun {
