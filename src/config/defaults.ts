@@ -107,7 +107,16 @@ export const LOG_DEFAULTS = { every: 10 };
 export const EVAL_DEFAULTS = { every: 0, batchSize: null, topK: 5, useEma: false };
 /** eval.every when there is an eval set: at the end of each epoch, as Keras's validation_data. */
 export const EVAL_EVERY_WITH_EVAL_SET: Every = { epochs: 1 };
-export const TRAINING_DEFAULTS = { dropLast: false, seed: 0, accumulateSteps: 1, clipNorm: null, ema: null, earlyStopping: null, classWeights: null };
+export const TRAINING_DEFAULTS = {
+  dropLast: false,
+  seed: 0,
+  accumulateSteps: 1,
+  syncBatchNorm: false,
+  clipNorm: null,
+  ema: null,
+  earlyStopping: null,
+  classWeights: null,
+};
 export const CHECKPOINT_DEFAULTS: CheckpointConfig = { every: 0, keep: 3, best: null };
 export const RELIABILITY_DEFAULTS: ReliabilityConfig = {
   onWorkerFailure: 'restart',

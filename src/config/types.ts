@@ -234,6 +234,7 @@ export interface TrainingConfig {
   dropLast: boolean; // drop the short final batch of each epoch; default false (it is trained)
   seed: number; // data order and (through the model builder's Math.random) initial weights; default 0
   accumulateSteps: number; // micro-batches per worker per step (gradient accumulation); default 1
+  syncBatchNorm: boolean; // BatchNorm statistics over every worker's rows each step (as one process computes them); default false (each worker's own)
   clipNorm: number | null; // clip the summed gradient to this global norm; default null (off)
   ema: number | null; // decay of an exponential moving average of the weights, e.g. 0.9999; default null
   earlyStopping: EarlyStoppingConfig | null; // default null (off)

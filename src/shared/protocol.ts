@@ -1,7 +1,9 @@
 // The control protocol between the coordinator and its workers.
 //
 // Each worker has one control pipe (a socket pair at stdio fd 4) carrying msgpack frames of
-// the messages below; tensors never travel on it, they go through the slab (fd 3).
+// the messages below; tensors never travel on it, they go through the slab (fd 3). With
+// training.syncBatchNorm a second socket (fd 5) carries the BatchNorm exchange, whose frames are
+// written down beside their code in batch-norm-frames.ts.
 //
 // Start:
 //   a) coordinator → worker  `init`      : who you are, how to build the model, which backend
@@ -87,6 +89,7 @@ export interface InitMessage {
   loss: LossSpec; // one loss for every output, or one per output name
   lossWeights: Record<string, number> | null; // per output name (default 1)
   metrics: WorkerMetrics | null;
+  syncBatchNorm: boolean; // training.syncBatchNorm: BatchNorm statistics summed with the step's other workers over fd 5 (batch-norm-frames.ts)
 }
 
 /** worker → coordinator */

@@ -35,6 +35,9 @@
 // of NCHW is tfjs's call.
 import type { KernelConfig, Tensor } from '@tensorflow/tfjs';
 import type { TF } from '../nets/net-options.ts';
+import { MgpuError } from '../shared/errors.ts';
+import { batchNormSum, type BatchNormSum } from './batch-norm-sum.ts';
+import { syncBatchNormOps } from './sync-batch-norm-ops.ts';
 
 /**
  * MgpuBatchNormTrain: inputs x (channel last, float32), gamma, beta; attrs { epsilon };
@@ -79,7 +82,10 @@ export function fuseBatchNormalization(tf: TF): void {
   proto.call = function fusedCall(this: BnLayer, inputs: Tensor | Tensor[], kwargs: Kwargs): Tensor | Tensor[] {
     const x = Array.isArray(inputs) ? inputs[0] : inputs;
     const s = this as unknown as BnState;
-    if (!kwargs['training'] || !x || !fusable(tf, s, x)) return tfjsCall.call(this, inputs, kwargs);
+    if (!kwargs['training'] || !x) return tfjsCall.call(this, inputs, kwargs);
+    const sum = batchNormSum();
+    if (sum) return syncedCall(tf, s, x, sum, this.name);
+    if (!fusable(tf, s, x)) return tfjsCall.call(this, inputs, kwargs);
     return trainingCall(tf, s, x);
   };
 }
@@ -99,10 +105,7 @@ export function unfuseBatchNormalization(tf: TF): void {
 /** The training-mode forward on the fused kernel, and the moving statistics moved. */
 function trainingCall(tf: TF, s: BnState, x: Tensor): Tensor {
   return tf.tidy(() => {
-    const channels = x.shape[x.rank - 1]!;
-    // tfjs-layers builds no gamma when scale is false, no beta when center is false.
-    const gamma = s.gamma ? s.gamma.read() : tf.ones([channels]);
-    const beta = s.beta ? s.beta.read() : tf.zeros([channels]);
+    const { gamma, beta } = affine(tf, s, x);
     const [y, mean, variance] = tf.engine().runKernel<Tensor[]>(BN_TRAIN, { x, gamma, beta }, { epsilon: s.epsilon });
     movingAverage(tf, s.movingMean, mean!, s.momentum);
     movingAverage(tf, s.movingVariance, variance!, s.momentum);
@@ -110,11 +113,46 @@ function trainingCall(tf: TF, s: BnState, x: Tensor): Tensor {
   });
 }
 
+/** tfjs-layers builds no gamma when scale is false, no beta when center is false: ones and zeros stand in. */
+function affine(tf: TF, s: BnState, x: Tensor): { gamma: Tensor; beta: Tensor } {
+  const channels = x.shape[x.rank - 1]!;
+  return { gamma: s.gamma ? s.gamma.read() : tf.ones([channels]), beta: s.beta ? s.beta.read() : tf.zeros([channels]) };
+}
+
+/**
+ * training.syncBatchNorm in a step: statistics over every worker's rows, on the fused kernels
+ * (which sum through batchNormSum themselves) or, where the backend has none, on tf ops
+ * (sync-batch-norm-ops.ts). A layer whose channel axis is not last, or that is not float32, is
+ * refused rather than silently normalised with this worker's rows alone.
+ */
+function syncedCall(tf: TF, s: BnState, x: Tensor, sum: BatchNormSum, layer: string): Tensor {
+  if (!channelLast(s, x) || x.dtype !== 'float32') {
+    throw new MgpuError(
+      'E_MODEL',
+      `training.syncBatchNorm: BatchNormalization layer '${layer}' normalises axis ${JSON.stringify(s.axis)} of a ${x.dtype} input of rank ${x.rank}; synchronised statistics need float32 with the channel axis last`,
+      {
+        hint: 'build the layer with axis -1 on channels-last (NHWC) data, or set training.syncBatchNorm: false',
+      },
+    );
+  }
+  if (registered(tf, BN_TRAIN)) return trainingCall(tf, s, x);
+  return tf.tidy(() => {
+    const { gamma, beta } = affine(tf, s, x);
+    const { y, mean, variance } = syncBatchNormOps(tf, x, gamma, beta, s.epsilon, sum);
+    movingAverage(tf, s.movingMean, mean, s.momentum);
+    movingAverage(tf, s.movingVariance, variance, s.momentum);
+    return y;
+  });
+}
+
+function channelLast(s: BnState, x: Tensor): boolean {
+  const axis = Array.isArray(s.axis) && s.axis.length === 1 ? s.axis[0] : s.axis;
+  return axis === -1 || axis === x.rank - 1;
+}
+
 /** Whether the fused kernels compute this call: channel axis last, float32, at least one row, the kernel on this backend. */
 function fusable(tf: TF, s: BnState, x: Tensor): boolean {
-  const axis = Array.isArray(s.axis) && s.axis.length === 1 ? s.axis[0] : s.axis;
-  const last = axis === -1 || axis === x.rank - 1;
-  return last && x.dtype === 'float32' && x.size > 0 && registered(tf, BN_TRAIN);
+  return channelLast(s, x) && x.dtype === 'float32' && x.size > 0 && registered(tf, BN_TRAIN);
 }
 
 /** Whether a kernel of that name is registered for the backend in use (tfjs's getKernel is typed as never missing). */

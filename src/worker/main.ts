@@ -24,6 +24,7 @@ import { ShardReader } from './shard-reader.ts';
 import { profiledIfAsked } from './step-profile.ts';
 import { copiesOnCreate, valuesView } from './tensor-values.ts';
 import { wasmHeapFailure, type ShardNow } from './wasm-heap-failure.ts';
+import { BatchNormExchange, syncedBatchNorm } from './batch-norm-exchange.ts';
 
 // A simulated GPU computes on its own core when the coordinator gave it one (MGPU_CPUS).
 const pinned = pinFromEnvironment();
@@ -68,6 +69,7 @@ let gradScratch: Float32Array;
 let stateScratch: Float32Array;
 let viewsOnHeap = false; // wasm: gradients are read as views of its heap, one variable at a time
 let shardNow: ShardNow | null = null; // the step's rows, for a heap that runs out
+let batchNorms: BatchNormExchange | null = null; // training.syncBatchNorm: statistics summed with the other workers
 
 async function handle(m: ToWorker): Promise<void> {
   try {
@@ -108,6 +110,7 @@ async function onInit(m: InitMessage): Promise<void> {
   model = await loadModel(tf, m.model, { rank: m.rank, seed: m.seed });
   // A kernel the backend lacks is named now, with the layer that needs it, not mid-run.
   checkModelOps(tf, model, backend.name);
+  batchNorms = m.syncBatchNorm ? syncedBatchNorm(tf, backend.name) : null;
   customLosses = await loadCustomLosses(m.loss, model.outputNames);
   customMetrics = await loadCustomMetrics(m.metrics?.custom ?? []);
   const layout = { ...describe(model), customLayers: customLayerClasses(model, builtIn) };
@@ -192,7 +195,8 @@ async function onStep(m: StepMessage): Promise<void> {
     const ys = targets.map(slice);
     const ws = w === null ? null : slice(w);
     at += size;
-    const { lossSum, grads } = microStep(xs, ys, ws, size, m.batch, stepSeed(init.seed, m.step, rank, k));
+    const step = () => microStep(xs, ys, ws, size, m.batch, stepSeed(init.seed, m.step, rank, k));
+    const { lossSum, grads } = batchNorms ? batchNorms.during({ step: m.step, batch: m.batch, micro: m.micro, k }, step) : step();
     if (viewsOnHeap) {
       for (const [i, v] of trainVars.entries()) {
         const g = await valuesView(tf, grads[v.name]!); // a view of the heap: used before any allocation

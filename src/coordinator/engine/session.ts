@@ -26,6 +26,7 @@ import { checkMetricsFit, needsScores, scoreBytesPerRow, workerMetrics } from '.
 import { makeUpdateRule } from './optimizers/index.ts';
 import type { Progress } from '../console/progress.ts';
 import { ReducePool } from './reduce/reduce-pool.ts';
+import { batchNormRelay } from './batch-norm-relay.ts';
 import type { ReduceShared } from './reduce/reducer.ts';
 import { checkOutputFeatures, outputLosses } from './model-io.ts';
 import { workerModel } from './net-spec.ts';
@@ -136,9 +137,10 @@ function startWorkers(cfg: Config, plan: DevicePlan, slab: Slab, opts: SessionOp
       loss: cfg.loss,
       lossWeights: cfg.lossWeights,
       metrics: workerMetrics(cfg.metrics),
+      syncBatchNorm: cfg.training.syncBatchNorm,
     },
     cfg.reliability.stepTimeout * 1000,
-    { abort: opts.abort, onFailure: opts.onStartFailure },
+    { abort: opts.abort, onFailure: opts.onStartFailure, onSpawn: batchNormRelay(cfg, opts.cluster ?? soloCluster())?.attach },
   );
 }
 

@@ -8,7 +8,7 @@
 //   any state but stopped ──stop()──▶ stopped
 //
 // Each worker is spawned with CUDA_VISIBLE_DEVICES set before anything can import tfjs, the
-// slab descriptor at fd 3 and a control socket at fd 4. A request waits for one reply, within
+// slab descriptor at fd 3, a control socket at fd 4 and the BatchNorm exchange's at fd 5. A request waits for one reply, within
 // a deadline; `all` waits until every rank asked has answered or failed, so no reply is ever
 // in flight when the caller retries, and then reports each failure with rank, GPU and phase.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -66,6 +66,8 @@ export interface StartOptions {
   abort?: AbortSignal;
   /** Default: the first failure ends the start-up. */
   onFailure?: StartFailurePolicy;
+  /** Told of each worker spawned, restarts included (the BatchNorm relay reads its fd 5); may say when it waits on its peers. */
+  onSpawn?: (rank: number, child: ChildProcess, group: WorkerGroup) => (() => boolean) | undefined;
 }
 
 const OUTPUT_TAIL = 30;
@@ -85,6 +87,7 @@ class WorkerHandle {
     readonly rank: number,
     readonly device: WorkerDevice,
     readonly child: ChildProcess,
+    private readonly waitsOnPeers?: () => boolean,
   ) {
     this.channel = new Channel<ToCoordinator, ToWorker>(child.stdio[4] as Duplex, (m) => this.onMessage(m));
     (child.stdio[4] as Duplex).on('error', () => {});
@@ -153,14 +156,18 @@ class WorkerHandle {
     if (this.pending) throw new MgpuError('E_INTERNAL', `rank ${this.rank} already has a request in flight`);
     return new Promise<R>((resolve, reject) => {
       const started = Date.now();
-      const timer = setTimeout(() => {
+      let excused = false;
+      const onDeadline = () => {
+        // Blocked in the BatchNorm exchange, it waits on a peer, whose own deadline names it: once, one more.
+        if (!excused && (excused = this.waitsOnPeers?.() ?? false)) return void (this.pending!.timer = setTimeout(onDeadline, deadlineMs));
         // A stalled worker is killed: its exit then fails the request with this message.
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         this.stall = this.error(`stalled: no reply after ${secs} s (deadline ${(deadlineMs / 1000).toFixed(1)} s)`, {
           hint: 'the worker was killed; see reliability.stepTimeout and reliability.stallFactor',
         });
         this.child.kill('SIGKILL');
-      }, deadlineMs);
+      };
+      const timer = setTimeout(onDeadline, deadlineMs);
       this.pending = { resolve: resolve as (m: Reply) => void, reject, timer };
       this.channel.send(message);
     });
@@ -198,6 +205,7 @@ export class WorkerGroup {
     private readonly init: InitFields,
     /** How long a worker may take to start (load tfjs, build the model) or to attach. */
     readonly startDeadlineMs: number,
+    private readonly onSpawn?: StartOptions['onSpawn'],
   ) {
     this.active = workers.map((w) => w.rank);
   }
@@ -235,14 +243,6 @@ export class WorkerGroup {
     return this.workers[rank]!.device;
   }
 
-  devices(): WorkerDevice[] {
-    return this.workers.map((w) => w.device);
-  }
-
-  pids(): number[] {
-    return this.workers.map((w) => w.child.pid ?? -1);
-  }
-
   /**
    * Spawns one worker per device, sends `init`, and checks that every rank reports the same
    * layout. A worker that fails to start is restarted or retired as `onFailure` says. When
@@ -251,7 +251,7 @@ export class WorkerGroup {
    */
   static async start(devices: WorkerDevice[], slab: Slab, init: InitFields, startDeadlineMs: number, opts: StartOptions = {}): Promise<WorkerGroup> {
     const { abort } = opts;
-    const group = new WorkerGroup([], slab, init, startDeadlineMs);
+    const group = new WorkerGroup([], slab, init, startDeadlineMs, opts.onSpawn);
     const killAll = () => group.killAll();
     abort?.addEventListener('abort', killAll);
     try {
@@ -298,9 +298,9 @@ export class WorkerGroup {
   private spawn(rank: number, device: WorkerDevice): WorkerHandle {
     const child: ChildProcess = spawn(process.execPath, [...childExecArgv(), projectFile('worker/main')], {
       env: { ...process.env, ...device.env, CUDA_VISIBLE_DEVICES: device.cudaVisibleDevices, MGPU_RANK: String(rank) },
-      stdio: ['ignore', 'pipe', 'pipe', this.slab.fd, 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', this.slab.fd, 'pipe', 'pipe'],
     });
-    return new WorkerHandle(rank, device, child);
+    return new WorkerHandle(rank, device, child, this.onSpawn?.(rank, child, this));
   }
 
   private initMessage(rank: number): ToWorker {
