@@ -14,7 +14,8 @@
 //   depthwiseBackpropInput(dy, w, dx, geom)   channel: loops over the contiguous channels (the
 //                                             filter's sums in float64)
 //   isa() -> "avx512" | "avx2-fma" | "generic" which micro-kernel runs
-//   batchNormTrain, batchNormTrainGrad        batch normalisation in training (batch-norm.c)
+//   batchNormTrain, batchNormTrainGrad        batch normalisation in training (batch-norm.c),
+//   batchNormSums, ...GradApply               and its phases one by one (synchronised statistics)
 //   fmaPeak(seconds) -> { gflops, isa }       one core's measured FMA peak (fma-peak.c)
 //
 // geom is an Int32Array [B, H, W, C, OH, OW, CO, KH, KW, sh, sw, top, left, dyH, dyW]: the
@@ -603,6 +604,12 @@ NAPI_MODULE_INIT() {
       {"isa", NULL, Isa, NULL, NULL, NULL, napi_default, NULL},
       {"batchNormTrain", NULL, MgpuBatchNormTrain, NULL, NULL, NULL, napi_default, NULL},
       {"batchNormTrainGrad", NULL, MgpuBatchNormTrainGrad, NULL, NULL, NULL, napi_default, NULL},
+      {"batchNormSums", NULL, MgpuBatchNormSums, NULL, NULL, NULL, napi_default, NULL},
+      {"batchNormSquaredDeviations", NULL, MgpuBatchNormSquaredDeviations, NULL, NULL, NULL, napi_default, NULL},
+      {"batchNormApply", NULL, MgpuBatchNormApply, NULL, NULL, NULL, napi_default, NULL},
+      {"batchNormGradSums", NULL, MgpuBatchNormGradSums, NULL, NULL, NULL, napi_default, NULL},
+      {"batchNormGradParams", NULL, MgpuBatchNormGradParams, NULL, NULL, NULL, napi_default, NULL},
+      {"batchNormGradApply", NULL, MgpuBatchNormGradApply, NULL, NULL, NULL, napi_default, NULL},
       {"fmaPeak", NULL, MgpuFmaPeak, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

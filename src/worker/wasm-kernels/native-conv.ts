@@ -32,7 +32,41 @@ export type BatchNormTrainGradFn = (
   epsilon: number,
 ) => void;
 
-export interface ConvAddon {
+/**
+ * The passes that batchNormTrain and batchNormTrainGrad are made of, one function each, for the
+ * synchronised statistics (training.syncBatchNorm): batch-norm-train.ts sums each pass's float64
+ * sums over every worker between them. C is the length of gamma, of the sums or of mu; x holds
+ * whole rows of C. Composed over one worker's rows they are those two functions, bit for bit.
+ */
+export interface BatchNormPhases {
+  /** sums[c] = Σ x over the rows, in float64. */
+  batchNormSums(x: Float32Array, sums: Float64Array): void;
+  /** m2[c] = Σ (x - mu[c])² over the rows, in float64. */
+  batchNormSquaredDeviations(x: Float32Array, mu: Float64Array, m2: Float64Array): void;
+  /** y = (x - mean) · gamma / sqrt(variance + epsilon) + beta, from the float32 mean and variance. */
+  batchNormApply(x: Float32Array, gamma: Float32Array, beta: Float32Array, mean: Float32Array, variance: Float32Array, y: Float32Array, epsilon: number): void;
+  /** sdy[c] = Σ dy, sdxc[c] = Σ dy · (x - mean) over the rows, in float64. */
+  batchNormGradSums(x: Float32Array, dy: Float32Array, mean: Float32Array, sdy: Float64Array, sdxc: Float64Array): void;
+  /** dbeta = sdy, dgamma = sdxc / sqrt(variance + epsilon). */
+  batchNormGradParams(sdy: Float64Array, sdxc: Float64Array, variance: Float32Array, dgamma: Float32Array, dbeta: Float32Array, epsilon: number): void;
+  /** dx of x's rows from sums over `rows` rows (x's own or every worker's, >= x's), dmean and dvariance summed likewise (null: zero). */
+  batchNormGradApply(
+    x: Float32Array,
+    dy: Float32Array,
+    gamma: Float32Array,
+    mean: Float32Array,
+    variance: Float32Array,
+    rows: number,
+    sdy: Float64Array,
+    sdxc: Float64Array,
+    dmean: Float64Array | null,
+    dvariance: Float64Array | null,
+    dx: Float32Array,
+    epsilon: number,
+  ): void;
+}
+
+export interface ConvAddon extends BatchNormPhases {
   /** out = act(patches(x) · w + bias); act 0 linear, 1 relu, 2 relu6. */
   conv2d(x: Float32Array, w: Float32Array, bias: Float32Array | null, out: Float32Array, geom: Int32Array, act: number): void;
   /** dx = col2im(dy · wᵀ). */
@@ -62,6 +96,12 @@ const FUNCTIONS = [
   'isa',
   'batchNormTrain',
   'batchNormTrainGrad',
+  'batchNormSums',
+  'batchNormSquaredDeviations',
+  'batchNormApply',
+  'batchNormGradSums',
+  'batchNormGradParams',
+  'batchNormGradApply',
 ] as const;
 let loaded: { addon: ConvAddon | null; reason: string | null } | null = null;
 
