@@ -37,7 +37,7 @@ import { RunHooks, startupStoppedBy, withApiAbort } from './run/run-hooks.ts';
 import { claimRunDir, type RunDirClaim } from './run/run-dir.ts';
 import { openSession, runDevices, type Session } from './engine/session.ts';
 import { Interrupted, noSignals, type SignalWatch } from './console/signals.ts';
-import { checkMicroBatchesFitShard, checkSomethingToTrain } from './run/train-checks.ts';
+import { checkMicroBatchesFitShards, checkSomethingToTrain } from './run/train-checks.ts';
 import { bestOf, trainResult, type TrainResult } from './train-result.ts';
 import { unwritableDirReason } from './run/writable.ts';
 
@@ -287,10 +287,7 @@ async function joinRun(p: Prepared, s: Session, hooks: RunHooks, startup: Startu
   // many workers the others have (a batch is split over all of them).
   await cluster.join(configHash(cfg), s.group.active.length, layoutHash(s.group.layout.variables));
   checkSomethingToTrain(cfg, s.flat);
-  checkMicroBatchesFitShard(
-    cfg,
-    cluster.workers.reduce((a, b) => a + b, 0),
-  );
+  checkMicroBatchesFitShards(cfg, cluster.workers, p.plan);
   checkMonitorsFitModel(cfg, s.group.layout);
   if (p.classLoss !== null) checkClassWeightsFitModel(p.classWeights, p.classLoss, outputsPerSample(s.group.layout), s.group.layout.outputShape);
   if (resumed) {

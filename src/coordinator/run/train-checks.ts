@@ -3,6 +3,7 @@
 import type { Config } from '../../config/types.ts';
 import { ConfigError, MgpuError } from '../../shared/errors.ts';
 import { plural } from '../console/progress.ts';
+import type { BatchPlan } from '../../data/batch-plan.ts';
 
 /**
  * A model with no trainable weights (every layer frozen, or none with weights) has nothing to
@@ -16,6 +17,16 @@ export function checkSomethingToTrain(cfg: Config, flat: { trainable: number; to
     `${what}: the model has no trainable weights (${flat.total.toLocaleString('en-US')} non-trainable parameters): there is nothing to train`,
     { hint: 'make a layer trainable (layer.trainable = true), or use mgpu-train eval / predict for a model kept as it is' },
   );
+}
+
+/**
+ * The micro-batches against the shards (`machines`: each machine's workers, in rank order), for
+ * accumulation and for syncBatchNorm over several machines.
+ */
+export function checkMicroBatchesFitShards(cfg: Config, machines: number[], plan: Pick<BatchPlan, 'count' | 'batch' | 'dropLast'>): void {
+  const workers = machines.reduce((a, b) => a + b, 0);
+  checkMicroBatchesFitShard(cfg, workers);
+  if (cfg.training.syncBatchNorm && machines.length > 1) checkEveryMachineHasRows(cfg, machines, plan);
 }
 
 /**
@@ -33,6 +44,28 @@ export function checkMicroBatchesFitShard(cfg: Config, workers: number): void {
     'training.accumulateSteps',
     `${k} micro-batches per worker, but batchSize ${B} over ${plural(workers, 'worker')} gives the smallest shard ${B < workers ? 'with rows 1 row (and some workers none)' : plural(smallest, 'row')}: a micro-batch would be empty`,
     `set training.accumulateSteps to at most ${smallest}, or raise training.batchSize to at least ${k * workers}`,
+  );
+}
+
+/**
+ * syncBatchNorm over several machines: every machine's relay takes part in each exchange's
+ * allreduce, which it can only do for a micro-batch in which one of its workers has rows. The
+ * smallest batch (an epoch's short last one) split over every worker gives the fewest rows to the
+ * last machine's first worker (shards differ by at most one row, the larger on lower ranks); that
+ * worker needs a row in each micro-batch.
+ */
+function checkEveryMachineHasRows(cfg: Config, machines: number[], plan: Pick<BatchPlan, 'count' | 'batch' | 'dropLast'>): void {
+  const workers = machines.reduce((a, b) => a + b, 0);
+  const smallest = plan.dropLast || plan.count % plan.batch === 0 ? plan.batch : plan.count % plan.batch;
+  const first = workers - machines[machines.length - 1]!; // the last machine's first worker, globally
+  const rows = Math.floor(smallest / workers) + (first < smallest % workers ? 1 : 0);
+  const k = cfg.training.accumulateSteps;
+  if (rows >= k) return;
+  const which = smallest === plan.batch ? `a batch of ${smallest}` : `the short last batch of each epoch (${smallest} of ${plan.count} samples)`;
+  throw new ConfigError(
+    'training.syncBatchNorm',
+    `${which} over ${plural(workers, 'worker')} on ${machines.length} machines leaves the last machine's first worker ${plural(rows, 'row')}${k > 1 ? ` for ${k} micro-batches` : ''}: that machine could not take part in the BatchNorm statistics`,
+    `set training.dropLast: true (the short last batch is not trained), or a training.batchSize for which every worker has ${k > 1 ? `${k} rows` : 'a row'}`,
   );
 }
 
