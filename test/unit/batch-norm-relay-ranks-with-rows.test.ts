@@ -1,6 +1,7 @@
 // Which workers the BatchNorm relay waits for: those with rows in the micro-batch. A batch of 2
 // over 3 ranks leaves rank 2 out of the step; with 2 micro-batches a shard of 1 row has none in
-// the second; a retired rank (reshard) is out of `active` and is not waited for.
+// the second; a retired rank (reshard) is out of `active` and is not waited for, nor does its
+// death abandon an exchange it has no part in.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BatchNormRelay } from '../../src/coordinator/engine/batch-norm-relay.ts';
@@ -45,4 +46,15 @@ test('relay: a retired rank is not waited for', async () => {
   for (const r of [0, 2]) sockets[r]!.send({ step: 3, batch: 4, micro: 1, k: 0, seq: 0, values: [r] });
   await settle();
   assert.deepEqual(sockets[2]!.replies, [{ abandoned: false, seq: 0, values: [2] }]);
+});
+
+test('relay: the death of a rank without rows in the exchange does not abandon it', async () => {
+  const { sockets } = relayOf([0, 1, 2]);
+  sockets[0]!.send({ step: 0, batch: 2, micro: 1, k: 0, seq: 0, values: [1] });
+  await settle();
+  sockets[2]!.destroy();
+  await settle();
+  sockets[1]!.send({ step: 0, batch: 2, micro: 1, k: 0, seq: 0, values: [2] });
+  await settle();
+  assert.deepEqual(sockets[0]!.replies, [{ abandoned: false, seq: 0, values: [3] }]);
 });

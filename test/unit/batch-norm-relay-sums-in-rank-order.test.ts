@@ -2,6 +2,8 @@
 // sent it, and answers every one of them with the same sums, added in rank order whatever order
 // the requests came in (so a run is bit-identical from one time to the next): values chosen so
 // that another order gives other bits. Requests split across socket reads are put back together.
+// Ranks that send sums of different lengths (never the same model) are answered `abandoned`, and
+// the relay says why on stderr. A worker spawned without fd 5 is not read.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BatchNormRelay } from '../../src/coordinator/engine/batch-norm-relay.ts';
@@ -32,4 +34,27 @@ test('relay: sums in rank order, the same to each rank, once all have asked', as
   for (const s of sockets) s.send({ ...at, seq: 1, values: [1] });
   await settle();
   for (const s of sockets) assert.deepEqual(s.replies[1], { abandoned: false, seq: 1, values: [3] });
+});
+
+test('relay: sums of different lengths are abandoned, saying so', async (t) => {
+  const relay = new BatchNormRelay(fakeCluster());
+  const group = { active: [0, 1] };
+  const sockets = [0, 1].map((rank) => {
+    const s = new FakeWorkerSocket();
+    relay.attach(rank, fakeChild(s), group);
+    return s;
+  });
+  const said: string[] = [];
+  t.mock.method(console, 'error', (line: string) => void said.push(line));
+  sockets[0]!.send({ step: 2, batch: 4, micro: 1, k: 0, seq: 3, values: [1, 2] });
+  sockets[1]!.send({ step: 2, batch: 4, micro: 1, k: 0, seq: 3, values: [1] });
+  await settle();
+  for (const s of sockets) assert.deepEqual(s.replies, [{ abandoned: true, seq: 3, values: [] }]);
+  assert.equal(said.length, 1);
+  assert.match(said[0]!, /^E_INTERNAL step 3: BatchNorm statistics \(exchange 3 of micro-batch 0\): rank 1 sent 1 values, rank 0 2/);
+});
+
+test('relay: a worker without fd 5 is not read', () => {
+  const relay = new BatchNormRelay(fakeCluster());
+  assert.equal(relay.attach(0, { stdio: [null, null, null, null, null] } as never, { active: [0] }), undefined);
 });
