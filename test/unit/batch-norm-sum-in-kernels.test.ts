@@ -12,9 +12,10 @@
 // computed here by plain float64 loops (what their workers would send). The results are checked
 // against tfjs's op-by-op batch norm (tf.moments, tf.batchNorm, tf.grads) on the cpu backend over
 // the whole batch, and dgamma and dbeta against the shard's own sums. Also: the exchange's
-// protocol (three calls, of C+1, C and 4C+1 values), a shard without rows, a sum that abandons
-// the exchange (null: the shard's own statistics, no throw), and no sum installed (the bits the
-// kernels gave before the sums existed). Both with the addon's C loops and with
+// protocol (three calls, of C+1, C and 4C+1 values; a wrong answer's length is an error), a
+// gradient called without dmean and dvariance (zeros sent), a shard without rows, a sum that
+// abandons the exchange (null: the shard's own statistics, no throw), and no sum installed (the
+// bits the kernels gave before the sums existed). Both with the addon's C loops and with
 // MGPU_NATIVE_CONV=0 (the JavaScript ones), which agree bit for bit.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
@@ -308,24 +309,28 @@ function abandoning(others: Shard[], C: number, calls: number): BatchNormSum {
   return (partial) => (++n > calls ? null : add(partial));
 }
 
-/** The gradient kernel alone, no sum installed, at the mean and variance given. */
-function localGradient(s: Shard, v: Inputs, mean: Float32Array, variance: Float32Array): Float32Array[] {
-  return tf.tidy(() => {
-    const outs = tf.engine().runKernel<tf.Tensor[]>(
-      'MgpuBatchNormTrainGrad',
-      {
-        x: tf.tensor4d(s.x, s.shape),
-        dy: tf.tensor4d(s.dy, s.shape),
-        gamma: tf.tensor1d(v.gamma),
-        mean: tf.tensor1d(mean),
-        variance: tf.tensor1d(variance),
-        dmean: tf.tensor1d(s.dmean),
-        dvariance: tf.tensor1d(s.dvariance),
-      },
-      { epsilon: EPS },
-    );
-    return outs.map((t) => t.dataSync() as Float32Array);
-  });
+/** The gradient kernel alone at the mean and variance given, with `sum` installed; dmean and dvariance from the shard, or missing (`weighed` false). */
+function gradientKernel(s: Shard, v: Inputs, mean: Float32Array, variance: Float32Array, sum: BatchNormSum | null = null, weighed = true): Float32Array[] {
+  setBatchNormSum(sum);
+  try {
+    return tf.tidy(() => {
+      const outs = tf.engine().runKernel<tf.Tensor[]>(
+        'MgpuBatchNormTrainGrad',
+        {
+          x: tf.tensor4d(s.x, s.shape),
+          dy: tf.tensor4d(s.dy, s.shape),
+          gamma: tf.tensor1d(v.gamma),
+          mean: tf.tensor1d(mean),
+          variance: tf.tensor1d(variance),
+          ...(weighed ? { dmean: tf.tensor1d(s.dmean), dvariance: tf.tensor1d(s.dvariance) } : {}),
+        },
+        { epsilon: EPS },
+      );
+      return outs.map((t) => t.dataSync() as Float32Array);
+    });
+  } finally {
+    setBatchNormSum(null);
+  }
 }
 
 for (const native of [true, false]) {
@@ -346,9 +351,44 @@ for (const native of [true, false]) {
     const late = runShard(mine, v, abandoning(others, C, 2));
     assert.deepEqual([late.y, late.mean, late.variance], [full.y, full.mean, full.variance], 'null at exchange 3: the forward');
     assert.notDeepEqual(late.mean, local.mean, 'the batch mean is not the shard mean');
-    const [dx, dgamma, dbeta] = localGradient(mine, v, full.mean, full.variance);
+    const [dx, dgamma, dbeta] = gradientKernel(mine, v, full.mean, full.variance);
     assert.deepEqual([late.dx, late.dgamma, late.dbeta], [dx, dgamma, dbeta], 'null at exchange 3: the gradient');
   });
+
+  test(
+    `${mode}: the gradient kernel without dmean and dvariance inputs sends zeros for them and gives what zero ones give`,
+    { skip: native ? skip : false },
+    async () => {
+      await wasm(native);
+      const c = CASES[1]!;
+      const v = inputs(c.shape, c.offset);
+      const shards = shardsOf(c, v);
+      const mine = shards[c.at]!;
+      const C = c.shape[3];
+      const zero: Shard = { ...mine, dmean: new Float32Array(C), dvariance: new Float32Array(C) };
+      const { mean, variance } = runShard(
+        mine,
+        v,
+        otherWorkers(
+          shards.filter((s) => s !== mine),
+          C,
+          [],
+        ),
+      );
+      // Other workers adding 10 rows and 0.25 to every sum: what they send does not matter here.
+      const others = (sent: Float64Array[]) => (partial: Float64Array) => {
+        sent.push(Float64Array.from(partial));
+        return partial.map((p, i) => p + (i === 0 ? 10 : 0.25));
+      };
+      const sentMissing: Float64Array[] = [];
+      const sentZero: Float64Array[] = [];
+      const missing = gradientKernel(mine, v, mean, variance, others(sentMissing), false);
+      const zeros = gradientKernel(zero, v, mean, variance, others(sentZero));
+      assert.deepEqual(sentMissing, sentZero, 'the partial sums sent');
+      assert.deepEqual(Array.from(sentMissing[0]!.subarray(1 + 2 * C)), new Array(2 * C).fill(0), 'dmean and dvariance: zeros');
+      assert.deepEqual(missing, zeros);
+    },
+  );
 
   test(`${mode}: a shard without rows sends zeros and gets the batch's mean and variance, zero dgamma and dbeta`, { skip: native ? skip : false }, async () => {
     await wasm(native);
