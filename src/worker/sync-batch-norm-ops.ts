@@ -5,15 +5,15 @@
 // batch mean and biased variance (the caller moves the moving statistics with them), and dx.
 //
 // Why tf ops and synchronous reads: the exchange (src/worker/batch-norm-sum.ts) is a synchronous
-// call between the forward's two passes and inside the gradient, so each step's partial sums are
+// call after the forward's two passes and inside the gradient, so each step's partial sums are
 // read back with dataSync. webgpu cannot read synchronously in Node (tfjs's webgpu readSync needs
 // OffscreenCanvas), so syncBatchNorm is refused there before any of this runs.
 //
 // What runs, channel axis last (x is R rows of C channels once reshaped), in a tf.customGrad:
-// - forward: Σx per channel on the device, exchanged with the row count as [R, Σx] -> global Rg
-//   and S; mean = S / Rg. Then Σ(x - mean)² the same way -> biased variance = M2 / Rg (two passes:
-//   no E[x²] - mean² to cancel where the mean is large). y = batchNorm(x, mean, variance, beta,
-//   gamma, epsilon).
+// - forward: Σx per channel on the device, then Σ(x - m)² about this worker's own mean m (two
+//   passes: no E[x²] - mean² to cancel within a worker), exchanged once as
+//   [R, Σx, Σ(x - m)² + (Σx)²/R] (batch-norm-sum.ts's momentsPartial) -> global Rg, mean and
+//   biased variance (momentsOf). y = batchNorm(x, mean, variance, beta, gamma, epsilon).
 // - gradient of y: Σdy and Σdy·(x - mean) exchanged as [R, Σdy, Σdy·(x - mean)] -> global;
 //   dx = gamma/σ · (dy - Σdy/Rg - x̂ · Σdy·(x - mean) / (σ·Rg)), x̂ = (x - mean)/σ,
 //   σ = sqrt(variance + epsilon). dgamma = Σ dy·x̂ and dbeta = Σ dy over THIS worker's rows: the
@@ -29,7 +29,7 @@
 // float64 and become float32 tensors once.
 import type { GradSaveFunc, Tensor, Tensor1D, Tensor2D } from '@tensorflow/tfjs';
 import type { TF } from '../nets/net-options.ts';
-import type { BatchNormSum } from './batch-norm-sum.ts';
+import { momentsOf, momentsPartial, type BatchNormSum } from './batch-norm-sum.ts';
 
 /** The output, and the global batch statistics per channel (float32, shape [C]; no gradient). */
 export interface SyncBatchNormResult {
@@ -88,20 +88,18 @@ function checkInputs(x: Tensor, gamma: Tensor, beta: Tensor): number {
 const asRows = (tf: TF, x: Tensor, channels: number): Tensor2D => tf.reshape(x, [x.size / channels, channels]);
 
 /**
- * Two passes, each exchanged: [R, Σx] -> Rg and S, mean = S / Rg; then Σ(x - mean)² -> M2,
- * variance = M2 / Rg. Where the second exchange answers null, the variance is this worker's own
- * M2 over its own R.
+ * Two passes over this worker's rows (Σx, then Σ(x - m)² about its own mean m), one exchange
+ * (batch-norm-sum.ts's momentsPartial: [R, Σx, Σ(x - m)² + (Σx)²/R]) -> the global rows, mean
+ * and variance. Where the exchange answers null, this worker's own.
  */
 function globalMoments(tf: TF, rows: Tensor2D, sum: BatchNormSum): Moments {
   const [r, channels] = rows.shape;
-  const sums = withRowCount(r, tf.sum(rows, 0).dataSync());
-  const sumsGlobal = exchange(sum, sums, 'the sums of x') ?? sums;
-  const rowsGlobal = sumsGlobal[0]!;
-  const mean = quotients(sumsGlobal, 1, channels, rowsGlobal);
-  const squares = Float64Array.from(tf.sum(tf.square(tf.sub(rows, tf.tensor1d(mean))), 0).dataSync());
-  const squaresGlobal = exchange(sum, squares, 'the sums of (x - mean)²');
-  const variance = squaresGlobal ? quotients(squaresGlobal, 0, channels, rowsGlobal) : quotients(squares, 0, channels, r);
-  return { mean, variance };
+  const sums = Float64Array.from(tf.sum(rows, 0).dataSync());
+  const own = sums.map((s) => (r > 0 ? s / r : 0));
+  const squares = Float64Array.from(tf.sum(tf.square(tf.sub(rows, tf.tensor1d(Float32Array.from(own)))), 0).dataSync());
+  const partial = momentsPartial(r, sums, squares);
+  const { rows: rowsGlobal, mean, m2 } = momentsOf(exchange(sum, partial, 'the sums of x and (x - mean)²') ?? partial, channels);
+  return { mean: Float32Array.from(mean), variance: Float32Array.from(m2, (v) => v / rowsGlobal) };
 }
 
 /**

@@ -4,7 +4,8 @@
 // shard's own sums (the engine adds the workers' up). The batch is split into 2 and 3 uneven
 // shards, channels last at rank 4 and rank 2, C = 17 included, and once with a mean of +1000
 // (where float32 sums of x and x² would cancel). The other workers' partial sums come from a fake
-// exchange computed in plain float64 loops here, as a peer would (around the same float32 mean);
+// exchange computed in plain float64 loops here, as a peer would (the forward about its own mean,
+// the gradient around the same float32 mean);
 // the reference for the whole batch is tf.moments + tf.batchNorm and tf.grads through them on the
 // cpu backend. An exchange that answers null gives the shard's own statistics (no throw), one
 // worker whose exchange returns what it was given is plain tfjs on its rows, an empty shard takes
@@ -103,9 +104,9 @@ function ours(b: Batch, k: number, sum: BatchNormSum): Outcome {
 
 /**
  * The exchange as shard k sees it: its partial plus every other shard's, those computed here in
- * float64 over the other rows (the forward's [R, Σx], Σ(x - mean)², the gradient's
- * [R, Σdy, Σdy·(x - mean)]), the mean being the float32 one every worker derives from the first
- * exchange. `calls` records each partial received.
+ * float64 over the other rows (the forward's [R, Σx, Σ(x - m)² + (Σx)²/R] with m each shard's own
+ * mean, the gradient's [R, Σdy, Σdy·(x - mean)]), the mean being the float32 one every worker
+ * derives from the first exchange. `calls` records each partial received.
  */
 function peersSum(b: Batch, k: number, calls: Float64Array[]): BatchNormSum {
   const C = channelsOf(b);
@@ -124,11 +125,22 @@ function peersSum(b: Batch, k: number, calls: Float64Array[]): BatchNormSum {
     };
     const x = (r: number, c: number) => b.x[r * C + c]!;
     if (calls.length === 1) {
-      out[0]! += others.length;
-      add(1, x);
+      // Each other shard on its own, about its own mean, as its worker sends it.
+      b.leading.forEach((_, j) => {
+        const [start, end] = rowRange(b, j);
+        if (j === k || end === start) return;
+        const n = end - start;
+        for (let c = 0; c < C; c++) {
+          let sx = 0;
+          for (let r = start; r < end; r++) sx += x(r, c);
+          let m2 = 0;
+          for (let r = start; r < end; r++) m2 += (x(r, c) - sx / n) ** 2;
+          out[1 + c]! += sx;
+          out[1 + C + c]! += m2 + (sx * sx) / n;
+        }
+        out[0]! += n;
+      });
       for (let c = 0; c < C; c++) mean[c] = Math.fround(out[1 + c]! / out[0]!);
-    } else if (calls.length === 2) {
-      add(0, (r, c) => (x(r, c) - mean[c]!) ** 2);
     } else {
       out[0]! += others.length;
       add(1, (r, c) => b.w[r * C + c]!);
@@ -192,11 +204,11 @@ for (const [[a, ...inner], offset] of CASES)
       const C = channelsOf(b);
       assert.deepEqual(
         calls.map((p) => p.length),
-        [C + 1, C, 2 * C + 1],
-        'the exchanges: [R, Σx], Σ(x - mean)², [R, Σdy, Σdy·(x - mean)]',
+        [2 * C + 1, 2 * C + 1],
+        'the exchanges: [R, Σx, Σ(x - m)² + (Σx)²/R], [R, Σdy, Σdy·(x - mean)]',
       );
       const rowsA = a! * rowsPerExample(b);
-      assert.deepEqual([calls[0]![0], calls[2]![0]], [rowsA, rowsA], "the row count sent is the shard's");
+      assert.deepEqual([calls[0]![0], calls[1]![0]], [rowsA, rowsA], "the row count sent is the shard's");
 
       const whole = plainTfjs(b.x, b.w, b);
       const want = { ...whole, y: slice(whole.y, b, k), dx: slice(whole.dx, b, k) };
@@ -213,7 +225,7 @@ test('an exchange answering null (an abandoned step) gives the shard its own sta
   const b = makeBatch([3, 4, 5], [2, 3], 0, 7);
   let calls = 0;
   const got = ours(b, 1, () => (calls++, null));
-  assert.equal(calls, 3);
+  assert.equal(calls, 2);
   assertForwardAndDx(got, plainTfjs(slice(b.x, b, 1), slice(b.w, b, 1), b), 'null');
 });
 
@@ -236,13 +248,13 @@ test("a shard of no rows takes the other workers' statistics: no output, zero dg
   assert.deepEqual([Array.from(got.dgamma), Array.from(got.dbeta)], [new Array(3).fill(0), new Array(3).fill(0)]);
 });
 
-test('forward only (no tape): y, mean and variance are the only tensors it leaves, and the exchange runs twice', () => {
+test('forward only (no tape): y, mean and variance are the only tensors it leaves, and the exchange runs once', () => {
   const b = makeBatch([7], [4], 0, 17);
   const [x, gamma, beta] = [tf.tensor(b.x, [4, 7]), tf.tensor1d(b.gamma), tf.tensor1d(b.beta)];
   const before = tf.memory().numTensors;
   let calls = 0;
   const out = syncBatchNormOps(tf, x, gamma, beta, EPS, (p) => (calls++, p));
-  assert.equal(calls, 2);
+  assert.equal(calls, 1);
   assert.equal(tf.memory().numTensors, before + 3);
   assertClose(out.y.dataSync(), plainTfjs(b.x, b.w, b).y, 1e-5, 1e-5, 'forward only: y');
   tf.dispose([out.y, out.mean, out.variance, x, gamma, beta]);
@@ -264,9 +276,12 @@ test('bad inputs and a wrong-length answer are refused, saying what is wrong', (
     ['int32', () => syncBatchNormOps(tf, tf.zeros([2, 3], 'int32'), c3, c3, EPS, same), /x must be float32, got int32/],
     ['gamma', () => syncBatchNormOps(tf, x, c4, c3, EPS, same), /gamma must have shape \[3\] .*got \[4\]/],
     ['beta of rank 2', () => syncBatchNormOps(tf, x, c3, tf.ones([3, 1]), EPS, same), /beta must have shape \[3\] .*got \[3,1\]/],
-    ['first answer', () => syncBatchNormOps(tf, x, c3, c3, EPS, shortOn(1)), /the exchange of the sums of x answered 3 values for the 4 sent/],
-    ['second answer', () => syncBatchNormOps(tf, x, c3, c3, EPS, shortOn(2)), /the exchange of the sums of \(x - mean\)² answered 2 values for the 3 sent/],
-    ['gradient answer', () => differentiated(shortOn(3)), /the exchange of the gradient's sums of dy and dy·\(x - mean\) answered 6 values for the 7 sent/],
+    [
+      'forward answer',
+      () => syncBatchNormOps(tf, x, c3, c3, EPS, shortOn(1)),
+      /the exchange of the sums of x and \(x - mean\)² answered 6 values for the 7 sent/,
+    ],
+    ['gradient answer', () => differentiated(shortOn(2)), /the exchange of the gradient's sums of dy and dy·\(x - mean\) answered 6 values for the 7 sent/],
   ];
   for (const [what, call, message] of cases) assert.throws(call, message, what);
 });

@@ -17,8 +17,10 @@
 // (src/worker/batch-norm-sum.ts), each kernel runs its passes one by one (batch-norm.c exports
 // them, as BatchNormPhases) and sums their float64 partial sums over every worker between them,
 // so that N workers compute what one process computes over the union of their rows:
-// - forward: [R, Σx] summed → the rows Rg and the mean S / Rg; Σ(x - mean)² summed → the biased
-//   variance M2 / Rg; y from them as without. The mean and variance outputs are the global ones.
+// - forward: this worker's Σx, then Σ(x - m)² about its own mean m (the same two passes), summed
+//   in one exchange as [R, Σx, Σ(x - m)² + (Σx)²/R] (batch-norm-sum.ts's momentsPartial) → the
+//   rows Rg, the mean and the biased variance (momentsOf); y from them as without. The mean and
+//   variance outputs are the global ones.
 // - gradient: [R, Σdy, Σdy·(x - mean), dmean, dvariance] summed (the gradients reaching the mean
 //   and variance outputs too: one process would have one such gradient from all its rows) → dx
 //   with Rg rows and the global sums. dgamma and dbeta stay this worker's own (its Σdy·x̂ and
@@ -29,7 +31,7 @@
 // computes its own rows' statistics as without a sum.
 import type { GradConfig, NamedAttrMap, Tensor, TensorInfo } from '@tensorflow/tfjs';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
-import { batchNormSum, type BatchNormSum } from '../batch-norm-sum.ts';
+import { batchNormSum, momentsOf, momentsPartial, type BatchNormSum } from '../batch-norm-sum.ts';
 import { nativeConv, type BatchNormPhases, type BatchNormTrainFn, type BatchNormTrainGradFn } from './native-conv.ts';
 import { f32, makeOutput, requireFloat32, type KernelArgs, type TF } from './util.ts';
 import { BN_TRAIN, BN_TRAIN_GRAD } from '../fused-batch-norm.ts';
@@ -187,20 +189,20 @@ type ForwardViews = () => Record<'x' | 'gamma' | 'beta' | 'y' | 'mean' | 'varian
 /** The forward over every worker's rows: false (and nothing final written) when the sum abandons the exchange. */
 function forwardSynced(ph: BatchNormPhases, sum: BatchNormSum, views: ForwardViews, C: number, epsilon: number): boolean {
   let v = views();
-  const first = new Float64Array(1 + C);
-  first[0] = v.x.length / C;
-  ph.batchNormSums(v.x, slice(first, C, 0));
-  const sums = exchange(BN_TRAIN, sum, first);
-  if (!sums) return false;
-  const rows = sums[0]!;
-  const mu = slice(sums, C, 0).map((s) => s / rows);
+  const R = v.x.length / C;
+  const sums = new Float64Array(C);
+  ph.batchNormSums(v.x, sums);
+  const squares = new Float64Array(C);
+  ph.batchNormSquaredDeviations(
+    v.x,
+    sums.map((s) => (R > 0 ? s / R : 0)),
+    squares,
+  );
+  const totals = exchange(BN_TRAIN, sum, momentsPartial(R, sums, squares));
+  if (!totals) return false;
+  const { rows, mean, m2 } = momentsOf(totals, C);
   v = views();
-  const m2 = new Float64Array(C);
-  ph.batchNormSquaredDeviations(v.x, mu, m2);
-  const m2s = exchange(BN_TRAIN, sum, m2);
-  if (!m2s) return false;
-  v = views();
-  statistics(mu, m2s, rows, v.mean, v.variance);
+  statistics(mean, m2, rows, v.mean, v.variance);
   ph.batchNormApply(v.x, v.gamma, v.beta, v.mean, v.variance, v.y, epsilon);
   return true;
 }
