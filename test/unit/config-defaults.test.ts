@@ -38,6 +38,7 @@ test('a minimal config gets every default', () => {
       dropLast: false,
       seed: 0,
       accumulateSteps: 1,
+      syncBatchNorm: false,
       clipNorm: null,
       ema: null,
       earlyStopping: null,
