@@ -10,11 +10,12 @@
 // The exchange itself (src/worker/batch-norm-exchange.ts) is synchronous: a kernel cannot await.
 //
 // Who calls it, per BatchNormalization layer and micro-batch: on wasm the fused kernels
-// (src/worker/wasm-kernels/batch-norm-train.ts) three times, [R, Σx] (C + 1 values), Σ(x - mean)²
-// (C), then in the gradient [R, Σdy, Σdy·(x - mean), dmean, dvariance] (4C + 1); on the backends
-// without them, src/worker/sync-batch-norm-ops.ts, whose gradient sends [R, Σdy, Σdy·(x - mean)]
-// (2C + 1). Workers that took different paths for one layer would send different lengths: the
-// coordinator's relay (src/coordinator/engine/batch-norm-relay.ts) then says so and answers null.
+// (src/worker/wasm-kernels/batch-norm-train.ts) twice, the forward's momentsPartial below
+// (2C + 1 values), then in the gradient [R, Σdy, Σdy·(x - mean), dmean, dvariance] (4C + 1); on
+// the backends without them, src/worker/sync-batch-norm-ops.ts, whose gradient sends
+// [R, Σdy, Σdy·(x - mean)] (2C + 1). Every worker of a run has the same backend; workers that took
+// different paths for one layer would send different lengths, which the coordinator's relay
+// (src/coordinator/engine/batch-norm-relay.ts) says on stderr before it answers `abandoned`.
 
 /**
  * Sums `partial` element by element over every worker of the step, in rank order, and returns

@@ -40,8 +40,8 @@ export interface SyncBatchNormResult {
 
 /**
  * BatchNormalization in training over every worker's rows: x float32, rank >= 2, channels on the
- * last axis; gamma and beta of shape [C]. Calls `sum` three times when differentiated (two in the
- * forward, one in the gradient), twice otherwise; the same count on every worker.
+ * last axis; gamma and beta of shape [C]. Calls `sum` twice when differentiated (once in the
+ * forward, once in the gradient), once otherwise; the same count on every worker.
  */
 export function syncBatchNormOps(tf: TF, x: Tensor, gamma: Tensor, beta: Tensor, epsilon: number, sum: BatchNormSum): SyncBatchNormResult {
   const channels = checkInputs(x, gamma, beta);
