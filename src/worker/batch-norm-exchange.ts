@@ -22,10 +22,15 @@ export class BatchNormExchange {
   private seq = 0;
   private abandoned = false;
 
-  constructor(private readonly fd = BATCH_NORM_FD) {}
+  constructor(
+    private readonly fd = BATCH_NORM_FD,
+    /** Why this worker cannot sum its statistics: thrown by the first training step. */
+    private readonly refusal: MgpuError | null = null,
+  ) {}
 
   /** Runs `fn` (a micro-batch's forward and backward) with its BatchNorm statistics summed with the other workers'. */
   during<T>(at: MicroBatch, fn: () => T): T {
+    if (this.refusal) throw this.refusal;
     this.seq = 0;
     if (at.k === 0) this.abandoned = false; // an abandoned step stays abandoned to its end
     setBatchNormSum((partial) => this.sum(at, partial));
@@ -81,17 +86,21 @@ function retrying(io: () => number): number {
 /**
  * The exchange of a worker on `backend`. tfjs's webgpu backend cannot read a tensor synchronously
  * in Node (its readSync draws through an OffscreenCanvas), and the statistics must be read in the
- * middle of the pass: refused there, naming the backends that can. Elsewhere every
+ * middle of the pass: refused there at the first training step (an eval or predict run of the
+ * same config trains nothing, and runs), naming the backends that can. Elsewhere every
  * BatchNormalization call goes through the wrapped call, which sums when a step installed the sum.
  */
 export function syncedBatchNorm(tf: TF, backend: string): BatchNormExchange {
   if (backend === 'webgpu') {
-    throw new MgpuError(
-      'E_CONFIG',
-      'training.syncBatchNorm: the webgpu backend cannot read BatchNorm statistics in the middle of a pass (tfjs reads webgpu tensors only asynchronously in Node)',
-      {
-        hint: 'use the wasm or cpu backend, or tfjs-node(-gpu) (devices.backend), or set training.syncBatchNorm: false (each worker normalises with its own rows)',
-      },
+    return new BatchNormExchange(
+      BATCH_NORM_FD,
+      new MgpuError(
+        'E_CONFIG',
+        'training.syncBatchNorm: the webgpu backend cannot read BatchNorm statistics in the middle of a pass (tfjs reads webgpu tensors only asynchronously in Node)',
+        {
+          hint: 'use the wasm or cpu backend, or tfjs-node(-gpu) (devices.backend), or set training.syncBatchNorm: false (each worker normalises with its own rows)',
+        },
+      ),
     );
   }
   fuseBatchNormalization(tf); // on tfjs-node too, whose layers are otherwise tfjs's own: the synced call is on tf ops there
