@@ -8,9 +8,10 @@
 //   any state but stopped ──stop()──▶ stopped
 //
 // Each worker is spawned with CUDA_VISIBLE_DEVICES set before anything can import tfjs, the
-// slab descriptor at fd 3, a control socket at fd 4 and the BatchNorm exchange's at fd 5. A request waits for one reply, within
-// a deadline; `all` waits until every rank asked has answered or failed, so no reply is ever
-// in flight when the caller retries, and then reports each failure with rank, GPU and phase.
+// slab descriptor at fd 3, a control socket at fd 4 and the BatchNorm exchange's at fd 5. A
+// request waits for one reply, within a deadline; `all` waits until every rank asked has answered
+// or failed, so no reply is ever in flight when the caller retries, and then reports each failure
+// with rank, GPU and phase.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import { Channel } from '../../shared/channel.ts';
