@@ -33,6 +33,10 @@
 // channel axis must be last (NHWC, or the features of a Dense's output), written -1, as the
 // rank's last, or as a list of that one axis (what a converted Keras model.json says); axis 1
 // of NCHW is tfjs's call.
+//
+// With training.syncBatchNorm a step installs a sum over the workers (batch-norm-sum.ts): the
+// training call then gives the statistics of every worker's rows, on the fused kernels or, where
+// the backend has none, on tf ops (sync-batch-norm-ops.ts), and a channels-first layer is refused.
 import type { KernelConfig, Tensor } from '@tensorflow/tfjs';
 import type { TF } from '../nets/net-options.ts';
 import { MgpuError } from '../shared/errors.ts';
