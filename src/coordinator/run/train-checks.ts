@@ -4,6 +4,7 @@ import type { Config } from '../../config/types.ts';
 import { ConfigError, MgpuError } from '../../shared/errors.ts';
 import { plural } from '../console/progress.ts';
 import type { BatchPlan } from '../../data/batch-plan.ts';
+import { shardSizes } from '../../shared/shard.ts';
 
 /**
  * A model with no trainable weights (every layer frozen, or none with weights) has nothing to
@@ -26,7 +27,7 @@ export function checkSomethingToTrain(cfg: Config, flat: { trainable: number; to
 export function checkMicroBatchesFitShards(cfg: Config, machines: number[], plan: Pick<BatchPlan, 'count' | 'batch' | 'dropLast'>): void {
   const workers = machines.reduce((a, b) => a + b, 0);
   checkMicroBatchesFitShard(cfg, workers);
-  if (cfg.training.syncBatchNorm && machines.length > 1) checkEveryMachineHasRows(cfg, machines, plan);
+  if (cfg.training.syncBatchNorm && machines.length > 1) checkEveryMachineHasRows(cfg, machines, workers, plan);
 }
 
 /**
@@ -54,11 +55,10 @@ export function checkMicroBatchesFitShard(cfg: Config, workers: number): void {
  * last machine's first worker (shards differ by at most one row, the larger on lower ranks); that
  * worker needs a row in each micro-batch.
  */
-function checkEveryMachineHasRows(cfg: Config, machines: number[], plan: Pick<BatchPlan, 'count' | 'batch' | 'dropLast'>): void {
-  const workers = machines.reduce((a, b) => a + b, 0);
+function checkEveryMachineHasRows(cfg: Config, machines: number[], workers: number, plan: Pick<BatchPlan, 'count' | 'batch' | 'dropLast'>): void {
   const smallest = plan.dropLast || plan.count % plan.batch === 0 ? plan.batch : plan.count % plan.batch;
   const first = workers - machines[machines.length - 1]!; // the last machine's first worker, globally
-  const rows = Math.floor(smallest / workers) + (first < smallest % workers ? 1 : 0);
+  const rows = shardSizes(smallest, workers)[first]!; // the split every step makes
   const k = cfg.training.accumulateSteps;
   if (rows >= k) return;
   const which = smallest === plan.batch ? `a batch of ${smallest}` : `the short last batch of each epoch (${smallest} of ${plan.count} samples)`;
