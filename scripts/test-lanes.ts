@@ -11,11 +11,15 @@
 //
 // Arguments after `--` are passed to both lanes' `node --test` (a reporter, --test-name-pattern).
 // The exit status is the first lane's that failed, else 0. The waiting lane's lines are prefixed.
+// Each failed test's TAP block (its `not ok` line and the YAML under it: the error, the stack) is
+// printed again at the very end, with its lane, so that the tail of a long run (what CI keeps)
+// says what failed even when the failure scrolled past twenty minutes earlier.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { tapFailures } from './tap-failures.ts';
 
 /** The waiting lane, by file name without `.test.ts`. */
 export const WAITING = [
@@ -46,6 +50,8 @@ function lanes(): { main: string[]; waiting: string[] } {
   };
 }
 
+const failures = tapFailures();
+
 /** One lane's `node --test`, its output line by line (prefixed), resolved with its exit status. */
 function lane(files: string[], extra: string[], prefix: string): Promise<number> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...extra, ...files], {
@@ -56,7 +62,11 @@ function lane(files: string[], extra: string[], prefix: string): Promise<number>
     [child.stdout, process.stdout],
     [child.stderr, process.stderr],
   ] as const) {
-    readline.createInterface({ input: from }).on('line', (line) => to.write(`${prefix}${line}\n`));
+    const collect = failures.reader(prefix);
+    readline.createInterface({ input: from }).on('line', (line) => {
+      to.write(`${prefix}${line}\n`);
+      collect(line);
+    });
   }
   return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
@@ -65,4 +75,9 @@ const dash = process.argv.indexOf('--');
 const extra = dash >= 0 ? process.argv.slice(dash + 1) : process.argv.slice(2);
 const { main, waiting } = lanes();
 const [a, b] = await Promise.all([lane(main, extra, ''), lane(waiting, extra, '[waiting lane] ')]);
+if (a !== 0 || b !== 0) {
+  const said = failures.blocks.length > 0 ? `${failures.blocks.length} failed test block(s), again` : 'no `not ok` line: a lane ended early';
+  console.log(`\ntest-lanes: main lane exit ${a}, waiting lane exit ${b}; ${said}:`);
+  for (const block of failures.blocks) console.log(block.join('\n'));
+}
 process.exit(a !== 0 ? a : b);
