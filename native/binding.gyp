@@ -6,7 +6,8 @@
   # src/shared/cpu-affinity.ts (mgpu_affinity.node, Linux only: when it is missing simulated-GPU
   # workers are not pinned to cores, and the run header says so) and
   # src/worker/wasm-kernels/native-conv.ts (mgpu_conv_kernels.node: when it is missing the wasm
-  # backend's convolutions run on XNNPACK and the JavaScript im2col kernels) and
+  # backend's convolutions run on XNNPACK and the JavaScript im2col kernels; it is built with
+  # oneDNN where onednn-found.sh finds it) and
   # src/data/images/jpeg-native.ts (mgpu_jpeg.node: when it is missing, or TurboJPEG is not
   # installed so it is not built, sharp decodes the JPEGs too) and src/shared/crc32c.ts
   # (mgpu_crc32c.node: when it is missing the checksum runs in JavaScript).
@@ -58,12 +59,20 @@
       "target_name": "mgpu_conv_kernels",
       "sources": ["src/conv-kernels.c", "src/batch-norm.c", "src/fma-peak.c"],
       # -O3 and no -march: the AVX2+FMA micro-kernel is compiled with a target attribute and
-      # chosen at run time when the CPU has it. batch-norm.c needs libm (sqrt).
+      # chosen at run time when the CPU has it. batch-norm.c needs libm (sqrt). Where oneDNN
+      # links (onednn-found.sh) the convolutions run on it (onednn-conv.c), the own kernels
+      # computing what it declines; elsewhere the own kernels compute everything.
+      "variables": { "has_onednn": "<!(sh onednn-found.sh 2>/dev/null || echo 0)" },
       "cflags_c": ["-std=c11", "-O3", "-Wall", "-Wextra"],
       "libraries": ["-lm"],
       "xcode_settings": { "OTHER_CFLAGS": ["-std=c11", "-O3", "-Wall", "-Wextra"] },
       "conditions": [
-        ["OS=='win'", { "type": "none" }]
+        ["OS=='win'", { "type": "none" }],
+        ["has_onednn==1", {
+          "sources": ["src/onednn-conv.c"],
+          "defines": ["MGPU_ONEDNN"],
+          "libraries": ["-ldnnl", "-lgomp"]
+        }]
       ]
     },
     {

@@ -14,6 +14,10 @@
 //   depthwiseBackpropInput(dy, w, dx, geom)   channel: loops over the contiguous channels (the
 //                                             filter's sums in float64)
 //   isa() -> "avx512" | "avx2-fma" | "generic" which micro-kernel runs
+//   onednnVersion() -> "oneDNN 2.6.3" | null  whether the addon has oneDNN (onednn-conv.c), which
+//   useOnednn(on)                             then computes the three convolutions above unless
+//                                             turned off (each falls back to the addon's own
+//                                             kernel for what oneDNN declines)
 //   batchNormTrain, batchNormTrainGrad        batch normalisation in training (batch-norm.c),
 //   batchNormSums, ...GradApply               and its phases one by one (synchronised statistics)
 //   fmaPeak(seconds) -> { gflops, isa }       one core's measured FMA peak (fma-peak.c)
@@ -37,7 +41,9 @@
 #include <string.h>
 
 #include "batch-norm.h"
+#include "conv-geometry.h"
 #include "fma-peak.h"
+#include "onednn-conv.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -233,11 +239,6 @@ static void gemm(long m, long n, long k, view a, view b, float* c, long ldc, boo
 
 // ---- the convolution's geometry, im2col and col2im ----
 
-typedef struct {
-  long B, H, W, C, OH, OW, CO, KH, KW, sh, sw, top, left, dyH, dyW;
-  long K; // KH·KW·C, a patch's length
-  long N; // B·OH·OW, the output positions
-} geometry;
 
 /** A pointwise convolution whose patch matrix is x itself (1x1, stride 1, no padding). */
 static bool pointwise(const geometry* g) {
@@ -504,6 +505,7 @@ static napi_value Conv2d(napi_env env, napi_callback_info info) {
   }
   if (too_short(env, fn, "x", nx, g.B * g.H * g.W * g.C) || too_short(env, fn, "w", nw, g.K * g.CO) || too_short(env, fn, "out", no, g.N * g.CO)) return NULL;
   if (bias && too_short(env, fn, "bias", nb, g.CO)) return NULL;
+  if (onednn_forward(&g, x, w, bias, out, act)) return NULL;
   if (!scratch_parts(env, &g, false, &patches, &dyc)) return NULL;
   conv_forward(&g, x, w, bias, out, act, patches);
   return NULL;
@@ -519,6 +521,7 @@ static napi_value BackpropInput(napi_env env, napi_callback_info info) {
   if (!f32_arg(env, fn, argv[0], "dy", &dy, &ndy) || !f32_arg(env, fn, argv[1], "w", &w, &nw) || !f32_arg(env, fn, argv[2], "dx", &dx, &ndx)) return NULL;
   if (!geom_arg(env, fn, argv[3], &g)) return NULL;
   if (too_short(env, fn, "dy", ndy, g.B * g.dyH * g.dyW * g.CO) || too_short(env, fn, "w", nw, g.K * g.CO) || too_short(env, fn, "dx", ndx, g.B * g.H * g.W * g.C)) return NULL;
+  if (onednn_backprop_input(&g, dy, w, dx)) return NULL;
   if (!scratch_parts(env, &g, true, &cols, &dyc)) return NULL;
   conv_backprop_input(&g, dy, w, dx, cols, dyc);
   return NULL;
@@ -534,6 +537,7 @@ static napi_value BackpropFilter(napi_env env, napi_callback_info info) {
   if (!f32_arg(env, fn, argv[0], "x", &x, &nx) || !f32_arg(env, fn, argv[1], "dy", &dy, &ndy) || !f32_arg(env, fn, argv[2], "dw", &dw, &ndw)) return NULL;
   if (!geom_arg(env, fn, argv[3], &g)) return NULL;
   if (too_short(env, fn, "x", nx, g.B * g.H * g.W * g.C) || too_short(env, fn, "dy", ndy, g.B * g.dyH * g.dyW * g.CO) || too_short(env, fn, "dw", ndw, g.K * g.CO)) return NULL;
+  if (onednn_backprop_filter(&g, x, dy, dw)) return NULL;
   if (!scratch_parts(env, &g, true, &patches, &dyc)) return NULL;
   conv_backprop_filter(&g, x, dy, dw, patches, dyc);
   return NULL;
@@ -594,6 +598,27 @@ static napi_value Isa(napi_env env, napi_callback_info info) {
   return s;
 }
 
+static napi_value OnednnVersion(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value s;
+  const char* version = onednn_version();
+  if (!version) napi_get_null(env, &s);
+  else napi_create_string_utf8(env, version, NAPI_AUTO_LENGTH, &s);
+  return s;
+}
+
+static napi_value UseOnednn(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  bool on = false;
+  if (!get_args(env, info, 1, argv, "useOnednn(on)")) return NULL;
+  if (napi_get_value_bool(env, argv[0], &on) != napi_ok) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "useOnednn: on must be a boolean");
+    return NULL;
+  }
+  onednn_use(on);
+  return NULL;
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
       {"conv2d", NULL, Conv2d, NULL, NULL, NULL, napi_default, NULL},
@@ -602,6 +627,8 @@ NAPI_MODULE_INIT() {
       {"depthwiseBackpropFilter", NULL, DepthwiseBackpropFilter, NULL, NULL, NULL, napi_default, NULL},
       {"depthwiseBackpropInput", NULL, DepthwiseBackpropInput, NULL, NULL, NULL, napi_default, NULL},
       {"isa", NULL, Isa, NULL, NULL, NULL, napi_default, NULL},
+      {"onednnVersion", NULL, OnednnVersion, NULL, NULL, NULL, napi_default, NULL},
+      {"useOnednn", NULL, UseOnednn, NULL, NULL, NULL, napi_default, NULL},
       {"batchNormTrain", NULL, MgpuBatchNormTrain, NULL, NULL, NULL, napi_default, NULL},
       {"batchNormTrainGrad", NULL, MgpuBatchNormTrainGrad, NULL, NULL, NULL, napi_default, NULL},
       {"batchNormSums", NULL, MgpuBatchNormSums, NULL, NULL, NULL, napi_default, NULL},

@@ -34,7 +34,7 @@ test('without the addon: no peak, and the reason', () => {
 
 test('an addon built before the FMA loop: no peak, and the rebuild that gives one', () => {
   const { addon } = nativeConv();
-  const old = { addon: { ...(addon ?? {}), fmaPeak: undefined } as unknown as NonNullable<typeof addon>, reason: null };
+  const old = { addon: { ...(addon ?? {}), fmaPeak: undefined } as unknown as NonNullable<typeof addon>, reason: null, library: null };
   assert.deepEqual(cpuPeak(0.1, old), { peak: null, missing: 'the convolution addon was built before it could measure the peak: npm run build:native' });
 });
 

@@ -1,6 +1,7 @@
-// The convolutions in C (native/src/conv-kernels.c, registered on wasm by
-// registerWasmGradKernels when the addon is built) give the cpu backend's results: the forward
-// Conv2D and FusedConv2D (bias, relu, relu6), and both gradients through tf.grads, for geometries
+// The convolutions in C (on oneDNN where the addon has it, native/src/onednn-conv.c, and on the
+// addon's own kernels, native/src/conv-kernels.c; registered on wasm by registerWasmGradKernels
+// when the addon is built) give the cpu backend's results: the forward Conv2D and FusedConv2D
+// (bias, relu, relu6), and both gradients through tf.grads, for geometries
 // that reach every path of the addon: pointwise (x is the patch matrix), strided 1x1, 3x3 and 7x7
 // with 'same', 'valid' and explicit padding, rows and columns that leave partial 6x16 tiles, a
 // depth over the GEMM's 256 (KC) and outputs over its 512 (NC), and a patch matrix over the
@@ -170,4 +171,9 @@ test('native: the addon checks the sizes it is given against its geometry (a sho
   assert.match(addon.isa(), /^(avx512|avx2-fma|generic)$/);
   const asked = { avx2: 'avx2-fma', generic: 'generic' }[process.env.MGPU_CONV_ISA ?? ''];
   if (asked) assert.equal(addon.isa(), asked, 'MGPU_CONV_ISA picks the micro-kernel');
+  // The library: none with MGPU_CONV_LIBRARY=own; oneDNN where CI installs it (MGPU_REQUIRE_NATIVE=1).
+  const { library } = nativeConv();
+  if (process.env.MGPU_CONV_LIBRARY === 'own') assert.equal(library, null, 'MGPU_CONV_LIBRARY=own turns oneDNN off');
+  else if (process.env.MGPU_REQUIRE_NATIVE === '1')
+    assert.match(library ?? 'null', /^oneDNN \d+\.\d+\.\d+$/, 'MGPU_REQUIRE_NATIVE=1: the addon is built with oneDNN');
 });

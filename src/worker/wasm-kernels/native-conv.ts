@@ -1,8 +1,11 @@
-// The convolutions in C (native/src/conv-kernels.c: im2col and a cache-blocked GEMM, AVX2+FMA
-// when the CPU has it), run on the wasm backend's tensors in place: the addon is handed
-// Float32Array views of the wasm heap. When the addon is not built (or MGPU_NATIVE_CONV=0) the
+// The convolutions in C, run on the wasm backend's tensors in place: the addon is handed
+// Float32Array views of the wasm heap. The addon computes them on oneDNN where it was built with
+// it (native/src/onednn-conv.c; MGPU_CONV_LIBRARY=own turns that off), else, and for what oneDNN
+// declines, on its own kernels (native/src/conv-kernels.c: im2col and a cache-blocked GEMM on
+// the widest micro-kernel the CPU runs). When the addon is not built (or MGPU_NATIVE_CONV=0) the
 // kernels of this directory keep their JavaScript im2col + XNNPACK paths and wasm keeps its own
 // Conv2D; the run header says which (its `convolution` line, on wasm).
+import { MgpuError } from '../../shared/errors.ts';
 import { loadAddon } from '../../shared/native-addon.ts';
 import type { Conv2DInfo } from './util.ts';
 
@@ -79,6 +82,10 @@ export interface ConvAddon extends BatchNormPhases {
   depthwiseBackpropInput(dy: Float32Array, w: Float32Array, dx: Float32Array, geom: Int32Array): void;
   /** The micro-kernel the CPU runs: 'avx512', 'avx2-fma' or 'generic'. */
   isa(): string;
+  /** 'oneDNN <version>' where the addon has oneDNN (built with it), else null. */
+  onednnVersion(): string | null;
+  /** Whether oneDNN computes conv2d, backpropInput and backpropFilter (what it declines goes to the own kernels); on by default. */
+  useOnednn(on: boolean): void;
   /** Batch normalisation in training (native/src/batch-norm.c): the same loops, and so the signature, as batch-norm-train.ts's JavaScript. */
   batchNormTrain: BatchNormTrainFn;
   /** Its gradient. */
@@ -94,6 +101,8 @@ const FUNCTIONS = [
   'depthwiseBackpropFilter',
   'depthwiseBackpropInput',
   'isa',
+  'onednnVersion',
+  'useOnednn',
   'batchNormTrain',
   'batchNormTrainGrad',
   'batchNormSums',
@@ -103,22 +112,51 @@ const FUNCTIONS = [
   'batchNormGradParams',
   'batchNormGradApply',
 ] as const;
-let loaded: { addon: ConvAddon | null; reason: string | null } | null = null;
+/** The addon, or null with the reason; and what computes its convolutions ('oneDNN <version>', or null for its own kernels). */
+export interface NativeConv {
+  addon: ConvAddon | null;
+  reason: string | null;
+  library: string | null;
+}
+let loaded: NativeConv | null = null;
 
-/** The addon, or null with the reason (not built, does not load, or turned off by MGPU_NATIVE_CONV=0). */
-export function nativeConv(): { addon: ConvAddon | null; reason: string | null } {
+/** The values of MGPU_CONV_LIBRARY: oneDNN where the addon has it (the default), or the addon's own kernels. */
+const LIBRARIES = ['onednn', 'own'] as const;
+
+/** The addon (null when not built, when it does not load, or turned off by MGPU_NATIVE_CONV=0), set to the library MGPU_CONV_LIBRARY asks for. */
+export function nativeConv(): NativeConv {
   if (loaded) return loaded;
-  loaded =
+  const { addon, reason } =
     process.env.MGPU_NATIVE_CONV === '0'
       ? { addon: null, reason: 'MGPU_NATIVE_CONV=0 turns the native convolutions off' }
       : loadAddon<ConvAddon>('mgpu_conv_kernels', 'convolution', FUNCTIONS);
+  loaded = { addon, reason, library: addon ? libraryAsked(addon) : null };
   return loaded;
+}
+
+/** Sets the addon to MGPU_CONV_LIBRARY (oneDNN unless `own`): `onednn` where the addon lacks it, or another value, is E_CONFIG. */
+function libraryAsked(addon: ConvAddon): string | null {
+  const asked = process.env.MGPU_CONV_LIBRARY ?? '';
+  if (asked !== '' && !(LIBRARIES as readonly string[]).includes(asked)) {
+    throw new MgpuError('E_CONFIG', `MGPU_CONV_LIBRARY=${asked}: expected ${LIBRARIES.join(' or ')}`, {
+      hint: "onednn: oneDNN where the addon was built with it (the default); own: the addon's own kernels",
+    });
+  }
+  const version = addon.onednnVersion();
+  if (asked === 'onednn' && version === null) {
+    throw new MgpuError('E_CONFIG', 'MGPU_CONV_LIBRARY=onednn, but the convolution addon was built without oneDNN', {
+      hint: 'install it (Debian: libdnnl-dev, as scripts/ci/install-onednn.sh does), then npm run build:native; or unset MGPU_CONV_LIBRARY',
+    });
+  }
+  addon.useOnednn(asked !== 'own');
+  return asked === 'own' ? null : version;
 }
 
 /** The run header's words for what computes the wasm backend's convolutions. */
 export function wasmConvolutions(): string {
-  const { addon, reason } = nativeConv();
-  return addon ? `in C (${addon.isa()} micro-kernel)` : `XNNPACK forward, JavaScript im2col gradients (${reason})`;
+  const { addon, reason, library } = nativeConv();
+  if (!addon) return `XNNPACK forward, JavaScript im2col gradients (${reason})`;
+  return library ? `in C on ${library} (the ${addon.isa()} micro-kernel for what it declines)` : `in C (${addon.isa()} micro-kernel)`;
 }
 
 /** For tests: forget what was loaded, so that MGPU_NATIVE_CONV is read again. */
