@@ -3,13 +3,14 @@
 // [KH, KW, C, CO] (oneDNN's nhwc and hwio), passed as the wasm heap's own memory. oneDNN picks
 // its implementation for the machine's CPU at run time (a JIT for AVX-512, AVX2, ...). The
 // filter goes through oneDNN's preferred blocked layout: reordered into it before the forward
-// and the input gradient, and the filter gradient reordered out of it. Measured on resnet18-cifar's
+// and the input gradient, and the filter gradient reordered out of it, through one scratch
+// buffer that every call shares (the largest filter's size: 9.4 MB on resnet18-cifar). Measured on resnet18-cifar's
 // layers it takes about two thirds of the time of the addon's own im2col + GEMM
 // (docs/performance.md); the choice is made once per process, never per call, so that a
 // restarted or resumed run computes the same bits.
 //
-// One cache entry per operation and geometry holds the primitives, the memory objects (their
-// handles set to the call's arrays) and the blocked filter's buffer. The functions are called
+// One cache entry per operation and geometry holds the primitives and the memory objects (their
+// handles set to the call's arrays and the scratch). The functions are called
 // from the JavaScript thread only (the wasm kernels), so the cache has no lock. oneDNN runs on
 // one OpenMP thread: a worker is one process per core (or GPU), as the addon's own kernels are.
 #include "onednn-conv.h"
@@ -33,8 +34,8 @@ typedef struct {
   dnnl_primitive_t conv;
   dnnl_primitive_t filter_reorder; // hwio -> the convolution's layout, or its gradient's back; NULL: the same layout
   dnnl_memory_t a, b, c, bias_mem; // the call's arrays: (x, out), (dy, dx), (x, dy) and the hwio filter in c
-  dnnl_memory_t blocked;           // the filter (or its gradient) in the convolution's layout, on its own buffer
-  void* blocked_buf;
+  dnnl_memory_t blocked;           // the filter (or its gradient) in the convolution's layout, on the scratch
+  size_t blocked_bytes;
 } entry;
 
 #define CACHE 256
@@ -74,7 +75,6 @@ static void release(entry* e) {
     if (prims[i]) dnnl_primitive_destroy(prims[i]);
   for (size_t i = 0; i < sizeof mems / sizeof *mems; i++)
     if (mems[i]) dnnl_memory_destroy(mems[i]);
-  free(e->blocked_buf);
   memset(e, 0, sizeof *e);
 }
 
@@ -89,12 +89,23 @@ static dnnl_memory_t user_memory(const dnnl_memory_desc_t* md, bool* ok) {
   return m;
 }
 
-/** A reorder from `from` to `to`, with `to`'s buffer owned by the entry when `to` is the blocked side; false on an error. */
+/** The scratch that holds a blocked filter during one call, grown on demand. */
+static void* scratch;
+static size_t scratch_bytes;
+static void* scratch_for(size_t bytes) {
+  if (bytes <= scratch_bytes) return scratch;
+  void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (!p) return NULL;
+  free(scratch);
+  scratch_bytes = bytes;
+  return scratch = p;
+}
+
+/** The reorder between hwio and the convolution's layout of the filter (into it, or out of it for the gradient); none when they are the same; false on an error. */
 static bool filter_layout(entry* e, const dnnl_memory_desc_t* conv_md, const dnnl_memory_desc_t* hwio, bool into_conv) {
   if (dnnl_memory_desc_equal(conv_md, hwio)) return true;
-  size_t bytes = dnnl_memory_desc_get_size(conv_md);
-  e->blocked_buf = aligned_alloc(64, (bytes + 63) / 64 * 64);
-  if (!e->blocked_buf || dnnl_memory_create(&e->blocked, conv_md, engine, e->blocked_buf) != dnnl_success) return false;
+  e->blocked_bytes = dnnl_memory_desc_get_size(conv_md);
+  if (dnnl_memory_create(&e->blocked, conv_md, engine, DNNL_MEMORY_NONE) != dnnl_success) return false;
   dnnl_primitive_desc_t rpd;
   const dnnl_memory_desc_t* from = into_conv ? hwio : conv_md;
   const dnnl_memory_desc_t* to = into_conv ? conv_md : hwio;
@@ -200,9 +211,12 @@ static bool run(dnnl_primitive_t p, int n, const dnnl_exec_arg_t* args) {
   return dnnl_primitive_execute(p, stream, n, args) == dnnl_success && dnnl_stream_wait(stream) == dnnl_success;
 }
 
+/** The call's arrays, and the scratch for the blocked filter, into e's memory objects. */
 static bool handles(entry* e, const void* a, const void* b, const void* c) {
+  void* blocked = e->blocked ? scratch_for(e->blocked_bytes) : NULL;
   return dnnl_memory_set_data_handle(e->a, (void*)a) == dnnl_success && dnnl_memory_set_data_handle(e->b, (void*)b) == dnnl_success &&
-         dnnl_memory_set_data_handle(e->c, (void*)c) == dnnl_success;
+         dnnl_memory_set_data_handle(e->c, (void*)c) == dnnl_success &&
+         (!e->blocked || (blocked && dnnl_memory_set_data_handle(e->blocked, blocked) == dnnl_success));
 }
 
 /** The filter in the convolution's layout: reordered from hwio into the entry's buffer, or the hwio memory itself. */
