@@ -122,6 +122,7 @@ export const RELIABILITY_DEFAULTS: ReliabilityConfig = {
   onWorkerFailure: 'restart',
   maxRestarts: 3,
   stepTimeout: 600,
+  startTimeout: null,
   stallFactor: 10,
   stallMinSeconds: 10,
   onNonFinite: 'stop',

@@ -249,6 +249,7 @@ export interface ReliabilityConfig {
   onWorkerFailure: FailurePolicy; // default 'restart'
   maxRestarts: number; // restarts allowed over the run before it stops; default 3
   stepTimeout: number; // seconds a worker may take for one step, always; default 600
+  startTimeout: number | null; // seconds a worker may take to start (its backend, the model, the shared memory) and the machines to check in; default null: stepTimeout
   stallFactor: number; // once 5 steps are timed: a step may take this many times the median; default 10 (0: off)
   stallMinSeconds: number; // ... but never less than this; default 10
   onNonFinite: (typeof NONFINITE_POLICIES)[number]; // a NaN/Inf loss or gradient: stop the run, or skip the step; default 'stop'

@@ -91,6 +91,7 @@ test('a minimal config gets every default', () => {
       onWorkerFailure: 'restart',
       maxRestarts: 3,
       stepTimeout: 600,
+      startTimeout: null,
       stallFactor: 10,
       stallMinSeconds: 10,
       onNonFinite: 'stop',

@@ -54,7 +54,7 @@ function validRaw(): Record<string, unknown> {
     eval: { every: 10, batchSize: 64, topK: 3, useEma: true },
     metrics: ['accuracy', { name: 'f1', average: 'micro' }, 'auc', { module: './samples.mjs', name: 'mine' }],
     checkpoint: { every: 20, keep: 2 },
-    reliability: { onWorkerFailure: 'reshard', maxRestarts: 2, stepTimeout: 300, stallFactor: 4, stallMinSeconds: 2, onNonFinite: 'skip' },
+    reliability: { onWorkerFailure: 'reshard', maxRestarts: 2, stepTimeout: 300, startTimeout: 900, stallFactor: 4, stallMinSeconds: 2, onNonFinite: 'skip' },
     runDir: 'runs/fuzz',
   };
 }
@@ -250,6 +250,8 @@ function checkConfig(c: Config, what: string): void {
   for (const k of ['stepTimeout', 'stallMinSeconds'] as const)
     assert.ok(Number.isFinite(c.reliability[k]) && c.reliability[k] > 0, `${what}: reliability.${k}`);
   assert.ok(Number.isFinite(c.reliability.stallFactor) && c.reliability.stallFactor >= 0, `${what}: stallFactor`);
+  const start = c.reliability.startTimeout;
+  assert.ok(start === null || (Number.isFinite(start) && start > 0), `${what}: reliability.startTimeout`);
   assert.ok(['stop', 'skip'].includes(c.reliability.onNonFinite), `${what}: onNonFinite`);
   for (const every of [c.checkpoint.every, c.eval.every]) {
     const k = typeof every === 'number' ? every : every.epochs;
@@ -476,6 +478,7 @@ test('loadConfig: random --set overrides give a Config or a ConfigError', async 
     'reliability.onWorkerFailure',
     'reliability.maxRestarts',
     'reliability.stallFactor',
+    'reliability.startTimeout',
     'checkpoint.every',
     'training.batchSize',
     'devices.gpus',
