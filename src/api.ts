@@ -335,7 +335,7 @@ export async function train(config: string | ConfigInput | Config, options: Trai
   // eslint-disable-next-line @typescript-eslint/unbound-method -- a callback is called as a plain function, as documented
   for (const name of CALLBACK_NAMES) if (options[name]) (callbacks as Record<string, unknown>)[name] = options[name];
   // Under mpirun/srun with several processes this is one machine of several, as with the command.
-  const cluster: Cluster = openCluster(cfg.reliability.stepTimeout * 1000);
+  const cluster: Cluster = openCluster(cfg.reliability);
   const progress = cluster.rank === 0 ? progressFor(options.print, cfg.log.every) : progressFor(false, 1);
   try {
     if (resumed?.notApplied) progress.line(resumed.notApplied);

@@ -19,7 +19,7 @@ const chunks = [
     .map(Number)
     .filter((c) => c > 0),
 ];
-const c = openCluster(600_000);
+const c = openCluster({ stepTimeout: 600, startTimeout: null });
 const k = floatKernels();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const barrier = () => c.sum(new Float64Array(1), 'the barrier');

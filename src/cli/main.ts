@@ -104,7 +104,7 @@ function trainCommand<T>(y: Argv<T>) {
       const cfg = resumed?.config ?? fileCfg;
       // Under mpirun/srun with several processes, this coordinator is one machine of several:
       // rank 0 speaks for the run, the others print only their errors.
-      cluster = openCluster(cfg.reliability.stepTimeout * 1000);
+      cluster = openCluster(cfg.reliability);
       const progress = cluster.rank === 0 ? consoleProgress(cfg.log.every, argv.progress) : quietProgress;
       if (resumed?.notApplied) progress.line(resumed.notApplied);
       const signals = watchSignals((text, lasting) => progress.line(text, lasting));

@@ -4,6 +4,7 @@
 // binding, native/mpi):
 //
 //   start-up   every rank checks that all ran the same config (devices aside) and the same code,
+//              once every machine has started its workers (so within reliability.startTimeout),
 //              then learns every machine's worker count: machine m's workers are global workers
 //              offset[m] .. offset[m] + count[m] - 1, and a step's batch is split over all of them;
 //   each step  `arrive` tells rank 0 who has finished its local step (so a machine that stalls
@@ -18,6 +19,7 @@
 import { createHash } from 'node:crypto';
 import { sourceHash } from '../../../lib/source-hash.mjs';
 import { decodesImages, JPEG_DECODER_ENV, jpegDecoderName } from '../../data/images/jpeg-native.ts';
+import type { ReliabilityConfig } from '../../config/types.ts';
 import { MgpuError } from '../../shared/errors.ts';
 import { launchedSize, loadMpi, type MpiAddon } from '../../shared/mpi.ts';
 import { assignShards, type Shard } from '../../shared/shard.ts';
@@ -77,11 +79,14 @@ export function globalWorkers(c: Cluster, active: readonly number[]): number {
   return c.size > 1 ? c.workers.reduce((a, b) => a + b, 0) : active.length;
 }
 
-/** The cluster this process belongs to: MPI's when a launcher started several, else one machine. */
-export function openCluster(deadlineMs: number, env: NodeJS.ProcessEnv = process.env): Cluster {
+/**
+ * The cluster this process belongs to: MPI's when a launcher started several, else one machine.
+ * Its collectives wait reliability.stepTimeout; the start-up check, reliability.startTimeout.
+ */
+export function openCluster(r: Pick<ReliabilityConfig, 'stepTimeout' | 'startTimeout'>, env: NodeJS.ProcessEnv = process.env): Cluster {
   const launch = launchedSize(env);
   if (!launch || launch.size <= 1) return soloCluster();
-  return new MpiCluster(loadMpi(launch), deadlineMs);
+  return new MpiCluster(loadMpi(launch), r.stepTimeout * 1000, (r.startTimeout ?? r.stepTimeout) * 1000);
 }
 
 class MpiCluster implements Cluster {
@@ -96,6 +101,7 @@ class MpiCluster implements Cluster {
   constructor(
     private readonly mpi: MpiAddon,
     private readonly deadlineMs: number,
+    private readonly startDeadlineMs: number,
   ) {
     const disarm = armWatchdog('init', `rank ${launchedRank()}`);
     const me = mpi.init();
@@ -122,7 +128,7 @@ class MpiCluster implements Cluster {
     view.setUint32(68, layoutHash >>> 0, true);
     mine.set(Buffer.from(this.hosts[this.rank]!.slice(0, 63)), 72);
     mine.set(Buffer.from(jpegDecoderName().slice(0, 31)), 136);
-    const all = await this.gather(mine, 'the start-up check');
+    const all = await this.gather(mine, 'the start-up check', this.startDeadlineMs);
     const field = (b: Uint8Array, from: number, to: number) => Buffer.from(b.subarray(from, to)).toString('hex');
     const text = (b: Uint8Array, from: number, to: number) => Buffer.from(b.subarray(from, to)).toString('utf8').replace(/\0+$/, '');
     all.forEach((b, r) => (this.hosts[r] = text(b, 72, 136)));
@@ -165,9 +171,9 @@ class MpiCluster implements Cluster {
     await this.wait(this.mpi.iallreduceSum(buffer), what);
   }
 
-  async gather(bytes: Uint8Array, what: string): Promise<Uint8Array[]> {
+  async gather(bytes: Uint8Array, what: string, deadlineMs = this.deadlineMs): Promise<Uint8Array[]> {
     const recv = new Uint8Array(bytes.length * this.size);
-    await this.wait(this.mpi.iallgather(bytes, recv), what);
+    await this.wait(this.mpi.iallgather(bytes, recv), what, deadlineMs);
     return Array.from({ length: this.size }, (_, r) => recv.subarray(r * bytes.length, (r + 1) * bytes.length));
   }
 
@@ -203,23 +209,23 @@ class MpiCluster implements Cluster {
     if (wrong) throw new MgpuError('E_INTERNAL', `${this.where(wrong.rank)} is at step ${wrong.into[0]}, rank 0 at step ${step}`);
   }
 
-  private async wait(id: number, what: string): Promise<void> {
+  private async wait(id: number, what: string, deadlineMs = this.deadlineMs): Promise<void> {
     // The other ranks wait a little longer, so that rank 0 has called the roll and named the
     // machine before one of them ends the job.
-    const deadline = this.rank === 0 ? this.deadlineMs : this.deadlineMs + ROLL_CALL_MS + 1000;
+    const deadline = this.rank === 0 ? deadlineMs : deadlineMs + ROLL_CALL_MS + 1000;
     await this.poll(id, deadline).catch(async (err: unknown) => {
       if (!(err instanceof Stalled)) throw err;
       const silent = this.rank === 0 ? await silentRanks(this.mpi, this.size) : [];
       if (silent.length > 0) {
         throw new MgpuError(
           'E_WORKER',
-          `${what}: ${silent.map((r) => this.where(r)).join(', ')} did not take part within ${(this.deadlineMs / 1000).toFixed(0)} s and does not answer: that machine stalled, died or lost its network`,
+          `${what}: ${silent.map((r) => this.where(r)).join(', ')} did not take part within ${(deadlineMs / 1000).toFixed(0)} s and does not answer: that machine stalled, died or lost its network`,
           { hint: 'see its own output; the job ends, and --resume continues from the last checkpoint' },
         );
       }
       throw new MgpuError(
         'E_WORKER',
-        `${what} did not complete within ${(this.deadlineMs / 1000).toFixed(0)} s on ${this.where(this.rank)}: another machine stalled or died`,
+        `${what} did not complete within ${(deadlineMs / 1000).toFixed(0)} s on ${this.where(this.rank)}: another machine stalled or died`,
         {
           hint: 'rank 0 names the machine that stalled; the job ends, and --resume continues from the last checkpoint',
         },

@@ -139,7 +139,7 @@ function startWorkers(cfg: Config, plan: DevicePlan, slab: Slab, opts: SessionOp
       metrics: workerMetrics(cfg.metrics),
       syncBatchNorm: cfg.training.syncBatchNorm,
     },
-    cfg.reliability.stepTimeout * 1000,
+    (cfg.reliability.startTimeout ?? cfg.reliability.stepTimeout) * 1000,
     { abort: opts.abort, onFailure: opts.onStartFailure, onSpawn: batchNormRelay(cfg, opts.cluster ?? soloCluster())?.attach },
   );
 }

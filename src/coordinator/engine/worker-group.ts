@@ -164,7 +164,7 @@ class WorkerHandle {
         // A stalled worker is killed: its exit then fails the request with this message.
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         this.stall = this.error(`stalled: no reply after ${secs} s (deadline ${(deadlineMs / 1000).toFixed(1)} s)`, {
-          hint: 'the worker was killed; see reliability.stepTimeout and reliability.stallFactor',
+          hint: `the worker was killed; see ${/^(init|attach)\b/.test(this.phase) ? 'reliability.startTimeout' : 'reliability.stepTimeout and reliability.stallFactor'}`,
         });
         this.child.kill('SIGKILL');
       };
@@ -204,7 +204,7 @@ export class WorkerGroup {
     private readonly workers: WorkerHandle[],
     private readonly slab: Slab,
     private readonly init: InitFields,
-    /** How long a worker may take to start (load tfjs, build the model) or to attach. */
+    /** How long a worker may take to start (load tfjs, build the model) or to attach: reliability.startTimeout. */
     readonly startDeadlineMs: number,
     private readonly onSpawn?: StartOptions['onSpawn'],
   ) {
