@@ -8,7 +8,10 @@ import { HANGING_SAMPLE, writeHangingModule } from '../helpers/hanging-get.ts';
 import { buildConfig, silent, tempDir, writeModelModule } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('eval-get-never-settles');
-const TIMEOUT_S = 12; // worker start-up has stepTimeout too: not much less on a loaded machine
+const TIMEOUT_S = 12; // the run's stepTimeout, which the wait for get() has
+// Worker start-up has its own deadline: however long a loaded machine takes to start them, the
+// run fails at get(), not in init.
+const START_TIMEOUT_S = 120;
 
 test("an eval split's get() that never settles: E_DATA at stepTimeout naming data.eval's sample, the step kept", { timeout: 180_000 }, async () => {
   const { module } = writeHangingModule(dir, 'eval', "split === 'data.eval'");
@@ -23,7 +26,7 @@ test("an eval split's get() that never settles: E_DATA at stepTimeout naming dat
       training: { batchSize: 8, epochs: 2, seed: 2 },
       optimizer: { name: 'sgd', learningRate: 0.1 },
       eval: { every: 'epoch' },
-      reliability: { stepTimeout: TIMEOUT_S },
+      reliability: { stepTimeout: TIMEOUT_S, startTimeout: START_TIMEOUT_S },
     },
     1,
   );

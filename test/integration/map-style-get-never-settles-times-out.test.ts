@@ -12,7 +12,10 @@ import { HANGING_SAMPLE, writeHangingRun } from '../helpers/hanging-get.ts';
 import { tempDir } from '../helpers/train-fixture.ts';
 
 const dir = tempDir('get-never-settles');
-const TIMEOUT_S = 12; // the run's stepTimeout: worker start-up has it too, so not much less on a loaded machine
+const TIMEOUT_S = 12; // the run's stepTimeout, which the wait for get() has
+// Worker start-up has its own deadline: however long a loaded machine takes to start them, the
+// run fails at get(), not in init.
+const START_TIMEOUT_S = 120;
 const base = ['--simulate', '1', '--backend', 'cpu'];
 
 for (const [name, data] of [
@@ -20,7 +23,7 @@ for (const [name, data] of [
   ['threads', { threads: 1 }],
 ] as const) {
   test(`get() never settling (${name === 'threads' ? 'in a data thread' : "in the coordinator's thread"}): E_DATA at stepTimeout, exit 2, step 1 kept, --resume works`, async () => {
-    const run = writeHangingRun(dir, name, { data, reliability: { stepTimeout: TIMEOUT_S } });
+    const run = writeHangingRun(dir, name, { data, reliability: { stepTimeout: TIMEOUT_S, startTimeout: START_TIMEOUT_S } });
     const r = await runCliAsync(['train', run.config, ...base], { timeoutMs: 180_000 });
     assert.equal(r.code, 2, `exit code\n${r.stdout}\n${r.stderr}`);
     assert.ok(fs.existsSync(run.marker), 'get(5) of epoch 2 was never called');

@@ -13,9 +13,11 @@ import { tagProcesses } from '../helpers/leftover-processes.ts';
 import { tempDir, writeDataset, writeModelModule } from '../helpers/train-fixture.ts';
 import { needMpi, runMpi } from '../helpers/mpi.ts';
 
-// reliability.stepTimeout is also the workers' start-up deadline: it must leave a loaded machine
-// room to start them (3 s did not).
+// The step deadline that names the stalled machine.
 const STEP_TIMEOUT_S = 15;
+// The workers' start-up and the machines' start-up check have their own deadline: a loaded
+// machine's slow start fails nothing before the stop (a start-up held to stepTimeout = 3 s did).
+const START_TIMEOUT_S = 120;
 // After the deadline, the job and every process it started must end within this: a net for a hang.
 const BOUND_S = 60;
 
@@ -41,7 +43,7 @@ test('SIGSTOP on rank 1: rank 0 names it within reliability.stepTimeout, the job
     training: { batchSize: 10, steps: 100000, seed: 1 },
     optimizer: { name: 'sgd', learningRate: 0.1 },
     log: { every: 1 },
-    reliability: { stepTimeout: STEP_TIMEOUT_S, onWorkerFailure: 'abort' },
+    reliability: { stepTimeout: STEP_TIMEOUT_S, startTimeout: START_TIMEOUT_S, onWorkerFailure: 'abort' },
     devices: { simulate: 1, backend: 'cpu', shmDir: shm },
     runDir,
   });

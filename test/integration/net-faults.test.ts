@@ -1,6 +1,9 @@
 // Network faults between two machines on separate network stacks, each started with `mgpu-train
 // launch` and `reliability.stepTimeout: 15`: a link cut mid-step, a link cut during start-up, a
-// coordinator SIGKILLed, a link slowed down, 5% packet loss. For each fault the message names the machine and
+// coordinator SIGKILLed, a link slowed down, 5% packet loss. Start-up has its own deadline,
+// `startTimeout: 120`, so that a loaded machine's slow start fails nothing before the fault; but
+// the cut during start-up keeps the default (stepTimeout's 15 s), since that deadline is what
+// ends a machine cut off after MPI_Init within BOUND_S. For each fault the message names the machine and
 // what happened, every process on both machines and the launcher are gone within BOUND_S of the
 // fault, no shared memory is left, and the checkpoint written before it resumes to the bytes of
 // the uninterrupted run. A slowed or lossy link only slows the run down: the same bytes (the
@@ -25,7 +28,7 @@ const raw = {
   optimizer: { name: 'adam', learningRate: 0.01 },
   checkpoint: { every: 5, keep: 20 },
   log: { every: 1 },
-  reliability: { stepTimeout: 15, onWorkerFailure: 'abort' },
+  reliability: { stepTimeout: 15, startTimeout: 120, onWorkerFailure: 'abort' },
 };
 const bytes = (w: Float32Array) => Buffer.from(w.buffer, w.byteOffset, w.byteLength);
 const comm = (pid: number) => {
@@ -35,7 +38,8 @@ const comm = (pid: number) => {
     return '?';
   }
 };
-const config = (name: string) => writeConfigFile(dir, name, { ...raw, runDir: path.join(dir, name), devices: { simulate: 1, backend: 'cpu' } });
+const config = (name: string, reliability: Record<string, unknown> = raw.reliability) =>
+  writeConfigFile(dir, name, { ...raw, reliability, runDir: path.join(dir, name), devices: { simulate: 1, backend: 'cpu' } });
 
 let uninterrupted: Buffer | null = null;
 /** The final bytes of the run without a fault (1 machine x 2 workers: the same bits as 2 x 1). */
@@ -103,7 +107,8 @@ test('coordinator of node-b SIGKILLed mid-run: mpirun names it; all gone in time
 test('link cut during start-up (before step 0): the lost machine is named; all gone in time', async (t) => {
   const m = twoMachines(t);
   if (!m) return;
-  const run = m.launch([], ['train', config('startup')]);
+  // startTimeout unset: the start-up check waits stepTimeout, which ends the machine that is cut off.
+  const run = m.launch([], ['train', config('startup', { stepTimeout: 15, onWorkerFailure: 'abort' })]);
   await waitFor(() => m.pids('node-b').some((p) => comm(p) === 'node'), 30_000, 'the coordinator on node-b');
   const faultAt = Date.now();
   m.link('node-b', 'down');
