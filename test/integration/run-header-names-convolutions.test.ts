@@ -1,6 +1,7 @@
-// The run header says what computes the wasm backend's convolutions: the C addon with the
-// micro-kernel in use, or (MGPU_NATIVE_CONV=0, or no addon) XNNPACK and the JavaScript gradients
-// with the reason; on another backend it says nothing of them.
+// The run header says what computes the wasm backend's convolutions: the C addon on oneDNN where
+// it has it, else (or with MGPU_CONV_LIBRARY=own) with the micro-kernel in use, or
+// (MGPU_NATIVE_CONV=0, or no addon) XNNPACK and the JavaScript gradients with the reason; on
+// another backend it says nothing of them.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -28,8 +29,15 @@ function header(name: string, backend: string, env: NodeJS.ProcessEnv = {}): str
   return (r.stdout + r.stderr).split('\n').filter((l) => l.trimStart().startsWith('convolution '));
 }
 
-test('on wasm with the addon: "convolution in C (<micro-kernel> micro-kernel)"', { skip }, () => {
-  assert.deepEqual(header('native', 'wasm'), [`  convolution in C (${nativeConv().addon!.isa()} micro-kernel)`]);
+test('on wasm with the addon: "convolution in C on oneDNN <version> (...)" where it has oneDNN, else "in C (<micro-kernel> micro-kernel)"', { skip }, () => {
+  const { addon } = nativeConv();
+  const version = addon!.onednnVersion();
+  const words = version ? `in C on ${version} (the ${addon!.isa()} micro-kernel for what it declines)` : `in C (${addon!.isa()} micro-kernel)`;
+  assert.deepEqual(header('native', 'wasm'), [`  convolution ${words}`]);
+});
+
+test('on wasm with MGPU_CONV_LIBRARY=own: "convolution in C (<micro-kernel> micro-kernel)"', { skip }, () => {
+  assert.deepEqual(header('own', 'wasm', { MGPU_CONV_LIBRARY: 'own' }), [`  convolution in C (${nativeConv().addon!.isa()} micro-kernel)`]);
 });
 
 test('on wasm with MGPU_NATIVE_CONV=0: XNNPACK and the JavaScript gradients, and why', () => {
