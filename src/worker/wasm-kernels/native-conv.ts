@@ -130,13 +130,13 @@ export function nativeConv(): NativeConv {
     process.env.MGPU_NATIVE_CONV === '0'
       ? { addon: null, reason: 'MGPU_NATIVE_CONV=0 turns the native convolutions off' }
       : loadAddon<ConvAddon>('mgpu_conv_kernels', 'convolution', FUNCTIONS);
-  loaded = { addon, reason, library: addon ? libraryAsked(addon) : null };
+  loaded = { addon, reason, library: addon ? libraryAsked(addon, process.env) : null };
   return loaded;
 }
 
-/** Sets the addon to MGPU_CONV_LIBRARY (oneDNN unless `own`): `onednn` where the addon lacks it, or another value, is E_CONFIG. */
-function libraryAsked(addon: ConvAddon): string | null {
-  const asked = process.env.MGPU_CONV_LIBRARY ?? '';
+/** Sets the addon to MGPU_CONV_LIBRARY (oneDNN unless `own`) and returns what computes: `onednn` where the addon lacks it, or another value, is E_CONFIG. */
+export function libraryAsked(addon: Pick<ConvAddon, 'onednnVersion' | 'useOnednn'>, env: NodeJS.ProcessEnv): string | null {
+  const asked = env.MGPU_CONV_LIBRARY ?? '';
   if (asked !== '' && !(LIBRARIES as readonly string[]).includes(asked)) {
     throw new MgpuError('E_CONFIG', `MGPU_CONV_LIBRARY=${asked}: expected ${LIBRARIES.join(' or ')}`, {
       hint: "onednn: oneDNN where the addon was built with it (the default); own: the addon's own kernels",
