@@ -5,12 +5,5 @@
 # oneDNN links) and the wasm backend's convolutions run on it. Needs root (apt). Does nothing when
 # it is there.
 set -euo pipefail
-if [[ "$(sh native/onednn-found.sh)" == 1 ]]; then
-  echo "oneDNN already installed"
-  exit 0
-fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends libdnnl-dev >/dev/null
-[[ "$(sh native/onednn-found.sh)" == 1 ]] || { echo "libdnnl-dev installed, but a oneDNN program still does not link" >&2; exit 1; }
-echo "installed libdnnl-dev ($(dpkg-query -W -f '${Version}' libdnnl-dev))"
+cd "$(dirname "$0")/../.."
+exec bash scripts/ci/install-system-library.sh native/onednn-found.sh libdnnl-dev oneDNN

@@ -4,12 +4,5 @@
 # native/turbojpeg-found.sh says TurboJPEG links) and its tests run under MGPU_REQUIRE_NATIVE=1.
 # Needs root (apt). Does nothing when it is there.
 set -euo pipefail
-if [[ "$(sh native/turbojpeg-found.sh)" == 1 ]]; then
-  echo "TurboJPEG already installed"
-  exit 0
-fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends libturbojpeg0-dev >/dev/null
-[[ "$(sh native/turbojpeg-found.sh)" == 1 ]] || { echo "libturbojpeg0-dev installed, but a TurboJPEG program still does not link" >&2; exit 1; }
-echo "installed libturbojpeg0-dev ($(dpkg-query -W -f '${Version}' libturbojpeg0-dev))"
+cd "$(dirname "$0")/../.."
+exec bash scripts/ci/install-system-library.sh native/turbojpeg-found.sh libturbojpeg0-dev TurboJPEG
