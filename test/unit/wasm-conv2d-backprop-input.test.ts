@@ -180,6 +180,7 @@ test("registerWasmGradKernels({ replaceConv2DBackpropInput: false }) keeps wasm'
     'MaxPoolGrad',
     'BatchMatMul',
     'Tile',
+    'Slice',
     'Identity',
     'Cast',
     'Sum',

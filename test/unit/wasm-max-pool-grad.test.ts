@@ -10,7 +10,7 @@ import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/wo
 import { nativeConv } from '../../src/worker/wasm-kernels/native-conv.ts';
 
 /** The other kernels registerWasmGradKernels replaces: Tile, Identity, Cast, Sum, Mean, and the convolutions where their addon is built. */
-const ALSO_REPLACED = ['Tile', 'Identity', 'Cast', 'Sum', 'Mean', ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : [])];
+const ALSO_REPLACED = ['Tile', 'Slice', 'Identity', 'Cast', 'Sum', 'Mean', ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : [])];
 import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 
 tf.env().set('IS_TEST', true);

@@ -19,6 +19,8 @@
 //   BatchMatMul                           with a transposed operand: wasm's Transpose, then wasm's
 //                                         own BatchMatMul on its XNNPACK path (see batch-mat-mul.ts)
 //   Tile                                  block copies in JS (tile.ts): wasm's walks element by element
+//   Slice                                 block copies as long as the slice allows (slice.ts):
+//                                         wasm's copies one innermost row at a time
 //   Identity, Cast (to its own dtype)     no copy: the input's memory, one more reference (identity.ts)
 //   Sum, Mean (over leading axes)         column sums in one pass (reduce-leading.ts): wasm's own
 //                                         transpose the whole tensor first
@@ -47,6 +49,7 @@ import { maxPoolGrad } from './max-pool-grad.ts';
 import { nativeConv } from './native-conv.ts';
 import { cast, identity } from './identity.ts';
 import { reduceLeading } from './reduce-leading.ts';
+import { slice } from './slice.ts';
 import { tile } from './tile.ts';
 import { unsortedSegmentSum } from './unsorted-segment-sum.ts';
 import { BACKEND, findKernel, type KernelArgs, type TF } from './util.ts';
@@ -64,6 +67,7 @@ export const WASM_REPLACED_KERNELS = [
   'Conv2DBackpropInput',
   'BatchMatMul',
   'Tile',
+  'Slice',
   'Identity',
   'Cast',
   'Sum',
@@ -82,7 +86,7 @@ export interface RegisterOptions {
   replaceConv2DBackpropInput?: boolean;
   /** Replace wasm's BatchMatMul (correct, but 15-20x slower with a transposed operand). Default true. */
   replaceBatchMatMul?: boolean;
-  /** Replace wasm's Tile (element by element), Identity and same-dtype Cast (copies), Sum and Mean (a transpose first) by ours. Default true. */
+  /** Replace wasm's Tile (element by element), Slice (row by row), Identity and same-dtype Cast (copies), Sum and Mean (a transpose first) by ours. Default true. */
   replaceCopyKernels?: boolean;
   /** Replace wasm's Conv2D and FusedConv2D by the native ones, when the addon is built. Default true. */
   replaceConvolutions?: boolean;
@@ -119,6 +123,8 @@ function configs(tf: TF, wasm: (name: string) => KernelConfig | undefined): Map<
   if (mm) map.set('BatchMatMul', { ...mm, kernelFunc: k((a) => batchMatMul(tf, mm.kernelFunc, a)) });
   const t = wasm('Tile');
   if (t) map.set('Tile', { ...t, kernelFunc: k((a) => tile(a, t.kernelFunc)) });
+  const sl = wasm('Slice');
+  if (sl) map.set('Slice', { ...sl, kernelFunc: k((a) => slice(tf, a, sl.kernelFunc)) });
   const id = wasm('Identity');
   if (id) map.set('Identity', { ...id, kernelFunc: k((a) => identity(a, id.kernelFunc)) });
   const c = wasm('Cast');
@@ -169,6 +175,7 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
     Conv2DBackpropInput: opts.replaceConv2DBackpropInput ?? true,
     BatchMatMul: opts.replaceBatchMatMul ?? true,
     Tile: opts.replaceCopyKernels ?? true,
+    Slice: opts.replaceCopyKernels ?? true,
     Identity: opts.replaceCopyKernels ?? true,
     Cast: opts.replaceCopyKernels ?? true,
     Sum: opts.replaceCopyKernels ?? true,
