@@ -9,6 +9,7 @@ import { adapterInfoOf, type AdapterInfo } from '../shared/adapters.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { registerCpuKernels } from './cpu-kernels/index.ts';
 import { fuseBatchNormalization } from './fused-batch-norm.ts';
+import { fuseRelu6 } from './fused-relu6.ts';
 import { registerWasmGradKernels } from './wasm-kernels/index.ts';
 
 export type TF = typeof import('@tensorflow/tfjs');
@@ -58,6 +59,8 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
   // Every BatchNormalization layer of this tf, however the model was built, asks for the fused
   // kernels just registered (and is tfjs's own where they are not).
   fuseBatchNormalization(tf);
+  // Every ReLU6 activation likewise (MobileNet's): one kernel each way where wasm has them.
+  fuseRelu6(tf);
   // The cpu backend's ResizeNearestNeighborGrad is wrong for batches of more than one image.
   if (backend === 'cpu') registerCpuKernels(tf);
   return tf;
