@@ -160,7 +160,7 @@ function fusable(tf: TF, s: BnState, x: Tensor): boolean {
 }
 
 /** Whether a kernel of that name is registered for the backend in use (tfjs's getKernel is typed as never missing). */
-const registered = (tf: TF, name: string): boolean => (tf.getKernel(name, tf.getBackend()) as KernelConfig | undefined) !== undefined;
+export const registered = (tf: TF, name: string): boolean => (tf.getKernel(name, tf.getBackend()) as KernelConfig | undefined) !== undefined;
 
 /** tfjs-layers' doMovingAverage, op for op. */
 function movingAverage(tf: TF, variable: BnState['movingMean'], value: Tensor, momentum: number): void {

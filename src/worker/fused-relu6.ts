@@ -14,8 +14,9 @@
 // per tf; the wrapped apply runs the kernels where they are registered for the backend in use
 // (the worker registers them on wasm: wasm-kernels/relu6.ts) and tfjs's apply elsewhere. A saved
 // model still says `relu6`.
-import type { GradConfig, KernelConfig, Tensor } from '@tensorflow/tfjs';
+import type { GradConfig, Tensor } from '@tensorflow/tfjs';
 import type { TF } from '../nets/net-options.ts';
+import { registered } from './fused-batch-norm.ts';
 
 /** MgpuRelu6: input x (float32); output min(6, max(0, x)). */
 export const RELU6 = 'MgpuRelu6';
@@ -34,9 +35,6 @@ function prototypeOf(tf: TF): Relu6Activation {
   const layer = tf.layers.activation({ activation: 'relu6' }) as unknown as { activation: Relu6Activation };
   return Object.getPrototypeOf(layer.activation) as Relu6Activation;
 }
-
-/** Whether a kernel of that name is registered for the backend in use. */
-const registered = (tf: TF, name: string): boolean => (tf.getKernel(name, tf.getBackend()) as KernelConfig | undefined) !== undefined;
 
 /** Wraps tfjs's Relu6 activation `apply` for every layer of this tf, once; later calls do nothing. */
 export function fuseRelu6(tf: TF): void {
