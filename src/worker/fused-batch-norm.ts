@@ -6,13 +6,13 @@
 // three passes over x) and its gradient (MgpuBatchNormTrainGrad: dx, dgamma, dbeta in two) do the
 // same arithmetic in float64 sums.
 //
-// How: `fuseBatchNormalization(tf)` wraps the `call` of tfjs-layers' own BatchNormalization class
-// (the prototype every instance of this tf shares, however it was built or loaded), once per tf.
-// The wrapped call looks the kernels up in tfjs's kernel registry for the backend in use (the
-// worker registers them on wasm: src/worker/wasm-kernels/batch-norm-train.ts); where they are not
+// How: fuse-layer.ts wraps the `call` of tfjs-layers' own BatchNormalization class (the prototype
+// every instance of this tf shares, however it was built or loaded), once per tf. The wrapped
+// call looks the kernels up in tfjs's kernel registry for the backend in use (the worker
+// registers them on wasm: src/worker/wasm-kernels/batch-norm-train.ts); where they are not
 // registered (webgpu, tfjs-node, cpu) or the call is not one they compute, it is tfjs's call,
-// unchanged. Nothing is subclassed or registered with tf.serialization: a saved model says
-// BatchNormalization with tfjs's config, and plain tfjs loads it as its own class.
+// unchanged. A saved model says BatchNormalization with tfjs's config, and plain tfjs loads it as
+// its own class.
 //
 // Why not a subclass (as the networks by name once used) or a tf.customGrad:
 // - a subclass reaches only the layers this project builds; a user's module and a model.json
@@ -37,10 +37,11 @@
 // With training.syncBatchNorm a step installs a sum over the workers (batch-norm-sum.ts): the
 // training call then gives the statistics of every worker's rows, on the fused kernels or, where
 // the backend has none, on tf ops (sync-batch-norm-ops.ts), and a channels-first layer is refused.
-import type { KernelConfig, Tensor } from '@tensorflow/tfjs';
+import type { Tensor } from '@tensorflow/tfjs';
 import type { TF } from '../nets/net-options.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { batchNormSum, type BatchNormSum } from './batch-norm-sum.ts';
+import { isWrapped, registered, unwrapMethod, wrapMethod } from './fuse-layer.ts';
 import { syncBatchNormOps } from './sync-batch-norm-ops.ts';
 
 /**
@@ -69,42 +70,33 @@ interface BnState {
   movingVariance: { read(): Tensor; write(t: Tensor): void };
 }
 
-/** tfjs's own call, per wrapped prototype: what the wrapped call falls back to, and what unfusing puts back. */
-const tfjsCalls = new WeakMap<object, Call>();
-
 /** tfjs-layers' BatchNormalization prototype of this tf (a worker's tf may be another instance than the coordinator's). */
 const prototypeOf = (tf: TF): BnLayer => Object.getPrototypeOf(tf.layers.batchNormalization({})) as BnLayer;
 
 /** Wraps tfjs's BatchNormalization `call` for every layer of this tf, once; later calls do nothing. */
 export function fuseBatchNormalization(tf: TF): void {
-  const proto = prototypeOf(tf);
-  if (tfjsCalls.has(proto)) return;
-  const tfjsCall = Object.getOwnPropertyDescriptor(proto, 'call')?.value as Call | undefined;
-  if (typeof tfjsCall !== 'function')
-    throw new Error("tfjs-layers' BatchNormalization has no call of its own to wrap: this tfjs version is not one mgpu-train knows");
-  tfjsCalls.set(proto, tfjsCall);
-  proto.call = function fusedCall(this: BnLayer, inputs: Tensor | Tensor[], kwargs: Kwargs): Tensor | Tensor[] {
-    const x = Array.isArray(inputs) ? inputs[0] : inputs;
-    const s = this as unknown as BnState;
-    if (!kwargs['training'] || !x) return tfjsCall.call(this, inputs, kwargs);
-    const sum = batchNormSum();
-    if (sum) return syncedCall(tf, s, x, sum, this.name);
-    if (!fusable(tf, s, x)) return tfjsCall.call(this, inputs, kwargs);
-    return trainingCall(tf, s, x);
-  };
+  wrapMethod<Call>(
+    prototypeOf(tf),
+    'call',
+    'BatchNormalization',
+    (tfjsCall) =>
+      function fusedCall(this: BnLayer, inputs: Tensor | Tensor[], kwargs: Kwargs): Tensor | Tensor[] {
+        const x = Array.isArray(inputs) ? inputs[0] : inputs;
+        const s = this as unknown as BnState;
+        if (!kwargs['training'] || !x) return tfjsCall.call(this, inputs, kwargs);
+        const sum = batchNormSum();
+        if (sum) return syncedCall(tf, s, x, sum, this.name);
+        if (!fusable(tf, s, x)) return tfjsCall.call(this, inputs, kwargs);
+        return trainingCall(tf, s, x);
+      },
+  );
 }
 
 /** Whether this tf's BatchNormalization call is wrapped. */
-export const isBatchNormFused = (tf: TF): boolean => tfjsCalls.has(prototypeOf(tf));
+export const isBatchNormFused = (tf: TF): boolean => isWrapped(prototypeOf(tf), 'call');
 
 /** Puts tfjs's own call back (tests compare the two in one process). */
-export function unfuseBatchNormalization(tf: TF): void {
-  const proto = prototypeOf(tf);
-  const tfjsCall = tfjsCalls.get(proto);
-  if (!tfjsCall) return;
-  proto.call = tfjsCall;
-  tfjsCalls.delete(proto);
-}
+export const unfuseBatchNormalization = (tf: TF): void => unwrapMethod(prototypeOf(tf), 'call');
 
 /** The training-mode forward on the fused kernel, and the moving statistics moved. */
 function trainingCall(tf: TF, s: BnState, x: Tensor): Tensor {
@@ -158,9 +150,6 @@ function channelLast(s: BnState, x: Tensor): boolean {
 function fusable(tf: TF, s: BnState, x: Tensor): boolean {
   return channelLast(s, x) && x.dtype === 'float32' && x.size > 0 && registered(tf, BN_TRAIN);
 }
-
-/** Whether a kernel of that name is registered for the backend in use (tfjs's getKernel is typed as never missing). */
-export const registered = (tf: TF, name: string): boolean => (tf.getKernel(name, tf.getBackend()) as KernelConfig | undefined) !== undefined;
 
 /** tfjs-layers' doMovingAverage, op for op. */
 function movingAverage(tf: TF, variable: BnState['movingMean'], value: Tensor, momentum: number): void {

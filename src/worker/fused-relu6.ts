@@ -9,14 +9,14 @@
 // in x stays NaN in y and makes dx NaN, as relu's Step does; a masked infinite dy gives NaN, as
 // tfjs's multiplications by 0 do.
 //
-// How: as fused-batch-norm.ts does for BatchNormalization, `fuseRelu6(tf)` wraps the `apply` of
-// tfjs-layers' own Relu6 activation class (the prototype every instance of this tf shares), once
-// per tf; the wrapped apply runs the kernels where they are registered for the backend in use
-// (the worker registers them on wasm: wasm-kernels/relu6.ts) and tfjs's apply elsewhere. A saved
-// model still says `relu6`.
+// How: fuse-layer.ts wraps the `apply` of tfjs-layers' own Relu6 activation class; the wrapped
+// apply runs the kernels where they are registered for the backend in use (the worker registers
+// them on wasm: wasm-kernels/relu-max.ts) and tfjs's apply elsewhere. A saved model still says
+// `relu6`. (A ReLU layer with maxValue 6 is another class, with another gradient at 6:
+// fused-relu-layer.ts.)
 import type { GradConfig, Tensor } from '@tensorflow/tfjs';
 import type { TF } from '../nets/net-options.ts';
-import { registered } from './fused-batch-norm.ts';
+import { registered, unwrapMethod, wrapMethod } from './fuse-layer.ts';
 
 /** MgpuRelu6: input x (float32); output min(6, max(0, x)). */
 export const RELU6 = 'MgpuRelu6';
@@ -27,38 +27,29 @@ interface Relu6Activation {
   apply(x: Tensor): Tensor;
 }
 
-/** tfjs's own apply, per wrapped prototype. */
-const tfjsApplies = new WeakMap<object, Relu6Activation['apply']>();
-
 /** tfjs-layers' Relu6 activation prototype of this tf. */
-function prototypeOf(tf: TF): Relu6Activation {
+function prototypeOf(tf: TF): object {
   const layer = tf.layers.activation({ activation: 'relu6' }) as unknown as { activation: Relu6Activation };
-  return Object.getPrototypeOf(layer.activation) as Relu6Activation;
+  return Object.getPrototypeOf(layer.activation) as object;
 }
 
 /** Wraps tfjs's Relu6 activation `apply` for every layer of this tf, once; later calls do nothing. */
 export function fuseRelu6(tf: TF): void {
-  const proto = prototypeOf(tf);
-  if (tfjsApplies.has(proto)) return;
-  const tfjsApply = Object.getOwnPropertyDescriptor(proto, 'apply')?.value as Relu6Activation['apply'] | undefined;
-  if (typeof tfjsApply !== 'function')
-    throw new Error("tfjs-layers' Relu6 activation has no apply of its own to wrap: this tfjs version is not one mgpu-train knows");
-  tfjsApplies.set(proto, tfjsApply);
   if (!(tf.getGradient(RELU6) as GradConfig | undefined)) tf.registerGradient(relu6GradConfig(tf));
-  proto.apply = function fusedApply(this: Relu6Activation, x: Tensor): Tensor {
-    if (x.dtype !== 'float32' || !registered(tf, RELU6)) return tfjsApply.call(this, x);
-    return tf.engine().runKernel<Tensor>(RELU6, { x });
-  };
+  wrapMethod<Relu6Activation['apply']>(
+    prototypeOf(tf),
+    'apply',
+    'Relu6 activation',
+    (tfjsApply) =>
+      function fusedApply(this: Relu6Activation, x: Tensor): Tensor {
+        if (x.dtype !== 'float32' || !registered(tf, RELU6)) return tfjsApply.call(this, x);
+        return tf.engine().runKernel<Tensor>(RELU6, { x });
+      },
+  );
 }
 
 /** Puts tfjs's own apply back (tests compare the two in one process). */
-export function unfuseRelu6(tf: TF): void {
-  const proto = prototypeOf(tf);
-  const tfjsApply = tfjsApplies.get(proto);
-  if (!tfjsApply) return;
-  proto.apply = tfjsApply;
-  tfjsApplies.delete(proto);
-}
+export const unfuseRelu6 = (tf: TF): void => unwrapMethod(prototypeOf(tf), 'apply');
 
 function relu6GradConfig(tf: TF): GradConfig {
   return {
