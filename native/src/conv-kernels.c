@@ -21,7 +21,8 @@
 //   batchNormTrain, batchNormTrainGrad        batch normalisation in training (batch-norm.c),
 //   batchNormSums, ...GradApply               and its phases one by one (synchronised statistics)
 //   fmaPeak(seconds) -> { gflops, isa }       one core's measured FMA peak (fma-peak.c)
-//   relu6(x, y), relu6Grad(x, dy, dx)         the fused ReLU6 and its gradient (relu6.c)
+//   reluMax(x, y, max), relu6Grad(x, dy, dx), the fused ReLU with a ceiling and its two gradients:
+//   reluMaxGrad(x, dy, dx, max)               the ReLU6 activation's and the ReLU layer's (relu-max.c)
 //
 // geom is an Int32Array [B, H, W, C, OH, OW, CO, KH, KW, sh, sw, top, left, dyH, dyW]: the
 // input, the output and the filter's sizes, strides, the padding before the first row and
@@ -45,7 +46,7 @@
 #include "conv-geometry.h"
 #include "fma-peak.h"
 #include "onednn-conv.h"
-#include "relu6.h"
+#include "relu-max.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -640,8 +641,9 @@ NAPI_MODULE_INIT() {
       {"batchNormGradParams", NULL, MgpuBatchNormGradParams, NULL, NULL, NULL, napi_default, NULL},
       {"batchNormGradApply", NULL, MgpuBatchNormGradApply, NULL, NULL, NULL, napi_default, NULL},
       {"fmaPeak", NULL, MgpuFmaPeak, NULL, NULL, NULL, napi_default, NULL},
-      {"relu6", NULL, MgpuRelu6, NULL, NULL, NULL, napi_default, NULL},
+      {"reluMax", NULL, MgpuReluMax, NULL, NULL, NULL, napi_default, NULL},
       {"relu6Grad", NULL, MgpuRelu6Grad, NULL, NULL, NULL, napi_default, NULL},
+      {"reluMaxGrad", NULL, MgpuReluMaxGrad, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -140,7 +140,7 @@ async function main(req: PlainRequest): Promise<void> {
 function kernelsNote(backend: string, replaced: boolean): string {
   if (backend !== 'wasm') return 'as shipped';
   return replaced
-    ? "mgpu-train's wasm kernels, as its workers register them and batch norm's fused training kernels, which every BatchNormalization uses in both"
+    ? "mgpu-train's wasm kernels, as its workers register them, and the fused kernels every BatchNormalization and ReLU6 (activation or capped ReLU layer) uses in both"
     : "wasm's own, and the gradient kernels mgpu-train adds";
 }
 

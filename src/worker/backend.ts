@@ -9,6 +9,7 @@ import { adapterInfoOf, type AdapterInfo } from '../shared/adapters.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { registerCpuKernels } from './cpu-kernels/index.ts';
 import { fuseBatchNormalization } from './fused-batch-norm.ts';
+import { fuseReluLayer } from './fused-relu-layer.ts';
 import { fuseRelu6 } from './fused-relu6.ts';
 import { registerWasmGradKernels } from './wasm-kernels/index.ts';
 
@@ -59,8 +60,10 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
   // Every BatchNormalization layer of this tf, however the model was built, asks for the fused
   // kernels just registered (and is tfjs's own where they are not).
   fuseBatchNormalization(tf);
-  // Every ReLU6 activation likewise (MobileNet's): one kernel each way where wasm has them.
+  // Every ReLU6 activation likewise (MobileNet's), and every ReLU layer with a ceiling (Keras's
+  // MobileNetV2's ReLU(6.)): one kernel each way where wasm has them.
   fuseRelu6(tf);
+  fuseReluLayer(tf);
   // The cpu backend's ResizeNearestNeighborGrad is wrong for batches of more than one image.
   if (backend === 'cpu') registerCpuKernels(tf);
   return tf;

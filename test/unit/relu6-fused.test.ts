@@ -17,7 +17,7 @@ after(() => {
   unregisterWasmGradKernels(tf);
 });
 
-const X = [-3, -0.5, 0, 1e-7, 0.5, 3, 5.999, 6, 6.0001, 9, NaN, -Infinity, Infinity];
+const X = [-3, -0.5, 0, 1e-7, 0.5, 3, 5.999, 6, 6.0001, 9, NaN, -Infinity, Infinity, -0, 0]; // the last two with finite dy
 const DY = X.map((_, i) => (i === 1 ? Infinity : i === 8 ? -Infinity : i === 2 ? NaN : 1 + i / 10)); // non-finite dy masked too
 
 /** y and dx of a relu6 activation layer applied to X, weighted by DY, on a backend, fused or not. */

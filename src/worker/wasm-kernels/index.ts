@@ -32,8 +32,10 @@
 // BatchNormalization layer in training (src/worker/fused-batch-norm.ts):
 //   MgpuBatchNormTrain, ...Grad           batch norm's forward and gradient fused, in C with the
 //                                         addon, else in JS (batch-norm-train.ts)
-//   MgpuRelu6, MgpuRelu6Grad              the ReLU6 activation and its gradient, one pass each in JS
-//                                         (relu6.ts; src/worker/fused-relu6.ts calls them)
+//   MgpuRelu6, MgpuRelu6Grad              the ReLU6 activation and its gradient, and the ReLU layer
+//   MgpuReluMax, MgpuReluMaxGrad          with a ceiling and its: one pass each, in C with the addon,
+//                                         else in JS (relu-max.ts; src/worker/fused-relu6.ts and
+//                                         fused-relu-layer.ts call them)
 //
 // Supported: NHWC (and NCHW for Conv2DBackpropFilter), any strides, 'same' / 'valid' / numeric /
 // explicit padding, dimRoundingMode; dilations other than 1 are refused with an error (tfjs's own
@@ -41,6 +43,7 @@
 import type { GradConfig, KernelConfig, KernelFunc } from '@tensorflow/tfjs';
 import { batchMatMul } from './batch-mat-mul.ts';
 import { BN_TRAIN, BN_TRAIN_GRAD } from '../fused-batch-norm.ts';
+import { RELU_MAX, RELU_MAX_GRAD } from '../fused-relu-layer.ts';
 import { RELU6, RELU6_GRAD } from '../fused-relu6.ts';
 import { batchNormTrain, batchNormTrainGrad, batchNormTrainGradConfig } from './batch-norm-train.ts';
 import { conv2D } from './conv2d.ts';
@@ -52,7 +55,7 @@ import { maxPoolGrad } from './max-pool-grad.ts';
 import { nativeConv } from './native-conv.ts';
 import { cast, identity } from './identity.ts';
 import { reduceLeading } from './reduce-leading.ts';
-import { relu6, relu6Grad } from './relu6.ts';
+import { relu6, relu6Grad, reluMax, reluMaxGrad } from './relu-max.ts';
 import { slice } from './slice.ts';
 import { tile } from './tile.ts';
 import { unsortedSegmentSum } from './unsorted-segment-sum.ts';
@@ -79,8 +82,8 @@ export const WASM_REPLACED_KERNELS = [
   'Conv2D',
   'FusedConv2D',
 ] as const;
-/** Kernels of our own that no tfjs backend has: batch normalisation in training and ReLU6, fused. */
-export const WASM_FUSED_KERNELS = [BN_TRAIN, BN_TRAIN_GRAD, RELU6, RELU6_GRAD] as const;
+/** Kernels of our own that no tfjs backend has: batch normalisation in training and ReLU with a ceiling, fused. */
+export const WASM_FUSED_KERNELS = [BN_TRAIN, BN_TRAIN_GRAD, RELU6, RELU6_GRAD, RELU_MAX, RELU_MAX_GRAD] as const;
 export type WasmGradKernel = (typeof WASM_MISSING_KERNELS)[number] | (typeof WASM_REPLACED_KERNELS)[number] | (typeof WASM_FUSED_KERNELS)[number];
 
 export interface RegisterOptions {
@@ -94,7 +97,7 @@ export interface RegisterOptions {
   replaceCopyKernels?: boolean;
   /** Replace wasm's Conv2D and FusedConv2D by the native ones, when the addon is built. Default true. */
   replaceConvolutions?: boolean;
-  /** Register the fused kernels (and their gradients): batch norm in training, which every BatchNormalization uses, and ReLU6. Default true. */
+  /** Register the fused kernels (and their gradients): batch norm in training, which every BatchNormalization uses, and ReLU with a ceiling. Default true. */
   fusedBatchNorm?: boolean;
 }
 
@@ -123,6 +126,8 @@ function configs(tf: TF, wasm: (name: string) => KernelConfig | undefined): Map<
     [BN_TRAIN_GRAD, k((a) => batchNormTrainGrad(a))],
     [RELU6, k((a) => relu6(a))],
     [RELU6_GRAD, k((a) => relu6Grad(a))],
+    [RELU_MAX, k((a) => reluMax(a))],
+    [RELU_MAX_GRAD, k((a) => reluMaxGrad(a))],
   ];
   const map = new Map<WasmGradKernel, KernelConfig>(all.map(([kernelName, kernelFunc]) => [kernelName, { kernelName, backendName: BACKEND, kernelFunc }]));
   const mm = wasm('BatchMatMul');

@@ -90,10 +90,12 @@ export interface ConvAddon extends BatchNormPhases {
   batchNormTrain: BatchNormTrainFn;
   /** Its gradient. */
   batchNormTrainGrad: BatchNormTrainGradFn;
-  /** y = min(6, max(0, x)), NaN kept (native/src/relu6.c; src/worker/fused-relu6.ts). */
-  relu6(x: Float32Array, y: Float32Array): void;
-  /** dx = dy where 0 < x < 6, else 0; NaN where x is NaN. */
+  /** y = min(max, max(0, x)), NaN kept, max in float32 (native/src/relu-max.c; wasm-kernels/relu-max.ts). */
+  reluMax(x: Float32Array, y: Float32Array, max: number): void;
+  /** The ReLU6 activation's gradient: dx = dy where 0 < x < 6, else 0; NaN where x is NaN. */
   relu6Grad(x: Float32Array, dy: Float32Array, dx: Float32Array): void;
+  /** The ReLU layer's gradient: dx = dy where 0 < x <= max, else 0; NaN where x is NaN. */
+  reluMaxGrad(x: Float32Array, dy: Float32Array, dx: Float32Array, max: number): void;
   /** One core's measured FP32 FMA peak (native/src/fma-peak.c); absent from an addon built before it. */
   fmaPeak?: (seconds: number) => { gflops: number; isa: string };
 }
@@ -115,8 +117,9 @@ const FUNCTIONS = [
   'batchNormGradSums',
   'batchNormGradParams',
   'batchNormGradApply',
-  'relu6',
+  'reluMax',
   'relu6Grad',
+  'reluMaxGrad',
 ] as const;
 /** The addon, or null with the reason; and what computes its convolutions ('oneDNN <version>', or null for its own kernels). */
 export interface NativeConv {
