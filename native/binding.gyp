@@ -57,7 +57,7 @@
     },
     {
       "target_name": "mgpu_conv_kernels",
-      "sources": ["src/conv-kernels.c", "src/batch-norm.c", "src/fma-peak.c", "src/relu-max.c"],
+      "sources": ["src/conv-kernels.c", "src/batch-norm.c", "src/fma-peak.c", "src/relu-max.c", "src/elementwise.c"],
       # -O3 and no -march: the AVX2+FMA micro-kernel is compiled with a target attribute and
       # chosen at run time when the CPU has it. batch-norm.c needs libm (sqrt). Where oneDNN
       # links (onednn-found.sh) the convolutions run on it (onednn-conv.c), the own kernels

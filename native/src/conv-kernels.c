@@ -23,6 +23,8 @@
 //   fmaPeak(seconds) -> { gflops, isa }       one core's measured FMA peak (fma-peak.c)
 //   reluMax(x, y, max), relu6Grad(x, dy, dx), the fused ReLU with a ceiling and its two gradients:
 //   reluMaxGrad(x, dy, dx, max)               the ReLU6 activation's and the ReLU layer's (relu-max.c)
+//   binary(op, a, b, out), select(cond, t,    comparisons, logical ops, Maximum / Minimum, Select
+//   e, out), leakyRelu(x, out, alpha)         and LeakyRelu as wasm computes them (elementwise.c)
 //
 // geom is an Int32Array [B, H, W, C, OH, OW, CO, KH, KW, sh, sw, top, left, dyH, dyW]: the
 // input, the output and the filter's sizes, strides, the padding before the first row and
@@ -46,6 +48,7 @@
 #include "conv-geometry.h"
 #include "fma-peak.h"
 #include "onednn-conv.h"
+#include "elementwise.h"
 #include "relu-max.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -644,6 +647,9 @@ NAPI_MODULE_INIT() {
       {"reluMax", NULL, MgpuReluMax, NULL, NULL, NULL, napi_default, NULL},
       {"relu6Grad", NULL, MgpuRelu6Grad, NULL, NULL, NULL, napi_default, NULL},
       {"reluMaxGrad", NULL, MgpuReluMaxGrad, NULL, NULL, NULL, napi_default, NULL},
+      {"binary", NULL, MgpuBinary, NULL, NULL, NULL, napi_default, NULL},
+      {"select", NULL, MgpuSelect, NULL, NULL, NULL, napi_default, NULL},
+      {"leakyRelu", NULL, MgpuLeakyRelu, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -53,6 +53,7 @@ async function startJs(backend: 'wasm' | 'cpu', opts: BackendOptions): Promise<T
       replaceConv2DBackpropInput: replace,
       replaceBatchMatMul: replace,
       replaceCopyKernels: replace,
+      replaceElementwise: replace,
       replaceConvolutions: replace,
       fusedBatchNorm: replace,
     });

@@ -12,6 +12,7 @@ import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 import { conv2DBackpropInput } from '../../src/worker/wasm-kernels/conv2d-backprop-input.ts';
 import { nativeConv } from '../../src/worker/wasm-kernels/native-conv.ts';
+import { ELEMENTWISE } from '../helpers/wasm-elementwise-kernels.ts';
 import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 
 tf.env().set('IS_TEST', true);
@@ -175,7 +176,7 @@ test("registerWasmGradKernels({ replaceConv2DBackpropInput: false }) keeps wasm'
   assert.ok(native, "wasm's own Conv2DBackpropInput is back");
   assert.notEqual(native.kernelFunc, mineFunc);
   const r = registerWasmGradKernels(tf, { replaceConv2DBackpropInput: false });
-  // The rest is replaced as before: Conv2D and FusedConv2D only where the convolution addon is built.
+  // The rest is replaced as before: Conv2D, FusedConv2D and the element-wise kernels only where the convolution addon is built.
   assert.deepEqual(r.replaced, [
     'MaxPoolGrad',
     'BatchMatMul',
@@ -185,7 +186,7 @@ test("registerWasmGradKernels({ replaceConv2DBackpropInput: false }) keeps wasm'
     'Cast',
     'Sum',
     'Mean',
-    ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : []),
+    ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D', ...ELEMENTWISE] : []),
   ]);
   assert.equal(tf.getKernel('Conv2DBackpropInput', 'wasm').kernelFunc, native.kernelFunc);
   // Switching it back on replaces it again.

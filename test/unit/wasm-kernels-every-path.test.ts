@@ -1,7 +1,7 @@
 // The wasm kernel tests run on the fastest path this machine has: the C convolutions on oneDNN
 // where the addon has it, else on its own kernels with the widest micro-kernel the CPU runs. The
 // other paths must stay right too, for machines without oneDNN, a compiler or AVX-512: the
-// convolution, depthwise gradient and ReLU-with-a-ceiling tests again with MGPU_NATIVE_CONV=0 (XNNPACK and the
+// convolution, depthwise gradient, ReLU-with-a-ceiling and element-wise tests again with MGPU_NATIVE_CONV=0 (XNNPACK and the
 // JavaScript kernels), and the native convolution test with MGPU_CONV_LIBRARY=own (the addon's
 // own kernels), also with MGPU_CONV_ISA=avx2 and =generic (the 6x16 micro-kernels), each in a
 // process of its own (the addon, the library and the micro-kernel are chosen once per process).
@@ -17,6 +17,7 @@ const RUNS: [string, Record<string, string>][] = [
   ['wasm-depthwise-backprop-input', { MGPU_NATIVE_CONV: '0' }],
   ['relu6-fused', { MGPU_NATIVE_CONV: '0' }],
   ['relu-layer-fused', { MGPU_NATIVE_CONV: '0' }],
+  ['wasm-elementwise-equals-wasm', { MGPU_NATIVE_CONV: '0' }],
   ['wasm-native-conv-equals-cpu', { MGPU_CONV_LIBRARY: 'own' }],
   ['wasm-native-conv-equals-cpu', { MGPU_CONV_LIBRARY: 'own', MGPU_CONV_ISA: 'avx2' }],
   ['wasm-native-conv-equals-cpu', { MGPU_CONV_LIBRARY: 'own', MGPU_CONV_ISA: 'generic' }],

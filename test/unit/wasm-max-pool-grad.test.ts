@@ -8,9 +8,10 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
 import { nativeConv } from '../../src/worker/wasm-kernels/native-conv.ts';
+import { ELEMENTWISE } from '../helpers/wasm-elementwise-kernels.ts';
 
 /** The other kernels registerWasmGradKernels replaces: Tile, Identity, Cast, Sum, Mean, and the convolutions where their addon is built. */
-const ALSO_REPLACED = ['Tile', 'Slice', 'Identity', 'Cast', 'Sum', 'Mean', ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D'] : [])];
+const ALSO_REPLACED = ['Tile', 'Slice', 'Identity', 'Cast', 'Sum', 'Mean', ...(nativeConv().addon ? ['Conv2D', 'FusedConv2D', ...ELEMENTWISE] : [])];
 import { assertClose, randomUniform, seededRandom } from '../helpers/close.ts';
 
 tf.env().set('IS_TEST', true);

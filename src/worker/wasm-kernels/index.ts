@@ -24,6 +24,13 @@
 //   Identity, Cast (to its own dtype)     no copy: the input's memory, one more reference (identity.ts)
 //   Sum, Mean (over leading axes)         column sums in one pass (reduce-leading.ts): wasm's own
 //                                         transpose the whole tensor first
+// Present but slow, replaced when the convolution addon is built (opt out with
+// { replaceElementwise: false }); computed in C where the operands are whole or one element, with
+// wasm's own results, else by wasm's own kernel (elementwise.ts):
+//   Greater, GreaterEqual, Less,          one loop each: wasm's walk a broadcasting index per
+//   LessEqual, Equal, NotEqual,           element, 5-20x slower (the gradients of LeakyReLU,
+//   LogicalAnd, LogicalOr, Select,        PReLU, clipByValue, Maximum and Minimum)
+//   Maximum, Minimum, LeakyRelu
 // Present, replaced only when the convolution addon is built (opt out with
 // { replaceConvolutions: false }); what it does not compute goes to wasm's own kernel:
 //   Conv2D, FusedConv2D                   im2col and a blocked GEMM in C (conv2d.ts), 4-5x XNNPACK's
@@ -51,6 +58,7 @@ import { conv2DBackpropFilter } from './conv2d-backprop-filter.ts';
 import { conv2DBackpropInput } from './conv2d-backprop-input.ts';
 import { depthwiseConv2dNativeBackpropFilter } from './depthwise-backprop-filter.ts';
 import { depthwiseConv2dNativeBackpropInput } from './depthwise-backprop-input.ts';
+import { binary, BINARY_NAMES, type BinaryName, leakyRelu, select } from './elementwise.ts';
 import { maxPoolGrad } from './max-pool-grad.ts';
 import { nativeConv } from './native-conv.ts';
 import { cast, identity } from './identity.ts';
@@ -81,6 +89,18 @@ export const WASM_REPLACED_KERNELS = [
   'Mean',
   'Conv2D',
   'FusedConv2D',
+  'Greater',
+  'GreaterEqual',
+  'Less',
+  'LessEqual',
+  'Equal',
+  'NotEqual',
+  'LogicalAnd',
+  'LogicalOr',
+  'Maximum',
+  'Minimum',
+  'Select',
+  'LeakyRelu',
 ] as const;
 /** Kernels of our own that no tfjs backend has: batch normalisation in training and ReLU with a ceiling, fused. */
 export const WASM_FUSED_KERNELS = [BN_TRAIN, BN_TRAIN_GRAD, RELU6, RELU6_GRAD, RELU_MAX, RELU_MAX_GRAD] as const;
@@ -97,6 +117,8 @@ export interface RegisterOptions {
   replaceCopyKernels?: boolean;
   /** Replace wasm's Conv2D and FusedConv2D by the native ones, when the addon is built. Default true. */
   replaceConvolutions?: boolean;
+  /** Replace wasm's comparisons, LogicalAnd / LogicalOr, Maximum / Minimum, Select and LeakyRelu by loops over whole operands (elementwise.ts). Default true. */
+  replaceElementwise?: boolean;
   /** Register the fused kernels (and their gradients): batch norm in training, which every BatchNormalization uses, and ReLU with a ceiling. Default true. */
   fusedBatchNorm?: boolean;
 }
@@ -144,6 +166,15 @@ function configs(tf: TF, wasm: (name: string) => KernelConfig | undefined): Map<
     const own = wasm(name);
     if (own) map.set(name, { ...own, kernelFunc: k((a) => reduceLeading(tf, a, own.kernelFunc, name === 'Mean')) });
   }
+  const addon = nativeConv().addon;
+  for (const name of addon ? BINARY_NAMES : []) {
+    const own = wasm(name);
+    if (own) map.set(name, { ...own, kernelFunc: k((a) => binary(addon!, name, a, own.kernelFunc)) });
+  }
+  const sel = addon && wasm('Select');
+  if (sel) map.set('Select', { ...sel, kernelFunc: k((a) => select(addon, a, sel.kernelFunc)) });
+  const lr = addon && wasm('LeakyRelu');
+  if (lr) map.set('LeakyRelu', { ...lr, kernelFunc: k((a) => leakyRelu(addon, a, lr.kernelFunc)) });
   for (const name of ['Conv2D', 'FusedConv2D'] as const) {
     const own = wasm(name);
     if (own && nativeConv().addon) map.set(name, { ...own, kernelFunc: k((a) => conv2D(tf, a, own.kernelFunc)) });
@@ -193,6 +224,10 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
     Mean: opts.replaceCopyKernels ?? true,
     Conv2D: opts.replaceConvolutions ?? true,
     FusedConv2D: opts.replaceConvolutions ?? true,
+    ...(Object.fromEntries([...BINARY_NAMES, 'Select', 'LeakyRelu'].map((n) => [n, opts.replaceElementwise ?? true])) as Record<
+      BinaryName | 'Select' | 'LeakyRelu',
+      boolean
+    >),
   };
   for (const name of WASM_REPLACED_KERNELS) {
     if (replace[name]) {

@@ -9,6 +9,9 @@ import { MgpuError } from '../../shared/errors.ts';
 import { loadAddon } from '../../shared/native-addon.ts';
 import type { Conv2DInfo } from './util.ts';
 
+/** The typed arrays the element-wise functions take: a wasm tensor's float32, int32 or bool (uint8) data. */
+type Elements = Float32Array | Int32Array | Uint8Array;
+
 /** Batch normalisation in training, channel last: y, and the batch's mean and (biased) variance per channel. */
 export type BatchNormTrainFn = (
   x: Float32Array,
@@ -96,6 +99,12 @@ export interface ConvAddon extends BatchNormPhases {
   relu6Grad(x: Float32Array, dy: Float32Array, dx: Float32Array): void;
   /** The ReLU layer's gradient: dx = dy where 0 < x <= max, else 0; NaN where x is NaN. */
   reluMaxGrad(x: Float32Array, dy: Float32Array, dx: Float32Array, max: number): void;
+  /** Comparisons (0-5), LogicalAnd / LogicalOr (6-7), Maximum / Minimum (8-9) of a and b, each out's length or 1 (native/src/elementwise.c). */
+  binary(op: number, a: Elements, b: Elements, out: Elements): void;
+  /** out = cond ? t : e. */
+  select(cond: Uint8Array, t: Elements, e: Elements, out: Elements): void;
+  /** out = x < 0 ? alpha · x : x, in float32. */
+  leakyRelu(x: Float32Array, out: Float32Array, alpha: number): void;
   /** One core's measured FP32 FMA peak (native/src/fma-peak.c); absent from an addon built before it. */
   fmaPeak?: (seconds: number) => { gflops: number; isa: string };
 }
@@ -120,6 +129,9 @@ const FUNCTIONS = [
   'reluMax',
   'relu6Grad',
   'reluMaxGrad',
+  'binary',
+  'select',
+  'leakyRelu',
 ] as const;
 /** The addon, or null with the reason; and what computes its convolutions ('oneDNN <version>', or null for its own kernels). */
 export interface NativeConv {
