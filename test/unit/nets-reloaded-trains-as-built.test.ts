@@ -1,22 +1,26 @@
 // A network by name saved as a run saves it and loaded back from its model.json trains exactly as
 // the network built by name: the same loss and, bit for bit, the same weights and moving
-// statistics after an SGD step (cpu, in-process; Math.random seeded alike for the dropout). One
-// step runs every layer forward and backward and moves every BatchNorm's statistics; a second
-// ran the same code again, at 20 s a step for resnet18-cifar on the cpu backend. Whatever the saved
-// config lost or changed (a layer's order or inbound nodes, padding, ReLU6's cap, BatchNorm's
-// epsilon or momentum, the BatchNorm subclass saved as tfjs's own class) shows as a difference.
+// statistics after two SGD steps (on the worker's own wasm backend and kernels, in-process;
+// Math.random seeded alike for the dropout), for all nine networks. A step runs every layer
+// forward and backward and moves every BatchNorm's statistics. Whatever the saved config lost or
+// changed (a layer's order or inbound nodes, padding, ReLU6's cap, BatchNorm's epsilon or
+// momentum, the BatchNorm subclass saved as tfjs's own class) shows as a difference.
 // Batches of 4: at 32x32, mobilenet-v2's last blocks are 1x1, and a BatchNorm over 2 values
-// there gives non-finite gradients on cpu built by name as well (seen with batches of 2).
+// there gives non-finite gradients built by name as well (seen with batches of 2 on cpu). On the
+// cpu backend one step of four of the networks took 65 s (20 s for resnet18-cifar); on wasm all
+// nine train two steps in under 20.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LayersModel, Scalar, Tensor, Variable } from '@tensorflow/tfjs';
-import { buildNet, NETS, type NetName } from '../../src/nets/nets-table.ts';
+import { NET_NAMES } from '../../src/nets/net-names.ts';
+import { buildNet, NETS } from '../../src/nets/nets-table.ts';
 import { withSeededMathRandom } from '../../src/shared/rng.ts';
-import { loadTf, tempDir, type TF } from '../helpers/train-fixture.ts';
+import { loadBackend } from '../../src/worker/backend.ts';
+import { tempDir, type TF } from '../helpers/train-fixture.ts';
 import { loadAsJsonModel, saveAsRun } from '../helpers/saved-net.ts';
 
 const dir = tempDir('reloaded-nets');
-const STEPS = 1;
+const STEPS = 2;
 const CLASSES = 3;
 
 /** STEPS steps of plain SGD (lr 0.01) on fixed batches of 4: each step's loss, then every weight by name. */
@@ -43,14 +47,9 @@ function train(tf: TF, model: LayersModel, inputShape: number[]): { losses: numb
   return { losses, weights: new Map(model.weights.map((w) => [w.originalName, w.read().dataSync() as Float32Array])) };
 }
 
-// One network of each family's layers (convolution + BatchNorm + residual sum, depthwise + ReLU6,
-// squeeze-excite + swish, plain convolution + pool + dense): all nine at once ran past 12 minutes
-// on a loaded 2-core machine (resnet50 and vgg16 train slowly on the cpu backend).
-const TRAINED: readonly NetName[] = ['lenet', 'resnet18-cifar', 'mobilenet-v2', 'efficientnet-b0'];
-
-for (const name of TRAINED) {
+for (const name of NET_NAMES) {
   test(`${name}: reloaded from its saved model.json, trains as the network built by name`, async () => {
-    const tf = await loadTf();
+    const { tf } = await loadBackend('wasm');
     const side = NETS[name].minSide;
     const inputShape: [number, number, number] = [side, side, NETS[name].input[2]];
     const built = withSeededMathRandom(5, () => buildNet(tf, name, { classes: CLASSES, inputShape }));

@@ -8,12 +8,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { io, LayersModel, Tensor } from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
 import { buildNet, NET_NAMES, NETS } from '../../src/nets/nets-table.ts';
 import { withSeededMathRandom } from '../../src/shared/rng.ts';
-import { loadTf, tempDir, type TF } from '../helpers/train-fixture.ts';
+import { tempDir, type TF } from '../helpers/train-fixture.ts';
 import { loadAsJsonModel, loadPlain, saveAsRun } from '../helpers/saved-net.ts';
 
 const dir = tempDir('saved-nets');
+
+/** Plain tfjs on its wasm backend, as a user runs inference (no mgpu-train kernel registered: forward passes need none). */
+async function plainWasm(): Promise<TF> {
+  const tf = (await import('@tensorflow/tfjs')) as TF;
+  if (!(await tf.setBackend('wasm'))) throw new Error("tf.setBackend('wasm') failed");
+  return tf;
+}
 
 /** tfjs's own model.save, in memory, loaded back by plain tf.loadLayersModel. */
 async function viaTfjsSave(tf: TF, model: LayersModel): Promise<LayersModel> {
@@ -25,7 +33,7 @@ async function viaTfjsSave(tf: TF, model: LayersModel): Promise<LayersModel> {
 for (const name of NET_NAMES) {
   for (const weightDecay of [0, 4e-5]) {
     test(`${name}, weightDecay ${weightDecay}: saved as a run saves it (and by tfjs's own save), loaded by plain tfjs and by model.json, predicts the same`, async () => {
-      const tf = await loadTf();
+      const tf = await plainWasm();
       const side = NETS[name].minSide;
       const inputShape: [number, number, number] = [side, side, NETS[name].input[2]];
       const model = withSeededMathRandom(5, () => buildNet(tf, name, { classes: 3, inputShape, weightDecay }));
