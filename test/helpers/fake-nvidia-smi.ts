@@ -1,11 +1,11 @@
 // Puts a fake nvidia-smi on PATH that lists `count` GPUs the way the real one answers
 // `--query-gpu=index,uuid,name,memory.total,pci.bus_id --format=csv,noheader,nounits`.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from './temp-dir.ts';
 
 export function fakeNvidiaSmi(count: number, opts: { fail?: string } = {}): { dir: string; env: NodeJS.ProcessEnv } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-smi-'));
+  const dir = tempDir('fake-smi');
   const lines = Array.from(
     { length: count },
     (_, i) => `${i}, GPU-0000000${i}-aaaa-bbbb-cccc-dddddddddddd, NVIDIA Fake A100, 40960, 00000000:${(0x19 + i).toString(16)}:00.0`,

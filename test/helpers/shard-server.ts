@@ -9,8 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from './temp-dir.ts';
 
 export const NGINX = '/usr/sbin/nginx';
 
@@ -68,7 +68,7 @@ async function waitForPort(port: number, alive: () => boolean, what: string): Pr
 }
 
 async function nginxServer(dir: string): Promise<ShardServer> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-nginx-'));
+  const tmp = tempDir('nginx');
   const port = await freePort();
   const conf = path.join(tmp, 'nginx.conf');
   fs.writeFileSync(

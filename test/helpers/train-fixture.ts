@@ -14,7 +14,6 @@
 // only differences left are the order of float32 sums.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestContext } from 'node:test';
@@ -26,25 +25,14 @@ import { validateConfig } from '../../src/config/validate.ts';
 import { readNpy, writeNpy, type NdArray } from '../../src/shared/npy.ts';
 import { mulberry32, withSeededMathRandom, withSeededMathRandomAsync } from '../../src/shared/rng.ts';
 import { assertClose } from './close.ts';
+import { tempDir } from './temp-dir.ts';
+
+export { tempDir };
 import { buildNet } from '../../src/nets/nets-table.ts';
 
 export type TF = typeof import('@tensorflow/tfjs');
 
 // ---- files ---------------------------------------------------------------------------------
-
-const made: string[] = [];
-
-/** A fresh temp directory; removed when the test process exits (unless MGPU_KEEP_TMP is set). */
-export function tempDir(tag: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mgpu-it-${tag}-`));
-  made.push(dir);
-  return dir;
-}
-
-process.on('exit', () => {
-  if (process.env.MGPU_KEEP_TMP) return;
-  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
-});
 
 export const FEATURES = 6;
 export const CLASSES = 3;

@@ -3,14 +3,14 @@
 // rows are checked as their batch is staged, before the step that would train on them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { writeNpy } from '../../src/shared/npy.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 test('a NaN feature is refused before training, naming the sample and the feature', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nan-feature-'));
+  const dir = tempDir('nan-feature');
   const x = new Float32Array(16 * 4).fill(0.5);
   x[9 * 4 + 2] = NaN;
   const y = new Float32Array(16 * 2);

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../helpers/run-cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-config-'));
+const dir = tempDir('cli-config');
 const write = (name: string, text: string) => {
   fs.writeFileSync(path.join(dir, name), text);
   return path.join(dir, name);

@@ -3,16 +3,16 @@
 // ends the run long before its 40 epochs with final/ holding the best evaluation's weights.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/run-cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/mnist-early-stop/experiment.yaml', import.meta.url));
 
 test('examples/mnist-early-stop stops early with the best weights in final/', () => {
-  const runDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-example-')), 'run');
+  const runDir = path.join(tempDir('example'), 'run');
   const r = runCli(['train', EXAMPLE, '--simulate', '2', '--set', `runDir=${runDir}`], { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const lines = fs

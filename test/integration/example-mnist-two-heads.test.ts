@@ -4,18 +4,18 @@
 // accuracy; and predict writes one .npy per output into a directory.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import samples from '../../examples/mnist-two-heads/data.ts';
 import { readNpy, writeNpy } from '../../src/shared/npy.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/mnist-two-heads/experiment.yaml', import.meta.url));
 
 test('examples/mnist-two-heads trains both heads, evaluates each, and predicts one .npy per output', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-example-two-heads-'));
+  const dir = tempDir('example-two-heads');
   const runDir = path.join(dir, 'run');
   const r = runCli(['train', EXAMPLE, '--simulate', '2', '--set', `runDir=${runDir}`], { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stderr + r.stdout);

@@ -2,12 +2,12 @@
 // (a write that crashed before its rename) or one without trainer-state.json is passed over.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { findCheckpoint, pruneCheckpoints, writeCheckpoint } from '../../src/coordinator/run/checkpoint.ts';
 import type { TrainerState } from '../../src/coordinator/run/trainer-state.ts';
 import type { ModelLayout } from '../../src/shared/layout.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const layout: ModelLayout = {
   variables: [{ name: 'd/kernel', shape: [2, 2], dtype: 'float32', trainable: true }],
@@ -21,7 +21,7 @@ const layout: ModelLayout = {
 const state = (step: number) => ({ format: 'mgpu-train-checkpoint', version: 1, step }) as unknown as TrainerState;
 
 function run(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ckpt-'));
+  const dir = tempDir('ckpt');
   const w = new Float32Array([1, 2, 3, 4]);
   for (const step of [10, 20]) writeCheckpoint(path.join(dir, 'checkpoints', `step-${step}`), layout, state(step), w, [], null);
   return dir;
@@ -52,6 +52,6 @@ test('pruning keeps the newest k and removes temporary directories of dead write
 });
 
 test('a directory with no checkpoint is a clear error', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ckpt-'));
+  const dir = tempDir('ckpt');
   assert.throws(() => findCheckpoint(dir), /no checkpoint to resume from/);
 });

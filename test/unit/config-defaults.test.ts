@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { validateConfig } from '../../src/config/validate.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-defaults-'));
+const dir = tempDir('config-defaults');
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
 const minimal = (optimizer = 'sgd') => ({
   model: { module: 'model.js' },

@@ -2,13 +2,13 @@
 // nearest choice as its hint, as an unknown key does; one near nothing gets no guess.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { validateConfig } from '../../src/config/validate.ts';
 import { configChecks, minimalConfig } from '../helpers/config.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-near-'));
+const dir = tempDir('config-near');
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
 const { rejects } = configChecks({ configPath: null, cwd: dir });
 

@@ -2,12 +2,12 @@
 // refuses it; JSON.parse alone would keep the last value without a word.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/load.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-json-dup-'));
+const dir = tempDir('config-json-dup');
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
 const write = (name: string, text: string) => {
   fs.writeFileSync(path.join(dir, name), text);

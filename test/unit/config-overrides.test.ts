@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/load.ts';
 import { applyOverrides } from '../../src/config/overrides.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 test('values are read as YAML, so they come out typed', () => {
   const out = applyOverrides({}, ['a=3', 'b=1e-3', 'c=true', 'd=[0,1]', 'e=adam', 'f=null', 'g={x: 1}', 'h="3"']);
@@ -43,7 +43,7 @@ test('an override cannot reach the prototype', () => {
 });
 
 test('overrides are validated like the file: typed values land, unknown keys fail with their path', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-overrides-'));
+  const dir = tempDir('config-overrides');
   fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
   fs.writeFileSync(
     path.join(dir, 'exp.yaml'),

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { validateConfig } from '../../src/config/validate.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // dir/models/net.js, dir/data/{x,y}.npy and a config at dir/configs/exp.yaml pointing at them relatively.
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-paths-'));
+const dir = tempDir('config-paths');
 for (const f of ['models/net.js', 'data/x.npy', 'data/y.npy']) {
   fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
   fs.writeFileSync(path.join(dir, f), '');

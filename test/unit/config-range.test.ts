@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { validateConfig } from '../../src/config/validate.ts';
 import { configChecks, minimalConfig } from '../helpers/config.ts';
 import { BACKEND_NAMES, LOSS_NAMES, OPTIMIZER_NAMES } from '../../src/config/types.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-range-'));
+const dir = tempDir('config-range');
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
 const base = minimalConfig;
 const { rejects } = configChecks({ configPath: null, cwd: dir });

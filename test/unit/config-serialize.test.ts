@@ -6,8 +6,9 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { loadConfig, serializeConfig } from '../../src/config/load.ts';
 import { validateConfig } from '../../src/config/validate.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-serialize-'));
+const dir = tempDir('config-serialize');
 for (const f of ['model.js', 'model.json', 'x.npy', 'y.npy', 'ex.npy', 'ey.npy', 'metric.mjs']) fs.writeFileSync(path.join(dir, f), '');
 
 const configs: Record<string, string> = {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { configChecks, minimalConfig } from '../helpers/config.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-unknown-'));
+const dir = tempDir('config-unknown');
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
 const base = () => minimalConfig() as { optimizer: Record<string, unknown> };
 const { validate } = configChecks({ configPath: null, cwd: dir });

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { validateConfig } from '../../src/config/validate.ts';
 import { minimalConfig } from '../helpers/config.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-config-type-'));
+const dir = tempDir('config-type');
 fs.writeFileSync(path.join(dir, 'model.js'), 'export default () => null;\n');
 const base = () => minimalConfig();
 

@@ -3,13 +3,13 @@
 // tf it is given, and the model's layers of those classes are told from tfjs's own.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { customLayerClasses, knownLayerClasses, registerCustomLayers } from '../../src/worker/custom-layers.ts';
 import { loadTf } from '../helpers/train-fixture.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-custom-layers-'));
+const dir = tempDir('custom-layers');
 const write = (name: string, text: string) => {
   fs.writeFileSync(path.join(dir, name), text);
   return path.join(dir, name);

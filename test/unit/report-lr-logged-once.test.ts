@@ -2,14 +2,14 @@
 // a single log line also shows one value, which is the schedule's value at that step.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { report } from '../../src/report/index.ts';
 import { trainLine } from '../helpers/train-line.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 function runWith(schedule: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgpu-report-lr-'));
+  const dir = tempDir('report-lr');
   fs.writeFileSync(path.join(dir, 'config.yaml'), `name: lr\nschedule:\n  name: ${schedule}\n`);
   fs.writeFileSync(path.join(dir, 'metrics.jsonl'), JSON.stringify(trainLine(10, { loss: 1, lr: 0.0025 })) + '\n');
   return dir;

@@ -1,15 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { flatten, slabLayout } from '../../src/shared/layout.ts';
 import { Slab } from '../../src/shared/slab.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const flat = flatten([{ name: 'w', shape: [1000], dtype: 'float32', trainable: true }]);
 
 test('the slab file is unlinked at birth and mode 0600 while it existed', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slab-'));
+  const dir = tempDir('slab');
   const slab = Slab.create(dir);
   assert.deepEqual(fs.readdirSync(dir), []);
   const st = fs.fstatSync(slab.fd);
@@ -19,7 +18,7 @@ test('the slab file is unlinked at birth and mode 0600 while it existed', () => 
 });
 
 test('positional writes read back from another descriptor number of the same file', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slab-'));
+  const dir = tempDir('slab');
   const slab = Slab.create(dir);
   const layout = slabLayout(flat, 2, 100, 64, 42);
   slab.resize(layout, dir);
@@ -35,7 +34,7 @@ test('positional writes read back from another descriptor number of the same fil
 });
 
 test('a worker with another layout is refused by the header check', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slab-'));
+  const dir = tempDir('slab');
   const slab = Slab.create(dir);
   slab.resize(slabLayout(flat, 2, 100, 64, 42), dir);
   assert.throws(() => slab.checkHeader(slabLayout(flat, 2, 100, 64, 43)), /layout hash is 42, this worker expected 43/);
