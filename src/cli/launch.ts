@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { closest } from '../config/checker.ts';
 import { MgpuError } from '../shared/errors.ts';
 import { COMMAND_USAGE, COMMANDS } from './command-usage.ts';
+import { mpirunStderr } from './mpirun-stderr.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mgpu-train.mjs', import.meta.url));
 
@@ -147,16 +148,18 @@ export async function launch(args: readonly string[], check: (mgpuArgs: string[]
 const ENDING = /^error E_[A-Z_]+: |MPI_ABORT was invoked|mpirun noticed that process rank|ORTE has lost communication/m;
 
 /**
- * Passes mpirun's stderr through; once it says the job is ending on an error, gives mpirun
+ * Passes mpirun's stderr through (mpirun-stderr.ts: without Open MPI's harmless launch lines); once it says the job is ending on an error, gives mpirun
  * ABORT_GRACE_S to end, then ends it; `code` is then the abort's error code (1 when not said).
  */
 function endAfterAbort(child: ChildProcess): { ended: boolean; code: number } {
   const state = { ended: false, code: 1 };
   let timer: NodeJS.Timeout | null = null;
   let seen = ''; // the tail of what came, so that a phrase split over two chunks is found
-  child.stderr!.on('data', (chunk: Buffer) => {
-    process.stderr.write(chunk);
-    seen = (seen + chunk.toString('utf8')).slice(-4096);
+  const out = mpirunStderr((text) => process.stderr.write(text));
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    out.push(chunk);
+    seen = (seen + chunk).slice(-4096);
     const code = /with errorcode (\d+)/.exec(seen);
     if (code) state.code = Number(code[1]);
     if (timer || !ENDING.test(seen)) return;
@@ -170,6 +173,9 @@ function endAfterAbort(child: ChildProcess): { ended: boolean; code: number } {
       child.kill('SIGKILL');
     }, ABORT_GRACE_S * 1000);
   });
-  child.on('close', () => timer && clearTimeout(timer));
+  child.on('close', () => {
+    out.end();
+    if (timer) clearTimeout(timer);
+  });
   return state;
 }

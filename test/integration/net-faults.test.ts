@@ -129,14 +129,9 @@ test('link of node-b rate-limited mid-run: its shaper holds the traffic back, no
   const shaped = m.qdisc('node-b');
   const r = await run;
   assert.equal(r.code, 0, r.stderr);
-  // Open MPI's rsh launcher calls setpgid on each child from the parent too, and says so when the
-  // child has already exec'd (EACCES): a race of its own launch, seen on a loaded machine, not
-  // anything of the network's or of mgpu-train's (open-mpi/ompi#2957 added that call).
-  const said = r.stderr
-    .split('\n')
-    .filter((line) => !/plm:rsh: Warning: setpgid\(\d+,\d+\) failed in parent with errno=Permission denied/.test(line))
-    .join('\n');
-  assert.doesNotMatch(said, /\b(?:error|warning|stalled|abort)/i);
+  // (Open MPI's harmless setpgid warning, a race of its launch on a loaded machine, is left out
+  // by launch itself: src/cli/mpirun-stderr.ts.)
+  assert.doesNotMatch(r.stderr, /\b(?:error|warning|stalled|abort)/i);
   // The shaping took effect, from the shaper's own counters (not the speed of the steps, which
   // the machine's load sets too): node-b's traffic went through the tbf after it was put in,
   // and the tbf held packets back for want of tokens.
@@ -160,14 +155,9 @@ test("5% of the packets lost each way on node-b's cable, from the start: TCP rec
   if (!m) return;
   const r = await m.launch([], ['train', config('lossy')]);
   assert.equal(r.code, 0, r.stderr);
-  // Open MPI's rsh launcher calls setpgid on each child from the parent too, and says so when the
-  // child has already exec'd (EACCES): a race of its own launch, seen on a loaded machine, not
-  // anything of the network's or of mgpu-train's (open-mpi/ompi#2957 added that call).
-  const said = r.stderr
-    .split('\n')
-    .filter((line) => !/plm:rsh: Warning: setpgid\(\d+,\d+\) failed in parent with errno=Permission denied/.test(line))
-    .join('\n');
-  assert.doesNotMatch(said, /\b(?:error|warning|stalled|abort)/i);
+  // (Open MPI's harmless setpgid warning, a race of its launch on a loaded machine, is left out
+  // by launch itself: src/cli/mpirun-stderr.ts.)
+  assert.doesNotMatch(r.stderr, /\b(?:error|warning|stalled|abort)/i);
   const c = m.lossyCounts();
   t.diagnostic(`the cable dropped ${c.dropped} of ${c.passed + c.dropped} frames`);
   assert.ok(c.dropped > 0.02 * (c.passed + c.dropped), `${c.dropped} of ${c.passed + c.dropped} frames dropped`);
