@@ -13,6 +13,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { fuseReluLayer, RELU_MAX, unfuseReluLayer } from '../../src/worker/fused-relu-layer.ts';
 import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
+import { trainThrough, valueAndGradient } from '../helpers/activation-layer.ts';
 
 tf.env().set('IS_TEST', true);
 after(() => {
@@ -35,15 +36,7 @@ async function useBackend(backend: string, fused: boolean): Promise<void> {
 /** y and dx of a ReLU layer applied to X, weighted by DY, on a backend, fused or not. */
 async function run(backend: string, fused: boolean, maxValue: number | undefined): Promise<{ y: number[]; dx: number[] }> {
   await useBackend(backend, fused);
-  const layer = tf.layers.reLU({ maxValue });
-  const x = tf.tensor1d(X);
-  const y = Array.from(await (layer.apply(x) as tf.Tensor).data());
-  const dx = Array.from(
-    await tf
-      .grad((t: tf.Tensor) => (layer.apply(t) as tf.Tensor).mul(tf.tensor1d(DY)).sum())(x)
-      .data(),
-  );
-  return { y, dx };
+  return valueAndGradient(tf, tf.layers.reLU({ maxValue }), X, DY);
 }
 
 // Bit for bit, a NaN's sign and payload aside (the cpu backend's NaN is negative, C's positive).
@@ -107,21 +100,7 @@ test("tfjs's call where the kernels do not apply: no ceiling (undefined, or null
 test('a model with ReLU(maxValue 6) saves it as such, and trains the same weights fused as not', async () => {
   const train = async (fused: boolean) => {
     await useBackend('wasm', fused);
-    const model = tf.sequential({
-      layers: [
-        tf.layers.dense({ units: 6, inputShape: [4], kernelInitializer: tf.initializers.randomUniform({ minval: -3, maxval: 3, seed: 5 }) }),
-        tf.layers.reLU({ maxValue: 6 }),
-        tf.layers.dense({ units: 1, kernelInitializer: 'ones' }),
-      ],
-    });
-    model.compile({ optimizer: tf.train.sgd(0.05), loss: 'meanSquaredError' });
-    const xs = tf.tensor2d(
-      Array.from({ length: 32 }, (_, i) => Math.sin(i) * 4),
-      [8, 4],
-    );
-    await model.fit(xs, tf.ones([8, 1]), { epochs: 3, batchSize: 8, shuffle: false });
-    const json = JSON.stringify(model.toJSON(null, false));
-    return { weights: await Promise.all(model.getWeights().map((w) => w.data())), json };
+    return trainThrough(tf, tf.layers.reLU({ maxValue: 6 }), 3);
   };
   const plain = await train(false);
   const fused = await train(true);

@@ -10,6 +10,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { fuseRelu6, RELU6, unfuseRelu6 } from '../../src/worker/fused-relu6.ts';
 import { registerWasmGradKernels, unregisterWasmGradKernels } from '../../src/worker/wasm-kernels/index.ts';
+import { trainThrough, valueAndGradient } from '../helpers/activation-layer.ts';
 
 tf.env().set('IS_TEST', true);
 after(() => {
@@ -26,15 +27,7 @@ async function run(backend: string, fused: boolean): Promise<{ y: number[]; dx: 
   if (backend === 'wasm') registerWasmGradKernels(tf);
   if (fused) fuseRelu6(tf);
   else unfuseRelu6(tf);
-  const layer = tf.layers.activation({ activation: 'relu6' });
-  const x = tf.tensor1d(X);
-  const y = Array.from(await (layer.apply(x) as tf.Tensor).data());
-  const dx = Array.from(
-    await tf
-      .grad((t: tf.Tensor) => (layer.apply(t) as tf.Tensor).mul(tf.tensor1d(DY)).sum())(x)
-      .data(),
-  );
-  return { y, dx };
+  return valueAndGradient(tf, tf.layers.activation({ activation: 'relu6' }), X, DY);
 }
 
 test("fused on wasm: tfjs's values and gradients (cpu, op by op), at 0, 6 and NaN too", async () => {
@@ -69,21 +62,7 @@ test('a model with a relu6 layer saves it as relu6, and trains the same weights 
     registerWasmGradKernels(tf);
     if (fused) fuseRelu6(tf);
     else unfuseRelu6(tf);
-    const model = tf.sequential({
-      layers: [
-        tf.layers.dense({ units: 6, inputShape: [4], kernelInitializer: tf.initializers.randomUniform({ minval: -2, maxval: 2, seed: 3 }) }),
-        tf.layers.activation({ activation: 'relu6' }),
-        tf.layers.dense({ units: 1, kernelInitializer: 'ones' }),
-      ],
-    });
-    model.compile({ optimizer: tf.train.sgd(0.05), loss: 'meanSquaredError' });
-    const xs = tf.tensor2d(
-      Array.from({ length: 32 }, (_, i) => Math.sin(i) * 4),
-      [8, 4],
-    );
-    await model.fit(xs, tf.ones([8, 1]), { epochs: 3, batchSize: 8, shuffle: false });
-    const json = JSON.stringify(model.toJSON(null, false));
-    return { weights: await Promise.all(model.getWeights().map((w) => w.data())), json };
+    return trainThrough(tf, tf.layers.activation({ activation: 'relu6' }), 2);
   };
   const plain = await train(false);
   const fused = await train(true);
