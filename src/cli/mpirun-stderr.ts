@@ -15,8 +15,9 @@ export const HARMLESS_MPIRUN_LINES: readonly RegExp[] = [/plm:rsh: Warning: setp
  */
 export function mpirunStderr(write: (text: string) => void): { push(chunk: string): void; end(): void } {
   let pending = '';
+  const harmless = (line: string) => HARMLESS_MPIRUN_LINES.some((re) => re.test(line));
   const pass = (lines: string[]) => {
-    const kept = lines.filter((line) => !HARMLESS_MPIRUN_LINES.some((re) => re.test(line)));
+    const kept = lines.filter((line) => !harmless(line));
     if (kept.length > 0) write(kept.map((line) => `${line}\n`).join(''));
   };
   return {
@@ -29,7 +30,7 @@ export function mpirunStderr(write: (text: string) => void): { push(chunk: strin
       if (pending === '') return;
       const last = pending;
       pending = '';
-      if (!HARMLESS_MPIRUN_LINES.some((re) => re.test(last))) write(last);
+      if (!harmless(last)) write(last);
     },
   };
 }

@@ -10,10 +10,9 @@
 // Computed here: operands of one dtype (float32, int32, bool), each the whole output (shapes equal
 // up to axes of 1) or a single element. Anything else (a row broadcast over a matrix, strings) is
 // wasm's own kernel, and so is everything where the addon is missing (index.ts registers these
-// only with it). The results are wasm's own,
-// bit for bit, which are not always the cpu backend's: Maximum and Minimum are C++'s std::max and
-// std::min (max(1, NaN) is 1, max(-0, 0) is -0), and LeakyRelu multiplies in float32 (alpha
-// rounded to float32 first). One exception: wasm's Select of bool values mixes up its elements
+// only with it). The results are wasm's own, bit for bit, which are not always the cpu
+// backend's: Maximum and Minimum are C++'s std::max and std::min (max(1, NaN) is 1, max(-0, 0)
+// is -0), and LeakyRelu multiplies in float32 (alpha rounded to float32 first). One exception: wasm's Select of bool values mixes up its elements
 // (where([1, 0, 1], [1, 1, 0], [1, 0, 1]) gives [1, 1, 0]); here it gives the cpu backend's.
 import type { KernelFunc, TensorInfo } from '@tensorflow/tfjs';
 import type { ConvAddon } from './native-conv.ts';
@@ -34,6 +33,8 @@ const BINARY_OPS = {
 } as const;
 export type BinaryName = keyof typeof BINARY_OPS;
 export const BINARY_NAMES = Object.keys(BINARY_OPS) as BinaryName[];
+/** Every wasm kernel this module replaces, in the order index.ts registers them. */
+export const ELEMENTWISE_KERNELS = [...BINARY_NAMES, 'Select', 'LeakyRelu'] as const;
 
 const sizeOf = (shape: readonly number[]): number => shape.reduce((p, d) => p * d, 1);
 const ELEMENT_DTYPES = new Set(['float32', 'int32', 'bool']);

@@ -58,7 +58,7 @@ import { conv2DBackpropFilter } from './conv2d-backprop-filter.ts';
 import { conv2DBackpropInput } from './conv2d-backprop-input.ts';
 import { depthwiseConv2dNativeBackpropFilter } from './depthwise-backprop-filter.ts';
 import { depthwiseConv2dNativeBackpropInput } from './depthwise-backprop-input.ts';
-import { binary, BINARY_NAMES, type BinaryName, leakyRelu, select } from './elementwise.ts';
+import { binary, BINARY_NAMES, ELEMENTWISE_KERNELS, leakyRelu, select } from './elementwise.ts';
 import { maxPoolGrad } from './max-pool-grad.ts';
 import { nativeConv } from './native-conv.ts';
 import { cast, identity } from './identity.ts';
@@ -89,18 +89,7 @@ export const WASM_REPLACED_KERNELS = [
   'Mean',
   'Conv2D',
   'FusedConv2D',
-  'Greater',
-  'GreaterEqual',
-  'Less',
-  'LessEqual',
-  'Equal',
-  'NotEqual',
-  'LogicalAnd',
-  'LogicalOr',
-  'Maximum',
-  'Minimum',
-  'Select',
-  'LeakyRelu',
+  ...ELEMENTWISE_KERNELS,
 ] as const;
 /** Kernels of our own that no tfjs backend has: batch normalisation in training and ReLU with a ceiling, fused. */
 export const WASM_FUSED_KERNELS = [BN_TRAIN, BN_TRAIN_GRAD, RELU6, RELU6_GRAD, RELU_MAX, RELU_MAX_GRAD] as const;
@@ -177,7 +166,7 @@ function configs(tf: TF, wasm: (name: string) => KernelConfig | undefined): Map<
   if (lr) map.set('LeakyRelu', { ...lr, kernelFunc: k((a) => leakyRelu(addon, a, lr.kernelFunc)) });
   for (const name of ['Conv2D', 'FusedConv2D'] as const) {
     const own = wasm(name);
-    if (own && nativeConv().addon) map.set(name, { ...own, kernelFunc: k((a) => conv2D(tf, a, own.kernelFunc)) });
+    if (own && addon) map.set(name, { ...own, kernelFunc: k((a) => conv2D(tf, a, own.kernelFunc)) });
   }
   return map;
 }
@@ -224,10 +213,7 @@ export function registerWasmGradKernels(tf: TF, opts: RegisterOptions = {}): Reg
     Mean: opts.replaceCopyKernels ?? true,
     Conv2D: opts.replaceConvolutions ?? true,
     FusedConv2D: opts.replaceConvolutions ?? true,
-    ...(Object.fromEntries([...BINARY_NAMES, 'Select', 'LeakyRelu'].map((n) => [n, opts.replaceElementwise ?? true])) as Record<
-      BinaryName | 'Select' | 'LeakyRelu',
-      boolean
-    >),
+    ...(Object.fromEntries(ELEMENTWISE_KERNELS.map((n) => [n, opts.replaceElementwise ?? true])) as Record<(typeof ELEMENTWISE_KERNELS)[number], boolean>),
   };
   for (const name of WASM_REPLACED_KERNELS) {
     if (replace[name]) {
